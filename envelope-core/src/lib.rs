@@ -1,0 +1,5 @@
+//! envelope-core: an embeddable e-signature engine.
+#![forbid(unsafe_code)]
+
+pub mod field;
+pub mod pdf;
