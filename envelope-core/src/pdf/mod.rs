@@ -170,8 +170,18 @@ pub fn check_fields(fields: &[Field], pages: &[PageSize]) -> Result<(), (usize, 
         if !finite || f.width <= 0.0 || f.height <= 0.0 {
             return Err((i, "width and height must be positive numbers".into()));
         }
-        if f.x < 0.0 || f.y < 0.0 || f.x + f.width > page.width + 0.01 || f.y + f.height > page.height + 0.01 {
-            return Err((i, format!("the box is outside page {} ({} x {} points)", f.page, page.width, page.height)));
+        if f.x < 0.0
+            || f.y < 0.0
+            || f.x + f.width > page.width + 0.01
+            || f.y + f.height > page.height + 0.01
+        {
+            return Err((
+                i,
+                format!(
+                    "the box is outside page {} ({} x {} points)",
+                    f.page, page.width, page.height
+                ),
+            ));
         }
     }
     Ok(())

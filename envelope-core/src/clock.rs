@@ -1,0 +1,172 @@
+//! Time: the [`Clock`] seam and the [`Timestamp`] wire type.
+//!
+//! Everything in the core asks a [`Clock`] for the time, never the system directly, so tests can
+//! drive expiry, reminders, rate-limit windows and link lifetimes without sleeping.
+
+use std::fmt;
+use std::sync::Mutex;
+
+use chrono::{DateTime, Duration, SecondsFormat, TimeZone, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// A source of the current time.
+///
+/// Contract: `now` is cheap, never fails, and is monotonic enough for ordering within one process
+/// (a clock that jumps backwards may make expiry and rate-limit windows late, never early).
+pub trait Clock: Send + Sync + 'static {
+    fn now(&self) -> Timestamp;
+}
+
+/// The wall clock.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> Timestamp {
+        Timestamp::from(Utc::now())
+    }
+}
+
+/// A clock that only moves when told to; for tests and simulations.
+#[derive(Debug)]
+pub struct ManualClock(Mutex<Timestamp>);
+
+impl ManualClock {
+    pub fn new(start: Timestamp) -> Self {
+        ManualClock(Mutex::new(start))
+    }
+    /// Moves the clock forward.
+    pub fn advance(&self, by: Duration) {
+        let mut t = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        *t = *t + by;
+    }
+    pub fn set(&self, to: Timestamp) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = to;
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> Timestamp {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A UTC instant with millisecond precision; serializes as ISO 8601 with milliseconds and `Z`
+/// (`2026-11-21T13:30:15.123Z`), the format of every timestamp on the wire.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Timestamp(DateTime<Utc>);
+
+impl Timestamp {
+    /// Milliseconds since the Unix epoch.
+    pub fn from_millis(ms: i64) -> Option<Timestamp> {
+        Utc.timestamp_millis_opt(ms).single().map(Timestamp)
+    }
+    pub fn millis(self) -> i64 {
+        self.0.timestamp_millis()
+    }
+    pub fn unix_seconds(self) -> i64 {
+        self.0.timestamp()
+    }
+    pub fn datetime(self) -> DateTime<Utc> {
+        self.0
+    }
+    /// The wire form.
+    pub fn to_rfc3339(self) -> String {
+        self.0.to_rfc3339_opts(SecondsFormat::Millis, true)
+    }
+    pub fn parse(s: &str) -> Option<Timestamp> {
+        DateTime::parse_from_rfc3339(s)
+            .ok()
+            .map(|d| Timestamp::from(d.with_timezone(&Utc)))
+    }
+}
+
+impl From<DateTime<Utc>> for Timestamp {
+    fn from(d: DateTime<Utc>) -> Self {
+        // Truncate to milliseconds so that what is stored equals what is shown.
+        Timestamp(
+            Utc.timestamp_millis_opt(d.timestamp_millis())
+                .single()
+                .unwrap_or(d),
+        )
+    }
+}
+
+impl std::ops::Add<Duration> for Timestamp {
+    type Output = Timestamp;
+    fn add(self, rhs: Duration) -> Timestamp {
+        Timestamp(self.0 + rhs)
+    }
+}
+
+impl std::ops::Sub<Duration> for Timestamp {
+    type Output = Timestamp;
+    fn sub(self, rhs: Duration) -> Timestamp {
+        Timestamp(self.0 - rhs)
+    }
+}
+
+impl std::ops::Sub for Timestamp {
+    type Output = Duration;
+    fn sub(self, rhs: Timestamp) -> Duration {
+        self.0 - rhs.0
+    }
+}
+
+impl fmt::Debug for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_rfc3339())
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_rfc3339())
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_rfc3339())
+    }
+}
+
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        Timestamp::parse(&s)
+            .ok_or_else(|| serde::de::Error::custom("expected an RFC 3339 timestamp"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_format_has_milliseconds_and_z() {
+        let t = Timestamp::from_millis(1_700_000_000_123).unwrap();
+        assert_eq!(
+            serde_json::to_string(&t).unwrap(),
+            "\"2023-11-14T22:13:20.123Z\""
+        );
+        let zero = Timestamp::from_millis(1_700_000_000_000).unwrap();
+        assert_eq!(zero.to_rfc3339(), "2023-11-14T22:13:20.000Z");
+        let back: Timestamp = serde_json::from_str("\"2023-11-14T22:13:20.123Z\"").unwrap();
+        assert_eq!(back, t);
+    }
+
+    #[test]
+    fn sub_millisecond_precision_is_dropped() {
+        let d = Utc.timestamp_nanos(1_700_000_000_123_456_789);
+        assert_eq!(Timestamp::from(d).millis(), 1_700_000_000_123);
+    }
+
+    #[test]
+    fn manual_clock_moves_only_when_told() {
+        let c = ManualClock::new(Timestamp::from_millis(0).unwrap());
+        assert_eq!(c.now().millis(), 0);
+        c.advance(Duration::seconds(61));
+        assert_eq!(c.now().millis(), 61_000);
+    }
+}

@@ -1,0 +1,244 @@
+//! The error model of the service.
+//!
+//! Every failure a caller can see is one variant of [`Error`], with meaning, never a string to be
+//! parsed. [`Error::code`] gives the stable machine code of decisions.md (`resource_missing`,
+//! `invalid_state`, ...) and [`Error::kind`] its category; a front end (the HTTP server) maps
+//! kinds to statuses in exactly one place. `param` uses dotted paths (`signers.2.email`).
+
+use std::fmt;
+
+/// A boxed cause for failures of a backend (store, mailer, sink).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
+
+/// Everything that can go wrong in a [`crate::SigningService`] call.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    #[error("Invalid API key provided.")]
+    InvalidApiKey,
+    #[error("This operation is only available with a test key.")]
+    TestModeOnly,
+    /// Unknown ID, or an ID of another account or mode (indistinguishable on purpose).
+    #[error("No such {resource}: '{id}'")]
+    NotFound {
+        resource: &'static str,
+        id: String,
+        param: Option<String>,
+    },
+    /// The body is not valid JSON or multipart, or not an object.
+    #[error("{message}")]
+    InvalidBody { message: String },
+    #[error("Missing required parameter: {param}.")]
+    ParameterMissing { param: String },
+    #[error("Invalid {param}: {message}")]
+    ParameterInvalid { param: String, message: String },
+    #[error("Received unknown parameter: {param}.")]
+    ParameterUnknown { param: String },
+    #[error("Unknown data fields: {}.", names.join(", "))]
+    UnknownDataFields { names: Vec<String> },
+    #[error("Required data fields are missing: {}.", keys.join(", "))]
+    MissingData { keys: Vec<String> },
+    #[error("An envelope has at most {max} signers; {given} were given.")]
+    TooManySigners { given: usize, max: usize },
+    #[error("The file is larger than the limit of {max_bytes} bytes.")]
+    FileTooLarge { max_bytes: usize },
+    #[error("The PDF has {pages} pages; at most {max} are allowed.")]
+    TooManyPages { pages: u32, max: u32 },
+    #[error("The file is not a readable PDF: {reason}")]
+    InvalidPdf { param: String, reason: String },
+    #[error("A completed envelope cannot be voided.")]
+    EnvelopeCompleted,
+    #[error("{message}")]
+    InvalidState { message: String },
+    #[error("The {kind} file is available once the envelope is completed.")]
+    FileNotReady { kind: &'static str },
+    #[error("Several signers can sign now; name one with `signer`.")]
+    SignerAmbiguous,
+    #[error("No signer of this envelope has the role or ID '{signer}'.")]
+    SignerNotFound { signer: String },
+    #[error("Signer {signer} cannot sign now: {reason}.")]
+    SignerNotActionable {
+        signer: String,
+        reason: &'static str,
+    },
+    #[error("The document has fields for role '{role}' but no signer has that role.")]
+    MissingSigner { role: String },
+    #[error(
+        "Signer {index} ({role}) has no signature field; tag one, give one in `fields`, or set `signature_page`."
+    )]
+    SignerWithoutFields { index: usize, role: String },
+    #[error("{message}")]
+    UrlInvalid { param: String, message: String },
+    #[error("No live signatures are left in this period's allowance.")]
+    InsufficientBalance,
+    #[error("Too many requests; retry after {retry_after_secs} seconds.")]
+    RateLimited { retry_after_secs: u64 },
+    #[error("This idempotency key was already used with a different request.")]
+    IdempotencyKeyReused,
+    #[error("A request with this idempotency key is still being processed.")]
+    IdempotencyKeyInUse,
+    /// A backend failed; the cause is for logs only.
+    #[error("a backend is unavailable")]
+    Unavailable { source: BoxError },
+    /// A broken invariant; the detail is for logs only.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// The category of an error, which decides the status a front end shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    Authentication,
+    Permission,
+    NotFound,
+    InvalidRequest,
+    /// The request is well-formed but its content is unusable (missing data).
+    Unprocessable,
+    TooLarge,
+    Conflict,
+    PaymentRequired,
+    RateLimited,
+    Idempotency,
+    IdempotencyInFlight,
+    Internal,
+}
+
+impl Error {
+    /// The stable code of decisions.md.
+    pub fn code(&self) -> &'static str {
+        use Error::*;
+        match self {
+            InvalidApiKey => "invalid_api_key",
+            TestModeOnly => "test_mode_only",
+            NotFound { .. } => "resource_missing",
+            InvalidBody { .. } => "invalid_body",
+            ParameterMissing { .. } => "parameter_missing",
+            ParameterInvalid { .. } => "parameter_invalid",
+            ParameterUnknown { .. } => "parameter_unknown",
+            UnknownDataFields { .. } => "unknown_data_fields",
+            MissingData { .. } => "missing_data",
+            TooManySigners { .. } => "too_many_signers",
+            FileTooLarge { .. } => "file_too_large",
+            TooManyPages { .. } => "too_many_pages",
+            InvalidPdf { .. } => "invalid_pdf",
+            EnvelopeCompleted => "envelope_completed",
+            InvalidState { .. } => "invalid_state",
+            FileNotReady { .. } => "file_not_ready",
+            SignerAmbiguous => "signer_ambiguous",
+            SignerNotFound { .. } => "signer_not_found",
+            SignerNotActionable { .. } => "signer_not_actionable",
+            MissingSigner { .. } => "missing_signer",
+            SignerWithoutFields { .. } => "signer_without_fields",
+            UrlInvalid { .. } => "url_invalid",
+            InsufficientBalance => "insufficient_balance",
+            RateLimited { .. } => "rate_limited",
+            IdempotencyKeyReused => "idempotency_key_reused",
+            IdempotencyKeyInUse => "idempotency_key_in_use",
+            Unavailable { .. } | Internal(_) => "internal_error",
+        }
+    }
+
+    pub fn kind(&self) -> ErrorKind {
+        use Error::*;
+        match self {
+            InvalidApiKey => ErrorKind::Authentication,
+            TestModeOnly => ErrorKind::Permission,
+            NotFound { .. } => ErrorKind::NotFound,
+            MissingData { .. } => ErrorKind::Unprocessable,
+            FileTooLarge { .. } => ErrorKind::TooLarge,
+            EnvelopeCompleted
+            | InvalidState { .. }
+            | FileNotReady { .. }
+            | SignerNotActionable { .. } => ErrorKind::Conflict,
+            InsufficientBalance => ErrorKind::PaymentRequired,
+            RateLimited { .. } => ErrorKind::RateLimited,
+            IdempotencyKeyReused => ErrorKind::Idempotency,
+            IdempotencyKeyInUse => ErrorKind::IdempotencyInFlight,
+            Unavailable { .. } | Internal(_) => ErrorKind::Internal,
+            InvalidBody { .. }
+            | ParameterMissing { .. }
+            | ParameterInvalid { .. }
+            | ParameterUnknown { .. }
+            | UnknownDataFields { .. }
+            | TooManySigners { .. }
+            | TooManyPages { .. }
+            | InvalidPdf { .. }
+            | SignerAmbiguous
+            | SignerNotFound { .. }
+            | MissingSigner { .. }
+            | SignerWithoutFields { .. }
+            | UrlInvalid { .. } => ErrorKind::InvalidRequest,
+        }
+    }
+
+    /// The parameter at fault, as a dotted path, when one is.
+    pub fn param(&self) -> Option<String> {
+        use Error::*;
+        match self {
+            NotFound { param, .. } => param.clone(),
+            ParameterMissing { param }
+            | ParameterInvalid { param, .. }
+            | ParameterUnknown { param }
+            | InvalidPdf { param, .. }
+            | UrlInvalid { param, .. } => Some(param.clone()),
+            UnknownDataFields { names } => names.first().map(|n| format!("data.{n}")),
+            MissingData { .. } => Some("data".into()),
+            TooManySigners { .. } | MissingSigner { .. } => Some("signers".into()),
+            SignerWithoutFields { index, .. } => Some(format!("signers.{index}")),
+            FileTooLarge { .. } | TooManyPages { .. } => Some("file".into()),
+            SignerAmbiguous | SignerNotFound { .. } => Some("signer".into()),
+            _ => None,
+        }
+    }
+
+    /// The message shown to callers: never internals.
+    pub fn public_message(&self) -> String {
+        match self {
+            Error::Unavailable { .. } | Error::Internal(_) => {
+                "An unexpected error occurred; it has been logged. Retry later.".into()
+            }
+            e => e.to_string(),
+        }
+    }
+
+    pub(crate) fn invalid(param: impl Into<String>, message: impl fmt::Display) -> Error {
+        Error::ParameterInvalid {
+            param: param.into(),
+            message: message.to_string(),
+        }
+    }
+
+    pub(crate) fn missing(param: impl Into<String>) -> Error {
+        Error::ParameterMissing {
+            param: param.into(),
+        }
+    }
+
+    pub(crate) fn not_found(resource: &'static str, id: &str) -> Error {
+        Error::NotFound {
+            resource,
+            id: id.chars().take(80).collect(),
+            param: None,
+        }
+    }
+
+    pub(crate) fn state(message: impl Into<String>) -> Error {
+        Error::InvalidState {
+            message: message.into(),
+        }
+    }
+}
+
+impl From<crate::store::StoreError> for Error {
+    fn from(e: crate::store::StoreError) -> Self {
+        use crate::store::StoreError;
+        match e {
+            StoreError::InsufficientBalance => Error::InsufficientBalance,
+            StoreError::Conflict => Error::Internal("unresolved write conflict".into()),
+            StoreError::Duplicate => Error::Internal("duplicate key".into()),
+            StoreError::Unavailable(source) => Error::Unavailable { source },
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,98 @@
+//! Identifiers, tokens and API keys: random, URL-safe, prefixed as the spec says.
+//!
+//! All randomness comes from the thread-local CSPRNG. Secrets (API keys, link tokens) are stored
+//! only as SHA-256 digests ([`digest`]); the clear value exists once, in the response that creates
+//! it.
+
+use rand::RngExt;
+use rand::distr::Alphanumeric;
+use sha2::{Digest, Sha256};
+
+pub const ENVELOPE: &str = "env_";
+pub const SIGNER: &str = "sgn_";
+pub const EVENT: &str = "evt_";
+pub const TEMPLATE: &str = "tmpl_";
+pub const ACCOUNT: &str = "acct_";
+pub const API_KEY: &str = "key_";
+pub const WEBHOOK_ENDPOINT: &str = "we_";
+pub const REQUEST: &str = "req_";
+pub const DELIVERY: &str = "whd_";
+pub const WEBHOOK_SECRET: &str = "whsec_";
+
+/// `n` random base62 characters (about 5.95 bits each).
+pub fn random_base62(n: usize) -> String {
+    rand::rng()
+        .sample_iter(Alphanumeric)
+        .take(n)
+        .map(char::from)
+        .collect()
+}
+
+/// A new object identifier: the prefix and 24 base62 characters (142 bits).
+pub fn new_id(prefix: &str) -> String {
+    format!("{prefix}{}", random_base62(24))
+}
+
+/// A token for a link: 32 base62 characters, 190 bits, URL-safe.
+pub fn new_token() -> String {
+    random_base62(32)
+}
+
+/// Lowercase hex SHA-256 of `data`.
+pub fn sha256_hex(data: &[u8]) -> String {
+    hex(&Sha256::digest(data))
+}
+
+/// What a secret (API key, link token) is stored as.
+pub fn digest(secret: &str) -> String {
+    sha256_hex(secret.as_bytes())
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(HEX[(b >> 4) as usize] as char);
+        s.push(HEX[(b & 15) as usize] as char);
+    }
+    s
+}
+
+/// True when `s` looks like an identifier with this prefix (cheap shape check before a lookup).
+pub fn has_shape(s: &str, prefix: &str) -> bool {
+    s.len() <= 64
+        && s.strip_prefix(prefix)
+            .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_have_prefix_and_are_distinct() {
+        let a = new_id(ENVELOPE);
+        let b = new_id(ENVELOPE);
+        assert!(a.starts_with("env_") && a.len() == 28);
+        assert_ne!(a, b);
+        assert!(has_shape(&a, ENVELOPE));
+        assert!(!has_shape("env_", ENVELOPE));
+        assert!(!has_shape("env_a/b", ENVELOPE));
+        assert!(!has_shape(&a, TEMPLATE));
+    }
+
+    #[test]
+    fn tokens_are_url_safe_and_long() {
+        let t = new_token();
+        assert_eq!(t.len(), 32);
+        assert!(t.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+
+    #[test]
+    fn sha256_known_answer() {
+        assert_eq!(
+            sha256_hex(b"abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+}

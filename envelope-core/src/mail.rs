@@ -1,0 +1,87 @@
+//! The [`Mailer`] seam: how emails to signers leave the service.
+//!
+//! | implementation | use |
+//! |---|---|
+//! | [`MemoryMailer`] | tests: records every email |
+//!
+//! The service builds whole messages ([`Email`]); a mailer only transports them.
+
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+
+use crate::error::BoxError;
+
+/// A name and address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mailbox {
+    pub name: String,
+    pub email: String,
+}
+
+/// A file attached to an email.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    pub file_name: String,
+    pub content_type: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What kind of message this is (for transports that tag or route them, and for tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EmailKind {
+    SigningRequest,
+    Reminder,
+    Voided,
+    Completed,
+}
+
+/// A complete message: plain text always, HTML when the service has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email {
+    pub kind: EmailKind,
+    pub to: Mailbox,
+    pub subject: String,
+    pub text: String,
+    pub html: Option<String>,
+    pub attachments: Vec<Attachment>,
+    /// The envelope this message is about.
+    pub envelope: String,
+}
+
+/// Sends emails.
+///
+/// Contract: `send` returns `Ok` once the message is handed to a transport that will deliver it
+/// (or has written it somewhere durable); an `Err` means it was not sent and may be retried. It
+/// must not modify the message, and must be safe to call concurrently.
+#[async_trait]
+pub trait Mailer: Send + Sync + 'static {
+    async fn send(&self, email: &Email) -> Result<(), BoxError>;
+}
+
+/// Records emails in memory.
+#[derive(Debug, Default)]
+pub struct MemoryMailer {
+    sent: Mutex<Vec<Email>>,
+}
+
+impl MemoryMailer {
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Every email sent so far, in order.
+    pub fn sent(&self) -> Vec<Email> {
+        self.sent.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+#[async_trait]
+impl Mailer for MemoryMailer {
+    async fn send(&self, email: &Email) -> Result<(), BoxError> {
+        self.sent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(email.clone());
+        Ok(())
+    }
+}

@@ -1,0 +1,97 @@
+//! Events: the record of every transition, listed by the API and delivered to webhooks.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Envelope, Mode};
+use crate::clock::Timestamp;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EventType {
+    #[serde(rename = "envelope.created")]
+    Created,
+    #[serde(rename = "envelope.sent")]
+    Sent,
+    #[serde(rename = "envelope.signer_viewed")]
+    SignerViewed,
+    #[serde(rename = "envelope.signer_completed")]
+    SignerCompleted,
+    #[serde(rename = "envelope.signer_declined")]
+    SignerDeclined,
+    #[serde(rename = "envelope.completed")]
+    Completed,
+    #[serde(rename = "envelope.voided")]
+    Voided,
+}
+
+impl EventType {
+    pub const ALL: [EventType; 7] = [
+        EventType::Created,
+        EventType::Sent,
+        EventType::SignerViewed,
+        EventType::SignerCompleted,
+        EventType::SignerDeclined,
+        EventType::Completed,
+        EventType::Voided,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Created => "envelope.created",
+            EventType::Sent => "envelope.sent",
+            EventType::SignerViewed => "envelope.signer_viewed",
+            EventType::SignerCompleted => "envelope.signer_completed",
+            EventType::SignerDeclined => "envelope.signer_declined",
+            EventType::Completed => "envelope.completed",
+            EventType::Voided => "envelope.voided",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<EventType> {
+        EventType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+}
+
+/// `data.signer` of signer events: `{id, role, name, email, order, status}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SignerRef {
+    pub id: String,
+    pub role: String,
+    pub name: String,
+    pub email: String,
+    pub order: u32,
+    pub status: super::SignerStatus,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventData {
+    /// The whole envelope as it was right after the event, metadata included.
+    pub object: Envelope,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub signer: Option<SignerRef>,
+}
+
+/// The wire event (interface.md 2.5).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub id: String,
+    pub object: String,
+    #[serde(rename = "type")]
+    pub kind: EventType,
+    pub livemode: bool,
+    pub created_at: Timestamp,
+    pub data: EventData,
+}
+
+/// An event as stored: the wire event plus its owner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EventRecord {
+    pub account: String,
+    pub mode: Mode,
+    pub event: Event,
+}
+
+impl EventRecord {
+    pub fn id(&self) -> &str {
+        &self.event.id
+    }
+}

@@ -1,0 +1,88 @@
+//! Domain records and their wire views.
+//!
+//! A `*Record` is what a [`crate::Store`] keeps: the whole state, internal parts included (owning
+//! account, version, blob references, signer IP addresses). A view (`Envelope`, `Template`, ...) is
+//! exactly the wire shape of interface.md and decisions.md, built from a record with `view()`.
+//! Nothing here does I/O.
+
+pub mod account;
+pub mod envelope;
+pub mod event;
+pub mod template;
+pub mod webhook;
+
+use serde::{Deserialize, Serialize};
+
+pub use account::{Account, AccountView, ApiKey, Balance, KeyView};
+pub use envelope::{
+    Delivery, Envelope, EnvelopeFiles, EnvelopeRecord, EnvelopeStatus, Signer, SignerRecord,
+    SignerStatus, SignerValue, StoredFile,
+};
+pub use event::{Event, EventData, EventRecord, EventType, SignerRef};
+pub use template::{Template, TemplateRecord};
+pub use webhook::{
+    Delivery as WebhookDelivery, DeliveryStatus, EndpointStatus, WebhookEndpoint,
+    WebhookEndpointRecord,
+};
+
+/// Test or live. Every piece of data belongs to one mode, chosen by the key that made it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    Test,
+    Live,
+}
+
+impl Mode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Test => "test",
+            Mode::Live => "live",
+        }
+    }
+    pub fn is_live(self) -> bool {
+        self == Mode::Live
+    }
+    pub fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "test" => Some(Mode::Test),
+            "live" => Some(Mode::Live),
+            _ => None,
+        }
+    }
+}
+
+/// The partition every query runs in: one account, one mode.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Scope {
+    pub account: String,
+    pub mode: Mode,
+}
+
+/// The list object of interface.md 2.3.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct List<T> {
+    pub object: String,
+    pub url: String,
+    pub has_more: bool,
+    pub data: Vec<T>,
+}
+
+impl<T> List<T> {
+    pub fn new(url: &str, data: Vec<T>, has_more: bool) -> Self {
+        List {
+            object: "list".into(),
+            url: url.into(),
+            has_more,
+            data,
+        }
+    }
+}
+
+/// `{id, object, deleted: true}`, the answer to a DELETE.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Deleted {
+    pub id: String,
+    pub object: String,
+    pub deleted: bool,
+}

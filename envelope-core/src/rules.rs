@@ -1,0 +1,183 @@
+//! The envelope and signer state machines, as plain functions over records.
+//!
+//! Nothing here does I/O or reads the clock: callers pass `now`. Every transition of interface.md
+//! section 3 and decisions.md ("Envelopes") is one function, and each refusal is the error the API
+//! shows.
+
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::model::{EnvelopeRecord, EnvelopeStatus, SignerStatus};
+
+/// The default void reason of decisions.md.
+pub const DEFAULT_VOID_REASON: &str = "This envelope was voided via the API.";
+/// The void reason of an expired envelope.
+pub const EXPIRED_REASON: &str = "expired";
+
+/// Draft -> sent. Only drafts can be sent.
+pub fn send(env: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
+    if env.status != EnvelopeStatus::Draft {
+        return Err(Error::state(format!(
+            "Only draft envelopes can be sent; this one is {}.",
+            env.status.as_str()
+        )));
+    }
+    env.status = EnvelopeStatus::Sent;
+    env.sent_at = Some(now);
+    env.expires_at = env
+        .expires_in_days
+        .map(|d| now + chrono::Duration::days(i64::from(d)));
+    Ok(())
+}
+
+/// Draft or sent -> voided. Completed envelopes refuse; voided ones are already void.
+pub fn void(env: &mut EnvelopeRecord, reason: &str, now: Timestamp) -> Result<()> {
+    match env.status {
+        EnvelopeStatus::Completed => Err(Error::EnvelopeCompleted),
+        EnvelopeStatus::Voided => Err(Error::state("The envelope is already voided.")),
+        EnvelopeStatus::Draft | EnvelopeStatus::Sent => {
+            env.status = EnvelopeStatus::Voided;
+            env.voided_at = Some(now);
+            env.void_reason = Some(reason.to_string());
+            Ok(())
+        }
+    }
+}
+
+/// True when the envelope is past its expiry and still open (it must be voided as expired).
+pub fn is_expired(env: &EnvelopeRecord, now: Timestamp) -> bool {
+    matches!(env.status, EnvelopeStatus::Draft | EnvelopeStatus::Sent)
+        && env.expires_at.is_some_and(|t| t <= now)
+}
+
+/// Indices of the signers who can act now, in signing order.
+///
+/// With `signing_order`, only the first signer by `order` whose status is not `completed` (and
+/// only if not declined); without, every signer who has not completed or declined. Nobody can act
+/// unless the envelope is `sent` and not expired.
+pub fn actionable(env: &EnvelopeRecord, now: Timestamp) -> Vec<usize> {
+    if env.status != EnvelopeStatus::Sent || is_expired(env, now) {
+        return Vec::new();
+    }
+    let by_order = signing_sequence(env);
+    if env.signing_order {
+        by_order
+            .into_iter()
+            .find(|&i| env.signers[i].signer.status != SignerStatus::Completed)
+            .filter(|&i| env.signers[i].signer.status != SignerStatus::Declined)
+            .into_iter()
+            .collect()
+    } else {
+        by_order
+            .into_iter()
+            .filter(|&i| !env.signers[i].signer.status.is_done())
+            .collect()
+    }
+}
+
+/// Signer indices sorted by `order` (stable: ties keep list order).
+pub fn signing_sequence(env: &EnvelopeRecord) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..env.signers.len()).collect();
+    idx.sort_by_key(|&i| env.signers[i].signer.order);
+    idx
+}
+
+/// Why signer `i` cannot act now, or `None` when it can.
+pub fn not_actionable_reason(
+    env: &EnvelopeRecord,
+    i: usize,
+    now: Timestamp,
+) -> Option<&'static str> {
+    match env.signers[i].signer.status {
+        SignerStatus::Completed => return Some("the signer has already signed"),
+        SignerStatus::Declined => return Some("the signer has declined"),
+        _ => {}
+    }
+    if actionable(env, now).contains(&i) {
+        None
+    } else {
+        Some("it is not this signer's turn")
+    }
+}
+
+/// Pending -> viewed (once). Returns true when the status changed.
+pub fn view(env: &mut EnvelopeRecord, i: usize, now: Timestamp) -> Result<bool> {
+    if let Some(reason) = not_actionable_reason(env, i, now) {
+        return Err(Error::SignerNotActionable {
+            signer: env.signers[i].signer.id.clone(),
+            reason,
+        });
+    }
+    let s = &mut env.signers[i].signer;
+    if s.status == SignerStatus::Pending {
+        s.status = SignerStatus::Viewed;
+        s.viewed_at = Some(now);
+        return Ok(true);
+    }
+    Ok(false)
+}
+
+/// Pending|viewed -> completed. Returns true when this was the last signer (the envelope is now
+/// ready to be completed with [`complete`]).
+pub fn sign(env: &mut EnvelopeRecord, i: usize, now: Timestamp) -> Result<bool> {
+    if let Some(reason) = not_actionable_reason(env, i, now) {
+        return Err(Error::SignerNotActionable {
+            signer: env.signers[i].signer.id.clone(),
+            reason,
+        });
+    }
+    let s = &mut env.signers[i].signer;
+    s.status = SignerStatus::Completed;
+    s.signed_at = Some(now);
+    Ok(env
+        .signers
+        .iter()
+        .all(|s| s.signer.status == SignerStatus::Completed))
+}
+
+/// Pending|viewed -> declined; the envelope is voided with `declined by <role>: <reason>`.
+pub fn decline(
+    env: &mut EnvelopeRecord,
+    i: usize,
+    reason: Option<&str>,
+    now: Timestamp,
+) -> Result<()> {
+    if let Some(why) = not_actionable_reason(env, i, now) {
+        return Err(Error::SignerNotActionable {
+            signer: env.signers[i].signer.id.clone(),
+            reason: why,
+        });
+    }
+    let s = &mut env.signers[i].signer;
+    s.status = SignerStatus::Declined;
+    s.declined_at = Some(now);
+    s.decline_reason = reason.map(str::to_string);
+    let role = s.role.clone();
+    let text = match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => format!("declined by {role}: {r}"),
+        None => format!("declined by {role}"),
+    };
+    void(env, &text, now)
+}
+
+/// Sent -> completed, once every signer has signed.
+pub fn complete(env: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
+    if env.status != EnvelopeStatus::Sent {
+        return Err(Error::state(format!(
+            "Only sent envelopes can be completed; this one is {}.",
+            env.status.as_str()
+        )));
+    }
+    if !env
+        .signers
+        .iter()
+        .all(|s| s.signer.status == SignerStatus::Completed)
+    {
+        return Err(Error::state("Not every signer has signed."));
+    }
+    env.status = EnvelopeStatus::Completed;
+    env.completed_at = Some(now);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;

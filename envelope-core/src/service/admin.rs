@@ -1,0 +1,149 @@
+//! Operations of the spec's "dashboard": accounts, API keys, allowances, webhook secrets. They are
+//! not reachable through the API; the server exposes them on its command line.
+
+use super::SigningService;
+use crate::error::{Error, Result};
+use crate::ids;
+use crate::model::{Account, ApiKey, Mode};
+
+/// A key as created: the clear secret exists only here.
+#[derive(Clone)]
+pub struct NewKey {
+    pub key: ApiKey,
+    pub secret: String,
+}
+
+impl std::fmt::Debug for NewKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewKey")
+            .field("key", &self.key)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A new account with one test and one live key.
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    pub account: Account,
+    pub test_key: NewKey,
+    pub live_key: NewKey,
+}
+
+/// Admin handle: `service.admin()`.
+#[derive(Debug)]
+pub struct Admin<'a> {
+    pub(crate) svc: &'a SigningService,
+}
+
+fn make_key(account: &str, mode: Mode, now: crate::clock::Timestamp) -> NewKey {
+    let secret = format!("sk_{}_{}", mode.as_str(), ids::random_base62(32));
+    let key = ApiKey {
+        id: ids::new_id(ids::API_KEY),
+        account: account.to_string(),
+        mode,
+        prefix: secret.chars().take(12).collect(),
+        hash: ids::digest(&secret),
+        created_at: now,
+        revoked_at: None,
+    };
+    NewKey { key, secret }
+}
+
+impl Admin<'_> {
+    /// Creates an account with one test and one live key.
+    pub async fn create_account(&self, name: &str) -> Result<NewAccount> {
+        super::params::check_text("name", name, 200)?;
+        let now = self.svc.now();
+        let account = Account {
+            id: ids::new_id(ids::ACCOUNT),
+            name: name.trim().to_string(),
+            monthly_allowance: self.svc.inner.settings.default_monthly_allowance,
+            created_at: now,
+        };
+        let test_key = make_key(&account.id, Mode::Test, now);
+        let live_key = make_key(&account.id, Mode::Live, now);
+        self.svc
+            .inner
+            .store
+            .insert_account(&account, &[test_key.key.clone(), live_key.key.clone()])
+            .await?;
+        Ok(NewAccount {
+            account,
+            test_key,
+            live_key,
+        })
+    }
+
+    /// On an empty store, creates the first account; `None` when accounts exist already.
+    pub async fn bootstrap(&self, name: &str) -> Result<Option<NewAccount>> {
+        if !self.svc.inner.store.list_accounts().await?.is_empty() {
+            return Ok(None);
+        }
+        self.create_account(name).await.map(Some)
+    }
+
+    pub async fn list_accounts(&self) -> Result<Vec<Account>> {
+        Ok(self.svc.inner.store.list_accounts().await?)
+    }
+
+    async fn account(&self, id: &str) -> Result<Account> {
+        self.svc
+            .inner
+            .store
+            .get_account(id)
+            .await?
+            .ok_or_else(|| Error::not_found("account", id))
+    }
+
+    pub async fn create_key(&self, account: &str, mode: Mode) -> Result<NewKey> {
+        let account = self.account(account).await?;
+        let key = make_key(&account.id, mode, self.svc.now());
+        self.svc.inner.store.insert_api_key(&key.key).await?;
+        Ok(key)
+    }
+
+    pub async fn list_keys(&self, account: &str) -> Result<Vec<ApiKey>> {
+        let account = self.account(account).await?;
+        Ok(self.svc.inner.store.list_api_keys(&account.id).await?)
+    }
+
+    /// Revokes a key at once; requests with it get `invalid_api_key`.
+    pub async fn revoke_key(&self, account: &str, key_id: &str) -> Result<()> {
+        if self
+            .svc
+            .inner
+            .store
+            .revoke_api_key(account, key_id, self.svc.now())
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(Error::not_found("api_key", key_id))
+        }
+    }
+
+    pub async fn set_allowance(&self, account: &str, allowance: u32) -> Result<()> {
+        if self
+            .svc
+            .inner
+            .store
+            .set_allowance(account, allowance)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(Error::not_found("account", account))
+        }
+    }
+
+    /// The signing secret of a webhook endpoint.
+    pub async fn reveal_webhook_secret(&self, endpoint: &str) -> Result<String> {
+        self.svc
+            .inner
+            .store
+            .find_webhook_endpoint(endpoint)
+            .await?
+            .map(|e| e.secret)
+            .ok_or_else(|| Error::not_found("webhook_endpoint", endpoint))
+    }
+}

@@ -1,0 +1,330 @@
+//! Completion: the test helper, and building the signed copy and the audit trail through the PDF
+//! engine once every signer has signed.
+
+use base64::Engine;
+
+use super::{AuthContext, SigningService, blocking};
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::field::FieldType;
+use crate::model::{
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue, StoredFile,
+};
+use crate::pdf;
+use crate::rules;
+use crate::store::StoreError;
+
+/// Key under which a signer's signature for the appended signature page is kept.
+pub(crate) const SIGNATURE_PAGE_KEY: &str = "$signature_page";
+
+const MAX_ATTEMPTS: usize = 4;
+
+impl SigningService {
+    /// Test helper: signs for every remaining signer in order, builds the signed PDF and the audit
+    /// trail, emits `envelope.signer_completed` per signer and `envelope.completed`.
+    pub async fn test_complete(&self, ctx: &AuthContext, id: &str) -> Result<Envelope> {
+        if ctx.mode().is_live() {
+            return Err(Error::TestModeOnly);
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            let current = self.load_envelope(ctx, id).await?;
+            if current.status != EnvelopeStatus::Sent {
+                return Err(Error::state(format!(
+                    "The test helper completes sent envelopes; this one is {}.",
+                    current.status.as_str()
+                )));
+            }
+            let now = self.now();
+            let mut next = current.clone();
+            let mut events = Vec::new();
+            for i in rules::signing_sequence(&next) {
+                if next.signers[i].signer.status == SignerStatus::Completed {
+                    continue;
+                }
+                next.signers[i].values = sample_values(&next, i, now);
+                next.signers[i]
+                    .ip_address
+                    .get_or_insert_with(|| "127.0.0.1".into());
+                next.signers[i]
+                    .user_agent
+                    .get_or_insert_with(|| "envelope test helper".into());
+                if next.signers[i].signer.viewed_at.is_none() {
+                    next.signers[i].signer.viewed_at = Some(now);
+                }
+                rules::sign(&mut next, i, now)?;
+                events.push(super::events::record(
+                    &next,
+                    EventType::SignerCompleted,
+                    Some(i),
+                    now,
+                ));
+            }
+            self.finalize(&mut next, now).await?;
+            next.version = current.version + 1;
+            events.push(super::events::record(
+                &next,
+                EventType::Completed,
+                None,
+                now,
+            ));
+            match self.inner.store.update_envelope(&next, &events, None).await {
+                Ok(()) => {
+                    self.notify_completed(&next).await;
+                    return Ok(next.view());
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("completion kept conflicting".into()))
+    }
+
+    /// Stamps the signed copy, renders the audit trail, stores both, and marks the envelope
+    /// completed. Blobs are written before the record that names them.
+    pub(crate) async fn finalize(&self, rec: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
+        rules::complete(rec, now)?;
+        let original = self
+            .inner
+            .blobs
+            .get(&rec.original.blob)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("original {} is missing", rec.original.blob)))?;
+        let request = stamp_request(rec)?;
+        let signed = blocking(move || pdf::stamp(&original, &request))
+            .await?
+            .map_err(|e| match e {
+                pdf::PdfError::InvalidValue { key, reason } => {
+                    Error::invalid(format!("values.{key}"), reason)
+                }
+                other => Error::Internal(format!("stamping failed: {other}")),
+            })?;
+        let base = rec
+            .original
+            .file_name
+            .trim_end_matches(".pdf")
+            .trim_end_matches(".PDF")
+            .to_string();
+        let signed_file = self
+            .put_file(&format!("{base}-signed.pdf"), signed.into())
+            .await?;
+        let trail = audit_trail(rec, &signed_file, &self.inner.settings.service_name, now);
+        let audit = blocking(move || pdf::audit_trail(&trail))
+            .await?
+            .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
+        let audit_file = self
+            .put_file(&format!("{base}-audit-trail.pdf"), audit.into())
+            .await?;
+        rec.signed = Some(signed_file);
+        rec.audit_trail = Some(audit_file);
+        Ok(())
+    }
+}
+
+/// Values the test helper signs with: the signer's name as a typed signature, initials, today's
+/// date, and "Test value" in required text fields.
+fn sample_values(
+    rec: &EnvelopeRecord,
+    i: usize,
+    now: Timestamp,
+) -> std::collections::BTreeMap<String, SignerValue> {
+    let s = &rec.signers[i].signer;
+    let initials: String = s
+        .name
+        .split_whitespace()
+        .filter_map(|w| w.chars().next())
+        .collect();
+    let mut values = std::collections::BTreeMap::new();
+    for f in rec
+        .fields
+        .iter()
+        .map(|f| &f.field)
+        .filter(|f| f.role.as_deref() == Some(&s.role) && !f.is_sender_field())
+    {
+        let v = match f.kind {
+            FieldType::Signature => SignerValue::Typed(s.name.clone()),
+            FieldType::Initials => SignerValue::Typed(initials.clone()),
+            FieldType::Date => SignerValue::Text(now.datetime().format("%Y-%m-%d").to_string()),
+            FieldType::Text if f.required => SignerValue::Text("Test value".into()),
+            FieldType::Text => continue,
+            FieldType::Checkbox => SignerValue::Checkbox(f.required),
+        };
+        values.insert(f.key.clone(), v);
+    }
+    if rec.signature_page {
+        values.insert(
+            SIGNATURE_PAGE_KEY.into(),
+            SignerValue::Typed(s.name.clone()),
+        );
+    }
+    values
+}
+
+fn stamp_value(v: &SignerValue, key: &str) -> Result<pdf::StampValue> {
+    Ok(match v {
+        SignerValue::Typed(t) => pdf::StampValue::Typed(t.clone()),
+        SignerValue::Drawn(b64) => pdf::StampValue::Drawn(
+            base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .map_err(|_| Error::invalid(format!("values.{key}"), "is not valid base64"))?,
+        ),
+        SignerValue::Text(t) => pdf::StampValue::Text(t.clone()),
+        SignerValue::Checkbox(b) => pdf::StampValue::Checkbox(*b),
+    })
+}
+
+/// What to stamp: every field with its signer's or the sender's value, and the signature page.
+fn stamp_request(rec: &EnvelopeRecord) -> Result<pdf::StampRequest> {
+    let mut fields = Vec::with_capacity(rec.fields.len());
+    for f in &rec.fields {
+        let value = if f.field.is_sender_field() {
+            rec.data.get(&f.field.key)
+        } else {
+            rec.signers
+                .iter()
+                .find(|s| Some(&s.signer.role) == f.field.role.as_ref())
+                .and_then(|s| s.values.get(&f.field.key))
+        };
+        let value = value.map(|v| stamp_value(v, &f.field.key)).transpose()?;
+        fields.push(pdf::FieldStamp {
+            field: f.clone(),
+            value,
+        });
+    }
+    let signature_page = if rec.signature_page {
+        let mut blocks = Vec::new();
+        for i in rules::signing_sequence(rec) {
+            let s = &rec.signers[i];
+            let signature = match s.values.get(SIGNATURE_PAGE_KEY) {
+                Some(v) => stamp_value(v, SIGNATURE_PAGE_KEY)?,
+                None => pdf::StampValue::Typed(s.signer.name.clone()),
+            };
+            blocks.push(pdf::SignatureBlock {
+                role: s.signer.role.clone(),
+                name: s.signer.name.clone(),
+                email: s.signer.email.clone(),
+                signature,
+                signed_at: s.signer.signed_at.map(fmt_time).unwrap_or_default(),
+            });
+        }
+        Some(blocks)
+    } else {
+        None
+    };
+    Ok(pdf::StampRequest {
+        fields,
+        signature_page,
+    })
+}
+
+fn fmt_time(t: Timestamp) -> String {
+    t.datetime().format("%Y-%m-%d %H:%M:%S UTC").to_string()
+}
+
+/// The audit trail's content, from the record alone (every step has its time there).
+fn audit_trail(
+    rec: &EnvelopeRecord,
+    signed: &StoredFile,
+    service: &str,
+    now: Timestamp,
+) -> pdf::AuditTrail {
+    let mut events = vec![pdf::AuditEvent {
+        at: fmt_time(rec.created_at),
+        what: "Envelope created".into(),
+        who: "Sender (API)".into(),
+        detail: format!(
+            "Document \"{}\", SHA-256 {}",
+            rec.original.file_name, rec.original.sha256
+        ),
+    }];
+    if let Some(t) = rec.sent_at {
+        events.push(pdf::AuditEvent {
+            at: fmt_time(t),
+            what: "Envelope sent".into(),
+            who: "Sender (API)".into(),
+            detail: format!("Delivery: {}", rec.delivery.as_str()),
+        });
+    }
+    let mut signers = Vec::new();
+    for i in rules::signing_sequence(rec) {
+        let s = &rec.signers[i];
+        let who = format!("{} <{}>", s.signer.name, s.signer.email);
+        let client = format!(
+            "IP {}, user agent {}",
+            s.ip_address.as_deref().unwrap_or("unknown"),
+            s.user_agent.as_deref().unwrap_or("unknown")
+        );
+        if let Some(t) = s
+            .sent_at
+            .filter(|_| rec.delivery == crate::model::Delivery::Email)
+        {
+            events.push(pdf::AuditEvent {
+                at: fmt_time(t),
+                what: "Signing request sent".into(),
+                who: who.clone(),
+                detail: format!("Role {}", s.signer.role),
+            });
+        }
+        if let Some(t) = s.signer.viewed_at {
+            events.push(pdf::AuditEvent {
+                at: fmt_time(t),
+                what: "Document viewed".into(),
+                who: who.clone(),
+                detail: client.clone(),
+            });
+        }
+        if let Some(t) = s.signer.signed_at {
+            events.push(pdf::AuditEvent {
+                at: fmt_time(t),
+                what: "Signed".into(),
+                who: who.clone(),
+                detail: client.clone(),
+            });
+        }
+        if let Some(t) = s.signer.declined_at {
+            events.push(pdf::AuditEvent {
+                at: fmt_time(t),
+                what: "Declined".into(),
+                who: who.clone(),
+                detail: s.signer.decline_reason.clone().unwrap_or_default(),
+            });
+        }
+        signers.push(pdf::AuditSigner {
+            id: s.signer.id.clone(),
+            role: s.signer.role.clone(),
+            name: s.signer.name.clone(),
+            email: s.signer.email.clone(),
+            ip_address: s.ip_address.clone(),
+            user_agent: s.user_agent.clone(),
+            created_at: fmt_time(rec.created_at),
+            sent_at: s.sent_at.or(rec.sent_at).map(fmt_time),
+            viewed_at: s.signer.viewed_at.map(fmt_time),
+            signed_at: s.signer.signed_at.map(fmt_time),
+            declined_at: s.signer.declined_at.map(fmt_time),
+            completed_at: rec.completed_at.map(fmt_time),
+        });
+    }
+    if let Some(t) = rec.completed_at {
+        events.push(pdf::AuditEvent {
+            at: fmt_time(t),
+            what: "Envelope completed".into(),
+            who: service.into(),
+            detail: format!("Signed document SHA-256 {}", signed.sha256),
+        });
+    }
+    events.sort_by(|a, b| a.at.cmp(&b.at));
+    pdf::AuditTrail {
+        service_name: service.into(),
+        envelope_id: rec.id.clone(),
+        envelope_name: rec.name.clone(),
+        livemode: rec.mode.is_live(),
+        status: rec.status.as_str().into(),
+        created_at: fmt_time(rec.created_at),
+        sent_at: rec.sent_at.map(fmt_time),
+        completed_at: rec.completed_at.map(fmt_time),
+        signers,
+        events,
+        original_sha256: rec.original.sha256.clone(),
+        signed_sha256: signed.sha256.clone(),
+        generated_at: now.to_rfc3339(),
+    }
+}

@@ -1,0 +1,887 @@
+//! Envelope creation and reads.
+
+use std::collections::{BTreeMap, HashSet};
+
+use base64::Engine;
+use serde_json::Value;
+
+use super::fields::{check_role, parse_fields, roles_in_order};
+use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
+use super::{AuthContext, Limits, SigningService, blocking, period_of};
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::field::{Field, FieldSource, FieldType, PlacedField};
+use crate::ids;
+use crate::model::{
+    Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, Signer, SignerRecord,
+    SignerStatus, SignerValue, StoredFile,
+};
+use crate::pdf;
+use crate::rules;
+use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
+
+pub use super::lifecycle::{
+    FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget, SigningUrl,
+};
+
+/// One signer as given on create.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SignerParam {
+    pub role: Option<String>,
+    pub name: String,
+    pub email: String,
+    pub order: Option<u32>,
+}
+
+/// Parameters of `create envelope` (interface.md 4.1).
+#[derive(Debug, Clone, Default)]
+pub struct CreateEnvelopeParams {
+    pub signers: Vec<SignerParam>,
+    /// True when the signers were given as an object keyed by role.
+    pub signers_by_role: bool,
+    pub template: Option<String>,
+    pub file: Option<Upload>,
+    /// Values for sender data fields, in the order given.
+    pub data: Vec<(String, Value)>,
+    /// Explicit field positions (parsed and keyed at create).
+    pub fields: Option<Value>,
+    pub signature_page: bool,
+    pub signing_order: bool,
+    pub delivery: Delivery,
+    pub name: Option<String>,
+    pub subject: Option<String>,
+    pub message: Option<String>,
+    pub send: bool,
+    pub expires_in_days: Option<u32>,
+    pub metadata: BTreeMap<String, String>,
+}
+
+impl CreateEnvelopeParams {
+    /// Parses request parameters; `file` is a multipart `file` part, if any.
+    pub fn parse(mut p: Params, file: Option<Upload>, limits: &Limits) -> Result<Self> {
+        let signers_v = p
+            .json_value("signers")?
+            .ok_or_else(|| Error::missing("signers"))?;
+        let (signers, signers_by_role) = parse_signers(&signers_v, limits)?;
+        let template = p.string("template")?;
+        let file = take_file(&mut p, file, limits)?;
+        let data = match p.json_value("data")? {
+            None => Vec::new(),
+            Some(Value::Object(m)) => m.into_iter().collect(),
+            Some(_) => return Err(Error::invalid("data", "expected an object of field values")),
+        };
+        let fields = p.json_value("fields")?;
+        let signature_page = p.boolean("signature_page")?.unwrap_or(false);
+        let signing_order = p.boolean("signing_order")?.unwrap_or(false);
+        let delivery = match p.string("delivery")?.as_deref() {
+            None | Some("email") => Delivery::Email,
+            Some("embedded") => Delivery::Embedded,
+            Some(_) => return Err(Error::invalid("delivery", "must be email or embedded")),
+        };
+        let name = p.string("name")?;
+        let subject = p.string("subject")?;
+        let message = p.string("message")?;
+        let send = p.boolean("send")?.unwrap_or(true);
+        let expires_in_days = match p.integer("expires_in_days")? {
+            None => None,
+            Some(d) if d >= 1 && d <= i64::from(limits.max_expires_in_days) => Some(d as u32),
+            Some(_) => {
+                return Err(Error::invalid(
+                    "expires_in_days",
+                    format!("must be between 1 and {}", limits.max_expires_in_days),
+                ));
+            }
+        };
+        let metadata = metadata(p.json_value("metadata")?, limits.max_metadata_keys)?;
+        p.finish()?;
+        let params = CreateEnvelopeParams {
+            signers,
+            signers_by_role,
+            template,
+            file,
+            data,
+            fields,
+            signature_page,
+            signing_order,
+            delivery,
+            name,
+            subject,
+            message,
+            send,
+            expires_in_days,
+            metadata,
+        };
+        params.validate(limits)?;
+        Ok(params)
+    }
+
+    /// Checks the limits and texts (also for parameters built in Rust).
+    pub fn validate(&self, limits: &Limits) -> Result<()> {
+        if self.signers.is_empty() {
+            return Err(Error::invalid("signers", "at least one signer is required"));
+        }
+        if self.signers.len() > limits.max_signers {
+            return Err(Error::TooManySigners {
+                given: self.signers.len(),
+                max: limits.max_signers,
+            });
+        }
+        for (i, s) in self.signers.iter().enumerate() {
+            check_text(&format!("signers.{i}.name"), &s.name, 200)?;
+            check_email(&format!("signers.{i}.email"), &s.email)?;
+            if let Some(r) = &s.role {
+                check_role(&format!("signers.{i}.role"), r)?;
+            }
+            if s.order == Some(0) {
+                return Err(Error::invalid(
+                    format!("signers.{i}.order"),
+                    "must be 1 or more",
+                ));
+            }
+        }
+        match (&self.template, &self.file) {
+            (Some(_), Some(_)) => {
+                return Err(Error::invalid(
+                    "template",
+                    "give a template or a file, not both",
+                ));
+            }
+            (None, None) => return Err(Error::missing("file")),
+            _ => {}
+        }
+        if let Some(f) = &self.file
+            && f.bytes.len() > limits.max_file_bytes
+        {
+            return Err(Error::FileTooLarge {
+                max_bytes: limits.max_file_bytes,
+            });
+        }
+        if let Some(n) = &self.name {
+            check_text("name", n, 500)?;
+        }
+        if let Some(s) = &self.subject {
+            check_text("subject", s, 500)?;
+        }
+        if let Some(m) = &self.message
+            && m.chars().count() > 10_000
+        {
+            return Err(Error::invalid(
+                "message",
+                "must be at most 10000 characters",
+            ));
+        }
+        if self.metadata.len() > limits.max_metadata_keys {
+            return Err(Error::invalid(
+                "metadata",
+                format!("at most {} keys are allowed", limits.max_metadata_keys),
+            ));
+        }
+        if let Some(d) = self.expires_in_days
+            && !(1..=limits.max_expires_in_days).contains(&d)
+        {
+            return Err(Error::invalid(
+                "expires_in_days",
+                format!("must be between 1 and {}", limits.max_expires_in_days),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)> {
+    let count = match v {
+        Value::Array(a) => a.len(),
+        Value::Object(m) => m.len(),
+        _ => {
+            return Err(Error::invalid(
+                "signers",
+                "expected a list of signers or an object keyed by role",
+            ));
+        }
+    };
+    if count > limits.max_signers {
+        return Err(Error::TooManySigners {
+            given: count,
+            max: limits.max_signers,
+        });
+    }
+    let mut out = Vec::new();
+    match v {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let mut o = Obj::new(format!("signers.{i}"), item)?;
+                let name = o.required_string("name")?;
+                let email = o.required_string("email")?;
+                let role = o.string("role")?;
+                let order = match o.integer("order")? {
+                    None => None,
+                    Some(n) if (1..=1000).contains(&n) => Some(n as u32),
+                    Some(_) => {
+                        return Err(Error::invalid(o.at("order"), "must be between 1 and 1000"));
+                    }
+                };
+                o.finish()?;
+                out.push(SignerParam {
+                    role,
+                    name,
+                    email,
+                    order,
+                });
+            }
+            Ok((out, false))
+        }
+        Value::Object(map) => {
+            for (role, item) in map {
+                let mut o = Obj::new(format!("signers.{role}"), item)?;
+                let name = o.required_string("name")?;
+                let email = o.required_string("email")?;
+                o.finish()?;
+                out.push(SignerParam {
+                    role: Some(role.clone()),
+                    name,
+                    email,
+                    order: None,
+                });
+            }
+            Ok((out, true))
+        }
+        _ => unreachable!("checked above"),
+    }
+}
+
+/// The PDF: a multipart part, or `file_base64` with `file_name`.
+pub(crate) fn take_file(
+    p: &mut Params,
+    part: Option<Upload>,
+    limits: &Limits,
+) -> Result<Option<Upload>> {
+    let b64 = p.string("file_base64")?;
+    let file_name = p.string("file_name")?;
+    match (part, b64) {
+        (Some(_), Some(_)) => Err(Error::invalid(
+            "file_base64",
+            "give the file as a part or as base64, not both",
+        )),
+        (Some(mut up), None) => {
+            if let Some(n) = file_name {
+                up.file_name = n;
+            }
+            check_file_name(&up.file_name)?;
+            Ok(Some(up))
+        }
+        (None, Some(b64)) => {
+            let file_name = file_name.ok_or_else(|| Error::missing("file_name"))?;
+            check_file_name(&file_name)?;
+            // Base64 is 4/3 of the data: refuse before decoding what cannot fit.
+            if b64.len() / 4 * 3 > limits.max_file_bytes + 3 {
+                return Err(Error::FileTooLarge {
+                    max_bytes: limits.max_file_bytes,
+                });
+            }
+            let cleaned: String = b64.chars().filter(|c| !c.is_ascii_whitespace()).collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(cleaned.as_bytes())
+                .map_err(|_| Error::invalid("file_base64", "is not valid base64"))?;
+            if bytes.len() > limits.max_file_bytes {
+                return Err(Error::FileTooLarge {
+                    max_bytes: limits.max_file_bytes,
+                });
+            }
+            Ok(Some(Upload {
+                file_name,
+                bytes: bytes.into(),
+            }))
+        }
+        (None, None) => {
+            if file_name.is_some() {
+                return Err(Error::missing("file_base64"));
+            }
+            Ok(None)
+        }
+    }
+}
+
+fn check_file_name(n: &str) -> Result<()> {
+    check_text("file_name", n, 255)?;
+    if n.contains('/') || n.contains('\\') {
+        return Err(Error::invalid(
+            "file_name",
+            "must be a file name without directories",
+        ));
+    }
+    Ok(())
+}
+
+/// What intake learned about a PDF.
+pub(crate) struct Inspected {
+    pub info: pdf::PdfInfo,
+}
+
+impl SigningService {
+    /// Validates a PDF: size, readability, encryption, page count; discovers its fields.
+    pub(crate) async fn inspect_pdf(&self, upload: &Upload) -> Result<Inspected> {
+        let limits = &self.inner.settings.limits;
+        if upload.bytes.len() > limits.max_file_bytes {
+            return Err(Error::FileTooLarge {
+                max_bytes: limits.max_file_bytes,
+            });
+        }
+        let bytes = upload.bytes.clone();
+        let pdf_limits = pdf::PdfLimits {
+            max_pages: limits.max_pages,
+        };
+        let info = blocking(move || pdf::inspect(&bytes, &pdf_limits))
+            .await?
+            .map_err(|e| match e {
+                pdf::PdfError::TooManyPages { pages, max } => Error::TooManyPages { pages, max },
+                pdf::PdfError::Encrypted => Error::InvalidPdf {
+                    param: "file".into(),
+                    reason: "the PDF is encrypted".into(),
+                },
+                other => Error::InvalidPdf {
+                    param: "file".into(),
+                    reason: other.to_string(),
+                },
+            })?;
+        Ok(Inspected { info })
+    }
+
+    /// Stores bytes under a new key and describes them.
+    pub(crate) async fn put_file(
+        &self,
+        file_name: &str,
+        bytes: bytes::Bytes,
+    ) -> Result<StoredFile> {
+        let blob = format!("blob_{}", ids::random_base62(32));
+        let sha256 = ids::sha256_hex(&bytes);
+        let size = bytes.len() as u64;
+        self.inner.blobs.put(&blob, bytes).await?;
+        Ok(StoredFile {
+            blob,
+            file_name: file_name.to_string(),
+            size,
+            sha256,
+        })
+    }
+
+    /// Creates an envelope from a template or a PDF; sends it unless `send` is false.
+    pub async fn create_envelope(
+        &self,
+        ctx: &AuthContext,
+        p: CreateEnvelopeParams,
+    ) -> Result<Envelope> {
+        let limits = &self.inner.settings.limits;
+        p.validate(limits)?;
+        let scope = ctx.scope();
+
+        // The document: its fields, roles in signing order, page sizes.
+        let (mut fields, doc_roles, pages, template, default_name, source) =
+            match (&p.template, &p.file) {
+                (Some(id), _) => {
+                    let t = self
+                        .inner
+                        .store
+                        .get_template(&scope, id)
+                        .await?
+                        .filter(|t| !t.archived)
+                        .ok_or_else(|| Error::NotFound {
+                            resource: "template",
+                            id: id.clone(),
+                            param: Some("template".into()),
+                        })?;
+                    let pages = t
+                        .page_sizes
+                        .iter()
+                        .map(|&(width, height)| pdf::PageSize { width, height })
+                        .collect();
+                    (
+                        t.fields,
+                        t.roles,
+                        pages,
+                        Some(t.id),
+                        t.name,
+                        Source::Stored(t.file),
+                    )
+                }
+                (None, Some(upload)) => {
+                    let inspected = self.inspect_pdf(upload).await?;
+                    let roles = roles_in_order(inspected.info.fields.iter().map(|f| &f.field));
+                    (
+                        inspected.info.fields,
+                        roles,
+                        inspected.info.pages,
+                        None,
+                        upload.file_name.clone(),
+                        Source::Upload(upload.clone()),
+                    )
+                }
+                (None, None) => return Err(Error::missing("file")),
+            };
+        let mut roles = doc_roles;
+        if let Some(v) = &p.fields {
+            let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
+            let explicit = parse_fields(v, limits.max_fields, &mut taken)?;
+            if let Err((i, why)) = pdf::check_fields(&explicit, &pages) {
+                return Err(Error::invalid(format!("fields.{i}"), why));
+            }
+            for r in roles_in_order(&explicit) {
+                if !roles.contains(&r) {
+                    roles.push(r);
+                }
+            }
+            fields.extend(explicit.into_iter().map(|field| PlacedField {
+                field,
+                source: FieldSource::Explicit,
+            }));
+        }
+
+        let signers = resolve_signers(&p, &roles)?;
+        check_coverage(&fields, &signers, p.signature_page)?;
+        let data = check_data(&fields, &p.data)?;
+        let has_signature_fields = fields.iter().any(|f| f.field.kind == FieldType::Signature);
+
+        let now = self.now();
+        let live_send = ctx.mode().is_live() && p.send;
+        let debit = if live_send {
+            Some(self.allowance_debit(ctx, now).await?)
+        } else {
+            None
+        };
+
+        let original = match source {
+            Source::Stored(file) => file,
+            Source::Upload(up) => self.put_file(&up.file_name, up.bytes).await?,
+        };
+        let mut rec = EnvelopeRecord {
+            id: ids::new_id(ids::ENVELOPE),
+            account: ctx.account.id.clone(),
+            mode: ctx.mode(),
+            version: 1,
+            status: EnvelopeStatus::Draft,
+            name: p.name.clone().unwrap_or(default_name),
+            template,
+            delivery: p.delivery,
+            signing_order: p.signing_order,
+            signers,
+            metadata: p.metadata.clone(),
+            void_reason: None,
+            created_at: now,
+            sent_at: None,
+            completed_at: None,
+            voided_at: None,
+            expires_at: None,
+            expires_in_days: p.expires_in_days,
+            subject: p.subject.clone(),
+            message: p.message.clone(),
+            fields,
+            data,
+            signature_page: p.signature_page && !has_signature_fields,
+            original,
+            signed: None,
+            audit_trail: None,
+        };
+        let mut kinds = vec![EventType::Created];
+        let mut to_notify = Vec::new();
+        if p.send {
+            rules::send(&mut rec, now)?;
+            to_notify = mark_turns(&mut rec, now);
+            kinds.push(EventType::Sent);
+        }
+        let events: Vec<_> = kinds
+            .into_iter()
+            .map(|k| super::events::record(&rec, k, None, now))
+            .collect();
+        self.inner
+            .store
+            .create_envelope(&rec, &events, debit.as_ref())
+            .await?;
+        self.notify_turn(&rec, &to_notify).await;
+        Ok(rec.view())
+    }
+
+    /// A debit for a live send, refused early when nothing is left (the store re-checks
+    /// atomically).
+    pub(crate) async fn allowance_debit(
+        &self,
+        ctx: &AuthContext,
+        now: Timestamp,
+    ) -> Result<AllowanceDebit> {
+        let account = self
+            .inner
+            .store
+            .get_account(&ctx.account.id)
+            .await?
+            .unwrap_or_else(|| ctx.account.clone());
+        let (period, _, _) = period_of(now);
+        let used = self.inner.store.usage(&account.id, &period).await?;
+        if used >= account.monthly_allowance {
+            return Err(Error::InsufficientBalance);
+        }
+        Ok(AllowanceDebit {
+            account: account.id,
+            period,
+            allowance: account.monthly_allowance,
+        })
+    }
+
+    /// `GET /envelopes/{id}`.
+    pub async fn get_envelope(&self, ctx: &AuthContext, id: &str) -> Result<Envelope> {
+        Ok(self.load_envelope(ctx, id).await?.view())
+    }
+
+    /// `GET /envelopes`: newest first, optionally only those made from `template`.
+    pub async fn list_envelopes(
+        &self,
+        ctx: &AuthContext,
+        list: &super::ListParams,
+        template: Option<&str>,
+    ) -> Result<List<Envelope>> {
+        let filter = EnvelopeFilter {
+            template: template.map(str::to_string),
+        };
+        let page = PageRequest {
+            limit: list.limit,
+            starting_after: list.starting_after.clone(),
+        };
+        let (items, has_more) = match self
+            .inner
+            .store
+            .list_envelopes(&ctx.scope(), &filter, &page)
+            .await?
+        {
+            Listed::Page(items, more) => (items, more),
+            Listed::UnknownCursor => return Err(unknown_cursor("envelope", &page)),
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for rec in items {
+            let rec = self.settle_expiry(rec).await?;
+            out.push(rec.view());
+        }
+        Ok(List::new("/v1/envelopes", out, has_more))
+    }
+}
+
+pub(crate) fn unknown_cursor(resource: &'static str, page: &PageRequest) -> Error {
+    Error::NotFound {
+        resource,
+        id: page.starting_after.clone().unwrap_or_default(),
+        param: Some("starting_after".into()),
+    }
+}
+
+enum Source {
+    Stored(StoredFile),
+    Upload(Upload),
+}
+
+/// Gives every signer a role and an order (decisions.md, "Envelopes").
+fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec<SignerRecord>> {
+    let mut claimed: Vec<String> = Vec::new();
+    for (i, s) in p.signers.iter().enumerate() {
+        if let Some(r) = &s.role {
+            if claimed.contains(r) {
+                return Err(Error::invalid(
+                    format!("signers.{i}.role"),
+                    format!("the role '{r}' has another signer"),
+                ));
+            }
+            claimed.push(r.clone());
+        }
+    }
+    let mut free = doc_roles.iter().filter(|r| !claimed.contains(r));
+    let mut out = Vec::with_capacity(p.signers.len());
+    let mut used: Vec<String> = claimed.clone();
+    for (i, s) in p.signers.iter().enumerate() {
+        let role = match &s.role {
+            Some(r) => r.clone(),
+            None => match free.next() {
+                Some(r) => r.clone(),
+                None => {
+                    let mut n = i + 1;
+                    let mut name = format!("Signer {n}");
+                    while used.contains(&name) {
+                        n += 1;
+                        name = format!("Signer {n}");
+                    }
+                    name
+                }
+            },
+        };
+        used.push(role.clone());
+        let order = match (s.order, p.signers_by_role) {
+            (Some(o), _) => o,
+            (None, true) => match doc_roles.iter().position(|r| *r == role) {
+                Some(pos) => pos as u32 + 1,
+                None => (doc_roles.len() + i) as u32 + 1,
+            },
+            (None, false) => i as u32 + 1,
+        };
+        out.push(SignerRecord {
+            signer: Signer {
+                id: ids::new_id(ids::SIGNER),
+                role,
+                name: s.name.trim().to_string(),
+                email: s.email.trim().to_string(),
+                order,
+                status: SignerStatus::Pending,
+                viewed_at: None,
+                signed_at: None,
+                declined_at: None,
+                decline_reason: None,
+            },
+            sent_at: None,
+            last_reminded_at: None,
+            ip_address: None,
+            user_agent: None,
+            values: BTreeMap::new(),
+        });
+    }
+    Ok(out)
+}
+
+/// Every role with fields has a signer; every signer has a signature field or gets the page.
+fn check_coverage(
+    fields: &[PlacedField],
+    signers: &[SignerRecord],
+    signature_page: bool,
+) -> Result<()> {
+    let signer_roles: Vec<&str> = signers.iter().map(|s| s.signer.role.as_str()).collect();
+    for f in fields {
+        if let Some(r) = &f.field.role
+            && !f.field.is_sender_field()
+            && !signer_roles.contains(&r.as_str())
+        {
+            return Err(Error::MissingSigner { role: r.clone() });
+        }
+    }
+    let has_signature_fields = fields.iter().any(|f| f.field.kind == FieldType::Signature);
+    let page_applies = signature_page && !has_signature_fields;
+    for (i, s) in signers.iter().enumerate() {
+        let has_own = fields.iter().any(|f| {
+            f.field.kind == FieldType::Signature && f.field.role.as_deref() == Some(&s.signer.role)
+        });
+        if !has_own && !page_applies {
+            return Err(Error::SignerWithoutFields {
+                index: i,
+                role: s.signer.role.clone(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Checks `data` against the sender fields: unknown names, types, required ones missing.
+fn check_data(
+    fields: &[PlacedField],
+    data: &[(String, Value)],
+) -> Result<BTreeMap<String, SignerValue>> {
+    let sender: Vec<&Field> = fields
+        .iter()
+        .map(|f| &f.field)
+        .filter(|f| f.is_sender_field())
+        .collect();
+    let unknown: Vec<String> = data
+        .iter()
+        .filter(|(k, _)| !sender.iter().any(|f| &f.key == k))
+        .map(|(k, _)| k.clone())
+        .collect();
+    if !unknown.is_empty() {
+        return Err(Error::UnknownDataFields { names: unknown });
+    }
+    let mut out = BTreeMap::new();
+    for (k, v) in data {
+        let f = sender.iter().find(|f| &f.key == k).expect("checked above");
+        let param = format!("data.{k}");
+        let value = match (f.kind, v) {
+            (FieldType::Checkbox, Value::Bool(b)) => SignerValue::Checkbox(*b),
+            (FieldType::Checkbox, Value::String(s)) if s == "true" || s == "false" => {
+                SignerValue::Checkbox(s == "true")
+            }
+            (FieldType::Checkbox, _) => {
+                return Err(Error::invalid(param, "expected true or false"));
+            }
+            (_, Value::String(s)) if s.chars().count() <= 1000 => SignerValue::Text(s.clone()),
+            (_, Value::String(_)) => {
+                return Err(Error::invalid(param, "must be at most 1000 characters"));
+            }
+            (_, Value::Null) => continue,
+            (_, _) => return Err(Error::invalid(param, "expected a string")),
+        };
+        out.insert(k.clone(), value);
+    }
+    let missing: Vec<String> = sender
+        .iter()
+        .filter(|f| f.required && !out.contains_key(&f.key))
+        .map(|f| f.key.clone())
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::MissingData { keys: missing });
+    }
+    Ok(out)
+}
+
+/// Marks the signers whose turn it now is and who have not been asked yet (email delivery);
+/// returns them so the caller emails them after the write commits.
+pub(crate) fn mark_turns(rec: &mut EnvelopeRecord, now: Timestamp) -> Vec<usize> {
+    let turn = rules::actionable(rec, now);
+    let mut out = Vec::new();
+    for i in turn {
+        if rec.signers[i].sent_at.is_none() {
+            rec.signers[i].sent_at = Some(now);
+            if rec.delivery == Delivery::Email {
+                out.push(i);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn placed(kind: FieldType, role: Option<&str>, key: &str, required: bool) -> PlacedField {
+        PlacedField {
+            field: Field {
+                key: key.into(),
+                kind,
+                role: role.map(Into::into),
+                filled_by: role.unwrap_or("sender").into(),
+                required,
+                page: 1,
+                x: 0.0,
+                y: 0.0,
+                width: 10.0,
+                height: 10.0,
+            },
+            source: FieldSource::Tag,
+        }
+    }
+
+    fn params(signers: Value) -> CreateEnvelopeParams {
+        let (signers, by_role) = parse_signers(&signers, &Limits::default()).unwrap();
+        CreateEnvelopeParams {
+            signers,
+            signers_by_role: by_role,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn list_signers_take_document_roles_then_signer_n() {
+        let p = params(json!([
+            {"name":"A","email":"a@x.io"},
+            {"name":"B","email":"b@x.io","role":"Client"},
+            {"name":"C","email":"c@x.io"},
+            {"name":"D","email":"d@x.io"}
+        ]));
+        let s = resolve_signers(&p, &["Client".into(), "Witness".into()]).unwrap();
+        let roles: Vec<_> = s
+            .iter()
+            .map(|s| (s.signer.role.as_str(), s.signer.order))
+            .collect();
+        assert_eq!(
+            roles,
+            [
+                ("Witness", 1),
+                ("Client", 2),
+                ("Signer 3", 3),
+                ("Signer 4", 4)
+            ]
+        );
+    }
+
+    #[test]
+    fn object_signers_take_template_role_order() {
+        let p = params(
+            json!({"Witness": {"name":"W","email":"w@x.io"}, "Client": {"name":"C","email":"c@x.io"}}),
+        );
+        let s = resolve_signers(&p, &["Client".into(), "Witness".into()]).unwrap();
+        let roles: Vec<_> = s
+            .iter()
+            .map(|s| (s.signer.role.as_str(), s.signer.order))
+            .collect();
+        assert_eq!(roles, [("Witness", 2), ("Client", 1)]);
+    }
+
+    #[test]
+    fn duplicate_roles_are_refused() {
+        let p = params(
+            json!([{"name":"A","email":"a@x.io","role":"R"},{"name":"B","email":"b@x.io","role":"R"}]),
+        );
+        assert_eq!(
+            resolve_signers(&p, &[]).unwrap_err().param().as_deref(),
+            Some("signers.1.role")
+        );
+    }
+
+    #[test]
+    fn coverage_rules() {
+        let p = params(json!([{"name":"A","email":"a@x.io","role":"Client"}]));
+        let signers = resolve_signers(&p, &[]).unwrap();
+        let witness = vec![placed(FieldType::Signature, Some("Witness"), "w", true)];
+        assert_eq!(
+            check_coverage(&witness, &signers, false)
+                .unwrap_err()
+                .code(),
+            "missing_signer"
+        );
+        let none: Vec<PlacedField> = vec![];
+        let e = check_coverage(&none, &signers, false).unwrap_err();
+        assert_eq!(
+            (e.code(), e.param().as_deref()),
+            ("signer_without_fields", Some("signers.0"))
+        );
+        check_coverage(&none, &signers, true).unwrap();
+        let date_only = vec![placed(FieldType::Date, Some("Client"), "d", true)];
+        check_coverage(&date_only, &signers, true).unwrap();
+        let other_sig = vec![placed(FieldType::Signature, Some("Client"), "s", true)];
+        check_coverage(&other_sig, &signers, false).unwrap();
+    }
+
+    #[test]
+    fn data_rules() {
+        let fields = vec![
+            placed(FieldType::Text, None, "start_date", true),
+            placed(FieldType::Checkbox, None, "rush", false),
+            placed(FieldType::Signature, Some("Client"), "sig", true),
+        ];
+        let e = check_data(&fields, &[("nope".into(), json!("x"))]).unwrap_err();
+        assert_eq!(
+            (e.code(), e.param().as_deref()),
+            ("unknown_data_fields", Some("data.nope"))
+        );
+        let e = check_data(&fields, &[("sig".into(), json!("x"))]).unwrap_err();
+        assert_eq!(
+            e.code(),
+            "unknown_data_fields",
+            "signer fields are not data"
+        );
+        let e = check_data(&fields, &[]).unwrap_err();
+        match e {
+            Error::MissingData { keys } => assert_eq!(keys, ["start_date"]),
+            other => panic!("{other:?}"),
+        }
+        let e = check_data(&fields, &[("start_date".into(), json!(5))]).unwrap_err();
+        assert_eq!(e.param().as_deref(), Some("data.start_date"));
+        let ok = check_data(
+            &fields,
+            &[
+                ("start_date".into(), json!("2027-01-01")),
+                ("rush".into(), json!(true)),
+            ],
+        )
+        .unwrap();
+        assert_eq!(ok["rush"], SignerValue::Checkbox(true));
+    }
+
+    #[test]
+    fn too_many_signers() {
+        let many: Vec<Value> = (0..11)
+            .map(|i| json!({"name":"N","email":format!("n{i}@x.io")}))
+            .collect();
+        let e = parse_signers(&Value::Array(many), &Limits::default()).unwrap_err();
+        assert_eq!(e.code(), "too_many_signers");
+    }
+}

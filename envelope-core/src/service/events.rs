@@ -1,0 +1,89 @@
+//! Events: building them for transitions, and reading them back.
+
+use super::envelopes::unknown_cursor;
+use super::{AuthContext, ListParams, SigningService};
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::ids;
+use crate::model::{EnvelopeRecord, Event, EventData, EventRecord, EventType, List, SignerRef};
+use crate::store::{Listed, PageRequest};
+
+/// An event for `rec` as it is now; `signer` is the index of the signer a signer event is about.
+pub(crate) fn record(
+    rec: &EnvelopeRecord,
+    kind: EventType,
+    signer: Option<usize>,
+    now: Timestamp,
+) -> EventRecord {
+    let signer = signer.map(|i| {
+        let s = &rec.signers[i].signer;
+        SignerRef {
+            id: s.id.clone(),
+            role: s.role.clone(),
+            name: s.name.clone(),
+            email: s.email.clone(),
+            order: s.order,
+            status: s.status,
+        }
+    });
+    EventRecord {
+        account: rec.account.clone(),
+        mode: rec.mode,
+        event: Event {
+            id: ids::new_id(ids::EVENT),
+            object: "event".into(),
+            kind,
+            livemode: rec.mode.is_live(),
+            created_at: now,
+            data: EventData {
+                object: rec.view(),
+                signer,
+            },
+        },
+    }
+}
+
+impl SigningService {
+    /// `GET /events/{id}`.
+    pub async fn get_event(&self, ctx: &AuthContext, id: &str) -> Result<Event> {
+        self.inner
+            .store
+            .get_event(&ctx.scope(), id)
+            .await?
+            .map(|e| e.event)
+            .ok_or_else(|| Error::not_found("event", id))
+    }
+
+    /// `GET /events`: newest first, optionally of one type.
+    pub async fn list_events(
+        &self,
+        ctx: &AuthContext,
+        list: &ListParams,
+        kind: Option<&str>,
+    ) -> Result<List<Event>> {
+        let kind = match kind {
+            None => None,
+            Some(k) => Some(EventType::parse(k).ok_or_else(|| {
+                let known: Vec<_> = EventType::ALL.iter().map(|t| t.as_str()).collect();
+                Error::invalid("type", format!("must be one of {}", known.join(", ")))
+            })?),
+        };
+        let page = PageRequest {
+            limit: list.limit,
+            starting_after: list.starting_after.clone(),
+        };
+        match self
+            .inner
+            .store
+            .list_events(&ctx.scope(), kind, &page)
+            .await?
+        {
+            Listed::Page(items, more) => Ok(List::new(
+                "/v1/events",
+                items.into_iter().map(|e| e.event).collect(),
+                more,
+            )),
+            Listed::UnknownCursor => Err(unknown_cursor("event", &page)),
+        }
+    }
+}

@@ -1,0 +1,212 @@
+//! Field lists: parsing explicit `fields`, key numbering, and the roles a document defines.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::params::Obj;
+use crate::error::{Error, Result};
+use crate::field::{Field, FieldType, SENDER};
+
+/// Parses the `fields` parameter (decisions.md's field object). Keys left out get
+/// `<role>_<type>` (numbered from `_2`), unique against `taken`.
+pub(crate) fn parse_fields(
+    v: &Value,
+    max: usize,
+    taken: &mut HashSet<String>,
+) -> Result<Vec<Field>> {
+    let Value::Array(items) = v else {
+        return Err(Error::invalid(
+            "fields",
+            "expected an array of field objects",
+        ));
+    };
+    if items.len() > max {
+        return Err(Error::invalid(
+            "fields",
+            format!("at most {max} fields are allowed"),
+        ));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let path = format!("fields.{i}");
+        let mut o = Obj::new(&path, item)?;
+        let kind_s = o.required_string("type")?;
+        let kind = FieldType::parse(&kind_s).ok_or_else(|| {
+            Error::invalid(
+                o.at("type"),
+                "must be one of signature, initials, date, text, checkbox",
+            )
+        })?;
+        let role = o.string("role")?;
+        if let Some(r) = &role {
+            check_role(&o.at("role"), r)?;
+        }
+        let filled_by = match (o.string("filled_by")?, &role) {
+            (None, Some(r)) => r.clone(),
+            (None, None) => SENDER.to_string(),
+            (Some(f), Some(r)) if &f == r => f,
+            (Some(f), None) if f == SENDER => f,
+            (Some(_), _) => {
+                return Err(Error::invalid(
+                    o.at("filled_by"),
+                    "must be the field's role, or \"sender\" for a field without role",
+                ));
+            }
+        };
+        if role.is_none() && matches!(kind, FieldType::Signature | FieldType::Initials) {
+            return Err(Error::invalid(
+                o.at("role"),
+                "signature and initials fields need a role",
+            ));
+        }
+        let required = o
+            .boolean("required")?
+            .unwrap_or(kind != FieldType::Checkbox);
+        let page = o
+            .integer("page")?
+            .ok_or_else(|| Error::missing(o.at("page")))?;
+        if !(1..=100_000).contains(&page) {
+            return Err(Error::invalid(o.at("page"), "must be a page number from 1"));
+        }
+        let x = o.required_number("x")?;
+        let y = o.required_number("y")?;
+        let width = o.required_number("width")?;
+        let height = o.required_number("height")?;
+        let key = match o.string("key")? {
+            Some(k) => {
+                check_key(&o.at("key"), &k)?;
+                if !taken.insert(k.clone()) {
+                    return Err(Error::invalid(
+                        o.at("key"),
+                        format!("the key '{k}' is used by another field"),
+                    ));
+                }
+                k
+            }
+            None => next_key(taken, role.as_deref().unwrap_or(SENDER), kind),
+        };
+        o.finish()?;
+        out.push(Field {
+            key,
+            kind,
+            role,
+            filled_by,
+            required,
+            page: page as u32,
+            x,
+            y,
+            width,
+            height,
+        });
+    }
+    Ok(out)
+}
+
+/// `<base>_<type>`, then `_2`, `_3`... until unused; records the key as taken.
+pub(crate) fn next_key(taken: &mut HashSet<String>, base: &str, kind: FieldType) -> String {
+    let first = format!("{base}_{}", kind.as_str());
+    let mut key = first.clone();
+    let mut n = 2;
+    while taken.contains(&key) {
+        key = format!("{first}_{n}");
+        n += 1;
+    }
+    taken.insert(key.clone());
+    key
+}
+
+pub(crate) fn check_role(param: &str, role: &str) -> Result<()> {
+    super::params::check_text(param, role, 100)?;
+    if role == SENDER {
+        return Err(Error::invalid(
+            param,
+            "\"sender\" is reserved for sender data fields",
+        ));
+    }
+    Ok(())
+}
+
+fn check_key(param: &str, key: &str) -> Result<()> {
+    if key.is_empty() || key.chars().count() > 100 || key.chars().any(|c| c.is_control()) {
+        return Err(Error::invalid(param, "must be 1 to 100 characters"));
+    }
+    Ok(())
+}
+
+/// Signer roles in order of first appearance among the fields.
+pub(crate) fn roles_in_order<'a>(fields: impl IntoIterator<Item = &'a Field>) -> Vec<String> {
+    let mut roles: Vec<String> = Vec::new();
+    for f in fields {
+        if let Some(r) = &f.role
+            && !f.is_sender_field()
+            && !roles.contains(r)
+        {
+            roles.push(r.clone());
+        }
+    }
+    roles
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_and_numbering() {
+        let mut taken = HashSet::from(["Client_signature".to_string()]);
+        let f = parse_fields(
+            &json!([
+                {"type":"signature","role":"Client","page":1,"x":10,"y":10,"width":100,"height":30},
+                {"type":"checkbox","role":"Client","page":1,"x":10,"y":50,"width":10,"height":10},
+                {"type":"text","key":"amount","page":1,"x":10,"y":80,"width":100,"height":20}
+            ]),
+            100,
+            &mut taken,
+        )
+        .unwrap();
+        assert_eq!(f[0].key, "Client_signature_2");
+        assert_eq!((f[0].filled_by.as_str(), f[0].required), ("Client", true));
+        assert!(!f[1].required, "check boxes default to optional");
+        assert_eq!(
+            (f[2].role.as_deref(), f[2].filled_by.as_str()),
+            (None, "sender")
+        );
+    }
+
+    #[test]
+    fn errors_have_paths() {
+        let cases = [
+            (
+                json!([{"type":"stamp","role":"A","page":1,"x":0,"y":0,"width":1,"height":1}]),
+                "fields.0.type",
+            ),
+            (
+                json!([{"type":"text","role":"A","x":0,"y":0,"width":1,"height":1}]),
+                "fields.0.page",
+            ),
+            (
+                json!([{"type":"text","role":"A","page":1,"x":"0","y":0,"width":1,"height":1}]),
+                "fields.0.x",
+            ),
+            (
+                json!([{"type":"signature","page":1,"x":0,"y":0,"width":1,"height":1}]),
+                "fields.0.role",
+            ),
+            (
+                json!([{"type":"text","role":"A","filled_by":"B","page":1,"x":0,"y":0,"width":1,"height":1}]),
+                "fields.0.filled_by",
+            ),
+            (
+                json!([{"type":"text","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"color":"red"}]),
+                "fields.0.color",
+            ),
+            (json!({"type":"text"}), "fields"),
+        ];
+        for (v, param) in cases {
+            let e = parse_fields(&v, 100, &mut HashSet::new()).unwrap_err();
+            assert_eq!(e.param().as_deref(), Some(param), "{v}");
+        }
+    }
+}

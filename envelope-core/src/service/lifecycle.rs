@@ -1,0 +1,461 @@
+//! Envelope actions after create: send, void, remind, signing links, download links, and the
+//! optimistic-concurrency loop every transition goes through.
+
+use serde::{Deserialize, Serialize};
+
+use super::envelopes::mark_turns;
+use super::{AuthContext, SigningService};
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::ids;
+use crate::model::{
+    Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
+};
+use crate::rules;
+use crate::store::{AllowanceDebit, FileLink, SigningToken, StoreError};
+
+/// How many times a transition is retried when another writer got there first.
+const MAX_ATTEMPTS: usize = 8;
+
+/// The signing URL object (interface.md 2.4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SigningUrl {
+    pub object: String,
+    pub signer: String,
+    pub role: String,
+    pub url: String,
+    pub expires_at: Timestamp,
+}
+
+/// `{object:"file_link", kind, url, expires_at}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileLinkView {
+    pub object: String,
+    pub kind: String,
+    pub url: String,
+    pub expires_at: Timestamp,
+}
+
+/// Which file of an envelope.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    Original,
+    Signed,
+    AuditTrail,
+}
+
+impl FileKind {
+    pub fn parse(s: &str) -> Result<FileKind> {
+        match s {
+            "original" => Ok(FileKind::Original),
+            "signed" => Ok(FileKind::Signed),
+            "audit_trail" => Ok(FileKind::AuditTrail),
+            _ => Err(Error::invalid(
+                "kind",
+                "must be original, signed or audit_trail",
+            )),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::Original => "original",
+            FileKind::Signed => "signed",
+            FileKind::AuditTrail => "audit_trail",
+        }
+    }
+}
+
+/// The answer to `remind`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Reminder {
+    pub object: String,
+    pub envelope: String,
+    pub reminded: Vec<ReminderTarget>,
+    pub skipped: Vec<ReminderSkip>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReminderTarget {
+    pub signer: String,
+    pub role: String,
+    pub email: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReminderSkip {
+    pub signer: String,
+    pub role: String,
+    /// `reminded_recently`, `not_their_turn`, `completed`, `declined` or `embedded`.
+    pub reason: String,
+}
+
+/// What a transition closure decided.
+pub(crate) struct Change<T> {
+    pub events: Vec<(EventType, Option<usize>)>,
+    pub debit: Option<AllowanceDebit>,
+    pub out: T,
+}
+
+impl<T> Change<T> {
+    pub(crate) fn new(out: T) -> Self {
+        Change {
+            events: Vec::new(),
+            debit: None,
+            out,
+        }
+    }
+    pub(crate) fn event(mut self, kind: EventType, signer: Option<usize>) -> Self {
+        self.events.push((kind, signer));
+        self
+    }
+}
+
+impl SigningService {
+    /// Loads an envelope in scope, voiding it first if it has expired.
+    pub(crate) async fn load_envelope(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+    ) -> Result<EnvelopeRecord> {
+        let rec = self
+            .inner
+            .store
+            .get_envelope(&ctx.scope(), id)
+            .await?
+            .ok_or_else(|| Error::not_found("envelope", id))?;
+        self.settle_expiry(rec).await
+    }
+
+    /// Applies a pending expiry (decisions.md: voided with reason `expired`, `envelope.voided`).
+    pub(crate) async fn settle_expiry(&self, mut rec: EnvelopeRecord) -> Result<EnvelopeRecord> {
+        for _ in 0..MAX_ATTEMPTS {
+            let now = self.now();
+            if !rules::is_expired(&rec, now) {
+                return Ok(rec);
+            }
+            let mut next = rec.clone();
+            let at = next.expires_at.unwrap_or(now);
+            rules::void(&mut next, rules::EXPIRED_REASON, at)?;
+            next.version += 1;
+            let ev = super::events::record(&next, EventType::Voided, None, now);
+            match self.inner.store.update_envelope(&next, &[ev], None).await {
+                Ok(()) => {
+                    self.notify_voided(&next).await;
+                    return Ok(next);
+                }
+                Err(StoreError::Conflict) => {
+                    rec = self
+                        .inner
+                        .store
+                        .get_envelope(&rec.scope(), &rec.id)
+                        .await?
+                        .ok_or_else(|| Error::Internal("envelope vanished".into()))?;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("expiry kept conflicting".into()))
+    }
+
+    /// Voids every expired envelope (all accounts); returns how many. For a background task.
+    pub async fn expire_due(&self) -> Result<usize> {
+        let mut n = 0;
+        loop {
+            let due = self.inner.store.expired_envelopes(self.now(), 100).await?;
+            if due.is_empty() {
+                return Ok(n);
+            }
+            for rec in due {
+                self.settle_expiry(rec).await?;
+                n += 1;
+            }
+        }
+    }
+
+    /// Applies `f` to the current envelope and writes it with its events, retrying from a fresh
+    /// read when another writer changed it in between.
+    pub(crate) async fn transition<T>(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        f: impl Fn(&mut EnvelopeRecord, Timestamp) -> Result<Change<T>>,
+    ) -> Result<(EnvelopeRecord, T)> {
+        for _ in 0..MAX_ATTEMPTS {
+            let current = self.load_envelope(ctx, id).await?;
+            let now = self.now();
+            let mut next = current.clone();
+            let change = f(&mut next, now)?;
+            next.version = current.version + 1;
+            let events: Vec<EventRecord> = change
+                .events
+                .iter()
+                .map(|&(k, s)| super::events::record(&next, k, s, now))
+                .collect();
+            match self
+                .inner
+                .store
+                .update_envelope(&next, &events, change.debit.as_ref())
+                .await
+            {
+                Ok(()) => return Ok((next, change.out)),
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("transition kept conflicting".into()))
+    }
+
+    /// Sends a draft. In live mode one signature of the allowance is used.
+    pub async fn send_envelope(&self, ctx: &AuthContext, id: &str) -> Result<Envelope> {
+        let debit = if ctx.mode().is_live() {
+            Some(self.allowance_debit(ctx, self.now()).await?)
+        } else {
+            None
+        };
+        let (rec, notify) = self
+            .transition(ctx, id, |env, now| {
+                rules::send(env, now)?;
+                let notify = mark_turns(env, now);
+                let mut c = Change::new(notify).event(EventType::Sent, None);
+                c.debit = debit.clone();
+                Ok(c)
+            })
+            .await?;
+        self.notify_turn(&rec, &notify).await;
+        Ok(rec.view())
+    }
+
+    /// Voids a draft or sent envelope; the reason is shown to signers.
+    pub async fn void_envelope(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        reason: Option<&str>,
+    ) -> Result<Envelope> {
+        let reason = match reason {
+            Some(r) => {
+                super::params::check_text("reason", r, 1000)?;
+                r.trim().to_string()
+            }
+            None => rules::DEFAULT_VOID_REASON.to_string(),
+        };
+        let (rec, ()) = self
+            .transition(ctx, id, |env, now| {
+                rules::void(env, &reason, now)?;
+                Ok(Change::new(()).event(EventType::Voided, None))
+            })
+            .await?;
+        self.notify_voided(&rec).await;
+        Ok(rec.view())
+    }
+
+    /// Emails every signer who can sign now, at most once per reminder interval each.
+    pub async fn remind(&self, ctx: &AuthContext, id: &str) -> Result<Reminder> {
+        let interval = self.inner.settings.reminder_interval;
+        let (rec, (reminded, skipped)) = self
+            .transition(ctx, id, |env, now| {
+                if env.status != EnvelopeStatus::Sent {
+                    return Err(Error::state(format!(
+                        "Only sent envelopes can be reminded; this one is {}.",
+                        env.status.as_str()
+                    )));
+                }
+                let turn = rules::actionable(env, now);
+                let mut reminded = Vec::new();
+                let mut skipped = Vec::new();
+                for i in rules::signing_sequence(env) {
+                    let s = &env.signers[i];
+                    let reason = match s.signer.status {
+                        SignerStatus::Completed => Some("completed"),
+                        SignerStatus::Declined => Some("declined"),
+                        _ if env.delivery == Delivery::Embedded => Some("embedded"),
+                        _ if !turn.contains(&i) => Some("not_their_turn"),
+                        _ if s
+                            .last_reminded_at
+                            .into_iter()
+                            .chain(s.sent_at)
+                            .any(|t| now - t < interval) =>
+                        {
+                            Some("reminded_recently")
+                        }
+                        _ => None,
+                    };
+                    match reason {
+                        Some(r) => skipped.push(ReminderSkip {
+                            signer: s.signer.id.clone(),
+                            role: s.signer.role.clone(),
+                            reason: r.into(),
+                        }),
+                        None => reminded.push(i),
+                    }
+                }
+                for &i in &reminded {
+                    env.signers[i].last_reminded_at = Some(now);
+                }
+                Ok(Change::new((reminded, skipped)))
+            })
+            .await?;
+        self.notify_reminder(&rec, &reminded).await;
+        Ok(Reminder {
+            object: "reminder".into(),
+            envelope: rec.id.clone(),
+            reminded: reminded
+                .iter()
+                .map(|&i| ReminderTarget {
+                    signer: rec.signers[i].signer.id.clone(),
+                    role: rec.signers[i].signer.role.clone(),
+                    email: rec.signers[i].signer.email.clone(),
+                })
+                .collect(),
+            skipped,
+        })
+    }
+
+    /// A signing link for `signer` (a role or signer ID), or for the only signer who can sign now.
+    pub async fn signing_url(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        signer: Option<&str>,
+    ) -> Result<SigningUrl> {
+        let rec = self.load_envelope(ctx, id).await?;
+        let now = self.now();
+        if rec.status != EnvelopeStatus::Sent {
+            return Err(Error::state(format!(
+                "Signing links exist for sent envelopes; this one is {}.",
+                rec.status.as_str()
+            )));
+        }
+        let i = match signer {
+            Some(s) => {
+                let i = rec
+                    .signers
+                    .iter()
+                    .position(|x| x.signer.id == s || x.signer.role == s)
+                    .ok_or_else(|| Error::SignerNotFound {
+                        signer: s.chars().take(100).collect(),
+                    })?;
+                if let Some(reason) = rules::not_actionable_reason(&rec, i, now) {
+                    return Err(Error::SignerNotActionable {
+                        signer: rec.signers[i].signer.id.clone(),
+                        reason,
+                    });
+                }
+                i
+            }
+            None => match rules::actionable(&rec, now).as_slice() {
+                [only] => *only,
+                [] => return Err(Error::state("No signer can sign this envelope now.")),
+                _ => return Err(Error::SignerAmbiguous),
+            },
+        };
+        let (url, expires_at) = self.issue_signing_token(&rec, i, now).await?;
+        let s = &rec.signers[i].signer;
+        Ok(SigningUrl {
+            object: "signing_url".into(),
+            signer: s.id.clone(),
+            role: s.role.clone(),
+            url,
+            expires_at,
+        })
+    }
+
+    /// Stores a new signing token for signer `i`; returns the link and its expiry.
+    pub(crate) async fn issue_signing_token(
+        &self,
+        rec: &EnvelopeRecord,
+        i: usize,
+        now: Timestamp,
+    ) -> Result<(String, Timestamp)> {
+        let token = ids::new_token();
+        let mut expires_at = now + self.inner.settings.signing_link_ttl;
+        if let Some(e) = rec.expires_at {
+            expires_at = expires_at.min(e);
+        }
+        self.inner
+            .store
+            .insert_signing_token(&SigningToken {
+                token_hash: ids::digest(&token),
+                account: rec.account.clone(),
+                mode: rec.mode,
+                envelope: rec.id.clone(),
+                signer: rec.signers[i].signer.id.clone(),
+                created_at: now,
+                expires_at,
+            })
+            .await?;
+        Ok((
+            format!("{}/sign/{token}", self.inner.settings.signing_base()),
+            expires_at,
+        ))
+    }
+
+    /// A 5-minute download link for one file of an envelope.
+    pub async fn envelope_file_link(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        kind: FileKind,
+    ) -> Result<FileLinkView> {
+        let rec = self.load_envelope(ctx, id).await?;
+        let file = match kind {
+            FileKind::Original => Some(&rec.original),
+            FileKind::Signed => rec.signed.as_ref(),
+            FileKind::AuditTrail => rec.audit_trail.as_ref(),
+        };
+        let file = file.ok_or(Error::FileNotReady {
+            kind: kind.as_str(),
+        })?;
+        self.file_link(kind.as_str(), file).await
+    }
+
+    pub(crate) async fn file_link(
+        &self,
+        kind: &str,
+        file: &crate::model::StoredFile,
+    ) -> Result<FileLinkView> {
+        let token = ids::new_token();
+        let expires_at = self.now() + self.inner.settings.download_link_ttl;
+        self.inner
+            .store
+            .insert_file_link(&FileLink {
+                token_hash: ids::digest(&token),
+                blob: file.blob.clone(),
+                file_name: file.file_name.clone(),
+                expires_at,
+            })
+            .await?;
+        Ok(FileLinkView {
+            object: "file_link".into(),
+            kind: kind.into(),
+            url: format!("{}/files/{token}", self.inner.settings.public_base()),
+            expires_at,
+        })
+    }
+
+    /// The file behind a download link: `(file_name, bytes)`. Unknown and expired links are
+    /// `NotFound` alike.
+    pub async fn open_file_link(&self, token: &str) -> Result<(String, bytes::Bytes)> {
+        let gone = || Error::not_found("file", "link");
+        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
+            return Err(gone());
+        }
+        let link = self
+            .inner
+            .store
+            .file_link(&ids::digest(token))
+            .await?
+            .ok_or_else(gone)?;
+        if link.expires_at <= self.now() {
+            return Err(gone());
+        }
+        let bytes = self
+            .inner
+            .blobs
+            .get(&link.blob)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("blob {} is missing", link.blob)))?;
+        Ok((link.file_name, bytes))
+    }
+}

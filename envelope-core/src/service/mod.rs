@@ -1,0 +1,388 @@
+//! [`SigningService`]: one async method per operation of the API.
+//!
+//! Every method takes an [`AuthContext`] (account, key, mode) obtained from
+//! [`SigningService::authenticate`], and runs entirely inside that account and mode. The service
+//! owns every business rule; its callers (the HTTP server, embedding applications) only translate.
+//! It never speaks HTTP: results are domain values and [`Error`]s.
+
+mod account;
+mod admin;
+mod complete;
+mod envelopes;
+mod events;
+mod fields;
+mod lifecycle;
+mod notify;
+pub mod params;
+mod ratelimit;
+mod templates;
+mod webhooks;
+
+use std::sync::Arc;
+
+use chrono::Duration;
+
+pub use admin::{Admin, NewAccount, NewKey};
+pub use envelopes::{
+    CreateEnvelopeParams, FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget,
+    SignerParam, SigningUrl,
+};
+pub use params::{ListParams, Params, Upload};
+pub use ratelimit::RateLimitState;
+pub use templates::{CreateTemplateParams, UpdateTemplateParams};
+pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
+
+use crate::clock::{Clock, SystemClock, Timestamp};
+use crate::error::{Error, Result};
+use crate::ids;
+use crate::mail::{Mailer, MemoryMailer};
+use crate::model::{Account, ApiKey, Mode, Scope};
+use crate::store::{
+    BlobStore, IdempotencyBegin, MemoryBlobStore, MemoryStore, Store, StoredResponse,
+};
+use crate::webhook::{MemorySink, WebhookSink};
+
+/// Numeric limits (interface.md section 8).
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub max_signers: usize,
+    /// Bytes of decoded PDF (25 x 1024 x 1024).
+    pub max_file_bytes: usize,
+    pub max_pages: u32,
+    pub max_metadata_keys: usize,
+    pub max_expires_in_days: u32,
+    pub max_list_limit: usize,
+    pub max_fields: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_signers: 10,
+            max_file_bytes: 25 * 1024 * 1024,
+            max_pages: 200,
+            max_metadata_keys: 20,
+            max_expires_in_days: 90,
+            max_list_limit: 100,
+            max_fields: 500,
+        }
+    }
+}
+
+/// Settings of a service instance.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Shown in emails, the audit trail and webhook user agents.
+    pub service_name: String,
+    /// Base of download links (`{public_url}/files/{token}`), without a trailing slash.
+    pub public_url: String,
+    /// Base of signing links (`{signing_host}/sign/{token}`); defaults to `public_url`.
+    pub signing_host: Option<String>,
+    /// Requests per API key per minute.
+    pub rate_limit_per_minute: u32,
+    pub limits: Limits,
+    /// Development only: accept `http://` and loopback webhook URLs.
+    pub allow_insecure_webhook_urls: bool,
+    /// Live allowance of new accounts, per month.
+    pub default_monthly_allowance: u32,
+    /// Where the balance response sends callers to buy more.
+    pub purchase_url: String,
+    /// Lifetime of a signing link (capped by the envelope's expiry).
+    pub signing_link_ttl: Duration,
+    /// Lifetime of a download link.
+    pub download_link_ttl: Duration,
+    pub idempotency_ttl: Duration,
+    /// A claim on an idempotency key older than this is considered abandoned.
+    pub idempotency_stale_after: Duration,
+    pub reminder_interval: Duration,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            service_name: "Envelope".into(),
+            public_url: "http://127.0.0.1:8080".into(),
+            signing_host: None,
+            rate_limit_per_minute: 600,
+            limits: Limits::default(),
+            allow_insecure_webhook_urls: false,
+            default_monthly_allowance: 100,
+            purchase_url: "http://127.0.0.1:8080/billing".into(),
+            signing_link_ttl: Duration::days(30),
+            download_link_ttl: Duration::minutes(5),
+            idempotency_ttl: Duration::hours(24),
+            idempotency_stale_after: Duration::minutes(5),
+            reminder_interval: Duration::hours(1),
+        }
+    }
+}
+
+impl Settings {
+    fn signing_base(&self) -> &str {
+        self.signing_host
+            .as_deref()
+            .unwrap_or(&self.public_url)
+            .trim_end_matches('/')
+    }
+    fn public_base(&self) -> &str {
+        self.public_url.trim_end_matches('/')
+    }
+}
+
+/// Who is calling: the account, the key, and so the mode.
+#[derive(Debug, Clone)]
+pub struct AuthContext {
+    pub account: Account,
+    pub key: ApiKey,
+}
+
+impl AuthContext {
+    pub fn mode(&self) -> Mode {
+        self.key.mode
+    }
+    pub fn scope(&self) -> Scope {
+        Scope {
+            account: self.account.id.clone(),
+            mode: self.key.mode,
+        }
+    }
+}
+
+pub(crate) struct Inner {
+    pub store: Arc<dyn Store>,
+    pub blobs: Arc<dyn BlobStore>,
+    pub mailer: Arc<dyn Mailer>,
+    #[allow(dead_code)] // delivered by the webhook worker
+    pub sink: Arc<dyn WebhookSink>,
+    pub clock: Arc<dyn Clock>,
+    pub settings: Settings,
+    pub limiter: ratelimit::RateLimiter,
+}
+
+/// The signing service. Cheap to clone; share one per process.
+#[derive(Clone)]
+pub struct SigningService {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for SigningService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningService")
+            .field("settings", &self.inner.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`SigningService`]. Every seam defaults to its in-memory implementation and the
+/// clock to the system clock.
+#[derive(Default)]
+pub struct SigningServiceBuilder {
+    store: Option<Arc<dyn Store>>,
+    blobs: Option<Arc<dyn BlobStore>>,
+    mailer: Option<Arc<dyn Mailer>>,
+    sink: Option<Arc<dyn WebhookSink>>,
+    clock: Option<Arc<dyn Clock>>,
+    settings: Settings,
+}
+
+impl std::fmt::Debug for SigningServiceBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningServiceBuilder")
+            .field("settings", &self.settings)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SigningServiceBuilder {
+    pub fn store(mut self, store: Arc<dyn Store>) -> Self {
+        self.store = Some(store);
+        self
+    }
+    pub fn blobs(mut self, blobs: Arc<dyn BlobStore>) -> Self {
+        self.blobs = Some(blobs);
+        self
+    }
+    pub fn mailer(mut self, mailer: Arc<dyn Mailer>) -> Self {
+        self.mailer = Some(mailer);
+        self
+    }
+    pub fn webhook_sink(mut self, sink: Arc<dyn WebhookSink>) -> Self {
+        self.sink = Some(sink);
+        self
+    }
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = Some(clock);
+        self
+    }
+    pub fn settings(mut self, settings: Settings) -> Self {
+        self.settings = settings;
+        self
+    }
+    pub fn build(self) -> SigningService {
+        let settings = self.settings;
+        SigningService {
+            inner: Arc::new(Inner {
+                store: self.store.unwrap_or_else(|| Arc::new(MemoryStore::new())),
+                blobs: self
+                    .blobs
+                    .unwrap_or_else(|| Arc::new(MemoryBlobStore::new())),
+                mailer: self.mailer.unwrap_or_else(|| Arc::new(MemoryMailer::new())),
+                sink: self.sink.unwrap_or_else(|| Arc::new(MemorySink::new())),
+                clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+                limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
+                settings,
+            }),
+        }
+    }
+}
+
+impl SigningService {
+    pub fn builder() -> SigningServiceBuilder {
+        SigningServiceBuilder::default()
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.inner.settings
+    }
+
+    pub(crate) fn now(&self) -> Timestamp {
+        self.inner.clock.now()
+    }
+
+    /// Operations of the spec's "dashboard": accounts, keys, allowances, webhook secrets.
+    pub fn admin(&self) -> Admin<'_> {
+        Admin { svc: self }
+    }
+
+    /// Resolves an API key (`sk_test_...` / `sk_live_...`). Missing, malformed, unknown and revoked
+    /// keys all give [`Error::InvalidApiKey`].
+    pub async fn authenticate(&self, api_key: &str) -> Result<AuthContext> {
+        let well_formed = (api_key.starts_with("sk_test_") || api_key.starts_with("sk_live_"))
+            && api_key.len() <= 128
+            && api_key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_');
+        if !well_formed {
+            return Err(Error::InvalidApiKey);
+        }
+        let key = self
+            .inner
+            .store
+            .api_key_by_hash(&ids::digest(api_key))
+            .await?;
+        let key = match key {
+            Some(k) if k.revoked_at.is_none() => k,
+            _ => return Err(Error::InvalidApiKey),
+        };
+        let account = self
+            .inner
+            .store
+            .get_account(&key.account)
+            .await?
+            .ok_or(Error::InvalidApiKey)?;
+        Ok(AuthContext { account, key })
+    }
+
+    /// Counts one request against the allowance of `subject` (an API key ID, or a client address
+    /// for requests without a valid key) and reports the window.
+    pub fn rate_limit(&self, subject: &str) -> RateLimitState {
+        self.inner.limiter.hit(subject, self.now())
+    }
+
+    /// Claims an idempotency key for a request with this fingerprint (see
+    /// [`idempotency_fingerprint`]). Keys are 1 to 255 characters.
+    pub async fn idempotency_begin(
+        &self,
+        ctx: &AuthContext,
+        key: &str,
+        fingerprint: &str,
+    ) -> Result<IdempotencyBegin> {
+        if key.is_empty() || key.len() > 255 || key.chars().any(|c| c.is_control()) {
+            return Err(Error::invalid(
+                "Idempotency-Key",
+                "must be 1 to 255 printable characters",
+            ));
+        }
+        let now = self.now();
+        let stale = now - self.inner.settings.idempotency_stale_after;
+        let begin = self
+            .inner
+            .store
+            .idempotency_begin(&ctx.scope(), key, fingerprint, now, stale)
+            .await?;
+        match begin {
+            IdempotencyBegin::Mismatch => Err(Error::IdempotencyKeyReused),
+            IdempotencyBegin::InFlight => Err(Error::IdempotencyKeyInUse),
+            other => Ok(other),
+        }
+    }
+
+    /// Stores the response of a request whose key was claimed (kept for the idempotency TTL).
+    pub async fn idempotency_finish(
+        &self,
+        ctx: &AuthContext,
+        key: &str,
+        response: StoredResponse,
+    ) -> Result<()> {
+        let expires = self.now() + self.inner.settings.idempotency_ttl;
+        Ok(self
+            .inner
+            .store
+            .idempotency_finish(&ctx.scope(), key, &response, expires)
+            .await?)
+    }
+
+    /// Forgets a claim whose request must not be replayed (server errors, rate limits).
+    pub async fn idempotency_release(&self, ctx: &AuthContext, key: &str) -> Result<()> {
+        Ok(self
+            .inner
+            .store
+            .idempotency_release(&ctx.scope(), key)
+            .await?)
+    }
+}
+
+/// The fingerprint of a request for idempotency: SHA-256 over method, path and body.
+pub fn idempotency_fingerprint(method: &str, path: &str, body: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(method.as_bytes());
+    h.update([0]);
+    h.update(path.as_bytes());
+    h.update([0]);
+    h.update(body);
+    ids::hex(&h.finalize())
+}
+
+/// `YYYY-MM` of the calendar month (UTC) containing `t`, and its bounds.
+pub(crate) fn period_of(t: Timestamp) -> (String, Timestamp, Timestamp) {
+    use chrono::{Datelike, TimeZone, Utc};
+    let d = t.datetime();
+    let start = Utc
+        .with_ymd_and_hms(d.year(), d.month(), 1, 0, 0, 0)
+        .single()
+        .unwrap_or(d);
+    let (ny, nm) = if d.month() == 12 {
+        (d.year() + 1, 1)
+    } else {
+        (d.year(), d.month() + 1)
+    };
+    let end = Utc
+        .with_ymd_and_hms(ny, nm, 1, 0, 0, 0)
+        .single()
+        .unwrap_or(d);
+    (
+        format!("{:04}-{:02}", d.year(), d.month()),
+        Timestamp::from(start),
+        Timestamp::from(end),
+    )
+}
+
+/// Runs CPU-bound PDF work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(f)
+        .await
+        .map_err(|e| Error::Internal(format!("PDF task failed: {e}")))
+}

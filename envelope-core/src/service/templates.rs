@@ -1,0 +1,372 @@
+//! Templates: create from a PDF, list, get, update, archive, file link.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::envelopes::{take_file, unknown_cursor};
+use super::fields::{check_role, parse_fields, roles_in_order};
+use super::lifecycle::FileLinkView;
+use super::params::{Obj, Params, Upload, check_text};
+use super::{AuthContext, Limits, ListParams, SigningService};
+use crate::error::{Error, Result};
+use crate::field::{FieldSource, FieldType, PlacedField, SENDER};
+use crate::ids;
+use crate::model::{Deleted, List, Template, TemplateRecord};
+use crate::pdf;
+use crate::store::{Listed, PageRequest, StoreError};
+
+/// Parameters of `create template`.
+#[derive(Debug, Clone)]
+pub struct CreateTemplateParams {
+    pub name: String,
+    pub description: Option<String>,
+    pub file: Upload,
+    pub fields: Option<Value>,
+    pub roles: Option<Vec<String>>,
+}
+
+impl CreateTemplateParams {
+    pub fn parse(mut p: Params, file: Option<Upload>, limits: &Limits) -> Result<Self> {
+        let name = p.required_string("name")?;
+        check_text("name", &name, 500)?;
+        let description = p.string("description")?;
+        check_description(description.as_deref())?;
+        let file = take_file(&mut p, file, limits)?.ok_or_else(|| Error::missing("file"))?;
+        let fields = p.json_value("fields")?;
+        let roles = p
+            .json_value("roles")?
+            .map(|v| parse_roles(&v))
+            .transpose()?;
+        p.finish()?;
+        Ok(CreateTemplateParams {
+            name,
+            description,
+            file,
+            fields,
+            roles,
+        })
+    }
+}
+
+/// Parameters of `update template` (PATCH): each given member replaces the old value.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateTemplateParams {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub roles: Option<Vec<String>>,
+    /// One entry per field of the template, in order, each with any of `key`, `role`,
+    /// `filled_by`, `required`.
+    pub fields: Option<Value>,
+}
+
+impl UpdateTemplateParams {
+    pub fn parse(mut p: Params) -> Result<Self> {
+        let name = p.string("name")?;
+        if let Some(n) = &name {
+            check_text("name", n, 500)?;
+        }
+        let description = p.string("description")?;
+        check_description(description.as_deref())?;
+        let roles = p
+            .json_value("roles")?
+            .map(|v| parse_roles(&v))
+            .transpose()?;
+        let fields = p.json_value("fields")?;
+        p.finish()?;
+        Ok(UpdateTemplateParams {
+            name,
+            description,
+            roles,
+            fields,
+        })
+    }
+}
+
+fn check_description(d: Option<&str>) -> Result<()> {
+    if let Some(d) = d
+        && d.chars().count() > 5000
+    {
+        return Err(Error::invalid(
+            "description",
+            "must be at most 5000 characters",
+        ));
+    }
+    Ok(())
+}
+
+fn parse_roles(v: &Value) -> Result<Vec<String>> {
+    let Value::Array(items) = v else {
+        return Err(Error::invalid("roles", "expected an array of role names"));
+    };
+    let mut roles = Vec::new();
+    for (i, r) in items.iter().enumerate() {
+        let Value::String(r) = r else {
+            return Err(Error::invalid(format!("roles.{i}"), "expected a string"));
+        };
+        check_role(&format!("roles.{i}"), r)?;
+        if roles.contains(r) {
+            return Err(Error::invalid(
+                format!("roles.{i}"),
+                format!("the role '{r}' is listed twice"),
+            ));
+        }
+        roles.push(r.clone());
+    }
+    if roles.len() > 10 {
+        return Err(Error::invalid("roles", "at most 10 roles are allowed"));
+    }
+    Ok(roles)
+}
+
+/// Roles in signing order: the given list (which must cover every role with fields), or the
+/// order of first appearance in the document.
+fn settle_roles(fields: &[PlacedField], given: Option<Vec<String>>) -> Result<Vec<String>> {
+    let found = roles_in_order(fields.iter().map(|f| &f.field));
+    match given {
+        None => Ok(found),
+        Some(roles) => {
+            if let Some(r) = found.iter().find(|r| !roles.contains(r)) {
+                return Err(Error::invalid(
+                    "roles",
+                    format!("must include the role '{r}', which has fields"),
+                ));
+            }
+            Ok(roles)
+        }
+    }
+}
+
+impl SigningService {
+    /// Creates a template from a PDF: tags and form fields are discovered, `fields` added.
+    pub async fn create_template(
+        &self,
+        ctx: &AuthContext,
+        p: CreateTemplateParams,
+    ) -> Result<Template> {
+        let limits = &self.inner.settings.limits;
+        let inspected = self.inspect_pdf(&p.file).await?;
+        let mut fields = inspected.info.fields;
+        if let Some(v) = &p.fields {
+            let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
+            let explicit = parse_fields(v, limits.max_fields, &mut taken)?;
+            if let Err((i, why)) = pdf::check_fields(&explicit, &inspected.info.pages) {
+                return Err(Error::invalid(format!("fields.{i}"), why));
+            }
+            fields.extend(explicit.into_iter().map(|field| PlacedField {
+                field,
+                source: FieldSource::Explicit,
+            }));
+        }
+        let roles = settle_roles(&fields, p.roles)?;
+        let now = self.now();
+        let file = self
+            .put_file(&p.file.file_name, p.file.bytes.clone())
+            .await?;
+        let rec = TemplateRecord {
+            id: ids::new_id(ids::TEMPLATE),
+            account: ctx.account.id.clone(),
+            mode: ctx.mode(),
+            version: 1,
+            name: p.name,
+            description: p.description,
+            roles,
+            fields,
+            page_count: inspected.info.page_count,
+            page_sizes: inspected
+                .info
+                .pages
+                .iter()
+                .map(|p| (p.width, p.height))
+                .collect(),
+            created_at: now,
+            updated_at: now,
+            archived: false,
+            file,
+        };
+        self.inner.store.insert_template(&rec).await?;
+        Ok(rec.view())
+    }
+
+    async fn load_template(&self, ctx: &AuthContext, id: &str) -> Result<TemplateRecord> {
+        self.inner
+            .store
+            .get_template(&ctx.scope(), id)
+            .await?
+            .ok_or_else(|| Error::not_found("template", id))
+    }
+
+    /// `GET /templates/{id}` (archived templates too, with `archived: true`).
+    pub async fn get_template(&self, ctx: &AuthContext, id: &str) -> Result<Template> {
+        Ok(self.load_template(ctx, id).await?.view())
+    }
+
+    /// `GET /templates`: templates that are not archived, newest first.
+    pub async fn list_templates(
+        &self,
+        ctx: &AuthContext,
+        list: &ListParams,
+    ) -> Result<List<Template>> {
+        let page = PageRequest {
+            limit: list.limit,
+            starting_after: list.starting_after.clone(),
+        };
+        match self.inner.store.list_templates(&ctx.scope(), &page).await? {
+            Listed::Page(items, more) => Ok(List::new(
+                "/v1/templates",
+                items.iter().map(TemplateRecord::view).collect(),
+                more,
+            )),
+            Listed::UnknownCursor => Err(unknown_cursor("template", &page)),
+        }
+    }
+
+    /// `PATCH /templates/{id}`.
+    pub async fn update_template(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        p: UpdateTemplateParams,
+    ) -> Result<Template> {
+        for _ in 0..8 {
+            let current = self.load_template(ctx, id).await?;
+            if current.archived {
+                return Err(Error::state("Archived templates cannot be changed."));
+            }
+            let mut next = current.clone();
+            if let Some(n) = &p.name {
+                next.name = n.clone();
+            }
+            if let Some(d) = &p.description {
+                next.description = Some(d.clone());
+            }
+            if let Some(v) = &p.fields {
+                apply_field_updates(&mut next.fields, v)?;
+            }
+            next.roles = settle_roles(
+                &next.fields,
+                p.roles
+                    .clone()
+                    .or_else(|| Some(merge_roles(&current.roles, &next.fields))),
+            )?;
+            next.version += 1;
+            next.updated_at = self.now();
+            match self.inner.store.update_template(&next).await {
+                Ok(()) => return Ok(next.view()),
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("template update kept conflicting".into()))
+    }
+
+    /// `DELETE /templates/{id}`: archives it. Envelopes already made are unaffected.
+    pub async fn archive_template(&self, ctx: &AuthContext, id: &str) -> Result<Deleted> {
+        for _ in 0..8 {
+            let current = self.load_template(ctx, id).await?;
+            if current.archived {
+                return Err(Error::not_found("template", id));
+            }
+            let mut next = current.clone();
+            next.archived = true;
+            next.version += 1;
+            next.updated_at = self.now();
+            match self.inner.store.update_template(&next).await {
+                Ok(()) => {
+                    return Ok(Deleted {
+                        id: next.id,
+                        object: "template".into(),
+                        deleted: true,
+                    });
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("template archive kept conflicting".into()))
+    }
+
+    /// A 5-minute download link for the template's PDF.
+    pub async fn template_file_link(&self, ctx: &AuthContext, id: &str) -> Result<FileLinkView> {
+        let t = self.load_template(ctx, id).await?;
+        self.file_link("template", &t.file).await
+    }
+}
+
+/// Keeps the old role order and appends roles that are new after a fields update.
+fn merge_roles(old: &[String], fields: &[PlacedField]) -> Vec<String> {
+    let found = roles_in_order(fields.iter().map(|f| &f.field));
+    let mut out: Vec<String> = old.iter().filter(|r| found.contains(r)).cloned().collect();
+    out.extend(found.into_iter().filter(|r| !old.contains(r)));
+    out
+}
+
+fn apply_field_updates(fields: &mut [PlacedField], v: &Value) -> Result<()> {
+    let Value::Array(items) = v else {
+        return Err(Error::invalid(
+            "fields",
+            "expected an array with one entry per field",
+        ));
+    };
+    if items.len() != fields.len() {
+        return Err(Error::invalid(
+            "fields",
+            format!(
+                "must have the same length as the template's fields ({})",
+                fields.len()
+            ),
+        ));
+    }
+    for (i, (item, f)) in items.iter().zip(fields.iter_mut()).enumerate() {
+        let mut o = Obj::new(format!("fields.{i}"), item)?;
+        let key = o.string("key")?;
+        let role = o.string("role")?;
+        let filled_by = o.string("filled_by")?;
+        let required = o.boolean("required")?;
+        o.finish()?;
+        let f = &mut f.field;
+        if let Some(k) = key {
+            if k.is_empty() || k.chars().count() > 100 {
+                return Err(Error::invalid(
+                    format!("fields.{i}.key"),
+                    "must be 1 to 100 characters",
+                ));
+            }
+            f.key = k;
+        }
+        if let Some(r) = role {
+            check_role(&format!("fields.{i}.role"), &r)?;
+            f.role = Some(r.clone());
+            f.filled_by = r;
+        }
+        if let Some(by) = filled_by {
+            if by == SENDER {
+                if matches!(f.kind, FieldType::Signature | FieldType::Initials) {
+                    return Err(Error::invalid(
+                        format!("fields.{i}.filled_by"),
+                        "signature and initials fields are filled by a role",
+                    ));
+                }
+                f.role = None;
+                f.filled_by = by;
+            } else {
+                check_role(&format!("fields.{i}.filled_by"), &by)?;
+                f.role = Some(by.clone());
+                f.filled_by = by;
+            }
+        }
+        if let Some(r) = required {
+            f.required = r;
+        }
+    }
+    let mut seen = HashSet::new();
+    for (i, f) in fields.iter().enumerate() {
+        if !seen.insert(f.field.key.clone()) {
+            return Err(Error::invalid(
+                format!("fields.{i}.key"),
+                format!("the key '{}' is used by another field", f.field.key),
+            ));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,239 @@
+//! Webhook endpoints: create, list, get, update, delete.
+
+use serde_json::Value;
+
+use super::envelopes::unknown_cursor;
+use super::params::Params;
+use super::{AuthContext, ListParams, SigningService};
+use crate::error::{Error, Result};
+use crate::ids;
+use crate::model::{
+    Deleted, EndpointStatus, EventType, List, WebhookEndpoint, WebhookEndpointRecord,
+};
+use crate::store::{Listed, PageRequest};
+use crate::webhook::{UrlRules, check_url};
+
+/// Parameters of `create webhook endpoint`.
+#[derive(Debug, Clone, Default)]
+pub struct CreateEndpointParams {
+    pub url: String,
+    /// Event types or `["*"]`; `None` means all.
+    pub events: Option<Vec<String>>,
+    pub description: Option<String>,
+}
+
+impl CreateEndpointParams {
+    pub fn parse(mut p: Params) -> Result<Self> {
+        let url = p.required_string("url")?;
+        let events = p
+            .json_value("events")?
+            .map(|v| parse_events(&v))
+            .transpose()?;
+        let description = p.string("description")?;
+        check_description(description.as_deref())?;
+        p.finish()?;
+        Ok(CreateEndpointParams {
+            url,
+            events,
+            description,
+        })
+    }
+}
+
+/// Parameters of `update webhook endpoint`: `url`, `events`, `description`, `status`.
+#[derive(Debug, Clone, Default)]
+pub struct UpdateEndpointParams {
+    pub url: Option<String>,
+    pub events: Option<Vec<String>>,
+    pub description: Option<String>,
+    pub status: Option<EndpointStatus>,
+}
+
+impl UpdateEndpointParams {
+    pub fn parse(mut p: Params) -> Result<Self> {
+        let url = p.string("url")?;
+        let events = p
+            .json_value("events")?
+            .map(|v| parse_events(&v))
+            .transpose()?;
+        let description = p.string("description")?;
+        check_description(description.as_deref())?;
+        let status = match p.string("status")?.as_deref() {
+            None => None,
+            Some("enabled") => Some(EndpointStatus::Enabled),
+            Some("disabled") => Some(EndpointStatus::Disabled),
+            Some(_) => return Err(Error::invalid("status", "must be enabled or disabled")),
+        };
+        p.finish()?;
+        Ok(UpdateEndpointParams {
+            url,
+            events,
+            description,
+            status,
+        })
+    }
+}
+
+fn check_description(d: Option<&str>) -> Result<()> {
+    if let Some(d) = d
+        && d.chars().count() > 5000
+    {
+        return Err(Error::invalid(
+            "description",
+            "must be at most 5000 characters",
+        ));
+    }
+    Ok(())
+}
+
+fn parse_events(v: &Value) -> Result<Vec<String>> {
+    let Value::Array(items) = v else {
+        return Err(Error::invalid("events", "expected an array of event types"));
+    };
+    if items.is_empty() {
+        return Err(Error::invalid(
+            "events",
+            "must list at least one event type, or \"*\"",
+        ));
+    }
+    let mut out: Vec<String> = Vec::new();
+    for (i, e) in items.iter().enumerate() {
+        match e {
+            Value::String(s) if s == "*" || EventType::parse(s).is_some() => {
+                if !out.contains(s) {
+                    out.push(s.clone());
+                }
+            }
+            _ => {
+                return Err(Error::invalid(
+                    format!("events.{i}"),
+                    "must be an event type or \"*\"",
+                ));
+            }
+        }
+    }
+    if out.iter().any(|e| e == "*") {
+        out = vec!["*".into()];
+    }
+    Ok(out)
+}
+
+impl SigningService {
+    fn url_rules(&self) -> UrlRules {
+        UrlRules {
+            allow_insecure: self.inner.settings.allow_insecure_webhook_urls,
+        }
+    }
+
+    fn checked_url(&self, raw: &str) -> Result<String> {
+        check_url(raw, self.url_rules())
+            .map(|u| u.to_string())
+            .map_err(|message| Error::UrlInvalid {
+                param: "url".into(),
+                message,
+            })
+    }
+
+    /// Creates an endpoint; the response alone carries its `secret`.
+    pub async fn create_webhook_endpoint(
+        &self,
+        ctx: &AuthContext,
+        p: CreateEndpointParams,
+    ) -> Result<WebhookEndpoint> {
+        let url = self.checked_url(&p.url)?;
+        let rec = WebhookEndpointRecord {
+            id: ids::new_id(ids::WEBHOOK_ENDPOINT),
+            account: ctx.account.id.clone(),
+            mode: ctx.mode(),
+            url,
+            events: p.events.unwrap_or_else(|| vec!["*".into()]),
+            description: p.description,
+            status: EndpointStatus::Enabled,
+            secret: format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32)),
+            created_at: self.now(),
+        };
+        self.inner.store.insert_webhook_endpoint(&rec).await?;
+        let mut view = rec.view();
+        view.secret = Some(rec.secret.clone());
+        Ok(view)
+    }
+
+    async fn load_endpoint(&self, ctx: &AuthContext, id: &str) -> Result<WebhookEndpointRecord> {
+        self.inner
+            .store
+            .get_webhook_endpoint(&ctx.scope(), id)
+            .await?
+            .ok_or_else(|| Error::not_found("webhook_endpoint", id))
+    }
+
+    pub async fn get_webhook_endpoint(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+    ) -> Result<WebhookEndpoint> {
+        Ok(self.load_endpoint(ctx, id).await?.view())
+    }
+
+    pub async fn list_webhook_endpoints(
+        &self,
+        ctx: &AuthContext,
+        list: &ListParams,
+    ) -> Result<List<WebhookEndpoint>> {
+        let page = PageRequest {
+            limit: list.limit,
+            starting_after: list.starting_after.clone(),
+        };
+        match self
+            .inner
+            .store
+            .list_webhook_endpoints(&ctx.scope(), &page)
+            .await?
+        {
+            Listed::Page(items, more) => Ok(List::new(
+                "/v1/webhook_endpoints",
+                items.iter().map(WebhookEndpointRecord::view).collect(),
+                more,
+            )),
+            Listed::UnknownCursor => Err(unknown_cursor("webhook_endpoint", &page)),
+        }
+    }
+
+    pub async fn update_webhook_endpoint(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        p: UpdateEndpointParams,
+    ) -> Result<WebhookEndpoint> {
+        let mut rec = self.load_endpoint(ctx, id).await?;
+        if let Some(u) = &p.url {
+            rec.url = self.checked_url(u)?;
+        }
+        if let Some(e) = p.events {
+            rec.events = e;
+        }
+        if let Some(d) = p.description {
+            rec.description = Some(d);
+        }
+        if let Some(s) = p.status {
+            rec.status = s;
+        }
+        self.inner.store.update_webhook_endpoint(&rec).await?;
+        Ok(rec.view())
+    }
+
+    pub async fn delete_webhook_endpoint(&self, ctx: &AuthContext, id: &str) -> Result<Deleted> {
+        if !self
+            .inner
+            .store
+            .delete_webhook_endpoint(&ctx.scope(), id)
+            .await?
+        {
+            return Err(Error::not_found("webhook_endpoint", id));
+        }
+        Ok(Deleted {
+            id: id.to_string(),
+            object: "webhook_endpoint".into(),
+            deleted: true,
+        })
+    }
+}

@@ -1,0 +1,604 @@
+//! In-memory [`Store`] and [`BlobStore`]: everything behind one mutex, nothing survives the
+//! process. Meant for tests and embedding; it passes the same conformance suite as the durable
+//! stores.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use async_trait::async_trait;
+use bytes::Bytes;
+
+use super::*;
+use crate::ids;
+use crate::model::DeliveryStatus;
+
+#[derive(Default)]
+struct Inner {
+    accounts: Vec<Account>,
+    keys: Vec<ApiKey>,
+    usage: HashMap<(String, String), u32>,
+    templates: Ordered<TemplateRecord>,
+    envelopes: Ordered<EnvelopeRecord>,
+    events: Ordered<EventRecord>,
+    endpoints: Ordered<WebhookEndpointRecord>,
+    deliveries: Vec<WebhookDelivery>,
+    signing_tokens: HashMap<String, SigningToken>,
+    file_links: HashMap<String, FileLink>,
+    idempotency: HashMap<(Scope, String), Idem>,
+}
+
+enum Idem {
+    InFlight {
+        fingerprint: String,
+        started: Timestamp,
+    },
+    Done {
+        fingerprint: String,
+        response: StoredResponse,
+        expires_at: Timestamp,
+    },
+}
+
+/// Records in insertion order with an index by ID.
+struct Ordered<T> {
+    order: Vec<String>,
+    by_id: HashMap<String, T>,
+}
+
+impl<T> Default for Ordered<T> {
+    fn default() -> Self {
+        Ordered {
+            order: Vec::new(),
+            by_id: HashMap::new(),
+        }
+    }
+}
+
+trait Scoped {
+    fn in_scope(&self, scope: &Scope) -> bool;
+}
+
+macro_rules! scoped {
+    ($($t:ty),*) => {$(
+        impl Scoped for $t {
+            fn in_scope(&self, scope: &Scope) -> bool {
+                self.account == scope.account && self.mode == scope.mode
+            }
+        }
+    )*};
+}
+scoped!(
+    TemplateRecord,
+    EnvelopeRecord,
+    EventRecord,
+    WebhookEndpointRecord
+);
+
+impl<T: Scoped + Clone> Ordered<T> {
+    fn insert(&mut self, id: &str, value: T) -> StoreResult<()> {
+        if self.by_id.contains_key(id) {
+            return Err(StoreError::Duplicate);
+        }
+        self.order.push(id.to_string());
+        self.by_id.insert(id.to_string(), value);
+        Ok(())
+    }
+
+    fn get(&self, scope: &Scope, id: &str) -> Option<T> {
+        self.by_id.get(id).filter(|v| v.in_scope(scope)).cloned()
+    }
+
+    /// Newest first, after the cursor, keeping what `keep` accepts.
+    fn list(&self, scope: &Scope, page: &PageRequest, keep: impl Fn(&T) -> bool) -> Listed<T> {
+        let end = match &page.starting_after {
+            None => self.order.len(),
+            Some(cursor) => match self.by_id.get(cursor).filter(|v| v.in_scope(scope)) {
+                None => return Listed::UnknownCursor,
+                Some(_) => self.order.iter().position(|id| id == cursor).unwrap_or(0),
+            },
+        };
+        let mut items = Vec::new();
+        let mut has_more = false;
+        for id in self.order[..end].iter().rev() {
+            let v = &self.by_id[id];
+            if !v.in_scope(scope) || !keep(v) {
+                continue;
+            }
+            if items.len() == page.limit {
+                has_more = true;
+                break;
+            }
+            items.push(v.clone());
+        }
+        Listed::Page(items, has_more)
+    }
+}
+
+/// The in-memory store.
+#[derive(Default)]
+pub struct MemoryStore {
+    inner: Mutex<Inner>,
+}
+
+impl std::fmt::Debug for MemoryStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MemoryStore")
+    }
+}
+
+impl MemoryStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        // A panic while holding the lock cannot leave a half-applied change: every method
+        // checks first and writes after, so the data stays consistent.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+impl Inner {
+    fn check_debit(&self, debit: Option<&AllowanceDebit>) -> StoreResult<()> {
+        if let Some(d) = debit {
+            let used = self
+                .usage
+                .get(&(d.account.clone(), d.period.clone()))
+                .copied()
+                .unwrap_or(0);
+            if used >= d.allowance {
+                return Err(StoreError::InsufficientBalance);
+            }
+        }
+        Ok(())
+    }
+
+    fn apply_debit(&mut self, debit: Option<&AllowanceDebit>) {
+        if let Some(d) = debit {
+            *self
+                .usage
+                .entry((d.account.clone(), d.period.clone()))
+                .or_insert(0) += 1;
+        }
+    }
+
+    fn append_events(&mut self, events: &[EventRecord]) -> StoreResult<()> {
+        if events
+            .iter()
+            .any(|e| self.events.by_id.contains_key(e.id()))
+        {
+            return Err(StoreError::Duplicate);
+        }
+        for e in events {
+            let scope = Scope {
+                account: e.account.clone(),
+                mode: e.mode,
+            };
+            let endpoints: Vec<String> = self
+                .endpoints
+                .order
+                .iter()
+                .filter_map(|id| self.endpoints.by_id.get(id))
+                .filter(|ep| ep.in_scope(&scope) && ep.subscribes_to(e.event.kind.as_str()))
+                .map(|ep| ep.id.clone())
+                .collect();
+            for endpoint in endpoints {
+                self.deliveries.push(WebhookDelivery {
+                    id: ids::new_id(ids::DELIVERY),
+                    account: e.account.clone(),
+                    mode: e.mode,
+                    event: e.event.id.clone(),
+                    endpoint,
+                    status: DeliveryStatus::Pending,
+                    attempts: 0,
+                    next_attempt_at: Some(e.event.created_at),
+                    created_at: e.event.created_at,
+                });
+            }
+            self.events.insert(e.id(), e.clone())?;
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl Store for MemoryStore {
+    async fn insert_account(&self, account: &Account, keys: &[ApiKey]) -> StoreResult<()> {
+        let mut g = self.lock();
+        if g.accounts.iter().any(|a| a.id == account.id)
+            || keys
+                .iter()
+                .any(|k| g.keys.iter().any(|o| o.id == k.id || o.hash == k.hash))
+        {
+            return Err(StoreError::Duplicate);
+        }
+        g.accounts.push(account.clone());
+        g.keys.extend(keys.iter().cloned());
+        Ok(())
+    }
+
+    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>> {
+        Ok(self.lock().accounts.iter().find(|a| a.id == id).cloned())
+    }
+
+    async fn list_accounts(&self) -> StoreResult<Vec<Account>> {
+        Ok(self.lock().accounts.clone())
+    }
+
+    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool> {
+        let mut g = self.lock();
+        Ok(match g.accounts.iter_mut().find(|a| a.id == account) {
+            Some(a) => {
+                a.monthly_allowance = allowance;
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn insert_api_key(&self, key: &ApiKey) -> StoreResult<()> {
+        let mut g = self.lock();
+        if g.keys.iter().any(|o| o.id == key.id || o.hash == key.hash) {
+            return Err(StoreError::Duplicate);
+        }
+        g.keys.push(key.clone());
+        Ok(())
+    }
+
+    async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        Ok(self.lock().keys.iter().find(|k| k.hash == hash).cloned())
+    }
+
+    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
+        Ok(self
+            .lock()
+            .keys
+            .iter()
+            .filter(|k| k.account == account)
+            .cloned()
+            .collect())
+    }
+
+    async fn revoke_api_key(
+        &self,
+        account: &str,
+        key_id: &str,
+        at: Timestamp,
+    ) -> StoreResult<bool> {
+        let mut g = self.lock();
+        match g
+            .keys
+            .iter_mut()
+            .find(|k| k.account == account && k.id == key_id && k.revoked_at.is_none())
+        {
+            Some(k) => {
+                k.revoked_at = Some(at);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+
+    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
+        Ok(self
+            .lock()
+            .usage
+            .get(&(account.to_string(), period.to_string()))
+            .copied()
+            .unwrap_or(0))
+    }
+
+    async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
+        self.lock().templates.insert(&template.id, template.clone())
+    }
+
+    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>> {
+        Ok(self.lock().templates.get(scope, id))
+    }
+
+    async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()> {
+        let mut g = self.lock();
+        match g.templates.by_id.get_mut(&template.id) {
+            Some(t) if t.version + 1 == template.version => {
+                *t = template.clone();
+                Ok(())
+            }
+            _ => Err(StoreError::Conflict),
+        }
+    }
+
+    async fn list_templates(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<TemplateRecord>> {
+        Ok(self.lock().templates.list(scope, page, |t| !t.archived))
+    }
+
+    async fn create_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()> {
+        let mut g = self.lock();
+        if g.envelopes.by_id.contains_key(&envelope.id) {
+            return Err(StoreError::Duplicate);
+        }
+        g.check_debit(debit)?;
+        g.append_events(events)?;
+        g.apply_debit(debit);
+        g.envelopes.insert(&envelope.id, envelope.clone())
+    }
+
+    async fn update_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()> {
+        let mut g = self.lock();
+        match g.envelopes.by_id.get(&envelope.id) {
+            Some(e) if e.version + 1 == envelope.version => {}
+            _ => return Err(StoreError::Conflict),
+        }
+        g.check_debit(debit)?;
+        g.append_events(events)?;
+        g.apply_debit(debit);
+        g.envelopes
+            .by_id
+            .insert(envelope.id.clone(), envelope.clone());
+        Ok(())
+    }
+
+    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>> {
+        Ok(self.lock().envelopes.get(scope, id))
+    }
+
+    async fn list_envelopes(
+        &self,
+        scope: &Scope,
+        filter: &EnvelopeFilter,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EnvelopeRecord>> {
+        Ok(self.lock().envelopes.list(scope, page, |e| {
+            filter
+                .template
+                .as_ref()
+                .is_none_or(|t| e.template.as_ref() == Some(t))
+        }))
+    }
+
+    async fn expired_envelopes(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        use crate::model::EnvelopeStatus::{Draft, Sent};
+        let g = self.lock();
+        Ok(g.envelopes
+            .order
+            .iter()
+            .map(|id| &g.envelopes.by_id[id])
+            .filter(|e| matches!(e.status, Draft | Sent) && e.expires_at.is_some_and(|t| t <= now))
+            .take(limit)
+            .cloned()
+            .collect())
+    }
+
+    async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>> {
+        Ok(self.lock().events.get(scope, id))
+    }
+
+    async fn list_events(
+        &self,
+        scope: &Scope,
+        kind: Option<EventType>,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EventRecord>> {
+        Ok(self
+            .lock()
+            .events
+            .list(scope, page, |e| kind.is_none_or(|k| e.event.kind == k)))
+    }
+
+    async fn deliveries_for_event(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<WebhookDelivery>> {
+        Ok(self
+            .lock()
+            .deliveries
+            .iter()
+            .filter(|d| d.event == event && d.account == scope.account && d.mode == scope.mode)
+            .cloned()
+            .collect())
+    }
+
+    async fn insert_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        self.lock().endpoints.insert(&endpoint.id, endpoint.clone())
+    }
+
+    async fn get_webhook_endpoint(
+        &self,
+        scope: &Scope,
+        id: &str,
+    ) -> StoreResult<Option<WebhookEndpointRecord>> {
+        Ok(self.lock().endpoints.get(scope, id))
+    }
+
+    async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
+        Ok(self.lock().endpoints.by_id.get(id).cloned())
+    }
+
+    async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        let mut g = self.lock();
+        match g.endpoints.by_id.get_mut(&endpoint.id) {
+            Some(e) => {
+                *e = endpoint.clone();
+                Ok(())
+            }
+            None => Err(StoreError::Conflict),
+        }
+    }
+
+    async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool> {
+        let mut g = self.lock();
+        if g.endpoints.get(scope, id).is_none() {
+            return Ok(false);
+        }
+        g.endpoints.by_id.remove(id);
+        g.endpoints.order.retain(|x| x != id);
+        Ok(true)
+    }
+
+    async fn list_webhook_endpoints(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<WebhookEndpointRecord>> {
+        Ok(self.lock().endpoints.list(scope, page, |_| true))
+    }
+
+    async fn insert_signing_token(&self, token: &SigningToken) -> StoreResult<()> {
+        let mut g = self.lock();
+        if g.signing_tokens.contains_key(&token.token_hash) {
+            return Err(StoreError::Duplicate);
+        }
+        g.signing_tokens
+            .insert(token.token_hash.clone(), token.clone());
+        Ok(())
+    }
+
+    async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>> {
+        Ok(self.lock().signing_tokens.get(token_hash).cloned())
+    }
+
+    async fn insert_file_link(&self, link: &FileLink) -> StoreResult<()> {
+        let mut g = self.lock();
+        if g.file_links.contains_key(&link.token_hash) {
+            return Err(StoreError::Duplicate);
+        }
+        g.file_links.insert(link.token_hash.clone(), link.clone());
+        Ok(())
+    }
+
+    async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>> {
+        Ok(self.lock().file_links.get(token_hash).cloned())
+    }
+
+    async fn idempotency_begin(
+        &self,
+        scope: &Scope,
+        key: &str,
+        fingerprint: &str,
+        now: Timestamp,
+        stale_before: Timestamp,
+    ) -> StoreResult<IdempotencyBegin> {
+        let mut g = self.lock();
+        let k = (scope.clone(), key.to_string());
+        let decision = match g.idempotency.get(&k) {
+            Some(Idem::Done {
+                fingerprint: f,
+                response,
+                expires_at,
+            }) if *expires_at > now => {
+                return Ok(if f == fingerprint {
+                    IdempotencyBegin::Replay(response.clone())
+                } else {
+                    IdempotencyBegin::Mismatch
+                });
+            }
+            Some(Idem::InFlight {
+                fingerprint: f,
+                started,
+            }) if *started > stale_before => {
+                return Ok(if f == fingerprint {
+                    IdempotencyBegin::InFlight
+                } else {
+                    IdempotencyBegin::Mismatch
+                });
+            }
+            _ => IdempotencyBegin::Started,
+        };
+        g.idempotency.insert(
+            k,
+            Idem::InFlight {
+                fingerprint: fingerprint.to_string(),
+                started: now,
+            },
+        );
+        Ok(decision)
+    }
+
+    async fn idempotency_finish(
+        &self,
+        scope: &Scope,
+        key: &str,
+        response: &StoredResponse,
+        expires_at: Timestamp,
+    ) -> StoreResult<()> {
+        let mut g = self.lock();
+        let k = (scope.clone(), key.to_string());
+        if let Some(Idem::InFlight { fingerprint, .. }) = g.idempotency.get(&k) {
+            let fingerprint = fingerprint.clone();
+            g.idempotency.insert(
+                k,
+                Idem::Done {
+                    fingerprint,
+                    response: response.clone(),
+                    expires_at,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    async fn idempotency_release(&self, scope: &Scope, key: &str) -> StoreResult<()> {
+        let mut g = self.lock();
+        let k = (scope.clone(), key.to_string());
+        if matches!(g.idempotency.get(&k), Some(Idem::InFlight { .. })) {
+            g.idempotency.remove(&k);
+        }
+        Ok(())
+    }
+}
+
+/// In-memory blobs.
+#[derive(Default)]
+pub struct MemoryBlobStore {
+    blobs: Mutex<HashMap<String, Bytes>>,
+}
+
+impl std::fmt::Debug for MemoryBlobStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("MemoryBlobStore")
+    }
+}
+
+impl MemoryBlobStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+#[async_trait]
+impl BlobStore for MemoryBlobStore {
+    async fn put(&self, key: &str, bytes: Bytes) -> StoreResult<()> {
+        self.blobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key.to_string(), bytes);
+        Ok(())
+    }
+
+    async fn get(&self, key: &str) -> StoreResult<Option<Bytes>> {
+        Ok(self
+            .blobs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(key)
+            .cloned())
+    }
+}

@@ -1,0 +1,273 @@
+//! The storage seam: [`Store`] for records and [`BlobStore`] for PDF bytes.
+//!
+//! | implementation | where | use |
+//! |---|---|---|
+//! | [`MemoryStore`], [`MemoryBlobStore`] | this crate | tests, embedding, demos |
+//!
+//! # Contract
+//!
+//! Every implementation must pass the conformance suite in [`conformance`] and give:
+//!
+//! - **Isolation**: every read takes a [`Scope`] (account + mode); a record of another scope is
+//!   reported exactly like a missing one (`Ok(None)`).
+//! - **Atomic transitions**: [`Store::create_envelope`] and [`Store::update_envelope`] write the
+//!   envelope, its events, one pending webhook delivery per subscribed enabled endpoint of the same
+//!   scope for each event, and the allowance debit, all or nothing.
+//! - **Optimistic concurrency**: [`Store::update_envelope`] applies only when the stored version is
+//!   `record.version - 1`; otherwise it returns [`StoreError::Conflict`] and writes nothing. The
+//!   same holds for templates and webhook endpoints.
+//! - **Allowance**: a debit increments the usage of `(account, period)` only while it is below the
+//!   allowance; otherwise [`StoreError::InsufficientBalance`] and nothing is written.
+//! - **Lists**: newest first (insertion order), keyset-paginated by the `starting_after` ID; an
+//!   item inserted while a caller pages never shifts the pages it has not read yet.
+//! - **Idempotency**: [`Store::idempotency_begin`] admits exactly one request per key and scope.
+//! - **Durability**: a call that returned `Ok` survives a crash (for durable implementations).
+//!
+//! Blobs are written before the records that point at them, so a crash leaves at worst an
+//! unreferenced blob, never a record without its bytes.
+
+pub mod conformance;
+mod memory;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
+
+pub use memory::{MemoryBlobStore, MemoryStore};
+
+use crate::clock::Timestamp;
+use crate::error::BoxError;
+use crate::model::{
+    Account, ApiKey, EnvelopeRecord, EventRecord, EventType, Scope, TemplateRecord,
+    WebhookDelivery, WebhookEndpointRecord,
+};
+
+/// What a store can report besides success.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The record changed since it was read (stale version).
+    #[error("write conflict")]
+    Conflict,
+    /// A record with this ID (or key hash) exists already.
+    #[error("duplicate")]
+    Duplicate,
+    /// The allowance debit did not fit.
+    #[error("insufficient balance")]
+    InsufficientBalance,
+    /// The backend failed; retrying later may work.
+    #[error("store unavailable: {0}")]
+    Unavailable(#[source] BoxError),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// One page of a list request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageRequest {
+    pub limit: usize,
+    /// An ID of the same kind and scope; the page starts after it.
+    pub starting_after: Option<String>,
+}
+
+/// A page of results.
+#[derive(Debug, Clone)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    pub has_more: bool,
+}
+
+/// Outcome of a list whose cursor names nothing in scope.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Listed<T> {
+    Page(Vec<T>, bool),
+    /// `starting_after` names no item of this kind in this scope.
+    UnknownCursor,
+}
+
+/// A debit of one live signature from the account's allowance for a period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowanceDebit {
+    pub account: String,
+    /// `YYYY-MM` (UTC).
+    pub period: String,
+    pub allowance: u32,
+}
+
+/// A signing link, stored by the SHA-256 of its token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SigningToken {
+    pub token_hash: String,
+    pub account: String,
+    pub mode: crate::model::Mode,
+    pub envelope: String,
+    pub signer: String,
+    pub created_at: Timestamp,
+    pub expires_at: Timestamp,
+}
+
+/// A download link, stored by the SHA-256 of its token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileLink {
+    pub token_hash: String,
+    pub blob: String,
+    pub file_name: String,
+    pub expires_at: Timestamp,
+}
+
+/// A response kept for idempotent replay.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredResponse {
+    pub status: u16,
+    pub body: Vec<u8>,
+}
+
+/// What [`Store::idempotency_begin`] decided.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdempotencyBegin {
+    /// First use of the key: the caller proceeds and must finish or release it.
+    Started,
+    /// A finished request with the same fingerprint: replay this.
+    Replay(StoredResponse),
+    /// The key was used for a different request.
+    Mismatch,
+    /// A request with this key is still in flight.
+    InFlight,
+}
+
+/// Filters of the envelope list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvelopeFilter {
+    pub template: Option<String>,
+}
+
+/// Records of the service. See the module documentation for the contract.
+#[async_trait]
+pub trait Store: Send + Sync + 'static {
+    // Accounts and keys.
+    /// Inserts an account with its first keys, atomically.
+    async fn insert_account(&self, account: &Account, keys: &[ApiKey]) -> StoreResult<()>;
+    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>>;
+    /// All accounts, oldest first.
+    async fn list_accounts(&self) -> StoreResult<Vec<Account>>;
+    /// Sets the monthly live allowance; false when no such account.
+    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool>;
+    async fn insert_api_key(&self, key: &ApiKey) -> StoreResult<()>;
+    /// The key with this hash, revoked or not.
+    async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
+    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>>;
+    /// Marks a key revoked; false when the account has no such unrevoked key.
+    async fn revoke_api_key(&self, account: &str, key_id: &str, at: Timestamp)
+    -> StoreResult<bool>;
+    /// Live signatures used by the account in the period (`YYYY-MM`).
+    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32>;
+
+    // Templates.
+    async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()>;
+    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>>;
+    /// Writes `template` if the stored version is `template.version - 1`.
+    async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()>;
+    /// Templates that are not archived.
+    async fn list_templates(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<TemplateRecord>>;
+
+    // Envelopes, with their events and outbox rows.
+    async fn create_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()>;
+    async fn update_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()>;
+    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>>;
+    async fn list_envelopes(
+        &self,
+        scope: &Scope,
+        filter: &EnvelopeFilter,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EnvelopeRecord>>;
+    /// Envelopes of any scope in `draft` or `sent` whose `expires_at` is at or before `now`.
+    async fn expired_envelopes(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>>;
+
+    // Events and the outbox.
+    async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>>;
+    async fn list_events(
+        &self,
+        scope: &Scope,
+        kind: Option<EventType>,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EventRecord>>;
+    /// Deliveries of one event, oldest first.
+    async fn deliveries_for_event(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<WebhookDelivery>>;
+
+    // Webhook endpoints.
+    async fn insert_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    async fn get_webhook_endpoint(
+        &self,
+        scope: &Scope,
+        id: &str,
+    ) -> StoreResult<Option<WebhookEndpointRecord>>;
+    /// Looks an endpoint up by ID alone (admin operations).
+    async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>>;
+    async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    /// False when there was no such endpoint in scope.
+    async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool>;
+    async fn list_webhook_endpoints(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<WebhookEndpointRecord>>;
+
+    // Links.
+    async fn insert_signing_token(&self, token: &SigningToken) -> StoreResult<()>;
+    async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>>;
+    async fn insert_file_link(&self, link: &FileLink) -> StoreResult<()>;
+    async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>>;
+
+    // Idempotency.
+    /// Claims `key` for a request with `fingerprint`. A claim still in flight and older than
+    /// `stale_before` is considered abandoned (its process died) and is taken over.
+    async fn idempotency_begin(
+        &self,
+        scope: &Scope,
+        key: &str,
+        fingerprint: &str,
+        now: Timestamp,
+        stale_before: Timestamp,
+    ) -> StoreResult<IdempotencyBegin>;
+    /// Stores the response of a claimed key until `expires_at`.
+    async fn idempotency_finish(
+        &self,
+        scope: &Scope,
+        key: &str,
+        response: &StoredResponse,
+        expires_at: Timestamp,
+    ) -> StoreResult<()>;
+    /// Forgets a claim (the request failed in a way that must not be replayed).
+    async fn idempotency_release(&self, scope: &Scope, key: &str) -> StoreResult<()>;
+}
+
+/// Bytes of documents, by key. Keys are chosen by the service and never reused.
+///
+/// Contract: `put` is atomic (a reader sees all of the bytes or none) and durable when it
+/// returns for durable implementations; `get` of an unknown key is `Ok(None)`.
+#[async_trait]
+pub trait BlobStore: Send + Sync + 'static {
+    async fn put(&self, key: &str, bytes: Bytes) -> StoreResult<()>;
+    async fn get(&self, key: &str) -> StoreResult<Option<Bytes>>;
+}
