@@ -15,6 +15,7 @@ mod lifecycle;
 mod notify;
 pub mod params;
 mod ratelimit;
+mod signing;
 mod templates;
 mod webhooks;
 
@@ -29,6 +30,7 @@ pub use envelopes::{
 };
 pub use params::{ListParams, Params, Upload};
 pub use ratelimit::RateLimitState;
+pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
 

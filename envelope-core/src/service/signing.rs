@@ -1,0 +1,338 @@
+//! The signer's side, behind a signing link: open (marks `viewed`), sign, decline.
+//!
+//! A link token maps to one signer of one envelope. It works only while that signer can act:
+//! the envelope is `sent`, not expired, it is the signer's turn, and the signer is not done.
+//! [`LinkState`] tells a front end which page to show otherwise, without revealing anything to
+//! someone holding an unknown token.
+
+use std::collections::BTreeMap;
+
+use base64::Engine;
+
+use super::complete::SIGNATURE_PAGE_KEY;
+use super::envelopes::mark_turns;
+use super::SigningService;
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::field::{Field, FieldType};
+use crate::ids;
+use crate::model::{Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue};
+use crate::rules;
+use crate::store::{SigningToken, StoreError};
+
+/// Largest drawn signature accepted (PNG bytes).
+const MAX_DRAWING: usize = 512 * 1024;
+const MAX_ATTEMPTS: usize = 8;
+
+/// Who is at the other end of a signing link (for the audit trail).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientInfo {
+    pub ip_address: Option<String>,
+    pub user_agent: Option<String>,
+}
+
+/// What a signing link leads to now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkState {
+    /// The signer can sign or decline.
+    Ready,
+    /// The signer has signed.
+    Signed,
+    /// Another signer must sign first.
+    NotYourTurn,
+    /// The signer declined.
+    Declined,
+    /// The envelope was voided (by the sender or a decline).
+    Voided,
+    /// The envelope or the link expired.
+    Expired,
+    /// Everyone signed.
+    Completed,
+}
+
+/// A signing link opened: what the page shows.
+#[derive(Debug, Clone)]
+pub struct SigningSession {
+    pub state: LinkState,
+    pub envelope: Envelope,
+    /// Index of the signer in `envelope.signers`.
+    pub signer: usize,
+    /// The fields this signer fills, in document order.
+    pub fields: Vec<Field>,
+    /// True when the signer signs on an appended signature page (no signature field).
+    pub signature_page: bool,
+    pub message: Option<String>,
+    pub void_reason: Option<String>,
+}
+
+/// What a signer submits.
+#[derive(Debug, Clone, Default)]
+pub struct SignInput {
+    /// Field key -> value. Date fields are filled by the service with the signing date.
+    pub values: BTreeMap<String, SignerValue>,
+    /// The signature for the appended signature page, when the envelope has one.
+    pub signature: Option<SignerValue>,
+}
+
+fn unknown_link() -> Error {
+    Error::not_found("signing link", "token")
+}
+
+impl SigningService {
+    async fn resolve_token(&self, token: &str) -> Result<(SigningToken, EnvelopeRecord)> {
+        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(unknown_link());
+        }
+        let t = self.inner.store.signing_token(&ids::digest(token)).await?.ok_or_else(unknown_link)?;
+        let scope = crate::model::Scope { account: t.account.clone(), mode: t.mode };
+        let rec = self.inner.store.get_envelope(&scope, &t.envelope).await?.ok_or_else(unknown_link)?;
+        let rec = self.settle_expiry(rec).await?;
+        Ok((t, rec))
+    }
+
+    fn link_state(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) -> LinkState {
+        match rec.status {
+            EnvelopeStatus::Completed => return LinkState::Completed,
+            EnvelopeStatus::Voided if rec.void_reason.as_deref() == Some(rules::EXPIRED_REASON) => {
+                return LinkState::Expired;
+            }
+            EnvelopeStatus::Voided if rec.signers[i].signer.status == SignerStatus::Declined => {
+                return LinkState::Declined;
+            }
+            EnvelopeStatus::Voided => return LinkState::Voided,
+            EnvelopeStatus::Draft => return LinkState::Voided,
+            EnvelopeStatus::Sent => {}
+        }
+        if t.expires_at <= now {
+            return LinkState::Expired;
+        }
+        match rec.signers[i].signer.status {
+            SignerStatus::Completed => LinkState::Signed,
+            SignerStatus::Declined => LinkState::Declined,
+            _ if rules::actionable(rec, now).contains(&i) => LinkState::Ready,
+            _ => LinkState::NotYourTurn,
+        }
+    }
+
+    fn session(rec: &EnvelopeRecord, i: usize, state: LinkState) -> SigningSession {
+        let role = &rec.signers[i].signer.role;
+        SigningSession {
+            state,
+            envelope: rec.view(),
+            signer: i,
+            fields: rec
+                .fields
+                .iter()
+                .map(|f| f.field.clone())
+                .filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field())
+                .collect(),
+            signature_page: rec.signature_page,
+            message: rec.message.clone(),
+            void_reason: rec.void_reason.clone(),
+        }
+    }
+
+    /// Opens a signing link. The first open by a signer who can act marks them `viewed` and emits
+    /// `envelope.signer_viewed`. Unknown tokens are `NotFound`.
+    pub async fn open_signing_link(&self, token: &str, client: &ClientInfo) -> Result<SigningSession> {
+        for _ in 0..MAX_ATTEMPTS {
+            let (t, rec) = self.resolve_token(token).await?;
+            let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
+            let now = self.now();
+            let state = Self::link_state(&rec, &t, i, now);
+            if state != LinkState::Ready || rec.signers[i].signer.status != SignerStatus::Pending {
+                return Ok(Self::session(&rec, i, state));
+            }
+            let mut next = rec.clone();
+            rules::view(&mut next, i, now)?;
+            record_client(&mut next, i, client);
+            next.version += 1;
+            let ev = super::events::record(&next, EventType::SignerViewed, Some(i), now);
+            match self.inner.store.update_envelope(&next, &[ev], None).await {
+                Ok(()) => return Ok(Self::session(&next, i, LinkState::Ready)),
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("opening the link kept conflicting".into()))
+    }
+
+    /// The PDF behind a signing link, for display, while the link works.
+    pub async fn signing_document(&self, token: &str) -> Result<(String, bytes::Bytes)> {
+        let (t, rec) = self.resolve_token(token).await?;
+        let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
+        if matches!(Self::link_state(&rec, &t, i, self.now()), LinkState::Expired | LinkState::Voided) {
+            return Err(unknown_link());
+        }
+        let bytes = self
+            .inner
+            .blobs
+            .get(&rec.original.blob)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("original {} is missing", rec.original.blob)))?;
+        Ok((rec.original.file_name.clone(), bytes))
+    }
+
+    /// Signs: checks and stores the values, emits `envelope.signer_completed`, and either asks the
+    /// next signer or completes the envelope (signed PDF, audit trail, `envelope.completed`).
+    pub async fn sign(&self, token: &str, input: SignInput, client: &ClientInfo) -> Result<Envelope> {
+        for _ in 0..MAX_ATTEMPTS {
+            let (t, current) = self.resolve_token(token).await?;
+            let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
+            let now = self.now();
+            check_link(&current, &t, i, now)?;
+            let mut next = current.clone();
+            next.signers[i].values = checked_values(&next, i, &input, now)?;
+            record_client(&mut next, i, client);
+            let last = rules::sign(&mut next, i, now)?;
+            let mut events = vec![super::events::record(&next, EventType::SignerCompleted, Some(i), now)];
+            let mut notify = Vec::new();
+            if last {
+                self.finalize(&mut next, now).await?;
+                events.push(super::events::record(&next, EventType::Completed, None, now));
+            } else {
+                notify = mark_turns(&mut next, now);
+            }
+            next.version = current.version + 1;
+            match self.inner.store.update_envelope(&next, &events, None).await {
+                Ok(()) => {
+                    if last {
+                        self.notify_completed(&next).await;
+                    } else {
+                        self.notify_turn(&next, &notify).await;
+                    }
+                    return Ok(next.view());
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("signing kept conflicting".into()))
+    }
+
+    /// Declines: the envelope is voided with `declined by <role>: <reason>`; emits
+    /// `envelope.signer_declined` and `envelope.voided`.
+    pub async fn decline(&self, token: &str, reason: Option<&str>, client: &ClientInfo) -> Result<Envelope> {
+        if let Some(r) = reason
+            && r.chars().count() > 1000
+        {
+            return Err(Error::invalid("reason", "must be at most 1000 characters"));
+        }
+        for _ in 0..MAX_ATTEMPTS {
+            let (t, current) = self.resolve_token(token).await?;
+            let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
+            let now = self.now();
+            check_link(&current, &t, i, now)?;
+            let mut next = current.clone();
+            record_client(&mut next, i, client);
+            rules::decline(&mut next, i, reason, now)?;
+            next.version = current.version + 1;
+            let events = [
+                super::events::record(&next, EventType::SignerDeclined, Some(i), now),
+                super::events::record(&next, EventType::Voided, None, now),
+            ];
+            match self.inner.store.update_envelope(&next, &events, None).await {
+                Ok(()) => {
+                    self.notify_voided(&next).await;
+                    return Ok(next.view());
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal("declining kept conflicting".into()))
+    }
+}
+
+fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) -> Result<()> {
+    match SigningService::link_state(rec, t, i, now) {
+        LinkState::Ready => Ok(()),
+        other => Err(Error::SignerNotActionable {
+            signer: rec.signers[i].signer.id.clone(),
+            reason: match other {
+                LinkState::Signed => "the signer has already signed",
+                LinkState::Declined => "the signer has declined",
+                LinkState::NotYourTurn => "it is not this signer's turn",
+                LinkState::Expired => "the link has expired",
+                LinkState::Completed => "the envelope is completed",
+                _ => "the envelope is voided",
+            },
+        }),
+    }
+}
+
+fn record_client(rec: &mut EnvelopeRecord, i: usize, client: &ClientInfo) {
+    let s = &mut rec.signers[i];
+    if let Some(ip) = &client.ip_address {
+        s.ip_address = Some(ip.chars().take(64).collect());
+    }
+    if let Some(ua) = &client.user_agent {
+        s.user_agent = Some(ua.chars().take(512).collect());
+    }
+}
+
+/// Checks a signer's submission against their fields: every key is theirs, types fit, required
+/// ones are present. Dates are the signing date.
+fn checked_values(
+    rec: &EnvelopeRecord,
+    i: usize,
+    input: &SignInput,
+    now: Timestamp,
+) -> Result<BTreeMap<String, SignerValue>> {
+    let role = &rec.signers[i].signer.role;
+    let fields: Vec<&Field> =
+        rec.fields.iter().map(|f| &f.field).filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field()).collect();
+    if let Some(k) = input.values.keys().find(|k| !fields.iter().any(|f| &f.key == *k)) {
+        return Err(Error::ParameterUnknown { param: format!("values.{k}") });
+    }
+    let mut out = BTreeMap::new();
+    for f in fields {
+        let param = format!("values.{}", f.key);
+        let v = match (f.kind, input.values.get(&f.key)) {
+            (FieldType::Date, _) => Some(SignerValue::Text(now.datetime().format("%Y-%m-%d").to_string())),
+            (_, None) => None,
+            (FieldType::Signature | FieldType::Initials, Some(v)) => Some(check_mark(&param, v)?),
+            (FieldType::Text, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,
+            (FieldType::Text, Some(SignerValue::Text(t))) if t.chars().count() <= 1000 => Some(SignerValue::Text(t.clone())),
+            (FieldType::Text, Some(_)) => return Err(Error::invalid(param, "expected text of at most 1000 characters")),
+            (FieldType::Checkbox, Some(SignerValue::Checkbox(b))) => Some(SignerValue::Checkbox(*b)),
+            (FieldType::Checkbox, Some(_)) => return Err(Error::invalid(param, "expected true or false")),
+        };
+        let missing = match &v {
+            None => true,
+            Some(SignerValue::Checkbox(b)) => !b,
+            Some(_) => false,
+        };
+        if f.required && missing {
+            return Err(Error::missing(param));
+        }
+        if let Some(v) = v {
+            out.insert(f.key.clone(), v);
+        }
+    }
+    if rec.signature_page {
+        let v = input.signature.as_ref().ok_or_else(|| Error::missing("signature"))?;
+        out.insert(SIGNATURE_PAGE_KEY.into(), check_mark("signature", v)?);
+    }
+    Ok(out)
+}
+
+/// A signature or initials: typed text, or a drawn PNG (base64).
+fn check_mark(param: &str, v: &SignerValue) -> Result<SignerValue> {
+    match v {
+        SignerValue::Typed(t) => {
+            super::params::check_text(param, t, 200)?;
+            Ok(SignerValue::Typed(t.trim().to_string()))
+        }
+        SignerValue::Drawn(b64) => {
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .map_err(|_| Error::invalid(param, "the drawing is not valid base64"))?;
+            if bytes.len() > MAX_DRAWING || !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
+                return Err(Error::invalid(param, "the drawing must be a PNG image of at most 512 KB"));
+            }
+            Ok(v.clone())
+        }
+        _ => Err(Error::invalid(param, "expected a typed or drawn signature")),
+    }
+}
