@@ -7,6 +7,7 @@
 //! Signatures follow Stripe's scheme (decisions.md): `Service-Signature: t=<unix>,v1=<hex
 //! HMAC-SHA256(secret, "<t>.<body>")>`, so any Stripe-compatible verifier accepts them.
 
+mod schedule;
 mod signature;
 mod url_rules;
 
@@ -16,6 +17,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bytes::Bytes;
 
+pub use schedule::{RetrySchedule, ScheduleError};
 pub use signature::{SignatureError, sign, signature_header, verify};
 pub use url_rules::{UrlRules, check_url};
 
