@@ -8,6 +8,8 @@
 
 use crate::field::{Field, PlacedField};
 
+mod audit;
+
 /// Limits that [`inspect`] enforces.
 #[derive(Debug, Clone, Copy)]
 pub struct PdfLimits {
@@ -155,8 +157,7 @@ pub struct AuditEvent {
 
 /// Renders the audit trail PDF.
 pub fn audit_trail(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
-    let _ = trail;
-    todo!("PDF engine")
+    audit::render(trail)
 }
 
 /// Checks explicit fields against the document's pages: `page` within 1..=page_count, the box
@@ -170,8 +171,18 @@ pub fn check_fields(fields: &[Field], pages: &[PageSize]) -> Result<(), (usize, 
         if !finite || f.width <= 0.0 || f.height <= 0.0 {
             return Err((i, "width and height must be positive numbers".into()));
         }
-        if f.x < 0.0 || f.y < 0.0 || f.x + f.width > page.width + 0.01 || f.y + f.height > page.height + 0.01 {
-            return Err((i, format!("the box is outside page {} ({} x {} points)", f.page, page.width, page.height)));
+        if f.x < 0.0
+            || f.y < 0.0
+            || f.x + f.width > page.width + 0.01
+            || f.y + f.height > page.height + 0.01
+        {
+            return Err((
+                i,
+                format!(
+                    "the box is outside page {} ({} x {} points)",
+                    f.page, page.width, page.height
+                ),
+            ));
         }
     }
     Ok(())
