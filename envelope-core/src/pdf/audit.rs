@@ -556,10 +556,10 @@ impl<'f> Writer<'f> {
         self.row(&[cell], BODY_LH, 0.0, Repeat::Nothing);
     }
 
-    /// A section heading, kept with at least a few lines of what follows.
-    fn heading(&mut self, s: &str) {
+    /// A section heading, kept on the same page as the first `min_after` points of what follows.
+    fn heading(&mut self, s: &str, min_after: f32) {
         self.y -= 10.0;
-        self.keep(24.0 + 4.0 * BODY_LH);
+        self.keep(24.0 + min_after);
         let lines = self.lines(Style::Bold, 13.0, s, CONTENT_W);
         for line in &lines {
             self.text(Style::Bold, 13.0, MARGIN_X, self.y - 13.0, line, BLACK);
@@ -645,7 +645,7 @@ impl<'f> Writer<'f> {
     }
 
     fn envelope(&mut self, trail: &AuditTrail) {
-        self.heading("Envelope");
+        self.heading("Envelope", 4.0 * BODY_LH);
         let mode = if trail.livemode { "live" } else { "test" };
         self.kv_block(
             None,
@@ -662,7 +662,7 @@ impl<'f> Writer<'f> {
     }
 
     fn signers(&mut self, trail: &AuditTrail) {
-        self.heading(&format!("Signers ({})", trail.signers.len()));
+        self.heading(&format!("Signers ({})", trail.signers.len()), 4.0 * BODY_LH);
         if trail.signers.is_empty() {
             self.paragraph("No signers.");
         }
@@ -715,39 +715,49 @@ impl<'f> Writer<'f> {
     }
 
     fn events(&mut self, trail: &AuditTrail) {
-        self.heading(&format!("Events ({})", trail.events.len()));
-        if trail.events.is_empty() {
+        let rows: Vec<Vec<Cell>> = trail
+            .events
+            .iter()
+            .map(|e| {
+                let mut x = MARGIN_X;
+                let mut cells = Vec::new();
+                for ((_, width), value) in
+                    EVENT_COLS.iter().zip([&e.at, &e.what, &e.who, &e.detail])
+                {
+                    let max = width - 2.0 * CELL_PAD_X;
+                    cells.push(Cell {
+                        x: x + CELL_PAD_X,
+                        style: Style::Regular,
+                        size: TABLE,
+                        grey: BLACK,
+                        lines: self.lines(Style::Regular, TABLE, &or_dash(value), max),
+                    });
+                    x += width;
+                }
+                cells
+            })
+            .collect();
+        // Keep the heading and the header row with the first event.
+        let first = rows
+            .first()
+            .map_or(BODY_LH, |r| Self::row_height(r, TABLE_LH, CELL_PAD_Y));
+        self.heading(
+            &format!("Events ({})", trail.events.len()),
+            EVENT_HEADER_H + first,
+        );
+        if rows.is_empty() {
             self.paragraph("No events recorded.");
             return;
         }
-        self.keep(EVENT_HEADER_H + 3.0 * TABLE_LH);
         self.event_header();
-        for e in &trail.events {
-            let mut x = MARGIN_X;
-            let mut cells = Vec::new();
-            for ((_, width), value) in EVENT_COLS.iter().zip([&e.at, &e.what, &e.who, &e.detail]) {
-                let lines = self.lines(
-                    Style::Regular,
-                    TABLE,
-                    &or_dash(value),
-                    width - 2.0 * CELL_PAD_X,
-                );
-                cells.push(Cell {
-                    x: x + CELL_PAD_X,
-                    style: Style::Regular,
-                    size: TABLE,
-                    grey: BLACK,
-                    lines,
-                });
-                x += width;
-            }
-            self.row(&cells, TABLE_LH, CELL_PAD_Y, Repeat::EventHeader);
+        for cells in &rows {
+            self.row(cells, TABLE_LH, CELL_PAD_Y, Repeat::EventHeader);
             self.rule(MARGIN_X, MARGIN_X + CONTENT_W, self.y, 0.4, 0.75);
         }
     }
 
     fn integrity(&mut self, trail: &AuditTrail) {
-        self.heading("Document integrity");
+        self.heading("Document integrity", 4.0 * BODY_LH);
         for (label, digest) in [
             ("SHA-256 of the original document", &trail.original_sha256),
             ("SHA-256 of the signed document", &trail.signed_sha256),
@@ -781,10 +791,15 @@ impl<'f> Writer<'f> {
     fn footers(&mut self, trail: &AuditTrail) {
         let total = self.pages.len();
         let regular = self.fonts.face(Style::Regular);
-        let (left, replaced) = regular.displayable(&format!(
-            "{} · Audit trail · Envelope {}",
-            trail.service_name, trail.envelope_id
-        ));
+        let left = if trail.service_name.trim().is_empty() {
+            format!("Audit trail · Envelope {}", trail.envelope_id)
+        } else {
+            format!(
+                "{} · Audit trail · Envelope {}",
+                trail.service_name, trail.envelope_id
+            )
+        };
+        let (left, replaced) = regular.displayable(&left);
         self.replaced |= replaced;
         for page in 0..total {
             let label = format!("Page {} of {}", page + 1, total);
@@ -1247,11 +1262,10 @@ mod tests {
         assert!(layout.contains("Completed —"));
     }
 
-    #[test]
-    fn every_word_stays_inside_the_margins() {
-        let bytes = audit_trail(&sample()).unwrap();
-        let (_dir, path) = write("audit.pdf", &bytes);
-        let html = text(&path, &["-bbox"]);
+    /// Every word pdftotext finds lies inside the left/right margins and on the page.
+    /// Returns how many words there were.
+    fn assert_inside_margins(path: &Path) -> usize {
+        let html = text(path, &["-bbox"]);
         let attr = |tag: &str, name: &str| -> f32 {
             let key = format!(" {name}=\"");
             let start = tag.find(&key).unwrap() + key.len();
@@ -1275,7 +1289,30 @@ mod tests {
                 assert!(y0 >= 0.0 && y1 <= height, "word off the page: {line}");
             }
         }
+        words
+    }
+
+    #[test]
+    fn every_word_stays_inside_the_margins() {
+        let bytes = audit_trail(&sample()).unwrap();
+        let (_dir, path) = write("audit.pdf", &bytes);
+        let words = assert_inside_margins(&path);
         assert!(words > 1000, "only {words} words extracted");
+    }
+
+    #[test]
+    fn a_row_taller_than_a_page_continues_on_the_next() {
+        let mut trail = sample();
+        trail.events.truncate(3);
+        trail.events[1].detail = (0..2500).map(|i| format!("w{i} ")).collect();
+        let bytes = audit_trail(&trail).unwrap();
+        let (_dir, path) = write("tall.pdf", &bytes);
+        assert_inside_margins(&path);
+        let all = squash(&text(&path, &[]));
+        assert!(all.contains("w0 w1 w2") && all.contains("w2498 w2499"));
+        assert!(all.contains("Events (continued)"));
+        let out = run("qpdf", &["--check", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{out:?}");
     }
 
     #[test]
