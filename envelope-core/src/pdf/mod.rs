@@ -8,6 +8,8 @@
 
 use crate::field::{Field, PlacedField};
 
+mod audit;
+
 /// Limits that [`inspect`] enforces.
 #[derive(Debug, Clone, Copy)]
 pub struct PdfLimits {
@@ -155,8 +157,7 @@ pub struct AuditEvent {
 
 /// Renders the audit trail PDF.
 pub fn audit_trail(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
-    let _ = trail;
-    todo!("PDF engine")
+    audit::render(trail)
 }
 
 /// Checks explicit fields against the document's pages: `page` within 1..=page_count, the box
