@@ -24,6 +24,8 @@ pub struct Tag {
     pub key: Option<String>,
     /// Union of the tag's glyph boxes, user space.
     pub rect: [f64; 4],
+    /// The tag's glyphs: indexes `first..=last` into the page's glyphs.
+    pub glyphs: (usize, usize),
 }
 
 /// Parses the inside of `{{...}}`. Unknown types are plain text (`None`).
@@ -102,6 +104,7 @@ pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
                 role,
                 key,
                 rect,
+                glyphs: (first, last),
             });
         }
         i = end + 1;
@@ -193,6 +196,7 @@ mod tests {
         s.chars()
             .enumerate()
             .map(|(i, c)| Glyph {
+                src: None,
                 text: c.to_string(),
                 rect: [i as f64 * 5.0, 0.0, i as f64 * 5.0 + 5.0, 10.0],
             })

@@ -43,6 +43,8 @@ pub struct Code {
     pub width: f64,
     /// A one-byte code 32 (word spacing applies).
     pub is_space: bool,
+    /// Bytes of the shown string this code took.
+    pub bytes: usize,
 }
 
 impl FontInfo {
@@ -185,6 +187,7 @@ impl FontInfo {
                 text,
                 width: self.width(code),
                 is_space: !self.two_byte && code == 32,
+                bytes: c.len(),
             });
         }
         out

@@ -10,14 +10,21 @@ use crate::field::{Field, PlacedField};
 
 mod acroform;
 mod discover;
+mod draw;
 mod filter;
 mod fontinfo;
+mod fonts;
+mod image;
 mod lexer;
 mod metrics;
 mod object;
 mod pages;
 mod reader;
+mod redact;
+mod stamp;
 mod text;
+mod truetype;
+mod writer;
 mod xref;
 
 /// Limits that [`inspect`] enforces.
@@ -113,7 +120,10 @@ pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
 }
 
 /// The decoded content of a page (its `/Contents` streams joined).
-fn page_content(doc: &mut reader::Document<'_>, page: &pages::Page) -> Result<Vec<u8>, PdfError> {
+pub(crate) fn page_content(
+    doc: &mut reader::Document<'_>,
+    page: &pages::Page,
+) -> Result<Vec<u8>, PdfError> {
     let Some(c) = page.dict.get(b"Contents") else {
         return Ok(Vec::new());
     };
@@ -181,9 +191,11 @@ pub struct StampRequest {
 }
 
 /// Produces the signed copy: `original` followed by one incremental update.
+///
+/// Reads only what it changes (the stamped pages, their resources, the form fields, the page
+/// tree root), so its cost follows the number of fields, not the size of the document.
 pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
-    let _ = (original, request);
-    todo!("PDF engine")
+    stamp::stamp(original, request)
 }
 
 /// The content of the audit trail document.

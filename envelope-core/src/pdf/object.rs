@@ -65,10 +65,6 @@ impl Dict {
             None => self.0.push((key.to_vec(), value)),
         }
     }
-    pub fn remove(&mut self, key: &[u8]) -> Option<Object> {
-        let i = self.0.iter().position(|(k, _)| k == key)?;
-        Some(self.0.remove(i).1)
-    }
     pub fn with(mut self, key: &[u8], value: impl Into<Object>) -> Self {
         self.set(key, value);
         self

@@ -27,6 +27,31 @@ pub struct Glyph {
     pub text: String,
     /// Box in user space: `[x0, y0, x1, y1]`.
     pub rect: [f64; 4],
+    /// Where the glyph's code sits in the page content (top-level content only).
+    pub src: Option<GlyphSrc>,
+}
+
+/// The place of a glyph's code: show operation, operand item, byte range in that string, and its
+/// advance in TJ units (thousandths of the scaled font size).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GlyphSrc {
+    pub op: usize,
+    pub item: usize,
+    pub start: usize,
+    pub end: usize,
+    pub advance: f64,
+}
+
+/// A text-showing operation of the top-level content: its byte span (operands and operator), the
+/// operator, and its operands (`"` keeps its two spacing numbers first).
+#[derive(Debug, Clone)]
+pub struct ShowOp {
+    pub start: usize,
+    pub end: usize,
+    pub op: Vec<u8>,
+    pub spacing: Option<(f64, f64)>,
+    /// Strings and TJ adjustments, in order.
+    pub items: Vec<Object>,
 }
 
 /// `m1` then `m2`.
@@ -63,6 +88,9 @@ pub struct Extractor<'d, 'a> {
     doc: &'d mut Document<'a>,
     fonts: HashMap<ObjRef, Rc<FontInfo>>,
     pub glyphs: Vec<Glyph>,
+    /// The show operations of the top-level content, when recording.
+    pub shows: Vec<ShowOp>,
+    current: Option<(usize, usize)>,
 }
 
 impl<'d, 'a> Extractor<'d, 'a> {
@@ -71,6 +99,8 @@ impl<'d, 'a> Extractor<'d, 'a> {
             doc,
             fonts: HashMap::new(),
             glyphs: Vec::new(),
+            shows: Vec::new(),
+            current: None,
         }
     }
 
@@ -129,7 +159,13 @@ impl<'d, 'a> Extractor<'d, 'a> {
         let mut tlm = IDENTITY;
         let mut ops: Vec<Object> = Vec::new();
         let mut lx = Lexer::new(content, 0);
-        while let Some(t) = lx.next_token() {
+        let mut ops_start = 0;
+        loop {
+            let before = lx.pos;
+            let Some(t) = lx.next_token() else { break };
+            if ops.is_empty() {
+                ops_start = before;
+            }
             let op = match t {
                 Token::Keyword(k) if !matches!(k, b"true" | b"false" | b"null") => k,
                 other => {
@@ -195,7 +231,19 @@ impl<'d, 'a> Extractor<'d, 'a> {
                     }
                     if let Some(s) = ops.last().and_then(Object::as_str) {
                         let s = s.to_vec();
+                        if depth == 0 {
+                            let spacing = (op == b"\"").then(|| (num(0), num(1)));
+                            self.record(
+                                ops_start,
+                                lx.pos,
+                                op,
+                                spacing,
+                                vec![Object::Str(s.clone())],
+                            );
+                            self.current = Some((self.shows.len() - 1, 0));
+                        }
                         self.show(&s, &gs, &mut tm);
+                        self.current = None;
                     }
                 }
                 b"TJ" => {
@@ -204,7 +252,13 @@ impl<'d, 'a> Extractor<'d, 'a> {
                         .and_then(Object::as_array)
                         .map(<[Object]>::to_vec)
                         .unwrap_or_default();
-                    for item in items {
+                    if depth == 0 {
+                        self.record(ops_start, lx.pos, op, None, items.clone());
+                    }
+                    for (i, item) in items.into_iter().enumerate() {
+                        if depth == 0 {
+                            self.current = Some((self.shows.len() - 1, i));
+                        }
                         match item {
                             Object::Str(s) => self.show(&s, &gs, &mut tm),
                             other => {
@@ -214,6 +268,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
                             }
                         }
                     }
+                    self.current = None;
                 }
                 b"Do" if depth < MAX_FORM_DEPTH => {
                     if let Some(name) = ops.first().and_then(Object::as_name) {
@@ -257,6 +312,23 @@ impl<'d, 'a> Extractor<'d, 'a> {
         self.interpret(&data, &res, inner, depth + 1)
     }
 
+    fn record(
+        &mut self,
+        start: usize,
+        end: usize,
+        op: &[u8],
+        spacing: Option<(f64, f64)>,
+        items: Vec<Object>,
+    ) {
+        self.shows.push(ShowOp {
+            start,
+            end,
+            op: op.to_vec(),
+            spacing,
+            items,
+        });
+    }
+
     fn show(&mut self, s: &[u8], gs: &GState, tm: &mut Matrix) {
         let Some(font) = gs.font.clone() else { return };
         let base = mul(
@@ -264,6 +336,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
             &mul(tm, &gs.ctm),
         );
         let mut advance = 0.0;
+        let mut at = 0;
         for code in font.decode(s) {
             let w = code.width / 1000.0;
             let corners = [
@@ -282,16 +355,28 @@ impl<'d, 'a> Extractor<'d, 'a> {
                     rect[3].max(v),
                 ];
             }
-            if rect.iter().all(|v| v.is_finite()) {
-                self.glyphs.push(Glyph {
-                    text: code.text,
-                    rect,
-                });
-            }
             let spacing = gs.char_spacing + if code.is_space { gs.word_spacing } else { 0.0 };
             let tx = (w * gs.size + spacing) * gs.scale;
             // Advance in unscaled text space, measured in units of the scaled font matrix.
             let unit = gs.size * gs.scale;
+            let src = self
+                .current
+                .filter(|_| unit.abs() > 1e-9)
+                .map(|(op, item)| GlyphSrc {
+                    op,
+                    item,
+                    start: at,
+                    end: at + code.bytes,
+                    advance: tx / unit * 1000.0,
+                });
+            at += code.bytes;
+            if rect.iter().all(|v| v.is_finite()) {
+                self.glyphs.push(Glyph {
+                    text: code.text,
+                    rect,
+                    src,
+                });
+            }
             advance += if unit.abs() > 1e-9 { tx / unit } else { w };
         }
         let total = advance * gs.size * gs.scale;
