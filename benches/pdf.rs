@@ -12,7 +12,6 @@ use envelope_core::pdf::{
 use sha2::{Digest, Sha256};
 
 #[path = "../envelope-core/tests/support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 /// Ten fields (repeating the document's own fields), each with a value.
