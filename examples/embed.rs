@@ -10,14 +10,18 @@
 
 use std::sync::Arc;
 
-use envelope_core::service::{CreateEnvelopeParams, CreateTemplateParams, FileKind, Params, Upload};
+use envelope_core::service::{
+    CreateEnvelopeParams, CreateTemplateParams, FileKind, Params, Upload,
+};
 use envelope_core::{MemoryMailer, SigningService};
 use serde_json::json;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let input = args.next().unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/contract.pdf").into());
+    let input = args
+        .next()
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/contract.pdf").into());
     let out_dir = std::path::PathBuf::from(args.next().unwrap_or_else(|| ".".into()));
 
     let mailer = Arc::new(MemoryMailer::new());
@@ -27,14 +31,26 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let pdf = std::fs::read(&input).map_err(|e| format!("cannot read {input}: {e}"))?;
     let limits = svc.settings().limits.clone();
-    let upload = Upload { file_name: "contract.pdf".into(), bytes: pdf.into() };
+    let upload = Upload {
+        file_name: "contract.pdf".into(),
+        bytes: pdf.into(),
+    };
     let template = svc
         .create_template(
             &ctx,
-            CreateTemplateParams::parse(Params::json(json!({"name": "Services agreement"}))?, Some(upload), &limits)?,
+            CreateTemplateParams::parse(
+                Params::json(json!({"name": "Services agreement"}))?,
+                Some(upload),
+                &limits,
+            )?,
         )
         .await?;
-    println!("template {} with roles {:?} and {} fields", template.id, template.roles, template.fields.len());
+    println!(
+        "template {} with roles {:?} and {} fields",
+        template.id,
+        template.roles,
+        template.fields.len()
+    );
 
     // Fill every sender data field the document has.
     let data: serde_json::Map<String, serde_json::Value> = template
@@ -49,17 +65,32 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .enumerate()
         .map(|(i, r)| (r.clone(), json!({"name": format!("Signer Number{}", i + 1), "email": format!("signer{}@example.com", i + 1)})))
         .collect();
-    let params = Params::json(json!({"template": template.id, "signers": signers, "data": data, "signing_order": true}))?;
-    let envelope = svc.create_envelope(&ctx, CreateEnvelopeParams::parse(params, None, &limits)?).await?;
-    println!("envelope {} is {:?}; {} signing request(s) emailed", envelope.id, envelope.status, mailer.sent().len());
+    let params = Params::json(
+        json!({"template": template.id, "signers": signers, "data": data, "signing_order": true}),
+    )?;
+    let envelope = svc
+        .create_envelope(&ctx, CreateEnvelopeParams::parse(params, None, &limits)?)
+        .await?;
+    println!(
+        "envelope {} is {:?}; {} signing request(s) emailed",
+        envelope.id,
+        envelope.status,
+        mailer.sent().len()
+    );
 
     let link = svc.signing_url(&ctx, &envelope.id, None).await?;
     println!("first signer ({}) signs at {}", link.role, link.url);
 
     let done = svc.test_complete(&ctx, &envelope.id).await?;
-    println!("envelope is {:?}, files ready: {:?}", done.status, done.files);
+    println!(
+        "envelope is {:?}, files ready: {:?}",
+        done.status, done.files
+    );
 
-    for (kind, name) in [(FileKind::Signed, "signed.pdf"), (FileKind::AuditTrail, "audit-trail.pdf")] {
+    for (kind, name) in [
+        (FileKind::Signed, "signed.pdf"),
+        (FileKind::AuditTrail, "audit-trail.pdf"),
+    ] {
         let link = svc.envelope_file_link(&ctx, &envelope.id, kind).await?;
         let token = link.url.rsplit('/').next().unwrap_or_default();
         let (_, bytes) = svc.open_file_link(token).await?;

@@ -7,8 +7,8 @@ use chrono::Duration;
 use envelope_core::mail::EmailKind;
 use envelope_core::model::{EnvelopeStatus, EventType, SignerStatus, SignerValue};
 use envelope_core::service::{
-    AuthContext, ClientInfo, CreateEnvelopeParams, CreateTemplateParams, FileKind, LinkState, ListParams, Params,
-    SignInput, Upload,
+    AuthContext, ClientInfo, CreateEnvelopeParams, CreateTemplateParams, FileKind, LinkState,
+    ListParams, Params, SignInput, Upload,
 };
 use envelope_core::store::IdempotencyBegin;
 use envelope_core::{ManualClock, MemoryMailer, Mode, SigningService, Timestamp};
@@ -26,16 +26,30 @@ struct World {
 
 async fn world() -> World {
     let mail = Arc::new(MemoryMailer::new());
-    let clock = Arc::new(ManualClock::new(Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap()));
-    let svc = SigningService::builder().mailer(mail.clone()).clock(clock.clone()).build();
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap(),
+    ));
+    let svc = SigningService::builder()
+        .mailer(mail.clone())
+        .clock(clock.clone())
+        .build();
     let acct = svc.admin().create_account("Acme").await.unwrap();
     let test = svc.authenticate(&acct.test_key.secret).await.unwrap();
     let live = svc.authenticate(&acct.live_key.secret).await.unwrap();
-    World { svc, mail, clock, test, live }
+    World {
+        svc,
+        mail,
+        clock,
+        test,
+        live,
+    }
 }
 
 fn upload() -> Upload {
-    Upload { file_name: "contract.pdf".into(), bytes: CONTRACT.to_vec().into() }
+    Upload {
+        file_name: "contract.pdf".into(),
+        bytes: CONTRACT.to_vec().into(),
+    }
 }
 
 fn signers2() -> Value {
@@ -46,7 +60,11 @@ fn signers2() -> Value {
 }
 
 impl World {
-    async fn create(&self, ctx: &AuthContext, body: Value) -> envelope_core::Result<envelope_core::model::Envelope> {
+    async fn create(
+        &self,
+        ctx: &AuthContext,
+        body: Value,
+    ) -> envelope_core::Result<envelope_core::model::Envelope> {
         let limits = self.svc.settings().limits.clone();
         let p = CreateEnvelopeParams::parse(Params::json(body)?, Some(upload()), &limits)?;
         self.svc.create_envelope(ctx, p).await
@@ -57,11 +75,26 @@ impl World {
     }
 
     fn emails(&self, kind: EmailKind) -> Vec<envelope_core::mail::Email> {
-        self.mail.sent().into_iter().filter(|e| e.kind == kind).collect()
+        self.mail
+            .sent()
+            .into_iter()
+            .filter(|e| e.kind == kind)
+            .collect()
     }
 
     async fn events(&self, ctx: &AuthContext) -> Vec<EventType> {
-        let list = self.svc.list_events(ctx, &ListParams { limit: 100, starting_after: None }, None).await.unwrap();
+        let list = self
+            .svc
+            .list_events(
+                ctx,
+                &ListParams {
+                    limit: 100,
+                    starting_after: None,
+                },
+                None,
+            )
+            .await
+            .unwrap();
         list.data.iter().rev().map(|e| e.kind).collect()
     }
 
@@ -73,12 +106,21 @@ impl World {
 #[tokio::test]
 async fn create_from_pdf_discovers_roles_and_emails_signers() {
     let w = world().await;
-    let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "2027-04-01"}})).await;
+    let env = w
+        .create_ok(json!({"signers": signers2(), "data": {"start_date": "2027-04-01"}}))
+        .await;
     assert_eq!(env.status, EnvelopeStatus::Sent);
     assert_eq!(env.name, "contract.pdf");
-    let roles: Vec<_> = env.signers.iter().map(|s| (s.role.as_str(), s.order)).collect();
+    let roles: Vec<_> = env
+        .signers
+        .iter()
+        .map(|s| (s.role.as_str(), s.order))
+        .collect();
     assert_eq!(roles, [("Client", 1), ("Provider", 2)]);
-    assert_eq!(w.events(&w.test).await, [EventType::Created, EventType::Sent]);
+    assert_eq!(
+        w.events(&w.test).await,
+        [EventType::Created, EventType::Sent]
+    );
     let requests = w.emails(EmailKind::SigningRequest);
     assert_eq!(requests.len(), 2, "parallel signing asks everyone at once");
     assert!(requests[0].text.contains("/sign/"));
@@ -87,33 +129,65 @@ async fn create_from_pdf_discovers_roles_and_emails_signers() {
 #[tokio::test]
 async fn signing_order_asks_one_signer_at_a_time() {
     let w = world().await;
-    let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "signing_order": true})).await;
+    let env = w
+        .create_ok(
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "signing_order": true}),
+        )
+        .await;
     let requests = w.emails(EmailKind::SigningRequest);
     assert_eq!(requests.len(), 1);
     assert_eq!(requests[0].to.email, "client@example.com");
     // The second signer cannot get a link yet.
-    let e = w.svc.signing_url(&w.test, &env.id, Some("Provider")).await.unwrap_err();
+    let e = w
+        .svc
+        .signing_url(&w.test, &env.id, Some("Provider"))
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), "signer_not_actionable");
     // The first signs through the emailed link.
-    let url = requests[0].text.lines().find(|l| l.contains("/sign/")).unwrap().trim();
+    let url = requests[0]
+        .text
+        .lines()
+        .find(|l| l.contains("/sign/"))
+        .unwrap()
+        .trim();
     let token = World::token(url);
-    let client = ClientInfo { ip_address: Some("203.0.113.7".into()), user_agent: Some("Test/1.0".into()) };
+    let client = ClientInfo {
+        ip_address: Some("203.0.113.7".into()),
+        user_agent: Some("Test/1.0".into()),
+    };
     let session = w.svc.open_signing_link(&token, &client).await.unwrap();
     assert_eq!(session.state, LinkState::Ready);
     assert_eq!(session.envelope.signers[0].status, SignerStatus::Viewed);
     let keys: Vec<_> = session.fields.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(keys, ["company", "Client_signature", "Client_date"]);
     let mut input = SignInput::default();
-    input.values.insert("company".into(), SignerValue::Text("Zoë's Bakery".into()));
-    input.values.insert("Client_signature".into(), SignerValue::Typed("Zoë Client".into()));
+    input
+        .values
+        .insert("company".into(), SignerValue::Text("Zoë's Bakery".into()));
+    input.values.insert(
+        "Client_signature".into(),
+        SignerValue::Typed("Zoë Client".into()),
+    );
     let env2 = w.svc.sign(&token, input, &client).await.unwrap();
     assert_eq!(env2.signers[0].status, SignerStatus::Completed);
     assert_eq!(env2.status, EnvelopeStatus::Sent);
     let requests = w.emails(EmailKind::SigningRequest);
-    assert_eq!(requests.len(), 2, "the provider is asked once it is their turn");
+    assert_eq!(
+        requests.len(),
+        2,
+        "the provider is asked once it is their turn"
+    );
     assert_eq!(requests[1].to.email, "provider@example.com");
     // The link is spent.
-    assert_eq!(w.svc.open_signing_link(&token, &client).await.unwrap().state, LinkState::Signed);
+    assert_eq!(
+        w.svc
+            .open_signing_link(&token, &client)
+            .await
+            .unwrap()
+            .state,
+        LinkState::Signed
+    );
     let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
     assert_eq!(done.status, EnvelopeStatus::Completed);
     assert_eq!(
@@ -134,31 +208,80 @@ async fn signing_order_asks_one_signer_at_a_time() {
 async fn test_helper_completes_and_files_are_real() {
     let w = world().await;
     let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "2027-04-01"}, "metadata": {"deal": "42"}})).await;
-    let e = w.svc.envelope_file_link(&w.test, &env.id, FileKind::Signed).await.unwrap_err();
+    let e = w
+        .svc
+        .envelope_file_link(&w.test, &env.id, FileKind::Signed)
+        .await
+        .unwrap_err();
     assert_eq!(e.code(), "file_not_ready");
     let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
     assert_eq!(done.status, EnvelopeStatus::Completed);
     assert!(done.files.signed && done.files.audit_trail);
     assert!(done.completed_at.is_some());
-    let link = w.svc.envelope_file_link(&w.test, &env.id, FileKind::Signed).await.unwrap();
-    let (name, signed) = w.svc.open_file_link(&World::token(&link.url)).await.unwrap();
+    let link = w
+        .svc
+        .envelope_file_link(&w.test, &env.id, FileKind::Signed)
+        .await
+        .unwrap();
+    let (name, signed) = w
+        .svc
+        .open_file_link(&World::token(&link.url))
+        .await
+        .unwrap();
     assert_eq!(name, "contract-signed.pdf");
     assert!(signed.len() > CONTRACT.len());
-    assert_eq!(&signed[..CONTRACT.len()], CONTRACT, "the original is a prefix of the signed copy");
-    let link = w.svc.envelope_file_link(&w.test, &env.id, FileKind::AuditTrail).await.unwrap();
-    let (_, audit) = w.svc.open_file_link(&World::token(&link.url)).await.unwrap();
+    assert_eq!(
+        &signed[..CONTRACT.len()],
+        CONTRACT,
+        "the original is a prefix of the signed copy"
+    );
+    let link = w
+        .svc
+        .envelope_file_link(&w.test, &env.id, FileKind::AuditTrail)
+        .await
+        .unwrap();
+    let (_, audit) = w
+        .svc
+        .open_file_link(&World::token(&link.url))
+        .await
+        .unwrap();
     assert!(audit.starts_with(b"%PDF-"));
     // Events carry the full envelope, metadata included.
-    let events = w.svc.list_events(&w.test, &ListParams::default(), Some("envelope.completed")).await.unwrap();
+    let events = w
+        .svc
+        .list_events(&w.test, &ListParams::default(), Some("envelope.completed"))
+        .await
+        .unwrap();
     assert_eq!(events.data.len(), 1);
     assert_eq!(events.data[0].data.object.metadata["deal"], "42");
     assert_eq!(events.data[0].data.object.status, EnvelopeStatus::Completed);
     // Download links die after 5 minutes.
     w.clock.advance(Duration::minutes(5));
-    assert_eq!(w.svc.open_file_link(&World::token(&link.url)).await.unwrap_err().code(), "resource_missing");
+    assert_eq!(
+        w.svc
+            .open_file_link(&World::token(&link.url))
+            .await
+            .unwrap_err()
+            .code(),
+        "resource_missing"
+    );
     // And the helper is for test keys and sent envelopes only.
-    assert_eq!(w.svc.test_complete(&w.test, &env.id).await.unwrap_err().code(), "invalid_state");
-    assert_eq!(w.svc.test_complete(&w.live, &env.id).await.unwrap_err().code(), "test_mode_only");
+    assert_eq!(
+        w.svc
+            .test_complete(&w.test, &env.id)
+            .await
+            .unwrap_err()
+            .code(),
+        "invalid_state"
+    );
+    assert_eq!(
+        w.svc
+            .test_complete(&w.live, &env.id)
+            .await
+            .unwrap_err()
+            .code(),
+        "test_mode_only"
+    );
 }
 
 #[tokio::test]
@@ -166,8 +289,14 @@ async fn data_and_signer_rules() {
     let w = world().await;
     let cases = [
         (json!({"signers": signers2()}), "missing_data"),
-        (json!({"signers": signers2(), "data": {"start_date": "x", "nope": "y"}}), "unknown_data_fields"),
-        (json!({"signers": [{"name": "A", "email": "a@example.com", "role": "Client"}], "data": {"start_date": "x"}}), "missing_signer"),
+        (
+            json!({"signers": signers2(), "data": {"start_date": "x", "nope": "y"}}),
+            "unknown_data_fields",
+        ),
+        (
+            json!({"signers": [{"name": "A", "email": "a@example.com", "role": "Client"}], "data": {"start_date": "x"}}),
+            "missing_signer",
+        ),
         (
             json!({"signers": [
                 {"name": "A", "email": "a@example.com", "role": "Client"},
@@ -176,20 +305,36 @@ async fn data_and_signer_rules() {
             ], "data": {"start_date": "x"}}),
             "signer_without_fields",
         ),
-        (json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 91}), "parameter_invalid"),
-        (json!({"signers": [{"name": "A", "email": "not-an-email"}]}), "parameter_invalid"),
+        (
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 91}),
+            "parameter_invalid",
+        ),
+        (
+            json!({"signers": [{"name": "A", "email": "not-an-email"}]}),
+            "parameter_invalid",
+        ),
     ];
     for (body, code) in cases {
         let e = w.create(&w.test, body.clone()).await.unwrap_err();
         assert_eq!(e.code(), code, "{body}");
     }
-    let e = w.create(&w.test, json!({"signers": signers2()})).await.unwrap_err();
+    let e = w
+        .create(&w.test, json!({"signers": signers2()}))
+        .await
+        .unwrap_err();
     match e {
         envelope_core::Error::MissingData { keys } => assert_eq!(keys, ["start_date"]),
         other => panic!("{other:?}"),
     }
-    assert!(w.mail.sent().is_empty(), "nothing went out for refused requests");
-    let list = w.svc.list_envelopes(&w.test, &ListParams::default(), None).await.unwrap();
+    assert!(
+        w.mail.sent().is_empty(),
+        "nothing went out for refused requests"
+    );
+    let list = w
+        .svc
+        .list_envelopes(&w.test, &ListParams::default(), None)
+        .await
+        .unwrap();
     assert!(list.data.is_empty(), "nothing was created");
 }
 
@@ -201,36 +346,91 @@ async fn draft_send_void_rules() {
     assert_eq!(draft.status, EnvelopeStatus::Draft);
     assert!(draft.expires_at.is_none() && draft.sent_at.is_none());
     assert!(w.mail.sent().is_empty());
-    assert_eq!(w.svc.signing_url(&w.test, &draft.id, None).await.unwrap_err().code(), "invalid_state");
+    assert_eq!(
+        w.svc
+            .signing_url(&w.test, &draft.id, None)
+            .await
+            .unwrap_err()
+            .code(),
+        "invalid_state"
+    );
     let sent = w.svc.send_envelope(&w.test, &draft.id).await.unwrap();
     assert_eq!(sent.status, EnvelopeStatus::Sent);
-    assert_eq!(sent.expires_at.unwrap(), sent.sent_at.unwrap() + Duration::days(2));
-    assert_eq!(w.svc.send_envelope(&w.test, &draft.id).await.unwrap_err().code(), "invalid_state");
+    assert_eq!(
+        sent.expires_at.unwrap(),
+        sent.sent_at.unwrap() + Duration::days(2)
+    );
+    assert_eq!(
+        w.svc
+            .send_envelope(&w.test, &draft.id)
+            .await
+            .unwrap_err()
+            .code(),
+        "invalid_state"
+    );
     // Void from draft works; a voided envelope cannot be voided again.
     let other = w.create_ok(body).await;
     let voided = w.svc.void_envelope(&w.test, &other.id, None).await.unwrap();
-    assert_eq!(voided.void_reason.as_deref(), Some("This envelope was voided via the API."));
-    assert_eq!(w.svc.void_envelope(&w.test, &other.id, None).await.unwrap_err().code(), "invalid_state");
+    assert_eq!(
+        voided.void_reason.as_deref(),
+        Some("This envelope was voided via the API.")
+    );
+    assert_eq!(
+        w.svc
+            .void_envelope(&w.test, &other.id, None)
+            .await
+            .unwrap_err()
+            .code(),
+        "invalid_state"
+    );
     // A completed one cannot be voided.
     w.svc.test_complete(&w.test, &sent.id).await.unwrap();
-    assert_eq!(w.svc.void_envelope(&w.test, &sent.id, Some("x")).await.unwrap_err().code(), "envelope_completed");
+    assert_eq!(
+        w.svc
+            .void_envelope(&w.test, &sent.id, Some("x"))
+            .await
+            .unwrap_err()
+            .code(),
+        "envelope_completed"
+    );
 }
 
 #[tokio::test]
 async fn expiry_voids_and_stops_links() {
     let w = world().await;
-    let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 1})).await;
-    let link = w.svc.signing_url(&w.test, &env.id, Some("Client")).await.unwrap();
-    assert_eq!(link.expires_at, env.expires_at.unwrap(), "links never outlive the envelope");
+    let env = w
+        .create_ok(
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 1}),
+        )
+        .await;
+    let link = w
+        .svc
+        .signing_url(&w.test, &env.id, Some("Client"))
+        .await
+        .unwrap();
+    assert_eq!(
+        link.expires_at,
+        env.expires_at.unwrap(),
+        "links never outlive the envelope"
+    );
     w.clock.advance(Duration::days(1));
     let token = World::token(&link.url);
-    let session = w.svc.open_signing_link(&token, &ClientInfo::default()).await.unwrap();
+    let session = w
+        .svc
+        .open_signing_link(&token, &ClientInfo::default())
+        .await
+        .unwrap();
     assert_eq!(session.state, LinkState::Expired);
     let got = w.svc.get_envelope(&w.test, &env.id).await.unwrap();
     assert_eq!(got.status, EnvelopeStatus::Voided);
     assert_eq!(got.void_reason.as_deref(), Some("expired"));
     assert_eq!(got.voided_at, env.expires_at);
-    let voided = w.events(&w.test).await.into_iter().filter(|k| *k == EventType::Voided).count();
+    let voided = w
+        .events(&w.test)
+        .await
+        .into_iter()
+        .filter(|k| *k == EventType::Voided)
+        .count();
     assert_eq!(voided, 1, "expiry is recorded once");
     assert_eq!(w.svc.expire_due().await.unwrap(), 0);
 }
@@ -238,7 +438,8 @@ async fn expiry_voids_and_stops_links() {
 #[tokio::test]
 async fn background_expiry_finds_due_envelopes() {
     let w = world().await;
-    w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 3})).await;
+    w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 3}))
+        .await;
     w.clock.advance(Duration::days(2));
     assert_eq!(w.svc.expire_due().await.unwrap(), 0);
     w.clock.advance(Duration::days(1));
@@ -249,7 +450,11 @@ async fn background_expiry_finds_due_envelopes() {
 #[tokio::test]
 async fn remind_once_an_hour_and_reasons() {
     let w = world().await;
-    let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "signing_order": true})).await;
+    let env = w
+        .create_ok(
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "signing_order": true}),
+        )
+        .await;
     let r = w.svc.remind(&w.test, &env.id).await.unwrap();
     assert!(r.reminded.is_empty());
     let reasons: Vec<_> = r.skipped.iter().map(|s| s.reason.as_str()).collect();
@@ -262,47 +467,110 @@ async fn remind_once_an_hour_and_reasons() {
     let r = w.svc.remind(&w.test, &env.id).await.unwrap();
     assert_eq!(r.skipped[0].reason, "reminded_recently");
     // Embedded envelopes email nobody.
-    let emb = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "delivery": "embedded"})).await;
+    let emb = w
+        .create_ok(
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "delivery": "embedded"}),
+        )
+        .await;
     let r = w.svc.remind(&w.test, &emb.id).await.unwrap();
     assert!(r.skipped.iter().all(|s| s.reason == "embedded"));
     w.svc.void_envelope(&w.test, &emb.id, None).await.unwrap();
-    assert_eq!(w.svc.remind(&w.test, &emb.id).await.unwrap_err().code(), "invalid_state");
+    assert_eq!(
+        w.svc.remind(&w.test, &emb.id).await.unwrap_err().code(),
+        "invalid_state"
+    );
 }
 
 #[tokio::test]
 async fn decline_voids_the_envelope() {
     let w = world().await;
-    let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "delivery": "embedded"})).await;
+    let env = w
+        .create_ok(
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "delivery": "embedded"}),
+        )
+        .await;
     assert!(w.mail.sent().is_empty(), "embedded delivery emails nobody");
     let e = w.svc.signing_url(&w.test, &env.id, None).await.unwrap_err();
     assert_eq!(e.code(), "signer_ambiguous");
-    assert_eq!(w.svc.signing_url(&w.test, &env.id, Some("Nobody")).await.unwrap_err().code(), "signer_not_found");
-    let link = w.svc.signing_url(&w.test, &env.id, Some(&env.signers[1].id)).await.unwrap();
+    assert_eq!(
+        w.svc
+            .signing_url(&w.test, &env.id, Some("Nobody"))
+            .await
+            .unwrap_err()
+            .code(),
+        "signer_not_found"
+    );
+    let link = w
+        .svc
+        .signing_url(&w.test, &env.id, Some(&env.signers[1].id))
+        .await
+        .unwrap();
     let token = World::token(&link.url);
-    let out = w.svc.decline(&token, Some("wrong dates"), &ClientInfo::default()).await.unwrap();
+    let out = w
+        .svc
+        .decline(&token, Some("wrong dates"), &ClientInfo::default())
+        .await
+        .unwrap();
     assert_eq!(out.status, EnvelopeStatus::Voided);
-    assert_eq!(out.void_reason.as_deref(), Some("declined by Provider: wrong dates"));
-    assert_eq!(out.signers[1].decline_reason.as_deref(), Some("wrong dates"));
+    assert_eq!(
+        out.void_reason.as_deref(),
+        Some("declined by Provider: wrong dates")
+    );
+    assert_eq!(
+        out.signers[1].decline_reason.as_deref(),
+        Some("wrong dates")
+    );
     let tail: Vec<_> = w.events(&w.test).await.into_iter().skip(2).collect();
     assert_eq!(tail, [EventType::SignerDeclined, EventType::Voided]);
-    assert_eq!(w.svc.open_signing_link(&token, &ClientInfo::default()).await.unwrap().state, LinkState::Declined);
+    assert_eq!(
+        w.svc
+            .open_signing_link(&token, &ClientInfo::default())
+            .await
+            .unwrap()
+            .state,
+        LinkState::Declined
+    );
 }
 
 #[tokio::test]
 async fn live_allowance_is_enforced_atomically() {
     let w = world().await;
-    w.svc.admin().set_allowance(&w.live.account.id, 1).await.unwrap();
+    w.svc
+        .admin()
+        .set_allowance(&w.live.account.id, 1)
+        .await
+        .unwrap();
     let body = json!({"signers": signers2(), "data": {"start_date": "x"}});
     w.create(&w.live, body.clone()).await.unwrap();
     let e = w.create(&w.live, body.clone()).await.unwrap_err();
     assert_eq!(e.code(), "insufficient_balance");
-    let list = w.svc.list_envelopes(&w.live, &ListParams::default(), None).await.unwrap();
+    let list = w
+        .svc
+        .list_envelopes(&w.live, &ListParams::default(), None)
+        .await
+        .unwrap();
     assert_eq!(list.data.len(), 1, "the refused send created nothing");
     // A live draft costs nothing until sent.
-    let draft = w.create(&w.live, json!({"signers": signers2(), "data": {"start_date": "x"}, "send": false})).await.unwrap();
-    assert_eq!(w.svc.send_envelope(&w.live, &draft.id).await.unwrap_err().code(), "insufficient_balance");
+    let draft = w
+        .create(
+            &w.live,
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "send": false}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        w.svc
+            .send_envelope(&w.live, &draft.id)
+            .await
+            .unwrap_err()
+            .code(),
+        "insufficient_balance"
+    );
     let b = w.svc.balance(&w.live).await.unwrap();
-    assert_eq!((b.allowance, b.used, b.remaining, b.livemode), (1, 1, 0, true));
+    assert_eq!(
+        (b.allowance, b.used, b.remaining, b.livemode),
+        (1, 1, 0, true)
+    );
     assert_eq!(b.period_start.to_rfc3339(), "2027-03-01T00:00:00.000Z");
     assert_eq!(b.period_end.to_rfc3339(), "2027-04-01T00:00:00.000Z");
     // Test mode never consumes it.
@@ -313,13 +581,43 @@ async fn live_allowance_is_enforced_atomically() {
 #[tokio::test]
 async fn modes_and_accounts_are_isolated() {
     let w = world().await;
-    let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}})).await;
-    assert_eq!(w.svc.get_envelope(&w.live, &env.id).await.unwrap_err().code(), "resource_missing");
+    let env = w
+        .create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}}))
+        .await;
+    assert_eq!(
+        w.svc
+            .get_envelope(&w.live, &env.id)
+            .await
+            .unwrap_err()
+            .code(),
+        "resource_missing"
+    );
     let other = w.svc.admin().create_account("Other").await.unwrap();
     let other = w.svc.authenticate(&other.test_key.secret).await.unwrap();
-    assert_eq!(w.svc.get_envelope(&other, &env.id).await.unwrap_err().code(), "resource_missing");
-    assert!(w.svc.list_envelopes(&other, &ListParams::default(), None).await.unwrap().data.is_empty());
-    assert!(w.svc.list_events(&other, &ListParams::default(), None).await.unwrap().data.is_empty());
+    assert_eq!(
+        w.svc
+            .get_envelope(&other, &env.id)
+            .await
+            .unwrap_err()
+            .code(),
+        "resource_missing"
+    );
+    assert!(
+        w.svc
+            .list_envelopes(&other, &ListParams::default(), None)
+            .await
+            .unwrap()
+            .data
+            .is_empty()
+    );
+    assert!(
+        w.svc
+            .list_events(&other, &ListParams::default(), None)
+            .await
+            .unwrap()
+            .data
+            .is_empty()
+    );
     assert_eq!(w.svc.account(&w.live).await.unwrap().key.mode, Mode::Live);
 }
 
@@ -337,35 +635,74 @@ async fn templates_make_envelopes_and_archive() {
     assert_eq!(t.roles, ["Provider", "Client"]);
     assert_eq!(t.page_count, 1);
     let keys: Vec<_> = t.fields.iter().map(|f| f.key.as_str()).collect();
-    assert_eq!(keys, ["start_date", "company", "Client_signature", "Client_date", "Provider_signature", "Provider_date"]);
+    assert_eq!(
+        keys,
+        [
+            "start_date",
+            "company",
+            "Client_signature",
+            "Client_date",
+            "Provider_signature",
+            "Provider_date"
+        ]
+    );
     let body = json!({
         "template": t.id,
         "signers": {"Client": {"name": "C", "email": "c@example.com"}, "Provider": {"name": "P", "email": "p@example.com"}},
         "data": {"start_date": "2027-05-01"}
     });
-    let p = CreateEnvelopeParams::parse(Params::json(body.clone()).unwrap(), None, &limits).unwrap();
+    let p =
+        CreateEnvelopeParams::parse(Params::json(body.clone()).unwrap(), None, &limits).unwrap();
     let env = w.svc.create_envelope(&w.test, p).await.unwrap();
     assert_eq!(env.name, "MSA");
     assert_eq!(env.template.as_deref(), Some(t.id.as_str()));
-    let orders: Vec<_> = env.signers.iter().map(|s| (s.role.as_str(), s.order)).collect();
-    assert_eq!(orders, [("Client", 2), ("Provider", 1)], "object form takes the template's role order");
-    let by_template = w.svc.list_envelopes(&w.test, &ListParams::default(), Some(&t.id)).await.unwrap();
+    let orders: Vec<_> = env
+        .signers
+        .iter()
+        .map(|s| (s.role.as_str(), s.order))
+        .collect();
+    assert_eq!(
+        orders,
+        [("Client", 2), ("Provider", 1)],
+        "object form takes the template's role order"
+    );
+    let by_template = w
+        .svc
+        .list_envelopes(&w.test, &ListParams::default(), Some(&t.id))
+        .await
+        .unwrap();
     assert_eq!(by_template.data.len(), 1);
     w.svc.archive_template(&w.test, &t.id).await.unwrap();
     let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), None, &limits).unwrap();
     let e = w.svc.create_envelope(&w.test, p).await.unwrap_err();
-    assert_eq!((e.code(), e.param().as_deref()), ("resource_missing", Some("template")));
+    assert_eq!(
+        (e.code(), e.param().as_deref()),
+        ("resource_missing", Some("template"))
+    );
     assert!(w.svc.get_template(&w.test, &t.id).await.unwrap().archived);
-    assert!(w.svc.list_templates(&w.test, &ListParams::default()).await.unwrap().data.is_empty());
+    assert!(
+        w.svc
+            .list_templates(&w.test, &ListParams::default())
+            .await
+            .unwrap()
+            .data
+            .is_empty()
+    );
     // The envelope made from it is unaffected.
-    assert_eq!(w.svc.test_complete(&w.test, &env.id).await.unwrap().status, EnvelopeStatus::Completed);
+    assert_eq!(
+        w.svc.test_complete(&w.test, &env.id).await.unwrap().status,
+        EnvelopeStatus::Completed
+    );
 }
 
 /// A one-page PDF (Helvetica, classic xref) with one line of text per entry.
 fn simple_pdf(lines: &[&str]) -> Vec<u8> {
     let mut content = String::new();
     for (i, l) in lines.iter().enumerate() {
-        content.push_str(&format!("BT /F1 12 Tf 72 {} Td ({l}) Tj ET\n", 700 - 30 * i));
+        content.push_str(&format!(
+            "BT /F1 12 Tf 72 {} Td ({l}) Tj ET\n",
+            700 - 30 * i
+        ));
     }
     let objects = [
         "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
@@ -381,11 +718,19 @@ fn simple_pdf(lines: &[&str]) -> Vec<u8> {
         out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
     }
     let xref = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
     for off in offsets {
         out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
     }
-    out.extend_from_slice(format!("trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n", objects.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!(
+            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
     out
 }
 
@@ -399,17 +744,39 @@ async fn signature_page_for_documents_without_signature_fields() {
             "signers": [{"name": "Łukasz Żółć", "email": "l@example.com"}, {"name": "Seller", "email": "s@example.com"}],
             "signature_page": page
         });
-        let up = Upload { file_name: "po.pdf".into(), bytes: pdf.clone().into() };
+        let up = Upload {
+            file_name: "po.pdf".into(),
+            bytes: pdf.clone().into(),
+        };
         CreateEnvelopeParams::parse(Params::json(body).unwrap(), Some(up), &limits).unwrap()
     };
-    let e = w.svc.create_envelope(&w.test, make(false)).await.unwrap_err();
-    assert_eq!((e.code(), e.param().as_deref()), ("signer_without_fields", Some("signers.0")));
+    let e = w
+        .svc
+        .create_envelope(&w.test, make(false))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.param().as_deref()),
+        ("signer_without_fields", Some("signers.0"))
+    );
     let env = w.svc.create_envelope(&w.test, make(true)).await.unwrap();
     let roles: Vec<_> = env.signers.iter().map(|s| s.role.as_str()).collect();
-    assert_eq!(roles, ["Buyer", "Signer 2"], "list signers take the document's roles, then Signer N");
+    assert_eq!(
+        roles,
+        ["Buyer", "Signer 2"],
+        "list signers take the document's roles, then Signer N"
+    );
     let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
-    let link = w.svc.envelope_file_link(&w.test, &done.id, FileKind::Signed).await.unwrap();
-    let (_, signed) = w.svc.open_file_link(&World::token(&link.url)).await.unwrap();
+    let link = w
+        .svc
+        .envelope_file_link(&w.test, &done.id, FileKind::Signed)
+        .await
+        .unwrap();
+    let (_, signed) = w
+        .svc
+        .open_file_link(&World::token(&link.url))
+        .await
+        .unwrap();
     assert_eq!(&signed[..pdf.len()], &pdf[..]);
     let info = envelope_core::pdf::inspect(&signed, &Default::default()).unwrap();
     assert_eq!(info.page_count, 2, "one signature page was appended");
@@ -420,12 +787,27 @@ async fn pagination_walks_every_item_once() {
     let w = world().await;
     let mut ids = Vec::new();
     for _ in 0..7 {
-        ids.push(w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "send": false})).await.id);
+        ids.push(
+            w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}, "send": false}))
+                .await
+                .id,
+        );
     }
     let mut seen = Vec::new();
     let mut after = None;
     loop {
-        let page = w.svc.list_envelopes(&w.test, &ListParams { limit: 3, starting_after: after.clone() }, None).await.unwrap();
+        let page = w
+            .svc
+            .list_envelopes(
+                &w.test,
+                &ListParams {
+                    limit: 3,
+                    starting_after: after.clone(),
+                },
+                None,
+            )
+            .await
+            .unwrap();
         seen.extend(page.data.iter().map(|e| e.id.clone()));
         if !page.has_more {
             break;
@@ -436,21 +818,39 @@ async fn pagination_walks_every_item_once() {
     assert_eq!(seen, ids, "newest first, each once");
     let e = w
         .svc
-        .list_envelopes(&w.test, &ListParams { limit: 3, starting_after: Some("env_nope".into()) }, None)
+        .list_envelopes(
+            &w.test,
+            &ListParams {
+                limit: 3,
+                starting_after: Some("env_nope".into()),
+            },
+            None,
+        )
         .await
         .unwrap_err();
-    assert_eq!((e.code(), e.param().as_deref()), ("resource_missing", Some("starting_after")));
+    assert_eq!(
+        (e.code(), e.param().as_deref()),
+        ("resource_missing", Some("starting_after"))
+    );
 }
 
 #[tokio::test]
 async fn raced_void_and_complete_apply_once() {
     let w = world().await;
     for _ in 0..5 {
-        let env = w.create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}})).await;
-        let (a, b) = tokio::join!(w.svc.void_envelope(&w.test, &env.id, None), w.svc.test_complete(&w.test, &env.id));
+        let env = w
+            .create_ok(json!({"signers": signers2(), "data": {"start_date": "x"}}))
+            .await;
+        let (a, b) = tokio::join!(
+            w.svc.void_envelope(&w.test, &env.id, None),
+            w.svc.test_complete(&w.test, &env.id)
+        );
         assert!(a.is_ok() != b.is_ok(), "exactly one wins: {a:?} / {b:?}");
         let final_status = w.svc.get_envelope(&w.test, &env.id).await.unwrap().status;
-        assert!(matches!(final_status, EnvelopeStatus::Voided | EnvelopeStatus::Completed));
+        assert!(matches!(
+            final_status,
+            EnvelopeStatus::Voided | EnvelopeStatus::Completed
+        ));
     }
 }
 
@@ -458,31 +858,91 @@ async fn raced_void_and_complete_apply_once() {
 async fn idempotency_admits_one_request_per_key() {
     let w = world().await;
     let fp = envelope_core::service::idempotency_fingerprint("POST", "/v1/envelopes", b"{}");
-    assert_eq!(w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(), IdempotencyBegin::Started);
-    assert_eq!(w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap_err().code(), "idempotency_key_in_use");
-    let other = envelope_core::service::idempotency_fingerprint("POST", "/v1/envelopes", b"{\"a\":1}");
-    assert_eq!(w.svc.idempotency_begin(&w.test, "k1", &other).await.unwrap_err().code(), "idempotency_key_reused");
-    let stored = envelope_core::store::StoredResponse { status: 201, body: b"{}".to_vec() };
-    w.svc.idempotency_finish(&w.test, "k1", stored.clone()).await.unwrap();
-    assert_eq!(w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(), IdempotencyBegin::Replay(stored));
+    assert_eq!(
+        w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(),
+        IdempotencyBegin::Started
+    );
+    assert_eq!(
+        w.svc
+            .idempotency_begin(&w.test, "k1", &fp)
+            .await
+            .unwrap_err()
+            .code(),
+        "idempotency_key_in_use"
+    );
+    let other =
+        envelope_core::service::idempotency_fingerprint("POST", "/v1/envelopes", b"{\"a\":1}");
+    assert_eq!(
+        w.svc
+            .idempotency_begin(&w.test, "k1", &other)
+            .await
+            .unwrap_err()
+            .code(),
+        "idempotency_key_reused"
+    );
+    let stored = envelope_core::store::StoredResponse {
+        status: 201,
+        body: b"{}".to_vec(),
+    };
+    w.svc
+        .idempotency_finish(&w.test, "k1", stored.clone())
+        .await
+        .unwrap();
+    assert_eq!(
+        w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(),
+        IdempotencyBegin::Replay(stored)
+    );
     // Keys are per mode.
-    assert_eq!(w.svc.idempotency_begin(&w.live, "k1", &fp).await.unwrap(), IdempotencyBegin::Started);
+    assert_eq!(
+        w.svc.idempotency_begin(&w.live, "k1", &fp).await.unwrap(),
+        IdempotencyBegin::Started
+    );
     w.clock.advance(Duration::hours(24));
-    assert_eq!(w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(), IdempotencyBegin::Started);
-    assert_eq!(w.svc.idempotency_begin(&w.test, &"k".repeat(256), &fp).await.unwrap_err().code(), "parameter_invalid");
+    assert_eq!(
+        w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(),
+        IdempotencyBegin::Started
+    );
+    assert_eq!(
+        w.svc
+            .idempotency_begin(&w.test, &"k".repeat(256), &fp)
+            .await
+            .unwrap_err()
+            .code(),
+        "parameter_invalid"
+    );
 }
 
 #[tokio::test]
 async fn keys_revoke_and_authenticate() {
     let w = world().await;
     let admin = w.svc.admin();
-    let k = admin.create_key(&w.test.account.id, Mode::Live).await.unwrap();
+    let k = admin
+        .create_key(&w.test.account.id, Mode::Live)
+        .await
+        .unwrap();
     assert!(k.secret.starts_with("sk_live_") && k.secret.len() >= 40);
-    assert_eq!(w.svc.authenticate(&k.secret).await.unwrap().mode(), Mode::Live);
-    admin.revoke_key(&w.test.account.id, &k.key.id).await.unwrap();
-    assert_eq!(w.svc.authenticate(&k.secret).await.unwrap_err().code(), "invalid_api_key");
-    for bad in ["", "sk_test_", "Bearer x", "sk_test_doesnotexist0000000000000000"] {
-        assert_eq!(w.svc.authenticate(bad).await.unwrap_err().code(), "invalid_api_key");
+    assert_eq!(
+        w.svc.authenticate(&k.secret).await.unwrap().mode(),
+        Mode::Live
+    );
+    admin
+        .revoke_key(&w.test.account.id, &k.key.id)
+        .await
+        .unwrap();
+    assert_eq!(
+        w.svc.authenticate(&k.secret).await.unwrap_err().code(),
+        "invalid_api_key"
+    );
+    for bad in [
+        "",
+        "sk_test_",
+        "Bearer x",
+        "sk_test_doesnotexist0000000000000000",
+    ] {
+        assert_eq!(
+            w.svc.authenticate(bad).await.unwrap_err().code(),
+            "invalid_api_key"
+        );
     }
     assert_eq!(admin.list_keys(&w.test.account.id).await.unwrap().len(), 3);
     assert!(format!("{:?}", k).contains("NewKey") && !format!("{:?}", k).contains(&k.secret));

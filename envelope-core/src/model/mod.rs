@@ -21,8 +21,8 @@ pub use envelope::{
 pub use event::{Event, EventData, EventRecord, EventType, SignerRef};
 pub use template::{Template, TemplateRecord};
 pub use webhook::{
-    Delivery as WebhookDelivery, DeliveryStatus, EndpointStatus, WebhookEndpoint,
-    WebhookEndpointRecord,
+    Delivery as WebhookDelivery, DeliveryAttempt, DeliveryNext, DeliveryStatus, DueDelivery,
+    EndpointStatus, WebhookEndpoint, WebhookEndpointRecord,
 };
 
 /// Test or live. Every piece of data belongs to one mode, chosen by the key that made it.

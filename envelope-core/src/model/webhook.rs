@@ -40,6 +40,11 @@ pub struct WebhookEndpointRecord {
     /// The signing secret (`whsec_...`). It must be kept in the clear to sign deliveries.
     pub secret: String,
     pub created_at: Timestamp,
+    /// After a rotation, the old secret keeps signing (a second `v1`) until this expires.
+    #[serde(default)]
+    pub previous_secret: Option<String>,
+    #[serde(default)]
+    pub previous_secret_expires_at: Option<Timestamp>,
 }
 
 impl std::fmt::Debug for WebhookEndpointRecord {
@@ -94,6 +99,46 @@ pub struct Delivery {
     pub endpoint: String,
     pub status: DeliveryStatus,
     pub attempts: u32,
+    /// When the next attempt is due (pending), or until when a worker holds it (claimed);
+    /// `None` once delivered or failed.
     pub next_attempt_at: Option<Timestamp>,
     pub created_at: Timestamp,
+    #[serde(default)]
+    pub last_attempt_at: Option<Timestamp>,
+}
+
+/// One attempt to deliver: what happened and how long it took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeliveryAttempt {
+    pub delivery: String,
+    pub event: String,
+    pub endpoint: String,
+    /// 1 for the first attempt.
+    pub number: u32,
+    pub at: Timestamp,
+    /// The receiver's status, when it answered.
+    pub status: Option<u16>,
+    /// Why no status was obtained (timeout, refused address, connection error).
+    pub error: Option<String>,
+    pub duration_ms: u64,
+}
+
+/// What happens to a delivery after an attempt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeliveryNext {
+    Delivered,
+    /// Try again at this time.
+    Retry(Timestamp),
+    /// No retry is left.
+    Failed,
+}
+
+/// A claimed delivery with everything needed to send it.
+#[derive(Debug, Clone)]
+pub struct DueDelivery {
+    pub delivery: Delivery,
+    pub url: String,
+    /// Secrets to sign with: the current one, and the previous one during a rotation.
+    pub secrets: Vec<String>,
+    pub event: super::Event,
 }

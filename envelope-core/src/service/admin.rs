@@ -136,6 +136,21 @@ impl Admin<'_> {
         }
     }
 
+    /// Gives a webhook endpoint a new secret; the old one keeps signing (as a second `v1`) for
+    /// 24 hours so receivers can switch without losing deliveries. Returns the new secret.
+    pub async fn rotate_webhook_secret(&self, endpoint: &str) -> Result<String> {
+        let store = &self.svc.inner.store;
+        let mut ep = store
+            .find_webhook_endpoint(endpoint)
+            .await?
+            .ok_or_else(|| Error::not_found("webhook_endpoint", endpoint))?;
+        let new = format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32));
+        ep.previous_secret = Some(std::mem::replace(&mut ep.secret, new.clone()));
+        ep.previous_secret_expires_at = Some(self.svc.now() + chrono::Duration::hours(24));
+        store.update_webhook_endpoint(&ep).await?;
+        Ok(new)
+    }
+
     /// The signing secret of a webhook endpoint.
     pub async fn reveal_webhook_secret(&self, endpoint: &str) -> Result<String> {
         self.svc

@@ -8,6 +8,7 @@
 mod account;
 mod admin;
 mod complete;
+mod deliveries;
 mod envelopes;
 mod events;
 mod fields;
@@ -24,6 +25,7 @@ use std::sync::Arc;
 use chrono::Duration;
 
 pub use admin::{Admin, NewAccount, NewKey};
+pub use deliveries::{AttemptView, DeliveryView};
 pub use envelopes::{
     CreateEnvelopeParams, FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget,
     SignerParam, SigningUrl,

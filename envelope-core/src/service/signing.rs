@@ -9,14 +9,16 @@ use std::collections::BTreeMap;
 
 use base64::Engine;
 
+use super::SigningService;
 use super::complete::SIGNATURE_PAGE_KEY;
 use super::envelopes::mark_turns;
-use super::SigningService;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldType};
 use crate::ids;
-use crate::model::{Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue};
+use crate::model::{
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue,
+};
 use crate::rules;
 use crate::store::{SigningToken, StoreError};
 
@@ -80,12 +82,26 @@ fn unknown_link() -> Error {
 
 impl SigningService {
     async fn resolve_token(&self, token: &str) -> Result<(SigningToken, EnvelopeRecord)> {
-        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric())
+        {
             return Err(unknown_link());
         }
-        let t = self.inner.store.signing_token(&ids::digest(token)).await?.ok_or_else(unknown_link)?;
-        let scope = crate::model::Scope { account: t.account.clone(), mode: t.mode };
-        let rec = self.inner.store.get_envelope(&scope, &t.envelope).await?.ok_or_else(unknown_link)?;
+        let t = self
+            .inner
+            .store
+            .signing_token(&ids::digest(token))
+            .await?
+            .ok_or_else(unknown_link)?;
+        let scope = crate::model::Scope {
+            account: t.account.clone(),
+            mode: t.mode,
+        };
+        let rec = self
+            .inner
+            .store
+            .get_envelope(&scope, &t.envelope)
+            .await?
+            .ok_or_else(unknown_link)?;
         let rec = self.settle_expiry(rec).await?;
         Ok((t, rec))
     }
@@ -134,7 +150,11 @@ impl SigningService {
 
     /// Opens a signing link. The first open by a signer who can act marks them `viewed` and emits
     /// `envelope.signer_viewed`. Unknown tokens are `NotFound`.
-    pub async fn open_signing_link(&self, token: &str, client: &ClientInfo) -> Result<SigningSession> {
+    pub async fn open_signing_link(
+        &self,
+        token: &str,
+        client: &ClientInfo,
+    ) -> Result<SigningSession> {
         for _ in 0..MAX_ATTEMPTS {
             let (t, rec) = self.resolve_token(token).await?;
             let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
@@ -161,7 +181,10 @@ impl SigningService {
     pub async fn signing_document(&self, token: &str) -> Result<(String, bytes::Bytes)> {
         let (t, rec) = self.resolve_token(token).await?;
         let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
-        if matches!(Self::link_state(&rec, &t, i, self.now()), LinkState::Expired | LinkState::Voided) {
+        if matches!(
+            Self::link_state(&rec, &t, i, self.now()),
+            LinkState::Expired | LinkState::Voided
+        ) {
             return Err(unknown_link());
         }
         let bytes = self
@@ -175,7 +198,12 @@ impl SigningService {
 
     /// Signs: checks and stores the values, emits `envelope.signer_completed`, and either asks the
     /// next signer or completes the envelope (signed PDF, audit trail, `envelope.completed`).
-    pub async fn sign(&self, token: &str, input: SignInput, client: &ClientInfo) -> Result<Envelope> {
+    pub async fn sign(
+        &self,
+        token: &str,
+        input: SignInput,
+        client: &ClientInfo,
+    ) -> Result<Envelope> {
         for _ in 0..MAX_ATTEMPTS {
             let (t, current) = self.resolve_token(token).await?;
             let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
@@ -185,11 +213,21 @@ impl SigningService {
             next.signers[i].values = checked_values(&next, i, &input, now)?;
             record_client(&mut next, i, client);
             let last = rules::sign(&mut next, i, now)?;
-            let mut events = vec![super::events::record(&next, EventType::SignerCompleted, Some(i), now)];
+            let mut events = vec![super::events::record(
+                &next,
+                EventType::SignerCompleted,
+                Some(i),
+                now,
+            )];
             let mut notify = Vec::new();
             if last {
                 self.finalize(&mut next, now).await?;
-                events.push(super::events::record(&next, EventType::Completed, None, now));
+                events.push(super::events::record(
+                    &next,
+                    EventType::Completed,
+                    None,
+                    now,
+                ));
             } else {
                 notify = mark_turns(&mut next, now);
             }
@@ -212,7 +250,12 @@ impl SigningService {
 
     /// Declines: the envelope is voided with `declined by <role>: <reason>`; emits
     /// `envelope.signer_declined` and `envelope.voided`.
-    pub async fn decline(&self, token: &str, reason: Option<&str>, client: &ClientInfo) -> Result<Envelope> {
+    pub async fn decline(
+        &self,
+        token: &str,
+        reason: Option<&str>,
+        client: &ClientInfo,
+    ) -> Result<Envelope> {
         if let Some(r) = reason
             && r.chars().count() > 1000
         {
@@ -280,23 +323,46 @@ fn checked_values(
     now: Timestamp,
 ) -> Result<BTreeMap<String, SignerValue>> {
     let role = &rec.signers[i].signer.role;
-    let fields: Vec<&Field> =
-        rec.fields.iter().map(|f| &f.field).filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field()).collect();
-    if let Some(k) = input.values.keys().find(|k| !fields.iter().any(|f| &f.key == *k)) {
-        return Err(Error::ParameterUnknown { param: format!("values.{k}") });
+    let fields: Vec<&Field> = rec
+        .fields
+        .iter()
+        .map(|f| &f.field)
+        .filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field())
+        .collect();
+    if let Some(k) = input
+        .values
+        .keys()
+        .find(|k| !fields.iter().any(|f| &f.key == *k))
+    {
+        return Err(Error::ParameterUnknown {
+            param: format!("values.{k}"),
+        });
     }
     let mut out = BTreeMap::new();
     for f in fields {
         let param = format!("values.{}", f.key);
         let v = match (f.kind, input.values.get(&f.key)) {
-            (FieldType::Date, _) => Some(SignerValue::Text(now.datetime().format("%Y-%m-%d").to_string())),
+            (FieldType::Date, _) => Some(SignerValue::Text(
+                now.datetime().format("%Y-%m-%d").to_string(),
+            )),
             (_, None) => None,
             (FieldType::Signature | FieldType::Initials, Some(v)) => Some(check_mark(&param, v)?),
             (FieldType::Text, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,
-            (FieldType::Text, Some(SignerValue::Text(t))) if t.chars().count() <= 1000 => Some(SignerValue::Text(t.clone())),
-            (FieldType::Text, Some(_)) => return Err(Error::invalid(param, "expected text of at most 1000 characters")),
-            (FieldType::Checkbox, Some(SignerValue::Checkbox(b))) => Some(SignerValue::Checkbox(*b)),
-            (FieldType::Checkbox, Some(_)) => return Err(Error::invalid(param, "expected true or false")),
+            (FieldType::Text, Some(SignerValue::Text(t))) if t.chars().count() <= 1000 => {
+                Some(SignerValue::Text(t.clone()))
+            }
+            (FieldType::Text, Some(_)) => {
+                return Err(Error::invalid(
+                    param,
+                    "expected text of at most 1000 characters",
+                ));
+            }
+            (FieldType::Checkbox, Some(SignerValue::Checkbox(b))) => {
+                Some(SignerValue::Checkbox(*b))
+            }
+            (FieldType::Checkbox, Some(_)) => {
+                return Err(Error::invalid(param, "expected true or false"));
+            }
         };
         let missing = match &v {
             None => true,
@@ -311,7 +377,10 @@ fn checked_values(
         }
     }
     if rec.signature_page {
-        let v = input.signature.as_ref().ok_or_else(|| Error::missing("signature"))?;
+        let v = input
+            .signature
+            .as_ref()
+            .ok_or_else(|| Error::missing("signature"))?;
         out.insert(SIGNATURE_PAGE_KEY.into(), check_mark("signature", v)?);
     }
     Ok(out)
@@ -329,7 +398,10 @@ fn check_mark(param: &str, v: &SignerValue) -> Result<SignerValue> {
                 .decode(b64)
                 .map_err(|_| Error::invalid(param, "the drawing is not valid base64"))?;
             if bytes.len() > MAX_DRAWING || !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-                return Err(Error::invalid(param, "the drawing must be a PNG image of at most 512 KB"));
+                return Err(Error::invalid(
+                    param,
+                    "the drawing must be a PNG image of at most 512 KB",
+                ));
             }
             Ok(v.clone())
         }

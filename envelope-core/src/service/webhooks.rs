@@ -151,6 +151,8 @@ impl SigningService {
             status: EndpointStatus::Enabled,
             secret: format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32)),
             created_at: self.now(),
+            previous_secret: None,
+            previous_secret_expires_at: None,
         };
         self.inner.store.insert_webhook_endpoint(&rec).await?;
         let mut view = rec.view();

@@ -22,6 +22,7 @@ struct Inner {
     events: Ordered<EventRecord>,
     endpoints: Ordered<WebhookEndpointRecord>,
     deliveries: Vec<WebhookDelivery>,
+    attempts: Vec<DeliveryAttempt>,
     signing_tokens: HashMap<String, SigningToken>,
     file_links: HashMap<String, FileLink>,
     idempotency: HashMap<(Scope, String), Idem>,
@@ -193,6 +194,7 @@ impl Inner {
                     attempts: 0,
                     next_attempt_at: Some(e.event.created_at),
                     created_at: e.event.created_at,
+                    last_attempt_at: None,
                 });
             }
             self.events.insert(e.id(), e.clone())?;
@@ -414,6 +416,119 @@ impl Store for MemoryStore {
             .filter(|d| d.event == event && d.account == scope.account && d.mode == scope.mode)
             .cloned()
             .collect())
+    }
+
+    async fn claim_deliveries(
+        &self,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: usize,
+        per_endpoint: usize,
+        exclude: &[String],
+    ) -> StoreResult<Vec<DueDelivery>> {
+        let mut g = self.lock();
+        let mut due: Vec<usize> = (0..g.deliveries.len())
+            .filter(|&i| {
+                let d = &g.deliveries[i];
+                d.status == DeliveryStatus::Pending
+                    && d.next_attempt_at.is_some_and(|t| t <= now)
+                    && !exclude.contains(&d.endpoint)
+                    && g.endpoints
+                        .by_id
+                        .get(&d.endpoint)
+                        .is_some_and(|e| e.status == crate::model::EndpointStatus::Enabled)
+            })
+            .collect();
+        due.sort_by_key(|&i| (g.deliveries[i].next_attempt_at, i));
+        let mut per: HashMap<String, usize> = HashMap::new();
+        let mut out = Vec::new();
+        for i in due {
+            if out.len() == limit {
+                break;
+            }
+            let n = per.entry(g.deliveries[i].endpoint.clone()).or_insert(0);
+            if *n >= per_endpoint {
+                continue;
+            }
+            *n += 1;
+            g.deliveries[i].next_attempt_at = Some(lease_until);
+            let d = g.deliveries[i].clone();
+            let ep = &g.endpoints.by_id[&d.endpoint];
+            let mut secrets = vec![ep.secret.clone()];
+            if let (Some(old), Some(until)) = (&ep.previous_secret, ep.previous_secret_expires_at)
+                && until > now
+            {
+                secrets.push(old.clone());
+            }
+            let url = ep.url.clone();
+            let Some(event) = g.events.by_id.get(&d.event).map(|e| e.event.clone()) else {
+                continue;
+            };
+            out.push(DueDelivery {
+                delivery: d,
+                url,
+                secrets,
+                event,
+            });
+        }
+        Ok(out)
+    }
+
+    async fn record_attempt(
+        &self,
+        attempt: &DeliveryAttempt,
+        next: DeliveryNext,
+    ) -> StoreResult<()> {
+        let mut g = self.lock();
+        let Some(d) = g.deliveries.iter_mut().find(|d| d.id == attempt.delivery) else {
+            return Err(StoreError::Conflict);
+        };
+        d.attempts = d.attempts.max(attempt.number);
+        d.last_attempt_at = Some(attempt.at);
+        match next {
+            DeliveryNext::Delivered => {
+                d.status = DeliveryStatus::Delivered;
+                d.next_attempt_at = None;
+            }
+            DeliveryNext::Retry(at) => {
+                d.status = DeliveryStatus::Pending;
+                d.next_attempt_at = Some(at);
+            }
+            DeliveryNext::Failed => {
+                d.status = DeliveryStatus::Failed;
+                d.next_attempt_at = None;
+            }
+        }
+        g.attempts.push(attempt.clone());
+        Ok(())
+    }
+
+    async fn delivery_attempts(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<DeliveryAttempt>> {
+        let g = self.lock();
+        if g.events.get(scope, event).is_none() {
+            return Ok(Vec::new());
+        }
+        Ok(g.attempts
+            .iter()
+            .filter(|a| a.event == event)
+            .cloned()
+            .collect())
+    }
+
+    async fn insert_deliveries(&self, deliveries: &[WebhookDelivery]) -> StoreResult<()> {
+        let mut g = self.lock();
+        if deliveries
+            .iter()
+            .any(|d| g.deliveries.iter().any(|o| o.id == d.id))
+        {
+            return Err(StoreError::Duplicate);
+        }
+        g.deliveries.extend(deliveries.iter().cloned());
+        Ok(())
     }
 
     async fn insert_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {

@@ -38,8 +38,8 @@ pub use memory::{MemoryBlobStore, MemoryStore};
 use crate::clock::Timestamp;
 use crate::error::BoxError;
 use crate::model::{
-    Account, ApiKey, EnvelopeRecord, EventRecord, EventType, Scope, TemplateRecord,
-    WebhookDelivery, WebhookEndpointRecord,
+    Account, ApiKey, DeliveryAttempt, DeliveryNext, DueDelivery, EnvelopeRecord, EventRecord,
+    EventType, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
 };
 
 /// What a store can report besides success.
@@ -238,6 +238,35 @@ pub trait Store: Send + Sync + 'static {
     async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>>;
     async fn insert_file_link(&self, link: &FileLink) -> StoreResult<()>;
     async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>>;
+
+    // Webhook delivery (the outbox worker).
+    /// Claims up to `limit` pending deliveries due at `now` whose endpoint exists and is
+    /// enabled, at most `per_endpoint` per endpoint and none for endpoints in `exclude`, oldest
+    /// due first. Each claimed delivery's `next_attempt_at` becomes `lease_until`, so no other
+    /// worker claims it before then (a worker that dies loses nothing: the lease runs out).
+    /// Two concurrent claims never return the same delivery.
+    async fn claim_deliveries(
+        &self,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: usize,
+        per_endpoint: usize,
+        exclude: &[String],
+    ) -> StoreResult<Vec<DueDelivery>>;
+    /// Appends an attempt and moves its delivery on (delivered, retry at, or failed), atomically.
+    async fn record_attempt(
+        &self,
+        attempt: &DeliveryAttempt,
+        next: DeliveryNext,
+    ) -> StoreResult<()>;
+    /// Attempts of one event's deliveries, oldest first.
+    async fn delivery_attempts(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<DeliveryAttempt>>;
+    /// Adds deliveries (resending an event).
+    async fn insert_deliveries(&self, deliveries: &[WebhookDelivery]) -> StoreResult<()>;
 
     // Idempotency.
     /// Claims `key` for a request with `fingerprint`. A claim still in flight and older than

@@ -10,6 +10,7 @@
 mod schedule;
 mod signature;
 mod url_rules;
+pub mod worker;
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -19,7 +20,8 @@ use bytes::Bytes;
 
 pub use schedule::{RetrySchedule, ScheduleError};
 pub use signature::{SignatureError, sign, signature_header, verify};
-pub use url_rules::{UrlRules, check_url};
+pub use url_rules::{UrlRules, check_url, is_public};
+pub use worker::{WebhookWorker, WorkerSettings};
 
 use crate::error::BoxError;
 

@@ -15,7 +15,9 @@ pub struct RetrySchedule {
 
 impl Default for RetrySchedule {
     fn default() -> Self {
-        "1m,5m,30m,2h,6h,12h,24h,24h".parse().expect("the default schedule parses")
+        "1m,5m,30m,2h,6h,12h,24h,24h"
+            .parse()
+            .expect("the default schedule parses")
     }
 }
 
@@ -39,7 +41,9 @@ impl RetrySchedule {
 
 /// Why a schedule did not parse.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid retry schedule '{0}': expected comma-separated durations like 1m,5m,30m,2h (units s, m, h, d)")]
+#[error(
+    "invalid retry schedule '{0}': expected comma-separated durations like 1m,5m,30m,2h (units s, m, h, d)"
+)]
 pub struct ScheduleError(String);
 
 impl FromStr for RetrySchedule {

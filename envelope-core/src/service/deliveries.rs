@@ -1,0 +1,166 @@
+//! Webhook deliveries as the API shows them, resending events, and the worker handle.
+
+use serde::{Deserialize, Serialize};
+
+use super::{AuthContext, SigningService};
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::model::{DeliveryStatus, EndpointStatus, List};
+use crate::webhook::worker::new_delivery;
+use crate::webhook::{WebhookWorker, WorkerSettings};
+
+/// One attempt as shown by `GET /events/{id}/deliveries`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AttemptView {
+    pub number: u32,
+    pub at: Timestamp,
+    /// The receiver's status; null when it did not answer.
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub duration_ms: u64,
+}
+
+/// A delivery of one event to one endpoint, with its attempts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DeliveryView {
+    pub id: String,
+    pub object: String,
+    pub event: String,
+    pub endpoint: String,
+    /// `pending`, `delivered` or `failed`.
+    pub status: DeliveryStatus,
+    pub attempts: Vec<AttemptView>,
+    pub next_attempt_at: Option<Timestamp>,
+    pub created_at: Timestamp,
+}
+
+impl SigningService {
+    /// The worker that sends this service's webhook deliveries.
+    pub fn webhook_worker(&self, settings: WorkerSettings) -> WebhookWorker {
+        WebhookWorker::new(
+            self.inner.store.clone(),
+            self.inner.sink.clone(),
+            self.inner.clock.clone(),
+            settings,
+        )
+    }
+
+    /// `GET /events/{id}/deliveries`: one entry per delivery (endpoint), oldest first.
+    pub async fn event_deliveries(
+        &self,
+        ctx: &AuthContext,
+        event: &str,
+    ) -> Result<List<DeliveryView>> {
+        let scope = ctx.scope();
+        self.inner
+            .store
+            .get_event(&scope, event)
+            .await?
+            .ok_or_else(|| Error::not_found("event", event))?;
+        let deliveries = self.inner.store.deliveries_for_event(&scope, event).await?;
+        let attempts = self.inner.store.delivery_attempts(&scope, event).await?;
+        let data = deliveries
+            .into_iter()
+            .map(|d| DeliveryView {
+                attempts: attempts
+                    .iter()
+                    .filter(|a| a.delivery == d.id)
+                    .map(|a| AttemptView {
+                        number: a.number,
+                        at: a.at,
+                        status: a.status,
+                        error: a.error.clone(),
+                        duration_ms: a.duration_ms,
+                    })
+                    .collect(),
+                id: d.id,
+                object: "webhook_delivery".into(),
+                event: d.event,
+                endpoint: d.endpoint,
+                status: d.status,
+                next_attempt_at: d
+                    .next_attempt_at
+                    .filter(|_| d.status == DeliveryStatus::Pending),
+                created_at: d.created_at,
+            })
+            .collect();
+        Ok(List::new(
+            &format!("/v1/events/{event}/deliveries"),
+            data,
+            false,
+        ))
+    }
+
+    /// `POST /events/{id}/resend`: a new delivery to `endpoint`, or to every enabled endpoint
+    /// subscribed to the event's type. Answers the event's deliveries.
+    pub async fn resend_event(
+        &self,
+        ctx: &AuthContext,
+        event: &str,
+        endpoint: Option<&str>,
+    ) -> Result<List<DeliveryView>> {
+        let scope = ctx.scope();
+        let ev = self
+            .inner
+            .store
+            .get_event(&scope, event)
+            .await?
+            .ok_or_else(|| Error::not_found("event", event))?;
+        let now = self.now();
+        let targets: Vec<String> = match endpoint {
+            Some(id) => {
+                let ep = self
+                    .inner
+                    .store
+                    .get_webhook_endpoint(&scope, id)
+                    .await?
+                    .ok_or_else(|| Error::NotFound {
+                        resource: "webhook_endpoint",
+                        id: id.chars().take(80).collect(),
+                        param: Some("endpoint".into()),
+                    })?;
+                if ep.status != EndpointStatus::Enabled {
+                    return Err(Error::state(
+                        "The endpoint is disabled; enable it before resending.",
+                    ));
+                }
+                vec![ep.id]
+            }
+            None => {
+                let mut all = Vec::new();
+                let mut after = None;
+                loop {
+                    let page = crate::store::PageRequest {
+                        limit: 100,
+                        starting_after: after.clone(),
+                    };
+                    let crate::store::Listed::Page(items, more) = self
+                        .inner
+                        .store
+                        .list_webhook_endpoints(&scope, &page)
+                        .await?
+                    else {
+                        break;
+                    };
+                    after = items.last().map(|e| e.id.clone());
+                    all.extend(
+                        items
+                            .into_iter()
+                            .filter(|e| e.subscribes_to(ev.event.kind.as_str()))
+                            .map(|e| e.id),
+                    );
+                    if !more {
+                        break;
+                    }
+                }
+                all
+            }
+        };
+        let rows: Vec<_> = targets
+            .iter()
+            .map(|e| new_delivery(&scope.account, scope.mode, event, e, now))
+            .collect();
+        self.inner.store.insert_deliveries(&rows).await?;
+        self.event_deliveries(ctx, event).await
+    }
+}
