@@ -49,6 +49,41 @@ pub fn check_url(raw: &str, rules: UrlRules) -> Result<url::Url, String> {
     Ok(url)
 }
 
+/// Resolves the URL's host and checks every address (delivery time, after DNS): a name that
+/// resolves to any non-public address is refused, so DNS cannot be used to reach internal
+/// networks. Returns the addresses to connect to (connect only to these, never re-resolve).
+pub async fn resolve_checked(
+    url: &url::Url,
+    rules: UrlRules,
+) -> Result<Vec<std::net::SocketAddr>, String> {
+    let port = url
+        .port_or_known_default()
+        .ok_or_else(|| "the URL has no port".to_string())?;
+    let addrs: Vec<std::net::SocketAddr> = match url.host() {
+        Some(url::Host::Ipv4(a)) => vec![(IpAddr::V4(a), port).into()],
+        Some(url::Host::Ipv6(a)) => vec![(IpAddr::V6(a), port).into()],
+        Some(url::Host::Domain(d)) => tokio::net::lookup_host((d, port))
+            .await
+            .map_err(|e| format!("cannot resolve {d}: {e}"))?
+            .collect(),
+        None => return Err("the URL has no host".into()),
+    };
+    if addrs.is_empty() {
+        return Err("the host resolves to no address".into());
+    }
+    for a in &addrs {
+        let ok = is_public(a.ip()) || (rules.allow_insecure && is_loopback(a.ip()));
+        if !ok {
+            return Err(format!(
+                "refused: {} resolves to the non-public address {}",
+                url.host_str().unwrap_or(""),
+                a.ip()
+            ));
+        }
+    }
+    Ok(addrs)
+}
+
 fn is_loopback(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(a) => a.is_loopback(),
@@ -140,5 +175,23 @@ mod tests {
             assert_eq!(check_url(url, strict).is_ok(), *strict_ok, "strict {url}");
             assert_eq!(check_url(url, dev).is_ok(), *dev_ok, "dev {url}");
         }
+    }
+
+    #[tokio::test]
+    async fn names_resolving_to_internal_addresses_are_refused() {
+        let strict = UrlRules::default();
+        let dev = UrlRules {
+            allow_insecure: true,
+        };
+        let local = url::Url::parse("https://localhost:9/x").unwrap();
+        assert!(resolve_checked(&local, strict).await.is_err());
+        assert!(resolve_checked(&local, dev).await.is_ok());
+        let literal = url::Url::parse("https://10.1.2.3/x").unwrap();
+        assert!(resolve_checked(&literal, dev).await.is_err());
+        let public = url::Url::parse("https://8.8.8.8/x").unwrap();
+        assert_eq!(
+            resolve_checked(&public, strict).await.unwrap()[0].port(),
+            443
+        );
     }
 }
