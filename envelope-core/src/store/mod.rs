@@ -3,6 +3,8 @@
 //! | implementation | where | use |
 //! |---|---|---|
 //! | [`MemoryStore`], [`MemoryBlobStore`] | this crate | tests, embedding, demos |
+//! | [`SqlStore`] (+ [`SqlBlobStore`]) | feature `sql` | SQLite file or PostgreSQL: durable |
+//! | [`DirBlobStore`] | this crate | blobs as files in a directory: durable |
 //!
 //! # Contract
 //!
@@ -27,13 +29,19 @@
 //! unreferenced blob, never a record without its bytes.
 
 pub mod conformance;
+mod dir;
 mod memory;
+#[cfg(feature = "sql")]
+pub mod sql;
 
 use async_trait::async_trait;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+pub use dir::DirBlobStore;
 pub use memory::{MemoryBlobStore, MemoryStore};
+#[cfg(feature = "sql")]
+pub use sql::{OpenError, SqlBlobStore, SqlStore};
 
 use crate::clock::Timestamp;
 use crate::error::BoxError;
