@@ -1,1 +1,139 @@
-//! Placeholder: replaced by the store conformance suite.
+//! The store conformance suite: the [contract](super) as executable checks, written once and run
+//! against every implementation ([`MemoryStore`](super::MemoryStore), SQLite, PostgreSQL).
+//!
+//! Each clause is a `pub async fn(Arc<dyn Store>, Arc<dyn BlobStore>)` that panics on a
+//! violation; [`run_all`] runs them in turn on one store. Clauses make their own accounts with
+//! random IDs, so they may share a store (and a database) with other clauses and other runs.
+//! [`CLAUSES`] names them all, so that a runner can check it covers every one.
+//!
+//! ```
+//! # tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap().block_on(async {
+//! use std::sync::Arc;
+//! use envelope_core::store::{conformance, MemoryBlobStore, MemoryStore};
+//! conformance::run_all(Arc::new(MemoryStore::new()), Arc::new(MemoryBlobStore::new())).await;
+//! # });
+//! ```
+//!
+//! This module must never weaken a check to suit one implementation: fix the implementation.
+
+mod accounts;
+mod blobs;
+mod envelopes;
+pub mod fixtures;
+mod idempotency;
+mod lists;
+
+pub use accounts::{accounts_and_keys, links, scope_isolation};
+pub use blobs::blobs;
+pub use envelopes::{
+    allowance, allowance_raced, envelope_writes_events_and_outbox, expired_envelopes,
+    optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
+};
+pub use idempotency::{idempotency, idempotency_raced};
+pub use lists::{list_filters, list_pagination};
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use self::fixtures::*;
+use super::{
+    AllowanceDebit, BlobStore, EnvelopeFilter, IdempotencyBegin, Listed, PageRequest, Store,
+    StoreError, StoredResponse,
+};
+use crate::model::{
+    DeliveryStatus, EndpointStatus, EnvelopeRecord, EnvelopeStatus, EventType, Mode, Scope,
+};
+
+/// Every clause, by function name.
+pub const CLAUSES: &[&str] = &[
+    "accounts_and_keys",
+    "scope_isolation",
+    "templates",
+    "envelope_writes_events_and_outbox",
+    "optimistic_concurrency",
+    "optimistic_concurrency_raced",
+    "allowance",
+    "allowance_raced",
+    "list_pagination",
+    "list_filters",
+    "expired_envelopes",
+    "webhook_endpoints",
+    "links",
+    "idempotency",
+    "idempotency_raced",
+    "blobs",
+];
+
+/// Runs every clause on one store.
+pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
+    accounts_and_keys(store.clone(), blobs.clone()).await;
+    scope_isolation(store.clone(), blobs.clone()).await;
+    templates(store.clone(), blobs.clone()).await;
+    envelope_writes_events_and_outbox(store.clone(), blobs.clone()).await;
+    optimistic_concurrency(store.clone(), blobs.clone()).await;
+    optimistic_concurrency_raced(store.clone(), blobs.clone()).await;
+    allowance(store.clone(), blobs.clone()).await;
+    allowance_raced(store.clone(), blobs.clone()).await;
+    list_pagination(store.clone(), blobs.clone()).await;
+    list_filters(store.clone(), blobs.clone()).await;
+    expired_envelopes(store.clone(), blobs.clone()).await;
+    webhook_endpoints(store.clone(), blobs.clone()).await;
+    links(store.clone(), blobs.clone()).await;
+    idempotency(store.clone(), blobs.clone()).await;
+    idempotency_raced(store.clone(), blobs.clone()).await;
+    self::blobs(store, blobs).await;
+}
+
+/// How many tasks race in the `*_raced` clauses.
+const RACERS: usize = 8;
+
+fn page(limit: usize, after: Option<&str>) -> PageRequest {
+    PageRequest {
+        limit,
+        starting_after: after.map(str::to_string),
+    }
+}
+
+/// The IDs of a page and its `has_more`; panics on `UnknownCursor`.
+fn ids<T>(listed: Listed<T>, id: impl Fn(&T) -> &str) -> (Vec<String>, bool) {
+    match listed {
+        Listed::Page(items, more) => (items.iter().map(|i| id(i).to_string()).collect(), more),
+        Listed::UnknownCursor => panic!("unexpected UnknownCursor"),
+    }
+}
+
+fn env_ids(listed: Listed<EnvelopeRecord>) -> (Vec<String>, bool) {
+    ids(listed, |e| &e.id)
+}
+
+fn is_empty_page<T>(listed: Listed<T>) -> bool {
+    matches!(listed, Listed::Page(items, false) if items.is_empty())
+}
+
+fn debit(scope: &Scope, period: &str, allowance: u32) -> AllowanceDebit {
+    AllowanceDebit {
+        account: scope.account.clone(),
+        period: period.into(),
+        allowance,
+    }
+}
+
+fn ids_hash(s: &str) -> String {
+    crate::ids::digest(s)
+}
+
+fn pos(list: &[String], id: &str) -> usize {
+    list.iter()
+        .position(|x| x == id)
+        .unwrap_or_else(|| panic!("{id} missing from list"))
+}
+
+/// `None` for `UnknownCursor`, else the item count: lets tests compare outcomes briefly.
+fn count<T>(listed: &Listed<T>) -> Option<usize> {
+    match listed {
+        Listed::Page(items, _) => Some(items.len()),
+        Listed::UnknownCursor => None,
+    }
+}

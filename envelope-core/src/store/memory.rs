@@ -301,7 +301,10 @@ impl Store for MemoryStore {
     async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()> {
         let mut g = self.lock();
         match g.templates.by_id.get_mut(&template.id) {
-            Some(t) if t.version + 1 == template.version => {
+            Some(t)
+                if t.version + 1 == template.version
+                    && (&t.account, t.mode) == (&template.account, template.mode) =>
+            {
                 *t = template.clone();
                 Ok(())
             }
@@ -341,7 +344,7 @@ impl Store for MemoryStore {
     ) -> StoreResult<()> {
         let mut g = self.lock();
         match g.envelopes.by_id.get(&envelope.id) {
-            Some(e) if e.version + 1 == envelope.version => {}
+            Some(e) if e.version + 1 == envelope.version && e.in_scope(&envelope.scope()) => {}
             _ => return Err(StoreError::Conflict),
         }
         g.check_debit(debit)?;

@@ -3,6 +3,8 @@
 //! | implementation | where | use |
 //! |---|---|---|
 //! | [`MemoryStore`], [`MemoryBlobStore`] | this crate | tests, embedding, demos |
+//! | [`SqlStore`] (+ [`SqlBlobStore`]) | feature `sql` | SQLite file or PostgreSQL: durable |
+//! | [`DirBlobStore`] | this crate | blobs as files in a directory: durable |
 //!
 //! # Contract
 //!
@@ -14,8 +16,9 @@
 //!   envelope, its events, one pending webhook delivery per subscribed enabled endpoint of the same
 //!   scope for each event, and the allowance debit, all or nothing.
 //! - **Optimistic concurrency**: [`Store::update_envelope`] applies only when the stored version is
-//!   `record.version - 1`; otherwise it returns [`StoreError::Conflict`] and writes nothing. The
-//!   same holds for templates and webhook endpoints.
+//!   `record.version - 1` and the record keeps its owner (account and mode); otherwise it returns
+//!   [`StoreError::Conflict`] and writes nothing. The same holds for templates. Webhook
+//!   endpoints carry no version: their update is last-write-wins, `Conflict` only when missing.
 //! - **Allowance**: a debit increments the usage of `(account, period)` only while it is below the
 //!   allowance; otherwise [`StoreError::InsufficientBalance`] and nothing is written.
 //! - **Lists**: newest first (insertion order), keyset-paginated by the `starting_after` ID; an
@@ -27,13 +30,19 @@
 //! unreferenced blob, never a record without its bytes.
 
 pub mod conformance;
+mod dir;
 mod memory;
+#[cfg(feature = "sql")]
+pub mod sql;
 
 use async_trait::async_trait;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+pub use dir::DirBlobStore;
 pub use memory::{MemoryBlobStore, MemoryStore};
+#[cfg(feature = "sql")]
+pub use sql::{OpenError, SqlBlobStore, SqlStore};
 
 use crate::clock::Timestamp;
 use crate::error::BoxError;

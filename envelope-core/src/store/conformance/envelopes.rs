@@ -1,0 +1,517 @@
+//! Clauses: templates, envelope transitions with events and outbox rows, optimistic
+//! concurrency, allowance, expiry, webhook endpoints.
+
+use super::*;
+
+/// Templates: insert, duplicate, versioned update, archived ones left out of lists.
+pub async fn templates(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 0).await;
+    let tpl = template(&s);
+    store.insert_template(&tpl).await.unwrap();
+    assert_eq!(
+        store.get_template(&s, &tpl.id).await.unwrap(),
+        Some(tpl.clone())
+    );
+    assert!(matches!(
+        store.insert_template(&tpl).await,
+        Err(StoreError::Duplicate)
+    ));
+    assert_eq!(store.get_template(&s, "tmpl_missing").await.unwrap(), None);
+
+    let mut v2 = tpl.clone();
+    v2.version = 2;
+    v2.name = "NDA v2".into();
+    v2.updated_at = t(11);
+    store.update_template(&v2).await.unwrap();
+    assert_eq!(
+        store.get_template(&s, &tpl.id).await.unwrap(),
+        Some(v2.clone())
+    );
+
+    // Stale (from version 1 again), skipping a version, or unknown: conflict, nothing written.
+    let mut stale = v2.clone();
+    stale.name = "lost".into();
+    assert!(matches!(
+        store.update_template(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    let mut skip = v2.clone();
+    skip.version = 4;
+    assert!(matches!(
+        store.update_template(&skip).await,
+        Err(StoreError::Conflict)
+    ));
+    let mut unknown = template(&s);
+    unknown.version = 2;
+    assert!(matches!(
+        store.update_template(&unknown).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(
+        store.get_template(&s, &tpl.id).await.unwrap(),
+        Some(v2.clone())
+    );
+
+    let other = template(&s);
+    store.insert_template(&other).await.unwrap();
+    let (listed, more) = ids(
+        store.list_templates(&s, &page(10, None)).await.unwrap(),
+        |t| &t.id,
+    );
+    assert_eq!(
+        (listed, more),
+        (vec![other.id.clone(), tpl.id.clone()], false)
+    );
+    let mut archived = v2.clone();
+    archived.version = 3;
+    archived.archived = true;
+    store.update_template(&archived).await.unwrap();
+    let (listed, _) = ids(
+        store.list_templates(&s, &page(10, None)).await.unwrap(),
+        |t| &t.id,
+    );
+    assert_eq!(
+        listed,
+        vec![other.id.clone()],
+        "archived templates are not listed"
+    );
+    assert_eq!(
+        store.get_template(&s, &tpl.id).await.unwrap(),
+        Some(archived)
+    );
+}
+
+/// Envelope writes store their events and one pending delivery per subscribed, enabled endpoint
+/// of the same scope.
+pub async fn envelope_writes_events_and_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 10).await;
+    let all = endpoint(&s, &["*"], EndpointStatus::Enabled);
+    let sent_only = endpoint(&s, &["envelope.sent"], EndpointStatus::Enabled);
+    let disabled = endpoint(&s, &["*"], EndpointStatus::Disabled);
+    let other_mode_ep = endpoint(
+        &Scope {
+            account: s.account.clone(),
+            mode: other_mode(s.mode),
+        },
+        &["*"],
+        EndpointStatus::Enabled,
+    );
+    let other_account = new_scope(&*store, 0).await;
+    let other_account_ep = endpoint(&other_account, &["*"], EndpointStatus::Enabled);
+    for ep in [
+        &all,
+        &sent_only,
+        &disabled,
+        &other_mode_ep,
+        &other_account_ep,
+    ] {
+        store.insert_webhook_endpoint(ep).await.unwrap();
+    }
+
+    let env = envelope(&s);
+    let created = event(&env, EventType::Created);
+    store
+        .create_envelope(&env, std::slice::from_ref(&created), None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.get_envelope(&s, &env.id).await.unwrap(),
+        Some(env.clone())
+    );
+    assert_eq!(
+        store.get_event(&s, created.id()).await.unwrap(),
+        Some(created.clone())
+    );
+    let d = store.deliveries_for_event(&s, created.id()).await.unwrap();
+    assert_eq!(
+        d.len(),
+        1,
+        "only the '*' endpoint wants envelope.created: {d:?}"
+    );
+    assert_eq!(d[0].endpoint, all.id);
+    assert_eq!(d[0].event, created.event.id);
+    assert_eq!(
+        (d[0].account.as_str(), d[0].mode),
+        (s.account.as_str(), s.mode)
+    );
+    assert_eq!((d[0].status, d[0].attempts), (DeliveryStatus::Pending, 0));
+
+    // An update with two events: both stored (newest last), each fanned out.
+    let mut sent = next(&env);
+    sent.status = EnvelopeStatus::Sent;
+    sent.sent_at = Some(t(50));
+    let ev_sent = event(&sent, EventType::Sent);
+    let ev_viewed = event(&sent, EventType::SignerViewed);
+    store
+        .update_envelope(&sent, &[ev_sent.clone(), ev_viewed.clone()], None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.get_envelope(&s, &env.id).await.unwrap(),
+        Some(sent.clone())
+    );
+    let endpoints = |d: Vec<crate::model::WebhookDelivery>| {
+        d.into_iter().map(|d| d.endpoint).collect::<BTreeSet<_>>()
+    };
+    assert_eq!(
+        endpoints(store.deliveries_for_event(&s, ev_sent.id()).await.unwrap()),
+        BTreeSet::from([all.id.clone(), sent_only.id.clone()])
+    );
+    assert_eq!(
+        endpoints(
+            store
+                .deliveries_for_event(&s, ev_viewed.id())
+                .await
+                .unwrap()
+        ),
+        BTreeSet::from([all.id.clone()])
+    );
+    let (events, _) = ids(
+        store.list_events(&s, None, &page(10, None)).await.unwrap(),
+        |e| e.id(),
+    );
+    assert_eq!(events, [ev_viewed.id(), ev_sent.id(), created.id()]);
+
+    // A duplicate create fails whole: its events are not written.
+    let mut dup = envelope(&s);
+    dup.id = env.id.clone();
+    let dup_ev = event(&dup, EventType::Created);
+    assert!(matches!(
+        store
+            .create_envelope(&dup, std::slice::from_ref(&dup_ev), None)
+            .await,
+        Err(StoreError::Duplicate)
+    ));
+    assert_eq!(store.get_event(&s, dup_ev.id()).await.unwrap(), None);
+    assert!(
+        store
+            .deliveries_for_event(&s, dup_ev.id())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(store.get_envelope(&s, &env.id).await.unwrap(), Some(sent));
+
+    // A write without events is fine, and an endpoint created later only gets later events.
+    let quiet = envelope(&s);
+    store.create_envelope(&quiet, &[], None).await.unwrap();
+    assert_eq!(
+        store.get_envelope(&s, &quiet.id).await.unwrap(),
+        Some(quiet)
+    );
+}
+
+/// Two writers from the same version: the first wins, the second gets `Conflict` and writes
+/// nothing (neither the envelope nor its events).
+pub async fn optimistic_concurrency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 10).await;
+    let env = envelope(&s);
+    store.create_envelope(&env, &[], None).await.unwrap();
+    let mut a = next(&env);
+    a.name = "A".into();
+    let mut b = next(&env);
+    b.name = "B".into();
+    let ev_a = event(&a, EventType::Sent);
+    let ev_b = event(&b, EventType::Sent);
+    store
+        .update_envelope(&a, std::slice::from_ref(&ev_a), None)
+        .await
+        .unwrap();
+    assert!(matches!(
+        store
+            .update_envelope(&b, std::slice::from_ref(&ev_b), None)
+            .await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(
+        store.get_envelope(&s, &env.id).await.unwrap(),
+        Some(a.clone())
+    );
+    assert_eq!(store.get_event(&s, ev_b.id()).await.unwrap(), None);
+
+    let mut skip = next(&a);
+    skip.version += 1;
+    assert!(matches!(
+        store.update_envelope(&skip, &[], None).await,
+        Err(StoreError::Conflict)
+    ));
+    let missing = next(&envelope(&s));
+    assert!(matches!(
+        store.update_envelope(&missing, &[], None).await,
+        Err(StoreError::Conflict)
+    ));
+    // The owner of a record never changes: a write that names another scope is a conflict.
+    let mut moved = next(&a);
+    moved.account = new_scope(&*store, 0).await.account;
+    assert!(matches!(
+        store.update_envelope(&moved, &[], None).await,
+        Err(StoreError::Conflict)
+    ));
+    assert_eq!(store.get_envelope(&s, &env.id).await.unwrap(), Some(a));
+}
+
+/// Many tasks update from the same version at once: exactly one wins.
+pub async fn optimistic_concurrency_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 10).await;
+    let env = envelope(&s);
+    store.create_envelope(&env, &[], None).await.unwrap();
+    let tasks: Vec<_> = (0..RACERS)
+        .map(|i| {
+            let store = store.clone();
+            let mut mine = next(&env);
+            mine.name = format!("writer {i}");
+            let ev = event(&mine, EventType::Sent);
+            tokio::spawn(async move {
+                let r = store
+                    .update_envelope(&mine, std::slice::from_ref(&ev), None)
+                    .await;
+                (mine, ev, r)
+            })
+        })
+        .collect();
+    let mut winners = Vec::new();
+    for task in tasks {
+        let (mine, ev, r) = task.await.expect("task");
+        match r {
+            Ok(()) => winners.push((mine, ev)),
+            Err(StoreError::Conflict) => {
+                assert_eq!(store.get_event(&s, ev.id()).await.unwrap(), None);
+            }
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(winners.len(), 1, "exactly one writer wins");
+    let (mine, ev) = winners.pop().unwrap();
+    assert_eq!(store.get_envelope(&s, &env.id).await.unwrap(), Some(mine));
+    assert!(store.get_event(&s, ev.id()).await.unwrap().is_some());
+}
+
+/// Debits succeed up to the allowance; the next is `InsufficientBalance` and writes nothing.
+pub async fn allowance(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 2).await;
+    let ep = endpoint(&s, &["*"], EndpointStatus::Enabled);
+    store.insert_webhook_endpoint(&ep).await.unwrap();
+    let period = "2026-03";
+    let d = debit(&s, period, 2);
+
+    let e1 = envelope(&s);
+    store
+        .create_envelope(&e1, &[event(&e1, EventType::Created)], Some(&d))
+        .await
+        .unwrap();
+    assert_eq!(store.usage(&s.account, period).await.unwrap(), 1);
+    let e2 = envelope(&s);
+    store.create_envelope(&e2, &[], None).await.unwrap();
+    let e2b = next(&e2);
+    store
+        .update_envelope(&e2b, &[event(&e2b, EventType::Sent)], Some(&d))
+        .await
+        .unwrap();
+    assert_eq!(store.usage(&s.account, period).await.unwrap(), 2);
+
+    // Spent: a create writes no envelope, no event, no delivery.
+    let e3 = envelope(&s);
+    let ev3 = event(&e3, EventType::Created);
+    let r = store
+        .create_envelope(&e3, std::slice::from_ref(&ev3), Some(&d))
+        .await;
+    assert!(matches!(r, Err(StoreError::InsufficientBalance)), "{r:?}");
+    assert_eq!(store.get_envelope(&s, &e3.id).await.unwrap(), None);
+    assert_eq!(store.get_event(&s, ev3.id()).await.unwrap(), None);
+    assert!(
+        store
+            .deliveries_for_event(&s, ev3.id())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // ... and an update leaves the envelope at its old version.
+    let mut e2c = next(&e2b);
+    e2c.status = EnvelopeStatus::Sent;
+    let ev2c = event(&e2c, EventType::Sent);
+    let r = store
+        .update_envelope(&e2c, std::slice::from_ref(&ev2c), Some(&d))
+        .await;
+    assert!(matches!(r, Err(StoreError::InsufficientBalance)), "{r:?}");
+    assert_eq!(
+        store.get_envelope(&s, &e2.id).await.unwrap(),
+        Some(e2b.clone())
+    );
+    assert_eq!(store.get_event(&s, ev2c.id()).await.unwrap(), None);
+    assert_eq!(store.usage(&s.account, period).await.unwrap(), 2);
+    // The retry from the same version works once the allowance grows.
+    store
+        .update_envelope(&e2c, &[], Some(&debit(&s, period, 3)))
+        .await
+        .unwrap();
+    assert_eq!(store.usage(&s.account, period).await.unwrap(), 3);
+
+    // Periods are separate; an allowance of zero admits nothing.
+    let e4 = envelope(&s);
+    store
+        .create_envelope(&e4, &[], Some(&debit(&s, "2026-04", 2)))
+        .await
+        .unwrap();
+    assert_eq!(store.usage(&s.account, "2026-04").await.unwrap(), 1);
+    let e5 = envelope(&s);
+    let r = store
+        .create_envelope(&e5, &[], Some(&debit(&s, "2026-05", 0)))
+        .await;
+    assert!(matches!(r, Err(StoreError::InsufficientBalance)), "{r:?}");
+    assert_eq!(store.usage(&s.account, "2026-05").await.unwrap(), 0);
+    assert_eq!(store.get_envelope(&s, &e5.id).await.unwrap(), None);
+}
+
+/// Concurrent debits never exceed the allowance.
+pub async fn allowance_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 3).await;
+    let d = debit(&s, "2026-06", 3);
+    let tasks: Vec<_> = (0..RACERS)
+        .map(|_| {
+            let (store, d, e) = (store.clone(), d.clone(), envelope(&s));
+            tokio::spawn(async move {
+                let r = store
+                    .create_envelope(&e, &[event(&e, EventType::Created)], Some(&d))
+                    .await;
+                (e.id, r)
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    for task in tasks {
+        let (id, r) = task.await.expect("task");
+        match r {
+            Ok(()) => ok += 1,
+            Err(StoreError::InsufficientBalance) => {
+                assert_eq!(store.get_envelope(&s, &id).await.unwrap(), None)
+            }
+            Err(e) => panic!("unexpected {e:?}"),
+        }
+    }
+    assert_eq!(ok, 3);
+    assert_eq!(store.usage(&s.account, "2026-06").await.unwrap(), 3);
+    let (listed, _) = env_ids(
+        store
+            .list_envelopes(&s, &EnvelopeFilter::default(), &page(100, None))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(listed.len(), 3);
+}
+
+/// `expired_envelopes`: draft or sent, with `expires_at` at or before now, of any scope.
+pub async fn expired_envelopes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 0).await;
+    let live = Scope {
+        account: s.account.clone(),
+        mode: Mode::Live,
+    };
+    let make = |scope: &Scope, status: EnvelopeStatus, expires: Option<i64>| {
+        let mut e = envelope(scope);
+        e.status = status;
+        e.expires_at = expires.map(t);
+        e
+    };
+    let due = [
+        make(&s, EnvelopeStatus::Draft, Some(-1000)),
+        make(&s, EnvelopeStatus::Sent, Some(0)),
+        make(&live, EnvelopeStatus::Sent, Some(-5)),
+    ];
+    let not_due = [
+        make(&s, EnvelopeStatus::Sent, Some(1)),
+        make(&s, EnvelopeStatus::Completed, Some(-1000)),
+        make(&s, EnvelopeStatus::Voided, Some(-1000)),
+        make(&s, EnvelopeStatus::Draft, None),
+    ];
+    for e in due.iter().chain(&not_due) {
+        store.create_envelope(e, &[], None).await.unwrap();
+    }
+    let mine: BTreeSet<String> = due.iter().chain(&not_due).map(|e| e.id.clone()).collect();
+    let found: BTreeSet<String> = store
+        .expired_envelopes(t(0), 10_000)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.id)
+        .filter(|id| mine.contains(id))
+        .collect();
+    assert_eq!(found, due.iter().map(|e| e.id.clone()).collect());
+    assert_eq!(store.expired_envelopes(t(0), 1).await.unwrap().len(), 1);
+    // Once voided, it is no longer reported.
+    let mut voided = next(&due[0]);
+    voided.status = EnvelopeStatus::Voided;
+    store.update_envelope(&voided, &[], None).await.unwrap();
+    let ids: Vec<String> = store
+        .expired_envelopes(t(0), 10_000)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|e| e.id)
+        .collect();
+    assert!(!ids.contains(&due[0].id));
+    assert!(ids.contains(&due[1].id));
+}
+
+/// Webhook endpoints: insert, duplicate, get in scope, find by ID, update, delete.
+pub async fn webhook_endpoints(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 0).await;
+    let ep = endpoint(&s, &["envelope.sent"], EndpointStatus::Enabled);
+    store.insert_webhook_endpoint(&ep).await.unwrap();
+    assert!(matches!(
+        store.insert_webhook_endpoint(&ep).await,
+        Err(StoreError::Duplicate)
+    ));
+    assert_eq!(
+        store.get_webhook_endpoint(&s, &ep.id).await.unwrap(),
+        Some(ep.clone())
+    );
+    assert_eq!(
+        store.find_webhook_endpoint(&ep.id).await.unwrap(),
+        Some(ep.clone())
+    );
+    assert_eq!(
+        store.find_webhook_endpoint("we_missing").await.unwrap(),
+        None
+    );
+
+    let mut changed = ep.clone();
+    changed.status = EndpointStatus::Disabled;
+    changed.events = vec!["*".into()];
+    changed.description = Some("paused".into());
+    store.update_webhook_endpoint(&changed).await.unwrap();
+    assert_eq!(
+        store.get_webhook_endpoint(&s, &ep.id).await.unwrap(),
+        Some(changed.clone())
+    );
+    // A disabled endpoint gets no deliveries.
+    let e = envelope(&s);
+    let ev = event(&e, EventType::Created);
+    store
+        .create_envelope(&e, std::slice::from_ref(&ev), None)
+        .await
+        .unwrap();
+    assert!(
+        store
+            .deliveries_for_event(&s, ev.id())
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    let missing = endpoint(&s, &["*"], EndpointStatus::Enabled);
+    assert!(matches!(
+        store.update_webhook_endpoint(&missing).await,
+        Err(StoreError::Conflict)
+    ));
+
+    assert!(store.delete_webhook_endpoint(&s, &ep.id).await.unwrap());
+    assert_eq!(store.get_webhook_endpoint(&s, &ep.id).await.unwrap(), None);
+    assert_eq!(store.find_webhook_endpoint(&ep.id).await.unwrap(), None);
+    assert!(!store.delete_webhook_endpoint(&s, &ep.id).await.unwrap());
+    assert!(is_empty_page(
+        store
+            .list_webhook_endpoints(&s, &page(10, None))
+            .await
+            .unwrap()
+    ));
+}

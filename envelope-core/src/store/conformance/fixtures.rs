@@ -1,0 +1,195 @@
+//! Records for the conformance suite: valid, distinct, and tagged with fresh random IDs so that
+//! clauses can share one store without seeing each other's rows.
+
+use std::collections::BTreeMap;
+
+use crate::clock::Timestamp;
+use crate::ids;
+use crate::model::{
+    Account, ApiKey, Delivery, EndpointStatus, EnvelopeRecord, EnvelopeStatus, Event, EventData,
+    EventRecord, EventType, Mode, Scope, Signer, SignerRecord, SignerStatus, SignerValue,
+    StoredFile, TemplateRecord, WebhookEndpointRecord,
+};
+use crate::store::{FileLink, SigningToken, Store};
+
+/// A fixed instant plus `ms` milliseconds.
+pub fn t(ms: i64) -> Timestamp {
+    Timestamp::from_millis(1_767_225_600_000 + ms).expect("valid timestamp")
+}
+
+pub fn other_mode(m: Mode) -> Mode {
+    match m {
+        Mode::Test => Mode::Live,
+        Mode::Live => Mode::Test,
+    }
+}
+
+pub fn account(allowance: u32) -> Account {
+    Account {
+        id: ids::new_id(ids::ACCOUNT),
+        name: "Acme \"Widgets\" & Sons".into(),
+        monthly_allowance: allowance,
+        created_at: t(0),
+    }
+}
+
+pub fn api_key(account: &str, mode: Mode) -> ApiKey {
+    let secret = format!("sk_{}_{}", mode.as_str(), ids::new_token());
+    ApiKey {
+        id: ids::new_id(ids::API_KEY),
+        account: account.into(),
+        mode,
+        prefix: secret[..12].into(),
+        hash: ids::digest(&secret),
+        created_at: t(1),
+        revoked_at: None,
+    }
+}
+
+/// Inserts a fresh account (no keys) and returns its test scope.
+pub async fn new_scope(store: &dyn Store, allowance: u32) -> Scope {
+    let a = account(allowance);
+    store.insert_account(&a, &[]).await.expect("insert account");
+    Scope {
+        account: a.id,
+        mode: Mode::Test,
+    }
+}
+
+fn file(name: &str) -> StoredFile {
+    StoredFile {
+        blob: format!("blob_{}", ids::random_base62(32)),
+        file_name: name.into(),
+        size: 1234,
+        sha256: ids::sha256_hex(name.as_bytes()),
+    }
+}
+
+pub fn template(scope: &Scope) -> TemplateRecord {
+    TemplateRecord {
+        id: ids::new_id(ids::TEMPLATE),
+        account: scope.account.clone(),
+        mode: scope.mode,
+        version: 1,
+        name: "NDA".into(),
+        description: Some("Mutual, 2 years — ünïcode".into()),
+        roles: vec!["client".into(), "witness".into()],
+        fields: vec![],
+        page_count: 2,
+        page_sizes: vec![(612.0, 792.0), (595.28, 841.89)],
+        created_at: t(10),
+        updated_at: t(10),
+        archived: false,
+        file: file("nda.pdf"),
+    }
+}
+
+pub fn envelope(scope: &Scope) -> EnvelopeRecord {
+    let signer = SignerRecord {
+        signer: Signer {
+            id: ids::new_id(ids::SIGNER),
+            role: "client".into(),
+            name: "Ada".into(),
+            email: "ada@example.com".into(),
+            order: 1,
+            status: SignerStatus::Pending,
+            viewed_at: None,
+            signed_at: None,
+            declined_at: None,
+            decline_reason: None,
+        },
+        sent_at: None,
+        last_reminded_at: None,
+        ip_address: Some("192.0.2.1".into()),
+        user_agent: None,
+        values: BTreeMap::from([("sig".into(), SignerValue::Typed("Ada".into()))]),
+    };
+    EnvelopeRecord {
+        id: ids::new_id(ids::ENVELOPE),
+        account: scope.account.clone(),
+        mode: scope.mode,
+        version: 1,
+        status: EnvelopeStatus::Draft,
+        name: "Lease".into(),
+        template: None,
+        delivery: Delivery::Email,
+        signing_order: false,
+        signers: vec![signer],
+        metadata: BTreeMap::from([("order".into(), "42".into())]),
+        void_reason: None,
+        created_at: t(20),
+        sent_at: None,
+        completed_at: None,
+        voided_at: None,
+        expires_at: None,
+        expires_in_days: Some(30),
+        subject: None,
+        message: Some("Please sign".into()),
+        fields: vec![],
+        data: BTreeMap::from([("check".into(), SignerValue::Checkbox(true))]),
+        signature_page: true,
+        original: file("lease.pdf"),
+        signed: None,
+        audit_trail: None,
+    }
+}
+
+/// The next version of `e`, as a writer that read `e` would produce it.
+pub fn next(e: &EnvelopeRecord) -> EnvelopeRecord {
+    let mut n = e.clone();
+    n.version += 1;
+    n
+}
+
+pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
+    EventRecord {
+        account: e.account.clone(),
+        mode: e.mode,
+        event: Event {
+            id: ids::new_id(ids::EVENT),
+            object: "event".into(),
+            kind,
+            livemode: e.mode.is_live(),
+            created_at: t(30),
+            data: EventData {
+                object: e.view(),
+                signer: None,
+            },
+        },
+    }
+}
+
+pub fn endpoint(scope: &Scope, events: &[&str], status: EndpointStatus) -> WebhookEndpointRecord {
+    WebhookEndpointRecord {
+        id: ids::new_id(ids::WEBHOOK_ENDPOINT),
+        account: scope.account.clone(),
+        mode: scope.mode,
+        url: "https://example.com/hook".into(),
+        events: events.iter().map(|s| s.to_string()).collect(),
+        description: None,
+        status,
+        secret: format!("{}{}", ids::WEBHOOK_SECRET, ids::new_token()),
+        created_at: t(5),
+    }
+}
+
+pub fn signing_token(e: &EnvelopeRecord) -> SigningToken {
+    SigningToken {
+        token_hash: ids::digest(&ids::new_token()),
+        account: e.account.clone(),
+        mode: e.mode,
+        envelope: e.id.clone(),
+        signer: e.signers[0].signer.id.clone(),
+        created_at: t(40),
+        expires_at: t(86_400_000),
+    }
+}
+
+pub fn file_link() -> FileLink {
+    FileLink {
+        token_hash: ids::digest(&ids::new_token()),
+        blob: format!("blob_{}", ids::random_base62(32)),
+        file_name: "signed.pdf".into(),
+        expires_at: t(3_600_000),
+    }
+}

@@ -1,0 +1,173 @@
+//! Accounts, API keys and allowance usage.
+//!
+//! `accounts.monthly_allowance` and `api_keys.revoked_at` change in place, so they are columns
+//! that win over the copy in the JSON document: a single conditional `UPDATE` changes them,
+//! without a read-modify-write of the document.
+
+use super::{SqlStore, db_err, decode, encode, from_millis, millis, with_pool, with_tx};
+use crate::clock::Timestamp;
+use crate::model::{Account, ApiKey};
+use crate::store::StoreResult;
+
+const INSERT_ACCOUNT: &str =
+    "INSERT INTO accounts (id, monthly_allowance, doc) VALUES ($1, $2, $3)";
+const INSERT_KEY: &str =
+    "INSERT INTO api_keys (id, account, hash, revoked_at, doc) VALUES ($1, $2, $3, $4, $5)";
+
+fn account_from_row((allowance, doc): (i64, String)) -> StoreResult<Account> {
+    let mut a: Account = decode("account", &doc)?;
+    a.monthly_allowance = u32::try_from(allowance).unwrap_or(u32::MAX);
+    Ok(a)
+}
+
+fn key_from_row((revoked_at, doc): (Option<i64>, String)) -> StoreResult<ApiKey> {
+    let mut k: ApiKey = decode("api key", &doc)?;
+    k.revoked_at = revoked_at
+        .map(|ms| from_millis("api key", ms))
+        .transpose()?;
+    Ok(k)
+}
+
+impl SqlStore {
+    pub(super) async fn insert_account_impl(
+        &self,
+        account: &Account,
+        keys: &[ApiKey],
+    ) -> StoreResult<()> {
+        let doc = encode(account)?;
+        let key_docs = keys.iter().map(encode).collect::<StoreResult<Vec<_>>>()?;
+        with_tx!(&self.pool, |tx| {
+            sqlx::query(INSERT_ACCOUNT)
+                .bind(&account.id)
+                .bind(i64::from(account.monthly_allowance))
+                .bind(&doc)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            for (k, kdoc) in keys.iter().zip(&key_docs) {
+                sqlx::query(INSERT_KEY)
+                    .bind(&k.id)
+                    .bind(&k.account)
+                    .bind(&k.hash)
+                    .bind(k.revoked_at.map(millis))
+                    .bind(kdoc)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+            }
+        });
+        Ok(())
+    }
+
+    pub(super) async fn get_account_impl(&self, id: &str) -> StoreResult<Option<Account>> {
+        let row: Option<(i64, String)> = with_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT monthly_allowance, doc FROM accounts WHERE id = $1")
+                .bind(id)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        row.map(account_from_row).transpose()
+    }
+
+    pub(super) async fn list_accounts_impl(&self) -> StoreResult<Vec<Account>> {
+        let rows: Vec<(i64, String)> = with_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT monthly_allowance, doc FROM accounts ORDER BY seq")
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+        });
+        rows.into_iter().map(account_from_row).collect()
+    }
+
+    pub(super) async fn set_allowance_impl(
+        &self,
+        account: &str,
+        allowance: u32,
+    ) -> StoreResult<bool> {
+        let r = with_pool!(&self.pool, |p| {
+            sqlx::query("UPDATE accounts SET monthly_allowance = $2 WHERE id = $1")
+                .bind(account)
+                .bind(i64::from(allowance))
+                .execute(p)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+        });
+        Ok(r > 0)
+    }
+
+    pub(super) async fn insert_api_key_impl(&self, key: &ApiKey) -> StoreResult<()> {
+        let doc = encode(key)?;
+        with_pool!(&self.pool, |p| {
+            sqlx::query(INSERT_KEY)
+                .bind(&key.id)
+                .bind(&key.account)
+                .bind(&key.hash)
+                .bind(key.revoked_at.map(millis))
+                .bind(&doc)
+                .execute(p)
+                .await
+                .map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    pub(super) async fn api_key_by_hash_impl(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        let row: Option<(Option<i64>, String)> = with_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT revoked_at, doc FROM api_keys WHERE hash = $1")
+                .bind(hash)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        row.map(key_from_row).transpose()
+    }
+
+    pub(super) async fn list_api_keys_impl(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
+        let rows: Vec<(Option<i64>, String)> = with_pool!(&self.pool, |p| {
+            sqlx::query_as("SELECT revoked_at, doc FROM api_keys WHERE account = $1 ORDER BY seq")
+                .bind(account)
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+        });
+        rows.into_iter().map(key_from_row).collect()
+    }
+
+    pub(super) async fn revoke_api_key_impl(
+        &self,
+        account: &str,
+        key_id: &str,
+        at: Timestamp,
+    ) -> StoreResult<bool> {
+        let r = with_pool!(&self.pool, |p| {
+            sqlx::query(
+                "UPDATE api_keys SET revoked_at = $3 \
+                 WHERE account = $1 AND id = $2 AND revoked_at IS NULL",
+            )
+            .bind(account)
+            .bind(key_id)
+            .bind(millis(at))
+            .execute(p)
+            .await
+            .map_err(db_err)?
+            .rows_affected()
+        });
+        Ok(r > 0)
+    }
+
+    pub(super) async fn usage_impl(&self, account: &str, period: &str) -> StoreResult<u32> {
+        let used: Option<i64> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(
+                "SELECT used FROM allowance_usage WHERE account = $1 AND period = $2",
+            )
+            .bind(account)
+            .bind(period)
+            .fetch_optional(p)
+            .await
+            .map_err(db_err)?
+        });
+        Ok(used.map_or(0, |u| u32::try_from(u).unwrap_or(u32::MAX)))
+    }
+}

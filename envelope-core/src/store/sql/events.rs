@@ -1,0 +1,112 @@
+//! Event reads and the webhook outbox rows of an event. Events and deliveries are written only
+//! by the envelope transaction (see `envelopes.rs`).
+
+use super::lists::{Filter, ListSql};
+use super::{SqlStore, corrupt, db_err, decode, from_millis, with_pool};
+use crate::model::{DeliveryStatus, EventRecord, EventType, Mode, Scope, WebhookDelivery};
+use crate::store::{Listed, PageRequest, StoreResult};
+
+const LIST: ListSql = ListSql {
+    cursor: "SELECT seq FROM events WHERE id = $1 AND account = $2 AND mode = $3",
+    page: "SELECT doc FROM events WHERE account = $1 AND mode = $2 AND seq < $3 \
+           ORDER BY seq DESC LIMIT $4",
+};
+
+const LIST_BY_TYPE: ListSql = ListSql {
+    cursor: LIST.cursor,
+    page: "SELECT doc FROM events WHERE account = $1 AND mode = $2 AND seq < $3 \
+           AND event_type = $5 ORDER BY seq DESC LIMIT $4",
+};
+
+type DeliveryRow = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    Option<i64>,
+    i64,
+);
+
+fn delivery_from_row(r: DeliveryRow) -> StoreResult<WebhookDelivery> {
+    let (id, account, mode, event, endpoint, status, attempts, next, created) = r;
+    let what = "webhook delivery";
+    Ok(WebhookDelivery {
+        id,
+        account,
+        mode: Mode::parse(&mode).ok_or_else(|| corrupt(what, format!("mode {mode:?}")))?,
+        event,
+        endpoint,
+        status: match status.as_str() {
+            "pending" => DeliveryStatus::Pending,
+            "delivered" => DeliveryStatus::Delivered,
+            "failed" => DeliveryStatus::Failed,
+            other => return Err(corrupt(what, format!("status {other:?}"))),
+        },
+        attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
+        next_attempt_at: next.map(|ms| from_millis(what, ms)).transpose()?,
+        created_at: from_millis(what, created)?,
+    })
+}
+
+impl SqlStore {
+    pub(super) async fn get_event_impl(
+        &self,
+        scope: &Scope,
+        id: &str,
+    ) -> StoreResult<Option<EventRecord>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(
+                "SELECT doc FROM events WHERE id = $1 AND account = $2 AND mode = $3",
+            )
+            .bind(id)
+            .bind(&scope.account)
+            .bind(scope.mode.as_str())
+            .fetch_optional(p)
+            .await
+            .map_err(db_err)?
+        });
+        doc.map(|d| decode("event", &d)).transpose()
+    }
+
+    pub(super) async fn list_events_impl(
+        &self,
+        scope: &Scope,
+        kind: Option<EventType>,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EventRecord>> {
+        match kind {
+            None => {
+                self.list_docs("event", &LIST, scope, Filter::None, page)
+                    .await
+            }
+            Some(k) => {
+                let f = Filter::Text(k.as_str().to_string());
+                self.list_docs("event", &LIST_BY_TYPE, scope, f, page).await
+            }
+        }
+    }
+
+    pub(super) async fn deliveries_for_event_impl(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<WebhookDelivery>> {
+        let rows: Vec<DeliveryRow> = with_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT id, account, mode, event_id, endpoint_id, status, attempts, \
+                 next_attempt_at, created_at FROM webhook_deliveries \
+                 WHERE event_id = $1 AND account = $2 AND mode = $3 ORDER BY seq",
+            )
+            .bind(event)
+            .bind(&scope.account)
+            .bind(scope.mode.as_str())
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?
+        });
+        rows.into_iter().map(delivery_from_row).collect()
+    }
+}

@@ -1,0 +1,63 @@
+//! Signing tokens and file links, stored and found by the SHA-256 of their token.
+
+use super::{SqlStore, db_err, decode, encode, millis, with_pool};
+use crate::store::{FileLink, SigningToken, StoreResult};
+
+impl SqlStore {
+    pub(super) async fn insert_signing_token_impl(&self, t: &SigningToken) -> StoreResult<()> {
+        let doc = encode(t)?;
+        with_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO signing_tokens (token_hash, envelope, expires_at, doc) \
+                 VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&t.token_hash)
+            .bind(&t.envelope)
+            .bind(millis(t.expires_at))
+            .bind(&doc)
+            .execute(p)
+            .await
+            .map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    pub(super) async fn signing_token_impl(
+        &self,
+        token_hash: &str,
+    ) -> StoreResult<Option<SigningToken>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar("SELECT doc FROM signing_tokens WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        doc.map(|d| decode("signing token", &d)).transpose()
+    }
+
+    pub(super) async fn insert_file_link_impl(&self, l: &FileLink) -> StoreResult<()> {
+        let doc = encode(l)?;
+        with_pool!(&self.pool, |p| {
+            sqlx::query("INSERT INTO file_links (token_hash, expires_at, doc) VALUES ($1, $2, $3)")
+                .bind(&l.token_hash)
+                .bind(millis(l.expires_at))
+                .bind(&doc)
+                .execute(p)
+                .await
+                .map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    pub(super) async fn file_link_impl(&self, token_hash: &str) -> StoreResult<Option<FileLink>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar("SELECT doc FROM file_links WHERE token_hash = $1")
+                .bind(token_hash)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        doc.map(|d| decode("file link", &d)).transpose()
+    }
+}

@@ -1,0 +1,186 @@
+//! `impl Store for SqlStore`: one line per method, delegating to the files of each resource.
+
+use async_trait::async_trait;
+
+use super::SqlStore;
+use crate::clock::Timestamp;
+use crate::model::{
+    Account, ApiKey, EnvelopeRecord, EventRecord, EventType, Scope, TemplateRecord,
+    WebhookDelivery, WebhookEndpointRecord,
+};
+use crate::store::{
+    AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, PageRequest, SigningToken,
+    Store, StoreResult, StoredResponse,
+};
+
+#[async_trait]
+impl Store for SqlStore {
+    async fn insert_account(&self, account: &Account, keys: &[ApiKey]) -> StoreResult<()> {
+        self.insert_account_impl(account, keys).await
+    }
+    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>> {
+        self.get_account_impl(id).await
+    }
+    async fn list_accounts(&self) -> StoreResult<Vec<Account>> {
+        self.list_accounts_impl().await
+    }
+    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool> {
+        self.set_allowance_impl(account, allowance).await
+    }
+    async fn insert_api_key(&self, key: &ApiKey) -> StoreResult<()> {
+        self.insert_api_key_impl(key).await
+    }
+    async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+        self.api_key_by_hash_impl(hash).await
+    }
+    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
+        self.list_api_keys_impl(account).await
+    }
+    async fn revoke_api_key(
+        &self,
+        account: &str,
+        key_id: &str,
+        at: Timestamp,
+    ) -> StoreResult<bool> {
+        self.revoke_api_key_impl(account, key_id, at).await
+    }
+    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
+        self.usage_impl(account, period).await
+    }
+
+    async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
+        self.insert_template_impl(template).await
+    }
+    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>> {
+        self.get_template_impl(scope, id).await
+    }
+    async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()> {
+        self.update_template_impl(template).await
+    }
+    async fn list_templates(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<TemplateRecord>> {
+        self.list_templates_impl(scope, page).await
+    }
+
+    async fn create_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()> {
+        self.write_envelope(envelope, events, debit, true).await
+    }
+    async fn update_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()> {
+        self.write_envelope(envelope, events, debit, false).await
+    }
+    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>> {
+        self.get_envelope_impl(scope, id).await
+    }
+    async fn list_envelopes(
+        &self,
+        scope: &Scope,
+        filter: &EnvelopeFilter,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EnvelopeRecord>> {
+        self.list_envelopes_impl(scope, filter, page).await
+    }
+    async fn expired_envelopes(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        self.expired_envelopes_impl(now, limit).await
+    }
+
+    async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>> {
+        self.get_event_impl(scope, id).await
+    }
+    async fn list_events(
+        &self,
+        scope: &Scope,
+        kind: Option<EventType>,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EventRecord>> {
+        self.list_events_impl(scope, kind, page).await
+    }
+    async fn deliveries_for_event(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<WebhookDelivery>> {
+        self.deliveries_for_event_impl(scope, event).await
+    }
+
+    async fn insert_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        self.insert_webhook_endpoint_impl(endpoint).await
+    }
+    async fn get_webhook_endpoint(
+        &self,
+        scope: &Scope,
+        id: &str,
+    ) -> StoreResult<Option<WebhookEndpointRecord>> {
+        self.get_webhook_endpoint_impl(scope, id).await
+    }
+    async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
+        self.find_webhook_endpoint_impl(id).await
+    }
+    async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
+        self.update_webhook_endpoint_impl(endpoint).await
+    }
+    async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool> {
+        self.delete_webhook_endpoint_impl(scope, id).await
+    }
+    async fn list_webhook_endpoints(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<WebhookEndpointRecord>> {
+        self.list_webhook_endpoints_impl(scope, page).await
+    }
+
+    async fn insert_signing_token(&self, token: &SigningToken) -> StoreResult<()> {
+        self.insert_signing_token_impl(token).await
+    }
+    async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>> {
+        self.signing_token_impl(token_hash).await
+    }
+    async fn insert_file_link(&self, link: &FileLink) -> StoreResult<()> {
+        self.insert_file_link_impl(link).await
+    }
+    async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>> {
+        self.file_link_impl(token_hash).await
+    }
+
+    async fn idempotency_begin(
+        &self,
+        scope: &Scope,
+        key: &str,
+        fingerprint: &str,
+        now: Timestamp,
+        stale_before: Timestamp,
+    ) -> StoreResult<IdempotencyBegin> {
+        self.idempotency_begin_impl(scope, key, fingerprint, now, stale_before)
+            .await
+    }
+    async fn idempotency_finish(
+        &self,
+        scope: &Scope,
+        key: &str,
+        response: &StoredResponse,
+        expires_at: Timestamp,
+    ) -> StoreResult<()> {
+        self.idempotency_finish_impl(scope, key, response, expires_at)
+            .await
+    }
+    async fn idempotency_release(&self, scope: &Scope, key: &str) -> StoreResult<()> {
+        self.idempotency_release_impl(scope, key).await
+    }
+}

@@ -1,0 +1,91 @@
+//! Templates: versioned documents, updated only from the version the caller read.
+
+use super::lists::{Filter, ListSql};
+use super::{SqlStore, db_err, decode, encode, version, with_pool};
+use crate::model::{Scope, TemplateRecord};
+use crate::store::{Listed, PageRequest, StoreError, StoreResult};
+
+const LIST: ListSql = ListSql {
+    cursor: "SELECT seq FROM templates WHERE id = $1 AND account = $2 AND mode = $3",
+    page: "SELECT doc FROM templates WHERE account = $1 AND mode = $2 AND seq < $3 \
+           AND archived = $5 ORDER BY seq DESC LIMIT $4",
+};
+
+impl SqlStore {
+    pub(super) async fn insert_template_impl(&self, t: &TemplateRecord) -> StoreResult<()> {
+        let doc = encode(t)?;
+        let v = version(t.version)?;
+        with_pool!(&self.pool, |p| {
+            sqlx::query(
+                "INSERT INTO templates (id, account, mode, version, archived, doc) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .bind(&t.id)
+            .bind(&t.account)
+            .bind(t.mode.as_str())
+            .bind(v)
+            .bind(t.archived)
+            .bind(&doc)
+            .execute(p)
+            .await
+            .map_err(db_err)?;
+        });
+        Ok(())
+    }
+
+    pub(super) async fn get_template_impl(
+        &self,
+        scope: &Scope,
+        id: &str,
+    ) -> StoreResult<Option<TemplateRecord>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(
+                "SELECT doc FROM templates WHERE id = $1 AND account = $2 AND mode = $3",
+            )
+            .bind(id)
+            .bind(&scope.account)
+            .bind(scope.mode.as_str())
+            .fetch_optional(p)
+            .await
+            .map_err(db_err)?
+        });
+        doc.map(|d| decode("template", &d)).transpose()
+    }
+
+    /// Compare-and-set on `version`: zero rows changed means another writer got there first.
+    pub(super) async fn update_template_impl(&self, t: &TemplateRecord) -> StoreResult<()> {
+        let doc = encode(t)?;
+        let new = version(t.version)?;
+        let old = new.checked_sub(1).ok_or(StoreError::Conflict)?;
+        let changed = with_pool!(&self.pool, |p| {
+            sqlx::query(
+                "UPDATE templates SET version = $1, archived = $2, doc = $3 \
+                 WHERE id = $4 AND account = $5 AND mode = $6 AND version = $7",
+            )
+            .bind(new)
+            .bind(t.archived)
+            .bind(&doc)
+            .bind(&t.id)
+            .bind(&t.account)
+            .bind(t.mode.as_str())
+            .bind(old)
+            .execute(p)
+            .await
+            .map_err(db_err)?
+            .rows_affected()
+        });
+        if changed == 0 {
+            return Err(StoreError::Conflict);
+        }
+        Ok(())
+    }
+
+    pub(super) async fn list_templates_impl(
+        &self,
+        scope: &Scope,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<TemplateRecord>> {
+        self.list_docs("template", &LIST, scope, Filter::Bool(false), page)
+            .await
+    }
+}

@@ -1,0 +1,414 @@
+//! Runs the store conformance suite (`envelope_core::store::conformance`) against every
+//! implementation: one test per clause and backend, plus tests only durable stores can take
+//! (reopen, schema versions, two pools on one database).
+//!
+//! - memory: always.
+//! - SQLite: always, on a file in a fresh temporary directory.
+//! - PostgreSQL: when `ENVELOPE_TEST_DATABASE_URL` is set (for example
+//!   `postgres://postgres@127.0.0.1:5432/test`); every test works in its own new schema
+//!   `t_<random>`, dropped at the end, so runs never see each other's rows. Without the variable
+//!   the PostgreSQL tests print why they skipped and pass.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use envelope_core::store::conformance::{self, fixtures};
+use envelope_core::store::sql::{Engine, SCHEMA_VERSION};
+use envelope_core::store::{
+    BlobStore, DirBlobStore, IdempotencyBegin, MemoryBlobStore, MemoryStore, OpenError, SqlStore,
+    Store, StoreError,
+};
+
+const PG_URL_VAR: &str = "ENVELOPE_TEST_DATABASE_URL";
+
+fn pg_url() -> Option<String> {
+    match std::env::var(PG_URL_VAR) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!("skipped: {PG_URL_VAR} is not set");
+            None
+        }
+    }
+}
+
+/// A store under test and what must be cleaned up after it.
+struct Backend {
+    store: Arc<dyn Store>,
+    blobs: Arc<dyn BlobStore>,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Nothing,
+    /// Removed on drop, after the store is closed.
+    Sqlite(SqlStore, #[allow(dead_code)] tempfile::TempDir),
+    Postgres(SqlStore, PgSchema),
+}
+
+/// A fresh schema on the test server.
+struct PgSchema {
+    url: String,
+    name: String,
+}
+
+impl PgSchema {
+    fn new(url: String) -> PgSchema {
+        let name = format!(
+            "t_{}",
+            envelope_core::ids::random_base62(16).to_ascii_lowercase()
+        );
+        PgSchema { url, name }
+    }
+
+    async fn connect(&self) -> SqlStore {
+        SqlStore::connect_postgres_in_schema(&self.url, &self.name)
+            .await
+            .expect("connect to PostgreSQL")
+    }
+
+    /// A raw connection whose search_path is the schema (for tampering in tests).
+    async fn raw(&self) -> sqlx::PgConnection {
+        use sqlx::Connection;
+        let opts: sqlx::postgres::PgConnectOptions = self.url.parse().unwrap();
+        sqlx::PgConnection::connect_with(&opts.options([("search_path", self.name.as_str())]))
+            .await
+            .unwrap()
+    }
+
+    async fn drop_schema(&self) {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&self.url).await.unwrap();
+        let sql = format!("DROP SCHEMA IF EXISTS {} CASCADE", self.name);
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut conn)
+            .await
+            .unwrap();
+    }
+}
+
+async fn sqlite_file() -> (SqlStore, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqlStore::open_sqlite(dir.path().join("envelope.db"))
+        .await
+        .expect("open SQLite");
+    (store, dir)
+}
+
+/// Opens the backend named `kind`, or `None` when it is not configured (skipped).
+async fn open(kind: &str) -> Option<Backend> {
+    Some(match kind {
+        "memory" => Backend {
+            store: Arc::new(MemoryStore::new()),
+            blobs: Arc::new(MemoryBlobStore::new()),
+            cleanup: Cleanup::Nothing,
+        },
+        "sqlite" => {
+            let (store, dir) = sqlite_file().await;
+            Backend {
+                store: Arc::new(store.clone()),
+                blobs: Arc::new(store.blobs()),
+                cleanup: Cleanup::Sqlite(store, dir),
+            }
+        }
+        // SQLite records with blobs in a directory instead of the database.
+        "sqlite_dir_blobs" => {
+            let (store, dir) = sqlite_file().await;
+            let blobs = DirBlobStore::open(dir.path().join("blobs")).unwrap();
+            Backend {
+                store: Arc::new(store.clone()),
+                blobs: Arc::new(blobs),
+                cleanup: Cleanup::Sqlite(store, dir),
+            }
+        }
+        "postgres" => {
+            let schema = PgSchema::new(pg_url()?);
+            let store = schema.connect().await;
+            assert_eq!(store.engine(), Engine::Postgres);
+            Backend {
+                store: Arc::new(store.clone()),
+                blobs: Arc::new(store.blobs()),
+                cleanup: Cleanup::Postgres(store, schema),
+            }
+        }
+        other => panic!("unknown backend {other}"),
+    })
+}
+
+impl Backend {
+    async fn finish(self) {
+        drop((self.store, self.blobs));
+        match self.cleanup {
+            Cleanup::Nothing => {}
+            Cleanup::Sqlite(store, _dir) => store.close().await,
+            Cleanup::Postgres(store, schema) => {
+                store.close().await;
+                schema.drop_schema().await;
+            }
+        }
+    }
+}
+
+/// Runs one clause on a fresh backend; cleans up even when the clause panics.
+async fn run<F, Fut>(kind: &str, clause: F)
+where
+    F: FnOnce(Arc<dyn Store>, Arc<dyn BlobStore>) -> Fut,
+    Fut: Future<Output = ()> + Send + 'static,
+{
+    let Some(backend) = open(kind).await else {
+        return;
+    };
+    let result = tokio::spawn(clause(backend.store.clone(), backend.blobs.clone())).await;
+    backend.finish().await;
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+macro_rules! suite {
+    ($kind:ident: $($clause:ident),* $(,)?) => {
+        mod $kind {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $clause() {
+                    super::run(stringify!($kind), |s, b| {
+                        envelope_core::store::conformance::$clause(s, b)
+                    })
+                    .await;
+                }
+            )*
+
+            /// Every clause of the suite has a test here.
+            #[test]
+            fn covers_every_clause() {
+                let here = [$(stringify!($clause)),*];
+                for c in envelope_core::store::conformance::CLAUSES {
+                    assert!(here.contains(c), "clause {c} is not run");
+                }
+            }
+        }
+    };
+}
+
+macro_rules! all_clauses {
+    ($kind:ident) => {
+        suite!($kind:
+            accounts_and_keys,
+            scope_isolation,
+            templates,
+            envelope_writes_events_and_outbox,
+            optimistic_concurrency,
+            optimistic_concurrency_raced,
+            allowance,
+            allowance_raced,
+            list_pagination,
+            list_filters,
+            expired_envelopes,
+            webhook_endpoints,
+            links,
+            idempotency,
+            idempotency_raced,
+            blobs,
+        );
+    };
+}
+
+all_clauses!(memory);
+all_clauses!(sqlite);
+all_clauses!(postgres);
+
+/// The blob clause against `DirBlobStore` (the record clauses do not touch blobs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dir_blob_store_blobs() {
+    run("sqlite_dir_blobs", conformance::blobs).await;
+}
+
+/// The whole suite on one shared store, as `run_all` documents it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn memory_run_all() {
+    run("memory", conformance::run_all).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_run_all() {
+    run("sqlite", conformance::run_all).await;
+}
+
+// ---- Durable stores only. ----
+
+/// What was written before closing the file is there after reopening it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_data_survives_reopen() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let store = SqlStore::open_sqlite(&path).await.unwrap();
+    assert_eq!(store.engine(), Engine::Sqlite);
+    let scope = fixtures::new_scope(&store, 5).await;
+    let env = fixtures::envelope(&scope);
+    let ev = fixtures::event(&env, envelope_core::model::EventType::Created);
+    let debit = envelope_core::store::AllowanceDebit {
+        account: scope.account.clone(),
+        period: "2026-01".into(),
+        allowance: 5,
+    };
+    store
+        .create_envelope(&env, std::slice::from_ref(&ev), Some(&debit))
+        .await
+        .unwrap();
+    store
+        .blobs()
+        .put("blob_keep", bytes::Bytes::from_static(b"pdf"))
+        .await
+        .unwrap();
+    store.close().await;
+    drop(store);
+
+    let again = SqlStore::open_sqlite(&path).await.unwrap();
+    assert_eq!(
+        again.get_envelope(&scope, &env.id).await.unwrap(),
+        Some(env)
+    );
+    assert_eq!(again.get_event(&scope, ev.id()).await.unwrap(), Some(ev));
+    assert_eq!(again.usage(&scope.account, "2026-01").await.unwrap(), 1);
+    assert_eq!(
+        again.blobs().get("blob_keep").await.unwrap().as_deref(),
+        Some(&b"pdf"[..])
+    );
+    again.close().await;
+}
+
+fn assert_too_new(r: Result<SqlStore, OpenError>, found: i64) {
+    match r {
+        Err(e @ OpenError::SchemaTooNew { .. }) => {
+            let msg = e.to_string();
+            assert!(msg.contains(&format!("version {found}")), "{msg}");
+            assert!(msg.contains(&format!("version {SCHEMA_VERSION}")), "{msg}");
+            assert!(
+                matches!(e, OpenError::SchemaTooNew { found: f, supported } if f == found && supported == SCHEMA_VERSION)
+            );
+        }
+        other => panic!("expected SchemaTooNew, got {other:?}"),
+    }
+}
+
+/// A database migrated by a newer binary is refused, naming both versions.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_newer_schema_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let store = SqlStore::open_sqlite(&path).await.unwrap();
+    store.close().await;
+    {
+        use sqlx::Connection;
+        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+             VALUES (9999, 'from the future', TRUE, x'00', 0)",
+        )
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        conn.close().await.unwrap();
+    }
+    assert_too_new(SqlStore::open_sqlite(&path).await, 9999);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_newer_schema_is_refused() {
+    let Some(url) = pg_url() else { return };
+    let schema = PgSchema::new(url);
+    schema.connect().await.close().await;
+    let mut raw = schema.raw().await;
+    sqlx::query(
+        "INSERT INTO _sqlx_migrations (version, description, success, checksum, execution_time) \
+         VALUES (9999, 'from the future', TRUE, '\\x00', 0)",
+    )
+    .execute(&mut raw)
+    .await
+    .unwrap();
+    drop(raw);
+    let r = SqlStore::connect_postgres_in_schema(&schema.url, &schema.name).await;
+    schema.drop_schema().await;
+    assert_too_new(r, 9999);
+}
+
+/// Two pools on one database behave like two server processes: the contract holds across them.
+async fn two_instances(a: SqlStore, b: SqlStore) {
+    let scope = fixtures::new_scope(&a, 0).await;
+    // Idempotency begin raced from both instances: exactly one Started.
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let scope = scope.clone();
+            tokio::spawn(async move {
+                store
+                    .idempotency_begin(&scope, "k", "fp", fixtures::t(0), fixtures::t(-1))
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    let mut started = 0;
+    for t in tasks {
+        if t.await.unwrap() == IdempotencyBegin::Started {
+            started += 1;
+        }
+    }
+    assert_eq!(started, 1);
+
+    // Envelope updates from the same version on both: exactly one wins.
+    let env = fixtures::envelope(&scope);
+    a.create_envelope(&env, &[], None).await.unwrap();
+    let tasks: Vec<_> = (0..8)
+        .map(|i| {
+            let store = if i % 2 == 0 { a.clone() } else { b.clone() };
+            let mut mine = fixtures::next(&env);
+            mine.name = format!("writer {i}");
+            tokio::spawn(async move { store.update_envelope(&mine, &[], None).await })
+        })
+        .collect();
+    let mut won = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(()) => won += 1,
+            Err(StoreError::Conflict) => {}
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    assert_eq!(won, 1);
+    // What one instance wrote, the other reads.
+    assert_eq!(
+        b.get_envelope(&scope, &env.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .version,
+        2
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn sqlite_two_pools_on_one_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let a = SqlStore::open_sqlite(&path).await.unwrap();
+    let b = SqlStore::open_sqlite(&path).await.unwrap();
+    two_instances(a.clone(), b.clone()).await;
+    a.close().await;
+    b.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_two_pools_on_one_schema() {
+    let Some(url) = pg_url() else { return };
+    let schema = PgSchema::new(url);
+    let (a, b) = (schema.connect().await, schema.connect().await);
+    let result = tokio::spawn(two_instances(a.clone(), b.clone())).await;
+    a.close().await;
+    b.close().await;
+    schema.drop_schema().await;
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
