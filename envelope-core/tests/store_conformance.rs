@@ -208,6 +208,8 @@ macro_rules! all_clauses {
             idempotency,
             idempotency_raced,
             blobs,
+            webhook_outbox,
+            webhook_outbox_raced,
         );
     };
 }

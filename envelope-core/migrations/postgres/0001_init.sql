@@ -89,10 +89,20 @@ CREATE TABLE webhook_deliveries (
     status TEXT NOT NULL,
     attempts BIGINT NOT NULL,
     next_attempt_at BIGINT,
-    created_at BIGINT NOT NULL
+    created_at BIGINT NOT NULL,
+    last_attempt_at BIGINT
 );
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, seq);
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+
+-- Every attempt to deliver, for `GET /events/{id}/deliveries`.
+CREATE TABLE webhook_attempts (
+    seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id),
+    event_id TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX webhook_attempts_event ON webhook_attempts (event_id, seq);
 
 CREATE TABLE signing_tokens (
     token_hash TEXT PRIMARY KEY,

@@ -89,10 +89,20 @@ CREATE TABLE webhook_deliveries (
     status TEXT NOT NULL,
     attempts INTEGER NOT NULL,
     next_attempt_at INTEGER,
-    created_at INTEGER NOT NULL
+    created_at INTEGER NOT NULL,
+    last_attempt_at INTEGER
 );
 CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, seq);
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+
+-- Every attempt to deliver, for `GET /events/{id}/deliveries`.
+CREATE TABLE webhook_attempts (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    delivery_id TEXT NOT NULL REFERENCES webhook_deliveries (id),
+    event_id TEXT NOT NULL,
+    doc TEXT NOT NULL
+);
+CREATE INDEX webhook_attempts_event ON webhook_attempts (event_id, seq);
 
 CREATE TABLE signing_tokens (
     token_hash TEXT PRIMARY KEY,

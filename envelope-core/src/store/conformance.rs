@@ -22,6 +22,7 @@ mod envelopes;
 pub mod fixtures;
 mod idempotency;
 mod lists;
+mod outbox;
 
 pub use accounts::{accounts_and_keys, links, scope_isolation};
 pub use blobs::blobs;
@@ -31,6 +32,7 @@ pub use envelopes::{
 };
 pub use idempotency::{idempotency, idempotency_raced};
 pub use lists::{list_filters, list_pagination};
+pub use outbox::{webhook_outbox, webhook_outbox_raced};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -64,6 +66,8 @@ pub const CLAUSES: &[&str] = &[
     "idempotency",
     "idempotency_raced",
     "blobs",
+    "webhook_outbox",
+    "webhook_outbox_raced",
 ];
 
 /// Runs every clause on one store.
@@ -78,6 +82,8 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     allowance_raced(store.clone(), blobs.clone()).await;
     list_pagination(store.clone(), blobs.clone()).await;
     list_filters(store.clone(), blobs.clone()).await;
+    webhook_outbox(store.clone(), blobs.clone()).await;
+    webhook_outbox_raced(store.clone(), blobs.clone()).await;
     expired_envelopes(store.clone(), blobs.clone()).await;
     webhook_endpoints(store.clone(), blobs.clone()).await;
     links(store.clone(), blobs.clone()).await;

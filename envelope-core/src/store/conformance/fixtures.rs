@@ -170,6 +170,8 @@ pub fn endpoint(scope: &Scope, events: &[&str], status: EndpointStatus) -> Webho
         status,
         secret: format!("{}{}", ids::WEBHOOK_SECRET, ids::new_token()),
         created_at: t(5),
+        previous_secret: None,
+        previous_secret_expires_at: None,
     }
 }
 

@@ -18,7 +18,7 @@ const LIST_BY_TYPE: ListSql = ListSql {
            AND event_type = $5 ORDER BY seq DESC LIMIT $4",
 };
 
-type DeliveryRow = (
+pub(super) type DeliveryRow = (
     String,
     String,
     String,
@@ -28,10 +28,11 @@ type DeliveryRow = (
     i64,
     Option<i64>,
     i64,
+    Option<i64>,
 );
 
-fn delivery_from_row(r: DeliveryRow) -> StoreResult<WebhookDelivery> {
-    let (id, account, mode, event, endpoint, status, attempts, next, created) = r;
+pub(super) fn delivery_from_row(r: DeliveryRow) -> StoreResult<WebhookDelivery> {
+    let (id, account, mode, event, endpoint, status, attempts, next, created, last) = r;
     let what = "webhook delivery";
     Ok(WebhookDelivery {
         id,
@@ -48,6 +49,7 @@ fn delivery_from_row(r: DeliveryRow) -> StoreResult<WebhookDelivery> {
         attempts: u32::try_from(attempts).unwrap_or(u32::MAX),
         next_attempt_at: next.map(|ms| from_millis(what, ms)).transpose()?,
         created_at: from_millis(what, created)?,
+        last_attempt_at: last.map(|ms| from_millis(what, ms)).transpose()?,
     })
 }
 
@@ -97,7 +99,7 @@ impl SqlStore {
         let rows: Vec<DeliveryRow> = with_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT id, account, mode, event_id, endpoint_id, status, attempts, \
-                 next_attempt_at, created_at FROM webhook_deliveries \
+                 next_attempt_at, created_at, last_attempt_at FROM webhook_deliveries \
                  WHERE event_id = $1 AND account = $2 AND mode = $3 ORDER BY seq",
             )
             .bind(event)

@@ -20,6 +20,7 @@
 
 mod accounts;
 mod blobs;
+mod deliveries;
 mod envelopes;
 mod events;
 mod idempotency;

@@ -5,8 +5,8 @@ use async_trait::async_trait;
 use super::SqlStore;
 use crate::clock::Timestamp;
 use crate::model::{
-    Account, ApiKey, EnvelopeRecord, EventRecord, EventType, Scope, TemplateRecord,
-    WebhookDelivery, WebhookEndpointRecord,
+    Account, ApiKey, DeliveryAttempt, DeliveryNext, DueDelivery, EnvelopeRecord, EventRecord,
+    EventType, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
 };
 use crate::store::{
     AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, PageRequest, SigningToken,
@@ -117,6 +117,35 @@ impl Store for SqlStore {
         event: &str,
     ) -> StoreResult<Vec<WebhookDelivery>> {
         self.deliveries_for_event_impl(scope, event).await
+    }
+
+    async fn claim_deliveries(
+        &self,
+        now: Timestamp,
+        lease_until: Timestamp,
+        limit: usize,
+        per_endpoint: usize,
+        exclude: &[String],
+    ) -> StoreResult<Vec<DueDelivery>> {
+        self.claim_deliveries_impl(now, lease_until, limit, per_endpoint, exclude)
+            .await
+    }
+    async fn record_attempt(
+        &self,
+        attempt: &DeliveryAttempt,
+        next: DeliveryNext,
+    ) -> StoreResult<()> {
+        self.record_attempt_impl(attempt, next).await
+    }
+    async fn delivery_attempts(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> StoreResult<Vec<DeliveryAttempt>> {
+        self.delivery_attempts_impl(scope, event).await
+    }
+    async fn insert_deliveries(&self, deliveries: &[WebhookDelivery]) -> StoreResult<()> {
+        self.insert_deliveries_impl(deliveries).await
     }
 
     async fn insert_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {

@@ -1,0 +1,245 @@
+//! Clauses for the webhook outbox as the delivery worker uses it: leased claims, per-endpoint
+//! caps, attempts, retries, resends.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use super::fixtures::*;
+use crate::model::{
+    DeliveryAttempt, DeliveryNext, DeliveryStatus, EndpointStatus, EventType, Scope,
+};
+use crate::store::{BlobStore, Store};
+
+/// Makes an endpoint and `n` envelopes whose `envelope.created` events it wants; returns the
+/// endpoint ID and the event IDs.
+async fn fan_out(store: &dyn Store, s: &Scope, n: usize) -> (String, Vec<String>) {
+    let ep = endpoint(s, &["envelope.created"], EndpointStatus::Enabled);
+    store.insert_webhook_endpoint(&ep).await.unwrap();
+    let mut events = Vec::new();
+    for _ in 0..n {
+        let env = envelope(s);
+        let ev = event(&env, EventType::Created);
+        store
+            .create_envelope(&env, std::slice::from_ref(&ev), None)
+            .await
+            .unwrap();
+        events.push(ev.event.id.clone());
+    }
+    (ep.id, events)
+}
+
+fn mine(d: &[crate::model::DueDelivery], s: &Scope) -> Vec<String> {
+    d.iter()
+        .filter(|d| d.delivery.account == s.account)
+        .map(|d| d.delivery.id.clone())
+        .collect()
+}
+
+/// Claims lease deliveries, respect per-endpoint caps and exclusions, skip disabled endpoints;
+/// attempts move deliveries on; resends add claimable rows.
+pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 10).await;
+    let (ep, events) = fan_out(&*store, &s, 3).await;
+    let now = t(1_000_000);
+    let lease = t(1_060_000);
+
+    // Per-endpoint cap and exclusion.
+    let first = store
+        .claim_deliveries(now, lease, 100, 1, &[])
+        .await
+        .unwrap();
+    assert_eq!(mine(&first, &s).len(), 1, "at most one per endpoint");
+    let d = first
+        .iter()
+        .find(|d| d.delivery.account == s.account)
+        .unwrap();
+    assert_eq!(d.url, "https://example.com/hook");
+    assert_eq!(d.secrets.len(), 1);
+    assert!(d.secrets[0].starts_with("whsec_"));
+    assert_eq!(d.event.kind, EventType::Created);
+    assert_eq!(d.delivery.endpoint, ep);
+    let excluded = store
+        .claim_deliveries(now, lease, 100, 10, std::slice::from_ref(&ep))
+        .await
+        .unwrap();
+    assert!(
+        mine(&excluded, &s).is_empty(),
+        "excluded endpoints are skipped"
+    );
+
+    // The rest; then nothing until the leases run out.
+    let rest = store
+        .claim_deliveries(now, lease, 100, 10, &[])
+        .await
+        .unwrap();
+    assert_eq!(mine(&rest, &s).len(), 2);
+    let all: BTreeSet<String> = mine(&first, &s)
+        .into_iter()
+        .chain(mine(&rest, &s))
+        .collect();
+    assert_eq!(all.len(), 3, "no delivery is claimed twice");
+    assert!(
+        mine(
+            &store
+                .claim_deliveries(now, lease, 100, 10, &[])
+                .await
+                .unwrap(),
+            &s
+        )
+        .is_empty()
+    );
+
+    // An attempt that failed: retried at the given time, not before.
+    let id = &d.delivery.id;
+    let attempt = |number: u32, status: Option<u16>| DeliveryAttempt {
+        delivery: id.clone(),
+        event: d.event.id.clone(),
+        endpoint: ep.clone(),
+        number,
+        at: now,
+        status,
+        error: status.is_none().then(|| "connection refused".to_string()),
+        duration_ms: 12,
+    };
+    store
+        .record_attempt(&attempt(1, None), DeliveryNext::Retry(t(1_005_000)))
+        .await
+        .unwrap();
+    assert!(
+        mine(
+            &store
+                .claim_deliveries(t(1_004_999), t(1_070_000), 100, 10, &[])
+                .await
+                .unwrap(),
+            &s
+        )
+        .is_empty()
+    );
+    let again = store
+        .claim_deliveries(t(1_005_000), t(1_070_000), 100, 10, &[])
+        .await
+        .unwrap();
+    assert_eq!(mine(&again, &s), vec![id.clone()]);
+    assert_eq!(
+        again
+            .iter()
+            .find(|x| &x.delivery.id == id)
+            .unwrap()
+            .delivery
+            .attempts,
+        1
+    );
+    store
+        .record_attempt(&attempt(2, Some(200)), DeliveryNext::Delivered)
+        .await
+        .unwrap();
+    let ds = store.deliveries_for_event(&s, &d.event.id).await.unwrap();
+    assert_eq!(
+        (ds[0].status, ds[0].attempts, ds[0].next_attempt_at),
+        (DeliveryStatus::Delivered, 2, None)
+    );
+    let attempts = store.delivery_attempts(&s, &d.event.id).await.unwrap();
+    assert_eq!(
+        attempts.iter().map(|a| a.status).collect::<Vec<_>>(),
+        [None, Some(200)]
+    );
+    let other = Scope {
+        account: s.account.clone(),
+        mode: other_mode(s.mode),
+    };
+    assert!(
+        store
+            .delivery_attempts(&other, &d.event.id)
+            .await
+            .unwrap()
+            .is_empty(),
+        "attempts are scoped"
+    );
+    // Long after every lease: delivered ones never come back.
+    let late = store
+        .claim_deliveries(t(9_000_000), t(9_060_000), 100, 10, &[])
+        .await
+        .unwrap();
+    assert_eq!(
+        mine(&late, &s).len(),
+        2,
+        "the two never-attempted ones are due again once their lease ran out"
+    );
+    for x in late.iter().filter(|x| x.delivery.account == s.account) {
+        let a = DeliveryAttempt {
+            delivery: x.delivery.id.clone(),
+            number: 1,
+            ..attempt(1, Some(500))
+        };
+        store
+            .record_attempt(&a, DeliveryNext::Failed)
+            .await
+            .unwrap();
+    }
+    assert!(
+        mine(
+            &store
+                .claim_deliveries(t(9_900_000), t(9_960_000), 100, 10, &[])
+                .await
+                .unwrap(),
+            &s
+        )
+        .is_empty()
+    );
+
+    // Resend: a new row, claimable at once.
+    let row =
+        crate::webhook::worker::new_delivery(&s.account, s.mode, &events[0], &ep, t(9_950_000));
+    store
+        .insert_deliveries(std::slice::from_ref(&row))
+        .await
+        .unwrap();
+    let resent = store
+        .claim_deliveries(t(9_950_000), t(9_990_000), 100, 10, &[])
+        .await
+        .unwrap();
+    assert_eq!(mine(&resent, &s), vec![row.id.clone()]);
+    assert_eq!(
+        store
+            .deliveries_for_event(&s, &events[0])
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+
+    // Disabled endpoints are not claimed.
+    let (ep2, _) = fan_out(&*store, &s, 1).await;
+    let mut rec = store.get_webhook_endpoint(&s, &ep2).await.unwrap().unwrap();
+    rec.status = EndpointStatus::Disabled;
+    store.update_webhook_endpoint(&rec).await.unwrap();
+    let none = store
+        .claim_deliveries(t(9_999_000), t(9_999_999), 100, 10, &[])
+        .await
+        .unwrap();
+    assert!(none.iter().all(|x| x.delivery.endpoint != ep2));
+}
+
+/// Concurrent claims never return the same delivery.
+pub async fn webhook_outbox_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 10).await;
+    let (_, _) = fan_out(&*store, &s, 12).await;
+    let now = t(2_000_000);
+    let mut tasks = Vec::new();
+    for _ in 0..4 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            store
+                .claim_deliveries(now, t(2_060_000), 5, 100, &[])
+                .await
+                .unwrap()
+        }));
+    }
+    let mut seen = Vec::new();
+    for task in tasks {
+        seen.extend(mine(&task.await.unwrap(), &s));
+    }
+    let unique: BTreeSet<&String> = seen.iter().collect();
+    assert_eq!(unique.len(), seen.len(), "a delivery was claimed twice");
+    assert_eq!(seen.len(), 12, "every due delivery was claimed once");
+}
