@@ -8,6 +8,25 @@
 
 use crate::field::{Field, PlacedField};
 
+mod acroform;
+mod discover;
+mod draw;
+mod filter;
+mod fontinfo;
+mod fonts;
+mod image;
+mod lexer;
+mod metrics;
+mod object;
+mod pages;
+mod reader;
+mod redact;
+mod stamp;
+mod text;
+mod truetype;
+mod writer;
+mod xref;
+
 /// Limits that [`inspect`] enforces.
 #[derive(Debug, Clone, Copy)]
 pub struct PdfLimits {
@@ -57,9 +76,79 @@ pub struct PdfInfo {
 }
 
 /// Opens and validates a PDF, counts its pages and discovers its fields.
+///
+/// Reads lazily: the xref chain, the catalog, the page tree, each page's content and fonts, and
+/// the AcroForm; never the images or other objects.
 pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
-    let _ = (bytes, limits);
-    todo!("PDF engine")
+    let mut doc = reader::Document::load(bytes)?;
+    let claimed = pages::claimed_count(&mut doc)?;
+    if claimed > i64::from(limits.max_pages) {
+        let pages = u32::try_from(claimed).unwrap_or(u32::MAX);
+        return Err(PdfError::TooManyPages {
+            pages,
+            max: limits.max_pages,
+        });
+    }
+    let pages = pages::pages(&mut doc)?;
+    if pages.len() > limits.max_pages as usize {
+        let pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
+        return Err(PdfError::TooManyPages {
+            pages,
+            max: limits.max_pages,
+        });
+    }
+    let mut fields = Vec::new();
+    let mut extractor = text::Extractor::new(&mut doc);
+    for (i, page) in pages.iter().enumerate() {
+        extractor.glyphs.clear();
+        let content = page_content(extractor.doc(), page)?;
+        extractor.run(&content, page.resources.as_ref())?;
+        for tag in discover::find_tags(&extractor.glyphs) {
+            fields.push(discover::tag_field(&tag, i as u32 + 1, page));
+        }
+    }
+    for f in acroform::form_fields(&mut doc, &pages)? {
+        if let Some(pf) = acroform::form_field(&f, &pages) {
+            fields.push(pf);
+        }
+    }
+    Ok(PdfInfo {
+        page_count: pages.len() as u32,
+        pages: pages.iter().map(|p| p.geometry.size()).collect(),
+        fields: discover::order_and_name(fields),
+    })
+}
+
+/// The decoded content of a page (its `/Contents` streams joined).
+pub(crate) fn page_content(
+    doc: &mut reader::Document<'_>,
+    page: &pages::Page,
+) -> Result<Vec<u8>, PdfError> {
+    let Some(c) = page.dict.get(b"Contents") else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    match doc.resolve(c)? {
+        object::Object::Array(parts) => {
+            for p in parts.iter().take(10_000) {
+                out.extend(doc.stream_bytes(p));
+                out.push(b'\n');
+                if out.len() > reader::MAX_STREAM {
+                    return Err(PdfError::Invalid("page content too large".into()));
+                }
+            }
+        }
+        other => out = doc.stream_bytes(&other),
+    }
+    Ok(out)
+}
+
+/// A user-space rectangle as the API's box `(x, y, width, height)`: displayed, top-left origin,
+/// rounded to hundredths of a point.
+fn geometry_box(g: &pages::Geometry, rect: [f64; 4]) -> (f64, f64, f64, f64) {
+    let (x, y, w, h) = g.rect_display_point(rect);
+    let r = |v: f64| (v * 100.0).round() / 100.0;
+    (r(x), r(y), r(w), r(h))
 }
 
 /// A value to put into one field of the signed copy.
@@ -102,9 +191,11 @@ pub struct StampRequest {
 }
 
 /// Produces the signed copy: `original` followed by one incremental update.
+///
+/// Reads only what it changes (the stamped pages, their resources, the form fields, the page
+/// tree root), so its cost follows the number of fields, not the size of the document.
 pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
-    let _ = (original, request);
-    todo!("PDF engine")
+    stamp::stamp(original, request)
 }
 
 /// The content of the audit trail document.
@@ -185,4 +276,244 @@ pub fn check_fields(fields: &[Field], pages: &[PageSize]) -> Result<(), (usize, 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+#[path = "../../tests/support/mod.rs"]
+pub(crate) mod testpdf;
+
+#[cfg(test)]
+mod tests {
+    use super::testpdf::*;
+    use super::*;
+    use crate::field::{FieldSource, FieldType};
+
+    fn keys(info: &PdfInfo) -> Vec<&str> {
+        info.fields.iter().map(|f| f.field.key.as_str()).collect()
+    }
+
+    #[test]
+    fn discovers_libreoffice_like_tags_in_every_layout() {
+        for layout in [
+            Layout::Classic,
+            Layout::XrefStream { objstm: false },
+            Layout::XrefStream { objstm: true },
+        ] {
+            let pdf = libreoffice_contract(layout);
+            let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+            assert_eq!(info.page_count, 1);
+            assert_eq!(
+                info.pages[0],
+                PageSize {
+                    width: 612.0,
+                    height: 792.0
+                }
+            );
+            assert_eq!(
+                keys(&info),
+                [
+                    "Client_signature",
+                    "Provider_signature",
+                    "Client_date",
+                    "company",
+                    "Client_initials",
+                    "agree"
+                ],
+                "{layout:?}"
+            );
+            let sig = &info.fields[0].field;
+            assert_eq!(
+                (
+                    sig.kind,
+                    sig.role.as_deref(),
+                    sig.filled_by.as_str(),
+                    sig.required
+                ),
+                (FieldType::Signature, Some("Client"), "Client", true)
+            );
+            assert_eq!(info.fields[0].source, FieldSource::Tag);
+            // The tag starts after "Client: " on the baseline y=600 (top-left origin: 792-600).
+            assert!(
+                sig.x > 72.0 + 11.0 * 0.5 * 6.0 && sig.x < 140.0,
+                "x = {}",
+                sig.x
+            );
+            assert!(
+                sig.y < 192.0 && sig.y + sig.height > 192.0,
+                "y = {} h = {}",
+                sig.y,
+                sig.height
+            );
+            let data = &info.fields[3].field;
+            assert_eq!(
+                (
+                    data.kind,
+                    data.role.as_deref(),
+                    data.filled_by.as_str(),
+                    data.required
+                ),
+                (FieldType::Text, None, "sender", true)
+            );
+            assert!(!info.fields[5].field.required, "a checkbox tag is optional");
+        }
+    }
+
+    #[test]
+    fn winansi_tags_split_across_operators_repeat_with_numbered_keys() {
+        let mut c = helv_text(10.0, 72.0, 700.0, "{{signature:Client}}");
+        c.push_str("BT /F1 10 Tf 72 650 Td ({{sig) Tj (nature:) Tj (Client}}) Tj ET\n");
+        c.push_str("BT /F1 10 Tf 72 600 Td [({{sig) 120 (natu) -40 (re:Cli) (ent}})] TJ ET\n");
+        c.push_str(&helv_text(
+            10.0,
+            72.0,
+            550.0,
+            "{{foo:Client}} {{signature:Client:final}}",
+        ));
+        let mut b = Builder::new();
+        let pdf = document(&mut b, &[PageSpec::letter(c)], "", Layout::Classic);
+        let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+        assert_eq!(
+            keys(&info),
+            [
+                "Client_signature",
+                "Client_signature_2",
+                "Client_signature_3",
+                "final"
+            ]
+        );
+        // Helvetica widths: "{{signature:Client}}" at 10 pt is 82.83 pt wide.
+        let w = info.fields[0].field.width;
+        assert!((w - 82.83).abs() < 0.01, "width {w}");
+    }
+
+    #[test]
+    fn rotated_pages_and_shifted_origins_use_displayed_coordinates() {
+        for rotate in [0, 90, 180, 270] {
+            let mut p = PageSpec::letter(helv_text(10.0, 110.0, 220.0, "{{text:A}}"));
+            p.media = [100.0, 200.0, 712.0, 992.0];
+            p.rotate = rotate;
+            let mut b = Builder::new();
+            let pdf = document(&mut b, &[p], "", Layout::Classic);
+            let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+            let f = &info.fields[0].field;
+            let size = info.pages[0];
+            // In user space the tag's baseline starts 10 pt right of and 20 pt above the corner.
+            let (x, y) = match rotate {
+                0 => (10.0, size.height - 20.0),
+                90 => (20.0, 10.0),
+                180 => (size.width - 10.0, 20.0),
+                _ => (size.width - 20.0, size.height - 10.0),
+            };
+            let inside = |px: f64, py: f64| {
+                px >= f.x - 3.0
+                    && px <= f.x + f.width + 3.0
+                    && py >= f.y - 3.0
+                    && py <= f.y + f.height + 3.0
+            };
+            assert!(
+                inside(x, y),
+                "rotate {rotate}: {f:?} should touch ({x},{y})"
+            );
+            if rotate % 180 == 90 {
+                assert_eq!(
+                    size,
+                    PageSize {
+                        width: 792.0,
+                        height: 612.0
+                    }
+                );
+                assert!(
+                    f.height > f.width,
+                    "a horizontal tag shows vertical on a rotated page"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn refuses_what_is_not_a_readable_pdf() {
+        let good = libreoffice_contract(Layout::Classic);
+        let cases: Vec<(&str, Vec<u8>)> = vec![
+            ("empty", Vec::new()),
+            ("text", b"hello, this is not a PDF".to_vec()),
+            ("truncated", good[..good.len() / 2].to_vec()),
+            ("header only", b"%PDF-1.7\n".to_vec()),
+        ];
+        for (name, bytes) in cases {
+            assert!(
+                matches!(
+                    inspect(&bytes, &PdfLimits::default()),
+                    Err(PdfError::Invalid(_))
+                ),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_encrypted_files() {
+        let good = libreoffice_contract(Layout::Classic);
+        let s = String::from_utf8_lossy(&good)
+            .replace("/Size", "/Encrypt <</Filter /Standard /V 2 /R 3>> /Size");
+        assert!(matches!(
+            inspect(s.as_bytes(), &PdfLimits::default()),
+            Err(PdfError::Encrypted)
+        ));
+    }
+
+    #[test]
+    fn refuses_too_many_pages() {
+        let pages: Vec<PageSpec> = (0..201).map(|_| PageSpec::letter("")).collect();
+        let mut b = Builder::new();
+        let pdf = document(&mut b, &pages, "", Layout::Classic);
+        assert!(matches!(
+            inspect(&pdf, &PdfLimits::default()),
+            Err(PdfError::TooManyPages {
+                pages: 201,
+                max: 200
+            })
+        ));
+        assert_eq!(
+            inspect(&pdf, &PdfLimits { max_pages: 201 })
+                .map(|i| i.page_count)
+                .ok(),
+            Some(201)
+        );
+    }
+
+    #[test]
+    fn recovers_damaged_offsets_and_reads_prior_updates() {
+        let good = libreoffice_contract(Layout::Classic);
+        let shifted = shift_offsets(&good);
+        assert_eq!(
+            inspect(&shifted, &PdfLimits::default())
+                .map(|i| i.fields.len())
+                .ok(),
+            Some(6)
+        );
+        // An update that replaces the page content: the newest version wins.
+        let info = inspect(&good, &PdfLimits::default()).expect("inspect");
+        assert_eq!(info.fields.len(), 6);
+    }
+
+    #[test]
+    fn page_tree_loops_do_not_hang() {
+        let mut b = Builder::new();
+        let pages = b.reserve();
+        let page = b.add(format!(
+            "<</Type /Page /Parent {pages} 0 R /MediaBox [0 0 100 100]>>"
+        ));
+        b.set(
+            pages,
+            format!("<</Type /Pages /Kids [{pages} 0 R {page} 0 R {pages} 0 R] /Count 3>>"),
+        );
+        let root = b.add(format!("<</Type /Catalog /Pages {pages} 0 R>>"));
+        let pdf = b.finish(root, Layout::Classic);
+        assert_eq!(
+            inspect(&pdf, &PdfLimits::default())
+                .map(|i| i.page_count)
+                .ok(),
+            Some(1)
+        );
+    }
 }

@@ -1,0 +1,253 @@
+//! Field discovery: `{{type:role[:key]}}` and `{{data:key}}` tags in page text, plus AcroForm
+//! fields, turned into [`PlacedField`]s in document order with unique keys.
+//!
+//! The naming rules live here (decisions.md, "Templates and fields"). This module must never
+//! write anything; it reads through the lazy reader only.
+
+use std::collections::HashSet;
+
+use super::geometry_box;
+use super::pages::Page;
+use super::text::Glyph;
+use crate::field::{Field, FieldSource, FieldType, PlacedField, SENDER};
+
+/// Longest tag considered, in characters.
+const MAX_TAG: usize = 200;
+
+/// A tag found in text, before keys are made unique.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tag {
+    pub kind: FieldType,
+    /// `None` for `{{data:key}}`.
+    pub role: Option<String>,
+    /// The explicit key, if the tag has one.
+    pub key: Option<String>,
+    /// Union of the tag's glyph boxes, user space.
+    pub rect: [f64; 4],
+    /// The tag's glyphs: indexes `first..=last` into the page's glyphs.
+    pub glyphs: (usize, usize),
+}
+
+/// Parses the inside of `{{...}}`. Unknown types are plain text (`None`).
+pub fn parse_tag(inner: &str) -> Option<(FieldType, Option<String>, Option<String>)> {
+    let parts: Vec<&str> = inner.split(':').map(str::trim).collect();
+    if parts
+        .iter()
+        .any(|p| p.is_empty() || p.chars().any(|c| c.is_control() || c == '{' || c == '}'))
+    {
+        return None;
+    }
+    match parts.as_slice() {
+        ["data", key] => Some((FieldType::Text, None, Some((*key).to_string()))),
+        [kind, role] => Some((FieldType::parse(kind)?, Some((*role).to_string()), None)),
+        [kind, role, key] if *kind != "data" => Some((
+            FieldType::parse(kind)?,
+            Some((*role).to_string()),
+            Some((*key).to_string()),
+        )),
+        _ => None,
+    }
+}
+
+/// Finds the tags in a page's glyphs (content order; a tag may span many show operators).
+pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
+    // One entry per character, pointing back at its glyph.
+    let mut chars: Vec<(char, usize)> = Vec::new();
+    for (i, g) in glyphs.iter().enumerate() {
+        for c in g.text.chars() {
+            chars.push((c, i));
+        }
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < chars.len() {
+        if !(chars[i].0 == '{' && chars[i + 1].0 == '{') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut j = i + 2;
+        // "{{{" : the tag starts at the last pair of braces.
+        while j < chars.len() && chars[j].0 == '{' {
+            j += 1;
+        }
+        let open = j - 2;
+        let mut end = None;
+        while j + 1 < chars.len() && j - open <= MAX_TAG {
+            if chars[j].0 == '{' {
+                break;
+            }
+            if chars[j].0 == '}' && chars[j + 1].0 == '}' {
+                end = Some(j + 1);
+                break;
+            }
+            j += 1;
+        }
+        let Some(end) = end else {
+            i = start + 2;
+            continue;
+        };
+        let inner: String = chars[open + 2..end - 1].iter().map(|c| c.0).collect();
+        if let Some((kind, role, key)) = parse_tag(&inner) {
+            let mut rect = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+            let (first, last) = (chars[open].1, chars[end].1);
+            for g in &glyphs[first..=last] {
+                rect = [
+                    rect[0].min(g.rect[0]),
+                    rect[1].min(g.rect[1]),
+                    rect[2].max(g.rect[2]),
+                    rect[3].max(g.rect[3]),
+                ];
+            }
+            out.push(Tag {
+                kind,
+                role,
+                key,
+                rect,
+                glyphs: (first, last),
+            });
+        }
+        i = end + 1;
+    }
+    out
+}
+
+/// The field a tag makes (its key not yet unique).
+pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
+    let (x, y, width, height) = geometry_box(&page.geometry, tag.rect);
+    let (filled_by, required) = match &tag.role {
+        Some(r) => (r.clone(), tag.kind != FieldType::Checkbox),
+        None => (SENDER.to_string(), true),
+    };
+    let key = match (&tag.key, &tag.role) {
+        (Some(k), _) => k.clone(),
+        (None, Some(r)) => format!("{r}_{}", tag.kind.as_str()),
+        (None, None) => "data".into(),
+    };
+    PlacedField {
+        field: Field {
+            key,
+            kind: tag.kind,
+            role: tag.role.clone(),
+            filled_by,
+            required,
+            page: page_no,
+            x,
+            y,
+            width,
+            height,
+        },
+        source: FieldSource::Tag,
+    }
+}
+
+/// Sorts fields into document order (page, then rows top to bottom, then left to right) and makes
+/// keys unique: a repeated key gets `_2`, `_3`, ... in that order.
+pub fn order_and_name(mut fields: Vec<PlacedField>) -> Vec<PlacedField> {
+    fields.sort_by(|a, b| {
+        (a.field.page, a.field.y)
+            .partial_cmp(&(b.field.page, b.field.y))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    // Fields whose tops are within a few points share a row and go left to right.
+    let mut ordered: Vec<PlacedField> = Vec::with_capacity(fields.len());
+    let mut row: Vec<PlacedField> = Vec::new();
+    for f in fields {
+        if let Some(first) = row.first()
+            && (first.field.page != f.field.page || (f.field.y - first.field.y).abs() > 3.0)
+        {
+            row.sort_by(|a, b| {
+                a.field
+                    .x
+                    .partial_cmp(&b.field.x)
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            ordered.append(&mut row);
+        }
+        row.push(f);
+    }
+    row.sort_by(|a, b| {
+        a.field
+            .x
+            .partial_cmp(&b.field.x)
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    ordered.append(&mut row);
+    let mut used: HashSet<String> = HashSet::new();
+    for f in &mut ordered {
+        let base = f.field.key.clone();
+        let mut key = base.clone();
+        let mut n = 2;
+        while used.contains(&key) {
+            key = format!("{base}_{n}");
+            n += 1;
+        }
+        used.insert(key.clone());
+        f.field.key = key;
+    }
+    ordered
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glyphs(s: &str) -> Vec<Glyph> {
+        s.chars()
+            .enumerate()
+            .map(|(i, c)| Glyph {
+                src: None,
+                text: c.to_string(),
+                rect: [i as f64 * 5.0, 0.0, i as f64 * 5.0 + 5.0, 10.0],
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tag_grammar() {
+        type Want<'a> = Option<(FieldType, Option<&'a str>, Option<&'a str>)>;
+        let cases: &[(&str, Want)] = &[
+            (
+                "signature:Client",
+                Some((FieldType::Signature, Some("Client"), None)),
+            ),
+            (
+                "date:Client:when",
+                Some((FieldType::Date, Some("Client"), Some("when"))),
+            ),
+            (
+                "data:company",
+                Some((FieldType::Text, None, Some("company"))),
+            ),
+            (
+                "checkbox:Buyer",
+                Some((FieldType::Checkbox, Some("Buyer"), None)),
+            ),
+            ("foo:Client", None),
+            ("data:a:b", None),
+            ("signature", None),
+            ("signature::x", None),
+        ];
+        for (inner, want) in cases {
+            let got = parse_tag(inner);
+            let want = want.map(|(k, r, key)| (k, r.map(String::from), key.map(String::from)));
+            assert_eq!(got, want, "{inner}");
+        }
+    }
+
+    #[test]
+    fn finds_tags_and_their_boxes() {
+        let tags = find_tags(&glyphs(
+            "Sign: {{signature:Client}} and {{foo:x}} {{{data:co}}",
+        ));
+        assert_eq!(tags.len(), 2);
+        assert_eq!(tags[0].rect[0], 30.0);
+        assert_eq!(tags[0].rect[2], 30.0 + 20.0 * 5.0);
+        assert_eq!(tags[1].key.as_deref(), Some("co"));
+    }
+
+    #[test]
+    fn unterminated_tags_are_text() {
+        assert!(find_tags(&glyphs("{{signature:Client and more {{ }}")).is_empty());
+    }
+}

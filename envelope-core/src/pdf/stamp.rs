@@ -1,0 +1,565 @@
+//! The signed copy: values drawn on pages (tags covered, explicit boxes filled), form fields given
+//! values and appearances, the optional signature page, all written as one incremental update.
+//!
+//! Only the pages, fields and page-tree root that change are read and rewritten. It must never
+//! modify an original byte, and never leave `q`/`Q` unbalanced in what it adds: each stamped page
+//! gets `[q-stream, original contents..., stamp-stream]` where the stamp stream starts with `Q`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::acroform::{self, FormField};
+use super::discover;
+use super::draw::{Painter, Rect};
+use super::filter::deflate;
+use super::fonts::Face;
+use super::image::decode_png;
+use super::object::{Dict, ObjRef, Object, Stream, fmt_num, text_string};
+use super::pages::{self, Geometry, Page};
+use super::reader::Document;
+use super::redact;
+use super::text::Extractor;
+use super::writer::Update;
+use super::{FieldStamp, PageSize, PdfError, SignatureBlock, StampRequest, StampValue};
+use crate::field::{FieldSource, FieldType};
+
+/// Produces `original ++ update`.
+pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
+    let mut doc = Document::load(original)?;
+    let pages = pages::pages(&mut doc)?;
+    let mut up = Update::new(&doc);
+    let shared_res = up.add(Object::Null); // filled in once the fonts and images are known
+    let mut painter = Painter::default();
+    let mut page_ops: BTreeMap<usize, String> = BTreeMap::new();
+    let mut tag_pages: BTreeSet<usize> = BTreeSet::new();
+    let mut form: Option<Vec<FormField>> = None;
+
+    for fs in &request.fields {
+        let f = &fs.field.field;
+        let index = (f.page as usize)
+            .checked_sub(1)
+            .filter(|&i| i < pages.len())
+            .ok_or_else(|| PdfError::InvalidValue {
+                key: f.key.clone(),
+                reason: format!("page {} does not exist", f.page),
+            })?;
+        let page = &pages[index];
+        let size = page.geometry.size();
+        let r = Rect {
+            x: f.x,
+            y: size.height - f.y - f.height,
+            w: f.width,
+            h: f.height,
+        };
+        match &fs.field.source {
+            FieldSource::Form { name } => {
+                let Some(value) = &fs.value else { continue };
+                if form.is_none() {
+                    form = Some(acroform::form_fields(&mut doc, &pages)?);
+                }
+                let field = form
+                    .as_ref()
+                    .and_then(|all| all.iter().find(|ff| &ff.name == name))
+                    .ok_or_else(|| PdfError::InvalidValue {
+                        key: f.key.clone(),
+                        reason: format!("the document has no form field named {name:?}"),
+                    })?;
+                fill_form_field(
+                    &mut doc,
+                    &mut up,
+                    &mut painter,
+                    field,
+                    fs,
+                    value,
+                    &pages,
+                    shared_res,
+                )?;
+            }
+            source => {
+                let ops = page_ops.entry(index).or_default();
+                if *source == FieldSource::Tag {
+                    Painter::cover(ops, r);
+                    tag_pages.insert(index);
+                }
+                if let Some(v) = &fs.value {
+                    draw_value(&mut up, &mut painter, ops, &f.key, f.kind, v, r)?;
+                }
+            }
+        }
+    }
+
+    let signature_page = match &request.signature_page {
+        Some(blocks) => {
+            let last = pages.last().map(|p| p.geometry.size()).unwrap_or(PageSize {
+                width: 612.0,
+                height: 792.0,
+            });
+            Some((
+                last,
+                signature_page_ops(&mut up, &mut painter, blocks, last)?,
+            ))
+        }
+        None => None,
+    };
+
+    // Resources shared by appearance streams and the signature page.
+    let font_entries = painter.fonts.finish(&mut up);
+    let image_entries: Vec<(Vec<u8>, Object)> = painter
+        .images
+        .iter()
+        .map(|(n, r)| (n.as_bytes().to_vec(), Object::Ref(*r)))
+        .collect();
+    let mut res = Dict::new();
+    res.set(b"Font", Dict(font_entries.clone()));
+    if !image_entries.is_empty() {
+        res.set(b"XObject", Dict(image_entries.clone()));
+    }
+    up.replace(shared_res, Object::Dict(res));
+
+    if !page_ops.is_empty() {
+        let q = up.add(stream(b"q\n".to_vec()));
+        for (index, ops) in page_ops {
+            let page = &pages[index];
+            let content = format!(
+                "Q\nq\n{} cm\n{ops}Q\n",
+                matrix(&page.geometry.display_matrix())
+            );
+            let content = up.add(stream(content.into_bytes()));
+            let mut dict = page.dict.clone();
+            let mut contents = vec![Object::Ref(q)];
+            if tag_pages.contains(&index) {
+                // Cut the tag text itself, so extraction of the signed copy finds no `{{`.
+                let without = content_without_tags(&mut doc, page)?;
+                contents.push(Object::Ref(up.add(Object::Stream(Stream {
+                    dict: Dict::new().with(b"Filter", Object::name(b"FlateDecode")),
+                    data: deflate(&without),
+                }))));
+            } else {
+                match dict.get(b"Contents").cloned() {
+                    Some(Object::Array(a)) => contents.extend(a),
+                    Some(r @ Object::Ref(_)) => match doc.resolve(&r)? {
+                        Object::Array(a) => contents.extend(a),
+                        _ => contents.push(r),
+                    },
+                    _ => {}
+                }
+            }
+            contents.push(Object::Ref(content));
+            dict.set(b"Contents", Object::Array(contents));
+            let merged = merge_resources(&mut doc, page, &font_entries, &image_entries)?;
+            dict.set(b"Resources", merged);
+            up.replace(page.id, Object::Dict(dict));
+        }
+    }
+
+    if let Some((size, ops)) = signature_page {
+        append_page(&mut doc, &mut up, &pages, size, ops, shared_res)?;
+    }
+    Ok(up.write(&doc))
+}
+
+/// The page's content with every tag's glyphs removed (positions of other text unchanged).
+fn content_without_tags(doc: &mut Document<'_>, page: &Page) -> Result<Vec<u8>, PdfError> {
+    let content = super::page_content(doc, page)?;
+    let mut ex = Extractor::new(doc);
+    ex.run(&content, page.resources.as_ref())?;
+    let mut remove = vec![false; ex.glyphs.len()];
+    for tag in discover::find_tags(&ex.glyphs) {
+        for flag in remove.iter_mut().take(tag.glyphs.1 + 1).skip(tag.glyphs.0) {
+            *flag = true;
+        }
+    }
+    Ok(redact::remove_glyphs(
+        &content, &ex.shows, &ex.glyphs, &remove,
+    ))
+}
+
+fn stream(data: Vec<u8>) -> Object {
+    Object::Stream(Stream {
+        dict: Dict::new(),
+        data,
+    })
+}
+
+fn matrix(m: &[f64; 6]) -> String {
+    m.iter().map(|v| fmt_num(*v)).collect::<Vec<_>>().join(" ")
+}
+
+/// Draws `v` for a field of `kind` in `r`.
+fn draw_value(
+    up: &mut Update,
+    painter: &mut Painter,
+    ops: &mut String,
+    key: &str,
+    kind: FieldType,
+    v: &StampValue,
+    r: Rect,
+) -> Result<(), PdfError> {
+    match v {
+        StampValue::Typed(s) => painter.text(ops, s, Face::Script, r, 28.0),
+        StampValue::Text(s) => painter.text(
+            ops,
+            s,
+            Face::Regular,
+            r,
+            if kind == FieldType::Text || kind == FieldType::Date {
+                12.0
+            } else {
+                20.0
+            },
+        ),
+        StampValue::Drawn(png) => {
+            let decoded = decode_png(png).map_err(|reason| PdfError::InvalidValue {
+                key: key.to_string(),
+                reason,
+            })?;
+            painter.image(up, ops, png, &decoded, r);
+        }
+        StampValue::Checkbox(true) => Painter::check(ops, r),
+        StampValue::Checkbox(false) => {}
+    }
+    Ok(())
+}
+
+/// `page`'s resources (inherited ones included) with the update's fonts and images added.
+fn merge_resources(
+    doc: &mut Document<'_>,
+    page: &Page,
+    fonts: &[(Vec<u8>, Object)],
+    images: &[(Vec<u8>, Object)],
+) -> Result<Object, PdfError> {
+    let mut res = doc.dict(page.resources.as_ref())?.unwrap_or_default();
+    for (key, entries) in [(&b"Font"[..], fonts), (b"XObject", images)] {
+        if entries.is_empty() {
+            continue;
+        }
+        let mut d = doc.dict(res.get(key))?.unwrap_or_default();
+        for (k, v) in entries {
+            d.set(k, v.clone());
+        }
+        res.set(key, Object::Dict(d));
+    }
+    Ok(Object::Dict(res))
+}
+
+/// The current version of `r` (queued replacement first).
+fn current(doc: &mut Document<'_>, up: &Update, r: ObjRef) -> Result<Dict, PdfError> {
+    if let Some(o) = up.pending(r) {
+        return Ok(o.as_dict().cloned().unwrap_or_default());
+    }
+    Ok(doc.get(r)?.as_dict().cloned().unwrap_or_default())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fill_form_field(
+    doc: &mut Document<'_>,
+    up: &mut Update,
+    painter: &mut Painter,
+    field: &FormField,
+    fs: &FieldStamp,
+    value: &StampValue,
+    pages: &[Page],
+    shared_res: ObjRef,
+) -> Result<(), PdfError> {
+    let key = fs.field.field.key.as_str();
+    let mut fdict = current(doc, up, field.id)?;
+    let flags = fdict
+        .get(b"Ff")
+        .and_then(Object::as_i64)
+        .unwrap_or(field.flags);
+    let checked = match value {
+        StampValue::Checkbox(b) => *b,
+        StampValue::Text(s) | StampValue::Typed(s) => {
+            !matches!(s.trim(), "" | "false" | "no" | "0" | "Off")
+        }
+        StampValue::Drawn(_) => true,
+    };
+    let kind = field.kind();
+    match (kind, value) {
+        (Some(FieldType::Checkbox), _) => {}
+        (Some(FieldType::Signature), _) => {}
+        (_, StampValue::Text(s) | StampValue::Typed(s)) => {
+            fdict.set(b"V", Object::Str(text_string(s)))
+        }
+        (_, StampValue::Checkbox(b)) => fdict.set(
+            b"V",
+            Object::Str(text_string(if *b { "Yes" } else { "No" })),
+        ),
+        (_, StampValue::Drawn(_)) => {}
+    }
+    fdict.set(b"Ff", Object::Int(flags | 1)); // read-only once signed
+    let mut widget_dicts: Vec<(ObjRef, Dict)> = Vec::new();
+    let mut on_state: Option<Vec<u8>> = None;
+    for w in &field.widgets {
+        let mut wd = if w.id == field.id {
+            fdict.clone()
+        } else {
+            current(doc, up, w.id)?
+        };
+        let geometry = w
+            .page
+            .and_then(|i| pages.get(i))
+            .map(|p| p.geometry)
+            .unwrap_or(Geometry {
+                x0: 0.0,
+                y0: 0.0,
+                x1: 1.0,
+                y1: 1.0,
+                rotate: 0,
+            });
+        let (dw, dh) = if geometry.rotate % 180 == 0 {
+            (w.rect[2] - w.rect[0], w.rect[3] - w.rect[1])
+        } else {
+            (w.rect[3] - w.rect[1], w.rect[2] - w.rect[0])
+        };
+        let area = Rect {
+            x: 0.0,
+            y: 0.0,
+            w: dw,
+            h: dh,
+        };
+        let m = geometry.display_matrix();
+        let form_dict = |bbox_w: f64, bbox_h: f64| {
+            Dict::new()
+                .with(b"Type", Object::name(b"XObject"))
+                .with(b"Subtype", Object::name(b"Form"))
+                .with(
+                    b"BBox",
+                    Object::Array(vec![
+                        Object::Int(0),
+                        Object::Int(0),
+                        Object::Real(bbox_w),
+                        Object::Real(bbox_h),
+                    ]),
+                )
+                .with(
+                    b"Matrix",
+                    Object::Array(
+                        [m[0], m[1], m[2], m[3], 0.0, 0.0]
+                            .iter()
+                            .map(|v| Object::Real(*v))
+                            .collect(),
+                    ),
+                )
+                .with(b"Resources", Object::Ref(shared_res))
+        };
+        if kind == Some(FieldType::Checkbox) {
+            let existing = doc
+                .dict(wd.get(b"AP"))?
+                .and_then(|ap| ap.get(b"N").cloned());
+            let existing = doc.dict(existing.as_ref())?;
+            let on = existing
+                .as_ref()
+                .and_then(|n| n.0.iter().map(|(k, _)| k.clone()).find(|k| k != b"Off"))
+                .unwrap_or_else(|| b"Yes".to_vec());
+            if existing.is_none() {
+                let mut ops = String::new();
+                Painter::check(&mut ops, area);
+                let on_ap = up.add(Object::Stream(Stream {
+                    dict: form_dict(dw, dh),
+                    data: ops.into_bytes(),
+                }));
+                let off_ap = up.add(Object::Stream(Stream {
+                    dict: form_dict(dw, dh),
+                    data: Vec::new(),
+                }));
+                wd.set(
+                    b"AP",
+                    Dict::new().with(
+                        b"N",
+                        Dict(vec![
+                            (on.clone(), Object::Ref(on_ap)),
+                            (b"Off".to_vec(), Object::Ref(off_ap)),
+                        ]),
+                    ),
+                );
+            }
+            wd.set(
+                b"AS",
+                Object::Name(if checked { on.clone() } else { b"Off".to_vec() }),
+            );
+            on_state.get_or_insert(on);
+        } else {
+            let mut ops = String::new();
+            let inner = Rect {
+                x: 1.0,
+                y: 1.0,
+                w: (dw - 2.0).max(1.0),
+                h: (dh - 2.0).max(1.0),
+            };
+            draw_value(
+                up,
+                painter,
+                &mut ops,
+                key,
+                kind.unwrap_or(FieldType::Text),
+                value,
+                inner,
+            )?;
+            let ap = up.add(Object::Stream(Stream {
+                dict: form_dict(dw, dh),
+                data: ops.into_bytes(),
+            }));
+            wd.set(b"AP", Dict::new().with(b"N", Object::Ref(ap)));
+        }
+        if w.id == field.id {
+            fdict = wd;
+        } else {
+            widget_dicts.push((w.id, wd));
+        }
+    }
+    if kind == Some(FieldType::Checkbox) {
+        let on = on_state.unwrap_or_else(|| b"Yes".to_vec());
+        fdict.set(
+            b"V",
+            Object::Name(if checked { on } else { b"Off".to_vec() }),
+        );
+    }
+    up.replace(field.id, Object::Dict(fdict));
+    for (id, d) in widget_dicts {
+        up.replace(id, Object::Dict(d));
+    }
+    Ok(())
+}
+
+/// The content of the signature page: a title and one block per signer.
+fn signature_page_ops(
+    up: &mut Update,
+    painter: &mut Painter,
+    blocks: &[SignatureBlock],
+    size: PageSize,
+) -> Result<String, PdfError> {
+    let mut ops = String::new();
+    let margin = 50.0_f64.min(size.width / 10.0);
+    let top = size.height - margin;
+    painter.text(
+        &mut ops,
+        "Signatures",
+        Face::Bold,
+        Rect {
+            x: margin,
+            y: top - 24.0,
+            w: size.width - 2.0 * margin,
+            h: 24.0,
+        },
+        18.0,
+    );
+    let n = blocks.len().max(1) as f64;
+    let block_h = ((top - 40.0 - margin) / n).min(140.0);
+    let width = size.width - 2.0 * margin;
+    for (i, b) in blocks.iter().enumerate() {
+        let y0 = top - 40.0 - block_h * (i as f64 + 1.0);
+        let line = |k: f64| block_h * k;
+        painter.text(
+            &mut ops,
+            &b.role,
+            Face::Bold,
+            Rect {
+                x: margin,
+                y: y0 + line(0.82),
+                w: width,
+                h: line(0.14),
+            },
+            12.0,
+        );
+        let sig = Rect {
+            x: margin,
+            y: y0 + line(0.42),
+            w: (width * 0.5).min(260.0),
+            h: line(0.38),
+        };
+        draw_value(
+            up,
+            painter,
+            &mut ops,
+            &b.role,
+            FieldType::Signature,
+            &b.signature,
+            sig,
+        )?;
+        Painter::line(&mut ops, margin, y0 + line(0.4), margin + sig.w);
+        painter.text(
+            &mut ops,
+            &b.name,
+            Face::Regular,
+            Rect {
+                x: margin,
+                y: y0 + line(0.26),
+                w: width,
+                h: line(0.13),
+            },
+            11.0,
+        );
+        painter.text(
+            &mut ops,
+            &b.email,
+            Face::Regular,
+            Rect {
+                x: margin,
+                y: y0 + line(0.13),
+                w: width,
+                h: line(0.12),
+            },
+            10.0,
+        );
+        painter.text(
+            &mut ops,
+            &format!("Signed {}", b.signed_at),
+            Face::Regular,
+            Rect {
+                x: margin,
+                y: y0,
+                w: width,
+                h: line(0.12),
+            },
+            10.0,
+        );
+    }
+    Ok(ops)
+}
+
+/// Adds the signature page at the end of the root page tree node.
+fn append_page(
+    doc: &mut Document<'_>,
+    up: &mut Update,
+    pages: &[Page],
+    size: PageSize,
+    ops: String,
+    res: ObjRef,
+) -> Result<(), PdfError> {
+    let catalog = doc.catalog()?;
+    let root_ref = catalog
+        .get(b"Pages")
+        .and_then(Object::as_ref)
+        .ok_or_else(|| PdfError::Invalid("the page tree root is not an indirect object".into()))?;
+    let mut root = current(doc, up, root_ref)?;
+    let content = up.add(stream(ops.into_bytes()));
+    let page = Dict::new()
+        .with(b"Type", Object::name(b"Page"))
+        .with(b"Parent", root_ref)
+        .with(
+            b"MediaBox",
+            Object::Array(vec![
+                Object::Int(0),
+                Object::Int(0),
+                Object::Real(size.width),
+                Object::Real(size.height),
+            ]),
+        )
+        .with(b"Rotate", 0i64)
+        .with(b"Resources", res)
+        .with(b"Contents", content);
+    let page = up.add(page.into());
+    let mut kids = match root.get(b"Kids") {
+        Some(k) => doc
+            .resolve(k)?
+            .as_array()
+            .map(<[Object]>::to_vec)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    kids.push(Object::Ref(page));
+    root.set(b"Kids", Object::Array(kids));
+    root.set(b"Count", Object::Int(pages.len() as i64 + 1));
+    up.replace(root_ref, Object::Dict(root));
+    Ok(())
+}

@@ -1,0 +1,371 @@
+//! Stamping end to end: every kind of input document, every kind of value, checked with qpdf and
+//! poppler (both must be installed: the install step of .ci/run does it).
+
+mod support;
+
+use envelope_core::field::{Field, FieldSource, FieldType, PlacedField};
+use envelope_core::pdf::{
+    FieldStamp, PdfError, PdfInfo, PdfLimits, SignatureBlock, StampRequest, StampValue, inspect,
+    stamp,
+};
+use support::*;
+
+/// Fills every field with a value of its kind.
+fn fill(info: &PdfInfo, name: &str) -> StampRequest {
+    let fields = info
+        .fields
+        .iter()
+        .map(|f| {
+            let value = match f.field.kind {
+                FieldType::Signature | FieldType::Initials => StampValue::Typed(name.to_string()),
+                FieldType::Date => StampValue::Text("2024-05-01".into()),
+                FieldType::Text => StampValue::Text(format!("{name} text")),
+                FieldType::Checkbox => StampValue::Checkbox(true),
+            };
+            FieldStamp {
+                field: f.clone(),
+                value: Some(value),
+            }
+        })
+        .collect();
+    StampRequest {
+        fields,
+        signature_page: None,
+    }
+}
+
+/// The checks every signed copy must pass.
+fn check_signed(original: &[u8], signed: &[u8]) -> String {
+    assert!(signed.len() > original.len());
+    assert_eq!(
+        &signed[..original.len()],
+        original,
+        "the original must be a byte-exact prefix"
+    );
+    qpdf_check(signed);
+    let text = pdftotext(signed);
+    assert!(!text.contains("{{"), "a tag is still visible:\n{text}");
+    text
+}
+
+#[test]
+fn stamps_libreoffice_like_contracts_in_every_layout() {
+    for layout in [
+        Layout::Classic,
+        Layout::XrefStream { objstm: false },
+        Layout::XrefStream { objstm: true },
+    ] {
+        let pdf = libreoffice_contract(layout);
+        let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+        let signed = stamp(&pdf, &fill(&info, "Zoë Ångström")).expect("stamp");
+        let text = check_signed(&pdf, &signed);
+        assert!(text.contains("Zoë Ångström"), "{layout:?}: {text}");
+        assert!(
+            text.contains("2024-05-01") && text.contains("Service agreement"),
+            "{text}"
+        );
+        // The xref section matches the original's kind.
+        let tail = String::from_utf8_lossy(&signed[pdf.len()..]).into_owned();
+        assert_eq!(
+            tail.contains("/Type /XRef"),
+            layout != Layout::Classic,
+            "{layout:?}"
+        );
+        assert!(tail.contains("/Prev"));
+        assert_eq!(
+            inspect(&signed, &PdfLimits::default())
+                .map(|i| i.page_count)
+                .ok(),
+            Some(1)
+        );
+    }
+}
+
+#[test]
+fn non_latin_names_keep_their_characters() {
+    let pdf = libreoffice_contract(Layout::Classic);
+    let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+    for name in ["Łukasz Żółć", "Дмитрий", "李雷", "Zoë Ångström"] {
+        let signed = stamp(&pdf, &fill(&info, name)).expect("stamp");
+        let text = check_signed(&pdf, &signed);
+        assert!(text.contains(name), "{name} missing from:\n{text}");
+        let tail = &signed[pdf.len()..];
+        let embeds = tail.windows(9).any(|w| w == b"FontFile2");
+        assert_eq!(
+            embeds,
+            name != "Zoë Ångström",
+            "{name}: DejaVu only outside WinAnsi"
+        );
+    }
+}
+
+#[test]
+fn embedded_font_is_a_subset() {
+    let pdf = libreoffice_contract(Layout::Classic);
+    let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+    let signed = stamp(&pdf, &fill(&info, "Дмитрий")).expect("stamp");
+    let added = signed.len() - pdf.len();
+    assert!(
+        added < 60_000,
+        "the update adds {added} bytes; DejaVuSans.ttf alone is 750 kB"
+    );
+}
+
+#[test]
+fn signature_page_is_appended() {
+    let pdf = libreoffice_contract(Layout::XrefStream { objstm: true });
+    let blocks = vec![
+        SignatureBlock {
+            role: "Client".into(),
+            name: "Дмитрий Петров".into(),
+            email: "d@example.com".into(),
+            signature: StampValue::Typed("Дмитрий Петров".into()),
+            signed_at: "2024-05-01 10:00 UTC".into(),
+        },
+        SignatureBlock {
+            role: "Provider".into(),
+            name: "Ada Lovelace".into(),
+            email: "ada@example.com".into(),
+            signature: StampValue::Drawn(sample_png()),
+            signed_at: "2024-05-02 11:00 UTC".into(),
+        },
+    ];
+    let req = StampRequest {
+        fields: Vec::new(),
+        signature_page: Some(blocks),
+    };
+    let signed = stamp(&pdf, &req).expect("stamp");
+    qpdf_check(&signed);
+    assert_eq!(&signed[..pdf.len()], &pdf[..]);
+    let info = inspect(&signed, &PdfLimits::default()).expect("inspect signed");
+    assert_eq!(info.page_count, 2);
+    assert_eq!(info.pages[1], info.pages[0]);
+    let text = pdftotext(&signed);
+    for want in [
+        "Signatures",
+        "Дмитрий Петров",
+        "ada@example.com",
+        "2024-05-02 11:00 UTC",
+        "Provider",
+    ] {
+        assert!(text.contains(want), "{want} missing:\n{text}");
+    }
+    assert!(String::from_utf8_lossy(&signed[pdf.len()..]).contains("/SMask"));
+}
+
+#[test]
+fn a_bad_png_is_an_invalid_value() {
+    let pdf = libreoffice_contract(Layout::Classic);
+    let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+    let field = info.fields[0].clone();
+    let req = StampRequest {
+        fields: vec![FieldStamp {
+            field,
+            value: Some(StampValue::Drawn(b"not a png".to_vec())),
+        }],
+        signature_page: None,
+    };
+    assert!(
+        matches!(stamp(&pdf, &req), Err(PdfError::InvalidValue { key, .. }) if key == "Client_signature")
+    );
+}
+
+#[test]
+fn empty_optional_values_still_hide_tags() {
+    let pdf = libreoffice_contract(Layout::Classic);
+    let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+    let fields = info
+        .fields
+        .iter()
+        .map(|f| FieldStamp {
+            field: f.clone(),
+            value: None,
+        })
+        .collect();
+    let signed = stamp(
+        &pdf,
+        &StampRequest {
+            fields,
+            signature_page: None,
+        },
+    )
+    .expect("stamp");
+    let text = check_signed(&pdf, &signed);
+    assert!(
+        text.contains("Client:") && text.contains("Company:"),
+        "surrounding text stays:\n{text}"
+    );
+}
+
+/// Word boxes from `pdftotext -bbox`: (word, xMin, yMin, xMax, yMax), displayed coordinates.
+fn words(signed: &[u8]) -> Vec<(String, f64, f64, f64, f64)> {
+    let (html, ok) = run_tool("pdftotext", &["-bbox"], signed, Some("-"));
+    assert!(ok);
+    html.lines()
+        .filter(|l| l.trim_start().starts_with("<word"))
+        .filter_map(|l| {
+            let attr = |k: &str| -> Option<f64> {
+                let at = l.find(&format!("{k}=\""))? + k.len() + 2;
+                l[at..].split('"').next()?.parse().ok()
+            };
+            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+            Some((
+                word,
+                attr("xMin")?,
+                attr("yMin")?,
+                attr("xMax")?,
+                attr("yMax")?,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
+    for rotate in [0, 90, 180, 270] {
+        let mut page = PageSpec::letter(helv_text(10.0, 150.0, 300.0, "Body text {{text:Client}}"));
+        page.media = [30.0, 40.0, 642.0, 832.0];
+        page.rotate = rotate;
+        let mut b = Builder::new();
+        let pdf = document(&mut b, &[page], "", Layout::Classic);
+        let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+        let explicit = PlacedField {
+            field: Field {
+                key: "box".into(),
+                kind: FieldType::Text,
+                role: None,
+                filled_by: "sender".into(),
+                required: false,
+                page: 1,
+                x: 100.0,
+                y: 150.0,
+                width: 200.0,
+                height: 30.0,
+            },
+            source: FieldSource::Explicit,
+        };
+        let mut fields = vec![FieldStamp {
+            field: explicit,
+            value: Some(StampValue::Text("MARKER".into())),
+        }];
+        fields.push(FieldStamp {
+            field: info.fields[0].clone(),
+            value: Some(StampValue::Text("TAGVALUE".into())),
+        });
+        let signed = stamp(
+            &pdf,
+            &StampRequest {
+                fields,
+                signature_page: None,
+            },
+        )
+        .expect("stamp");
+        check_signed(&pdf, &signed);
+        let ws = words(&signed);
+        let marker = ws
+            .iter()
+            .find(|w| w.0 == "MARKER")
+            .unwrap_or_else(|| panic!("rotate {rotate}: {ws:?}"));
+        assert!(
+            marker.1 >= 99.0 && marker.3 <= 301.0 && marker.2 >= 149.0 && marker.4 <= 181.0,
+            "rotate {rotate}: {marker:?}"
+        );
+        let tag = &info.fields[0].field;
+        let v = ws
+            .iter()
+            .find(|w| w.0 == "TAGVALUE")
+            .unwrap_or_else(|| panic!("rotate {rotate}: {ws:?}"));
+        let (cx, cy) = ((v.1 + v.3) / 2.0, (v.2 + v.4) / 2.0);
+        assert!(
+            cx >= tag.x - 1.0
+                && cx <= tag.x + tag.width + 1.0
+                && cy >= tag.y - 1.0
+                && cy <= tag.y + tag.height + 1.0,
+            "rotate {rotate}: {v:?} vs {tag:?}"
+        );
+        assert!(
+            ws.iter().any(|w| w.0 == "Body"),
+            "text before the tag stays"
+        );
+    }
+}
+
+#[test]
+fn prior_updates_damaged_offsets_and_qpdf_variants_stamp_cleanly() {
+    let base = libreoffice_contract(Layout::Classic);
+    let updated = append_update(
+        &base,
+        &[(1, b"<</Producer (an earlier update)>>".to_vec())],
+        root_of(&base),
+    );
+    let variants = vec![
+        ("prior update", updated),
+        ("damaged offsets", shift_offsets(&base)),
+        (
+            "qpdf linearized",
+            transform("qpdf", &["--linearize"], &base),
+        ),
+        (
+            "qpdf object streams",
+            transform("qpdf", &["--object-streams=generate"], &base),
+        ),
+    ];
+    for (name, pdf) in variants {
+        let info = inspect(&pdf, &PdfLimits::default()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(info.fields.len(), 6, "{name}");
+        let signed = stamp(&pdf, &fill(&info, "Ada")).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let text = check_signed(&pdf, &signed);
+        assert!(text.contains("Ada"), "{name}");
+    }
+}
+
+#[test]
+fn encrypted_files_are_refused_even_with_an_empty_password() {
+    let base = libreoffice_contract(Layout::Classic);
+    for args in [
+        &["--encrypt", "", "", "256", "--"][..],
+        &["--encrypt", "", "owner", "128", "--use-aes=y", "--"],
+    ] {
+        let enc = transform("qpdf", args, &base);
+        assert!(
+            matches!(
+                inspect(&enc, &PdfLimits::default()),
+                Err(PdfError::Encrypted)
+            ),
+            "{args:?}"
+        );
+        assert!(matches!(
+            stamp(&enc, &StampRequest::default()),
+            Err(PdfError::Encrypted)
+        ));
+    }
+}
+
+/// The catalog's object number in a builder file (for `append_update`).
+fn root_of(pdf: &[u8]) -> u32 {
+    let s = String::from_utf8_lossy(pdf);
+    let at = s.rfind("/Root ").expect("root") + 6;
+    s[at..]
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("root number")
+}
+
+/// A small RGBA PNG.
+fn sample_png() -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, 16, 8);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut w = enc.write_header().expect("header");
+        let mut data = vec![0u8; 16 * 8 * 4];
+        for i in 0..8 {
+            let p = (i * 16 + i * 2) * 4;
+            data[p..p + 4].copy_from_slice(&[10, 20, 120, 255]);
+        }
+        w.write_image_data(&data).expect("data");
+    }
+    out
+}
