@@ -9,6 +9,7 @@
 use crate::field::{Field, PlacedField};
 
 mod acroform;
+mod audit;
 mod discover;
 mod draw;
 mod filter;
@@ -246,8 +247,7 @@ pub struct AuditEvent {
 
 /// Renders the audit trail PDF.
 pub fn audit_trail(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
-    let _ = trail;
-    todo!("PDF engine")
+    audit::render(trail)
 }
 
 /// Checks explicit fields against the document's pages: `page` within 1..=page_count, the box
