@@ -51,7 +51,7 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
         status = reply.status.as_u16(),
         duration_ms = started.elapsed().as_millis() as u64,
         request_id = %meta.request_id,
-        mode = meta.mode.as_str(),
+        mode = %meta.mode.as_str(),
         "request"
     );
     finish(reply, &meta)

@@ -388,6 +388,17 @@ async fn data_fields_and_signers() {
 
     let mut ok = body.clone();
     ok["data"] = json!({"start_date": "2026-01-01"});
+    // Without a signing order both can sign now: the link must name one.
+    let parallel = create(&s, &s.test_key, ok.clone()).await;
+    s.post_empty(
+        &s.test_key,
+        &format!(
+            "/v1/envelopes/{}/signing_url",
+            parallel["id"].as_str().unwrap()
+        ),
+    )
+    .await
+    .error(400, "signer_ambiguous");
     ok["signing_order"] = json!(true);
     let env = create(&s, &s.test_key, ok).await;
     assert_eq!(env["signers"].as_array().unwrap().len(), 2);

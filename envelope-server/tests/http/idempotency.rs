@@ -123,3 +123,26 @@ async fn invalid_keys_and_other_methods() {
     r.ok(200);
     assert_eq!(r.header("idempotent-replayed").as_deref(), Some("false"));
 }
+
+#[tokio::test]
+async fn a_key_still_in_flight_is_409() {
+    let s = TestServer::start().await;
+    let body = json!({"url": "https://example.com/a"});
+    let raw = serde_json::to_vec(&body).unwrap();
+    // Another request holds the key: claim it the way the server does, and never finish.
+    let ctx = s.svc.authenticate(&s.test_key).await.unwrap();
+    let fp = envelope_core::service::idempotency_fingerprint("POST", EP, &raw);
+    s.svc.idempotency_begin(&ctx, "busy", &fp).await.unwrap();
+    let r = s
+        .send(
+            s.client
+                .post(s.url(EP))
+                .bearer_auth(&s.test_key)
+                .header("idempotency-key", "busy")
+                .header("content-type", "application/json")
+                .body(raw),
+        )
+        .await;
+    let b = r.error(409, "idempotency_key_in_use");
+    assert_eq!(b["type"], "idempotency_error");
+}
