@@ -1,1 +1,224 @@
-fn main() {}
+//! `envelope-server`: parses the command line and hands over to the library.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use envelope_core::Mode;
+use envelope_server::admin::{AdminCommand, run_admin};
+use envelope_server::serve::{ServeOptions, build_service, serve};
+use envelope_server::store::StoreOptions;
+
+/// The Envelope Signing Service: HTTP server and admin commands.
+#[derive(Debug, Parser)]
+#[command(version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Options of `serve`, the default command.
+    #[command(flatten)]
+    serve: ServeArgs,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the HTTP API (the default).
+    Serve(ServeArgs),
+    /// Manage accounts.
+    Accounts {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(subcommand)]
+        command: AccountsCommand,
+    },
+    /// Manage API keys.
+    Keys {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(subcommand)]
+        command: KeysCommand,
+    },
+    /// Webhook endpoint operations.
+    Webhooks {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(subcommand)]
+        command: WebhooksCommand,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+struct StoreArgs {
+    /// Directory of the data.
+    #[arg(long, env = "ENVELOPE_DATA_DIR", default_value = "./envelope-data")]
+    data_dir: PathBuf,
+    /// Database URL (sqlite://... or postgres://...); default: a store under --data-dir.
+    #[arg(long, env = "ENVELOPE_DATABASE_URL")]
+    database_url: Option<String>,
+}
+
+#[derive(Debug, Clone, Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "ENVELOPE_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    #[command(flatten)]
+    store: StoreArgs,
+    /// Public base URL of the server (download links, {base_url}); default http://<listen>.
+    #[arg(long, env = "ENVELOPE_PUBLIC_URL")]
+    public_url: Option<String>,
+    /// Base URL of signing links; default: --public-url.
+    #[arg(long, env = "ENVELOPE_SIGNING_HOST")]
+    signing_host: Option<String>,
+    /// DEVELOPMENT ONLY: allow http:// and private/loopback webhook URLs.
+    #[arg(long, env = "ENVELOPE_ALLOW_INSECURE_WEBHOOKS")]
+    allow_insecure_webhooks: bool,
+    /// Requests per API key per minute.
+    #[arg(long, env = "ENVELOPE_RATE_LIMIT", default_value_t = 600)]
+    rate_limit: u32,
+}
+
+#[derive(Debug, Subcommand)]
+enum AccountsCommand {
+    /// Create an account; prints its test and live keys once.
+    Create {
+        #[arg(long, env = "ENVELOPE_ACCOUNT_NAME")]
+        name: String,
+    },
+    /// List accounts.
+    List,
+    /// Set an account's live allowance per month.
+    SetAllowance {
+        #[arg(long, env = "ENVELOPE_ACCOUNT")]
+        account: String,
+        #[arg(long, env = "ENVELOPE_ALLOWANCE")]
+        allowance: u32,
+    },
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Test,
+    Live,
+}
+
+#[derive(Debug, Subcommand)]
+enum KeysCommand {
+    /// Create a key; prints it once.
+    Create {
+        #[arg(long, env = "ENVELOPE_ACCOUNT")]
+        account: String,
+        #[arg(long, env = "ENVELOPE_KEY_MODE", value_enum)]
+        mode: ModeArg,
+    },
+    /// List an account's keys (prefixes only).
+    List {
+        #[arg(long, env = "ENVELOPE_ACCOUNT")]
+        account: String,
+    },
+    /// Revoke a key at once.
+    Revoke {
+        #[arg(long, env = "ENVELOPE_ACCOUNT")]
+        account: String,
+        #[arg(long, env = "ENVELOPE_KEY")]
+        key: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum WebhooksCommand {
+    /// Print the signing secret of an endpoint.
+    RevealSecret {
+        #[arg(long, env = "ENVELOPE_ENDPOINT")]
+        endpoint: String,
+    },
+}
+
+impl StoreArgs {
+    fn options(&self) -> StoreOptions {
+        StoreOptions {
+            data_dir: self.data_dir.clone(),
+            database_url: self.database_url.clone(),
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("ENVELOPE_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => run_serve(cli.serve).await,
+        Some(Command::Serve(args)) => run_serve(args).await,
+        Some(Command::Accounts { store, command }) => {
+            let cmd = match command {
+                AccountsCommand::Create { name } => AdminCommand::CreateAccount { name },
+                AccountsCommand::List => AdminCommand::ListAccounts,
+                AccountsCommand::SetAllowance { account, allowance } => {
+                    AdminCommand::SetAllowance { account, allowance }
+                }
+            };
+            run_admin_command(store, cmd).await
+        }
+        Some(Command::Keys { store, command }) => {
+            let cmd = match command {
+                KeysCommand::Create { account, mode } => AdminCommand::CreateKey {
+                    account,
+                    mode: match mode {
+                        ModeArg::Test => Mode::Test,
+                        ModeArg::Live => Mode::Live,
+                    },
+                },
+                KeysCommand::List { account } => AdminCommand::ListKeys { account },
+                KeysCommand::Revoke { account, key } => AdminCommand::RevokeKey { account, key },
+            };
+            run_admin_command(store, cmd).await
+        }
+        Some(Command::Webhooks { store, command }) => {
+            let WebhooksCommand::RevealSecret { endpoint } = command;
+            run_admin_command(store, AdminCommand::RevealWebhookSecret { endpoint }).await
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError> {
+    serve(ServeOptions {
+        listen: args.listen,
+        store: args.store.options(),
+        public_url: args.public_url,
+        signing_host: args.signing_host,
+        allow_insecure_webhooks: args.allow_insecure_webhooks,
+        rate_limit_per_minute: args.rate_limit,
+    })
+    .await
+}
+
+async fn run_admin_command(
+    store: StoreArgs,
+    cmd: AdminCommand,
+) -> Result<(), envelope_core::error::BoxError> {
+    let (svc, durable) = build_service(&store.options(), Default::default()).await?;
+    if !durable {
+        eprintln!(
+            "warning: the store is in memory; this command's change is lost when it exits \
+             (a durable store is not built in yet)"
+        );
+    }
+    run_admin(&svc, cmd, &mut std::io::stdout().lock()).await
+}

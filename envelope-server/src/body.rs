@@ -1,0 +1,340 @@
+//! Request bodies and query strings: size limits while streaming, read deadlines, and the
+//! translation of JSON, multipart forms and queries into the core's [`Params`].
+//!
+//! This module decides nothing about parameters themselves: it only hands the core what the
+//! client sent. It must never buffer more than the route's limit.
+
+use std::time::Duration;
+
+use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
+use hyper::HeaderMap;
+use hyper::body::{Body, Incoming};
+use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use tokio::time::{Instant, timeout_at};
+
+use envelope_core::Error;
+use envelope_core::service::{Params, Upload};
+
+use crate::error::ApiError;
+
+/// What the Content-Type header says the body is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MediaType {
+    /// No Content-Type header.
+    Absent,
+    Json,
+    Multipart {
+        boundary: String,
+    },
+    Other,
+}
+
+impl MediaType {
+    pub fn of(headers: &HeaderMap) -> MediaType {
+        let Some(v) = headers.get(CONTENT_TYPE) else {
+            return MediaType::Absent;
+        };
+        let Ok(v) = v.to_str() else {
+            return MediaType::Other;
+        };
+        let essence = v.split(';').next().unwrap_or("").trim();
+        if essence.eq_ignore_ascii_case("application/json") {
+            MediaType::Json
+        } else if essence.eq_ignore_ascii_case("multipart/form-data") {
+            match multer::parse_boundary(v) {
+                Ok(boundary) => MediaType::Multipart { boundary },
+                // A multipart type without a usable boundary cannot be read at all.
+                Err(_) => MediaType::Other,
+            }
+        } else {
+            MediaType::Other
+        }
+    }
+}
+
+/// A body as received, not yet parsed.
+#[derive(Debug)]
+pub enum RawBody {
+    Empty,
+    Json(Bytes),
+    Multipart { boundary: String, bytes: Bytes },
+}
+
+impl RawBody {
+    /// The bytes the idempotency fingerprint covers.
+    pub fn bytes(&self) -> &[u8] {
+        match self {
+            RawBody::Empty => &[],
+            RawBody::Json(b) | RawBody::Multipart { bytes: b, .. } => b,
+        }
+    }
+}
+
+/// Limits and deadlines of body reading.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimits {
+    pub max_bytes: usize,
+    /// Longest wait for the next chunk.
+    pub idle_timeout: Duration,
+    /// Longest time for the whole body.
+    pub total_timeout: Duration,
+}
+
+/// The declared Content-Length, if any and readable.
+pub fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Reads the whole body, refusing it as soon as it is known to be over `limits.max_bytes`: at
+/// once from Content-Length, otherwise while counting the chunks.
+pub async fn read_limited(
+    headers: &HeaderMap,
+    mut body: Incoming,
+    limits: BodyLimits,
+) -> Result<Bytes, ApiError> {
+    let too_large = ApiError::BodyTooLarge {
+        max_bytes: limits.max_bytes,
+    };
+    let declared = content_length(headers);
+    if declared.is_some_and(|n| n > limits.max_bytes as u64) {
+        return Err(too_large);
+    }
+    if body.is_end_stream() {
+        return Ok(Bytes::new());
+    }
+    // Preallocate what was declared, but never much on a client's word alone.
+    let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(1 << 20) as usize);
+    let deadline = Instant::now() + limits.total_timeout;
+    loop {
+        let next = deadline.min(Instant::now() + limits.idle_timeout);
+        let frame = match timeout_at(next, body.frame()).await {
+            Err(_) => return Err(ApiError::BodyTimeout),
+            Ok(None) => break,
+            Ok(Some(Err(e))) => {
+                return Err(Error::InvalidBody {
+                    message: format!("The request body could not be read: {e}."),
+                }
+                .into());
+            }
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            if buf.len() + data.len() > limits.max_bytes {
+                return Err(too_large);
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    Ok(buf.freeze())
+}
+
+/// Parameters of a JSON body (an empty body is no parameters).
+pub fn json_params(bytes: &[u8]) -> Result<Params, Error> {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Params::empty());
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| Error::InvalidBody {
+            message: format!("The request body is not valid JSON: {e}."),
+        })?;
+    Params::json(value)
+}
+
+/// Parameters and the `file` part of a multipart form, in either form of the spec's rule:
+/// every parameter a text part (objects as JSON text), or one `payload` part holding a JSON
+/// object with every parameter. The PDF is always the part named `file`.
+pub async fn multipart_params(
+    boundary: &str,
+    bytes: Bytes,
+) -> Result<(Params, Option<Upload>), Error> {
+    let invalid = |message: String| Error::InvalidBody { message };
+    let stream =
+        futures_util::stream::once(async move { Ok::<Bytes, std::convert::Infallible>(bytes) });
+    let mut form = multer::Multipart::new(stream, boundary);
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let mut payload: Option<String> = None;
+    let mut file: Option<Upload> = None;
+    loop {
+        let field = form
+            .next_field()
+            .await
+            .map_err(|e| invalid(format!("The multipart body is malformed: {e}.")))?;
+        let Some(field) = field else { break };
+        let name = field
+            .name()
+            .ok_or_else(|| invalid("Every multipart part needs a name.".into()))?
+            .to_string();
+        let file_name = field.file_name().map(str::to_string);
+        let data = field
+            .bytes()
+            .await
+            .map_err(|e| invalid(format!("The multipart body is malformed: {e}.")))?;
+        match name.as_str() {
+            "file" => {
+                if file.is_some() {
+                    return Err(invalid("The part `file` is given more than once.".into()));
+                }
+                file = Some(Upload {
+                    file_name: file_name
+                        .filter(|n| !n.trim().is_empty())
+                        .unwrap_or_else(|| "document.pdf".into()),
+                    bytes: data,
+                });
+            }
+            _ => {
+                let text = String::from_utf8(data.to_vec())
+                    .map_err(|_| invalid(format!("The part `{name}` is not UTF-8 text.")))?;
+                if name == "payload" {
+                    if payload.is_some() {
+                        return Err(invalid(
+                            "The part `payload` is given more than once.".into(),
+                        ));
+                    }
+                    payload = Some(text);
+                } else {
+                    texts.push((name, text));
+                }
+            }
+        }
+    }
+    let params = match payload {
+        None => Params::form(texts),
+        Some(p) => {
+            if let Some((name, _)) = texts.first() {
+                return Err(invalid(format!(
+                    "With a `payload` part every parameter belongs inside it; move `{name}` there."
+                )));
+            }
+            let value: serde_json::Value = serde_json::from_str(&p)
+                .map_err(|e| invalid(format!("The `payload` part is not valid JSON: {e}.")))?;
+            if !value.is_object() {
+                return Err(invalid("The `payload` part must be a JSON object.".into()));
+            }
+            Params::json(value)?
+        }
+    };
+    Ok((params, file))
+}
+
+/// Parameters of a query string, percent-decoded (`+` is a space).
+pub fn query_params(query: Option<&str>) -> Params {
+    let pairs = query
+        .unwrap_or("")
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|pair| {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            (percent_decode(k), percent_decode(v))
+        })
+        .collect();
+    Params::form(pairs)
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[i + 1..i + 3])
+                    .ok()
+                    .and_then(|h| u8::from_str_radix(h, 16).ok());
+                match hex {
+                    Some(v) => {
+                        out.push(v);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_types() {
+        let mut h = HeaderMap::new();
+        assert_eq!(MediaType::of(&h), MediaType::Absent);
+        h.insert(
+            CONTENT_TYPE,
+            "application/json; charset=utf-8".parse().unwrap(),
+        );
+        assert_eq!(MediaType::of(&h), MediaType::Json);
+        h.insert(
+            CONTENT_TYPE,
+            "multipart/form-data; boundary=xyz".parse().unwrap(),
+        );
+        assert_eq!(
+            MediaType::of(&h),
+            MediaType::Multipart {
+                boundary: "xyz".into()
+            }
+        );
+        h.insert(CONTENT_TYPE, "multipart/form-data".parse().unwrap());
+        assert_eq!(MediaType::of(&h), MediaType::Other);
+        h.insert(CONTENT_TYPE, "text/plain".parse().unwrap());
+        assert_eq!(MediaType::of(&h), MediaType::Other);
+    }
+
+    #[test]
+    fn queries_decode() {
+        assert_eq!(percent_decode("a%20b+c%2"), "a b c%2");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("%41"), "A");
+        let mut p = query_params(Some("limit=5&starting_after=env_1&&type=envelope.sent"));
+        assert_eq!(p.integer("limit").unwrap(), Some(5));
+        assert_eq!(p.string("starting_after").unwrap().unwrap(), "env_1");
+        assert_eq!(p.string("type").unwrap().unwrap(), "envelope.sent");
+        p.finish().unwrap();
+    }
+
+    #[test]
+    fn json_bodies() {
+        assert!(json_params(b"").unwrap().is_empty());
+        assert!(json_params(b" \n").unwrap().is_empty());
+        assert_eq!(json_params(b"{").unwrap_err().code(), "invalid_body");
+        assert_eq!(json_params(b"[1]").unwrap_err().code(), "invalid_body");
+        assert_eq!(json_params(b"\"x\"").unwrap_err().code(), "invalid_body");
+    }
+
+    #[tokio::test]
+    async fn multipart_both_forms() {
+        let body = "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nNDA\r\n\
+                    --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.pdf\"\r\n\
+                    Content-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--b--\r\n";
+        let (mut p, f) = multipart_params("b", Bytes::from(body)).await.unwrap();
+        assert_eq!(p.string("name").unwrap().unwrap(), "NDA");
+        let f = f.unwrap();
+        assert_eq!(
+            (f.file_name.as_str(), &f.bytes[..]),
+            ("x.pdf", &b"%PDF-1.4"[..])
+        );
+
+        let body = "--b\r\nContent-Disposition: form-data; name=\"payload\"\r\n\r\n{\"name\":\"NDA\"}\r\n\
+                    --b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n%PDF\r\n--b--\r\n";
+        let (mut p, f) = multipart_params("b", Bytes::from(body)).await.unwrap();
+        assert_eq!(p.string("name").unwrap().unwrap(), "NDA");
+        assert_eq!(f.unwrap().file_name, "document.pdf");
+
+        let bad = multipart_params("b", Bytes::from("garbage"))
+            .await
+            .unwrap_err();
+        assert_eq!(bad.code(), "invalid_body");
+    }
+}

@@ -1,0 +1,137 @@
+//! One arm per operation: parameters in, one core call, the core's value out.
+//!
+//! This is a mapping layer. It must never decide a business rule: every check on a parameter's
+//! meaning, every state rule and every limit of the domain belongs to `envelope-core`.
+
+use envelope_core::service::{
+    CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, FileKind, ListParams, Params,
+    UpdateEndpointParams, UpdateTemplateParams, Upload,
+};
+use envelope_core::{AuthContext, SigningService};
+
+use crate::body::{RawBody, json_params, multipart_params};
+use crate::error::ApiError;
+use crate::response::Reply;
+use crate::router::Route;
+
+/// Body parameters and the uploaded file, if any.
+async fn body_params(body: RawBody) -> Result<(Params, Option<Upload>), ApiError> {
+    Ok(match body {
+        RawBody::Empty => (Params::empty(), None),
+        RawBody::Json(bytes) => (json_params(&bytes)?, None),
+        RawBody::Multipart { boundary, bytes } => multipart_params(&boundary, bytes).await?,
+    })
+}
+
+/// Body parameters of a route that takes no file (multipart never reaches it).
+async fn plain_params(body: RawBody) -> Result<Params, ApiError> {
+    Ok(body_params(body).await?.0)
+}
+
+/// Runs one API operation for an authenticated caller.
+pub async fn dispatch(
+    svc: &SigningService,
+    ctx: &AuthContext,
+    route: Route,
+    mut query: Params,
+    body: RawBody,
+) -> Result<Reply, ApiError> {
+    let max_list = svc.settings().limits.max_list_limit;
+    // Only list routes take query parameters; elsewhere any is unknown.
+    if !matches!(
+        route,
+        Route::ListEnvelopes | Route::ListTemplates | Route::ListEndpoints | Route::ListEvents
+    ) {
+        query.finish()?;
+        query = Params::empty();
+    }
+    match route {
+        Route::CreateEnvelope => {
+            let (params, file) = body_params(body).await?;
+            let p = CreateEnvelopeParams::parse(params, file, &svc.settings().limits)?;
+            Reply::created(&svc.create_envelope(ctx, p).await?)
+        }
+        Route::ListEnvelopes => {
+            let list = ListParams::take(&mut query, max_list)?;
+            let template = query.string("template")?;
+            query.finish()?;
+            Reply::ok(&svc.list_envelopes(ctx, &list, template.as_deref()).await?)
+        }
+        Route::GetEnvelope(id) => Reply::ok(&svc.get_envelope(ctx, &id).await?),
+        Route::SendEnvelope(id) => {
+            plain_params(body).await?.finish()?;
+            Reply::ok(&svc.send_envelope(ctx, &id).await?)
+        }
+        Route::VoidEnvelope(id) => {
+            let mut p = plain_params(body).await?;
+            let reason = p.string("reason")?;
+            p.finish()?;
+            Reply::ok(&svc.void_envelope(ctx, &id, reason.as_deref()).await?)
+        }
+        Route::RemindEnvelope(id) => {
+            plain_params(body).await?.finish()?;
+            Reply::ok(&svc.remind(ctx, &id).await?)
+        }
+        Route::SigningUrl(id) => {
+            let mut p = plain_params(body).await?;
+            let signer = p.string("signer")?;
+            p.finish()?;
+            Reply::ok(&svc.signing_url(ctx, &id, signer.as_deref()).await?)
+        }
+        Route::EnvelopeFile(id, kind) => {
+            let kind = FileKind::parse(&kind)?;
+            Reply::ok(&svc.envelope_file_link(ctx, &id, kind).await?)
+        }
+        Route::CreateTemplate => {
+            let (params, file) = body_params(body).await?;
+            let p = CreateTemplateParams::parse(params, file, &svc.settings().limits)?;
+            Reply::created(&svc.create_template(ctx, p).await?)
+        }
+        Route::ListTemplates => {
+            let list = ListParams::take(&mut query, max_list)?;
+            query.finish()?;
+            Reply::ok(&svc.list_templates(ctx, &list).await?)
+        }
+        Route::GetTemplate(id) => Reply::ok(&svc.get_template(ctx, &id).await?),
+        Route::UpdateTemplate(id) => {
+            let p = UpdateTemplateParams::parse(plain_params(body).await?)?;
+            Reply::ok(&svc.update_template(ctx, &id, p).await?)
+        }
+        Route::DeleteTemplate(id) => Reply::ok(&svc.archive_template(ctx, &id).await?),
+        Route::TemplateFile(id) => Reply::ok(&svc.template_file_link(ctx, &id).await?),
+        Route::CreateEndpoint => {
+            let p = CreateEndpointParams::parse(plain_params(body).await?)?;
+            Reply::created(&svc.create_webhook_endpoint(ctx, p).await?)
+        }
+        Route::ListEndpoints => {
+            let list = ListParams::take(&mut query, max_list)?;
+            query.finish()?;
+            Reply::ok(&svc.list_webhook_endpoints(ctx, &list).await?)
+        }
+        Route::GetEndpoint(id) => Reply::ok(&svc.get_webhook_endpoint(ctx, &id).await?),
+        Route::UpdateEndpoint(id) => {
+            let p = UpdateEndpointParams::parse(plain_params(body).await?)?;
+            Reply::ok(&svc.update_webhook_endpoint(ctx, &id, p).await?)
+        }
+        Route::DeleteEndpoint(id) => Reply::ok(&svc.delete_webhook_endpoint(ctx, &id).await?),
+        Route::ListEvents => {
+            let list = ListParams::take(&mut query, max_list)?;
+            let kind = query.string("type")?;
+            query.finish()?;
+            Reply::ok(&svc.list_events(ctx, &list, kind.as_deref()).await?)
+        }
+        Route::GetEvent(id) => Reply::ok(&svc.get_event(ctx, &id).await?),
+        Route::Account => Reply::ok(&svc.account(ctx).await?),
+        Route::Balance => Reply::ok(&svc.balance(ctx).await?),
+        Route::TestComplete(id) => {
+            plain_params(body).await?.finish()?;
+            Reply::ok(&svc.test_complete(ctx, &id).await?)
+        }
+    }
+}
+
+/// `GET /files/{token}`: the PDF behind a download link; no API key, the token is the secret.
+pub async fn download(svc: &SigningService, token: &str) -> Result<Reply, ApiError> {
+    let (file_name, bytes) = svc.open_file_link(token).await?;
+    Ok(Reply::pdf(&file_name, bytes))
+}

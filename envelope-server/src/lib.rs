@@ -1,0 +1,37 @@
+//! envelope-server: the HTTP front of the Envelope Signing Service.
+//!
+//! A thin mapping layer over [`envelope_core::SigningService`]: parse the request, call the
+//! service, write the response. It must never hold a business rule; a rule found here is a
+//! layering bug that belongs in `envelope-core`.
+//!
+//! Layout (the shape of mini-redis):
+//!
+//! | module | what it does |
+//! |---|---|
+//! | [`server`] | [`run`]: accept loop, connection limit, timeouts, graceful shutdown |
+//! | [`request`] | one request: ID, auth, rate limit, route, body, idempotency, log line |
+//! | [`router`] | the route table, a `match` on path segments and method |
+//! | [`handlers`] | one arm per operation: parameters in, one core call, value out |
+//! | [`body`] | body limits while streaming, JSON / multipart / query to `Params` |
+//! | [`error`] | the one mapping of errors to statuses and error bodies |
+//! | [`response`] | response constructors and the headers of every response |
+//! | [`store`] | [`store::open_store`], the one way to open the store |
+//! | [`serve`], [`admin`] | the `serve` command and the admin commands |
+//!
+//! The binary (`main.rs`) only parses arguments.
+#![forbid(unsafe_code)]
+
+pub mod admin;
+pub mod app;
+pub mod body;
+pub mod error;
+pub mod handlers;
+pub mod request;
+pub mod response;
+pub mod router;
+pub mod serve;
+pub mod server;
+pub mod store;
+
+pub use app::{App, HttpLimits};
+pub use server::run;

@@ -1,0 +1,276 @@
+//! The life of one request: request ID, authentication, rate limit, routing, body, idempotency,
+//! the core call, the common headers, and one log line.
+//!
+//! Every outcome, errors and panics included, leaves here as a response with the common headers.
+
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures_util::FutureExt;
+use http_body_util::Full;
+use hyper::body::{Body, Incoming};
+use hyper::http::request::Parts;
+use hyper::{Method, Request, Response, StatusCode};
+
+use envelope_core::service::{Params, idempotency_fingerprint};
+use envelope_core::store::{IdempotencyBegin, StoredResponse};
+use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
+
+use crate::app::App;
+use crate::body::{BodyLimits, MediaType, RawBody, query_params, read_limited};
+use crate::error::ApiError;
+use crate::handlers;
+use crate::response::{Meta, Reply, finish};
+use crate::router::{self, BodyPolicy, Route};
+
+/// Answers one request; never fails and never panics outward.
+pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Response<Full<Bytes>> {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let mut meta = Meta {
+        request_id: ids::new_id(ids::REQUEST),
+        mode: Mode::Test,
+        rate: None,
+        replayed: false,
+    };
+    let outcome = AssertUnwindSafe(process(app, peer, req, &mut meta))
+        .catch_unwind()
+        .await;
+    let reply = match outcome {
+        Ok(Ok(reply)) => reply,
+        Ok(Err(e)) => e.into_reply(&meta.request_id),
+        Err(_) => ApiError::Core(Error::Internal("request handler panicked".into()))
+            .into_reply(&meta.request_id),
+    };
+    tracing::info!(
+        method = %method,
+        path = %redact(&path),
+        status = reply.status.as_u16(),
+        duration_ms = started.elapsed().as_millis() as u64,
+        request_id = %meta.request_id,
+        mode = %meta.mode.as_str(),
+        "request"
+    );
+    finish(reply, &meta)
+}
+
+/// Link tokens are secrets: paths that carry one are logged without it.
+pub fn redact(path: &str) -> String {
+    for prefix in ["/files/", "/sign/"] {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let tail = rest.split_once('/').map(|(_, t)| t);
+            return match tail {
+                Some(t) => format!("{prefix}[redacted]/{t}"),
+                None => format!("{prefix}[redacted]"),
+            };
+        }
+    }
+    path.to_string()
+}
+
+async fn process(
+    app: &App,
+    peer: SocketAddr,
+    req: Request<Incoming>,
+    meta: &mut Meta,
+) -> Result<Reply, ApiError> {
+    let (parts, body) = req.into_parts();
+    let path = parts.uri.path().to_string();
+    let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(&path).split('/').collect();
+    match segments.as_slice() {
+        ["v1", rest @ ..] => api(app, peer, &parts, rest, body, meta).await,
+        ["files", token] => {
+            limit_by_address(&app.svc, peer, meta)?;
+            if parts.method != Method::GET {
+                return Err(ApiError::MethodNotAllowed { allow: "GET" });
+            }
+            handlers::download(&app.svc, token).await
+        }
+        _ => {
+            limit_by_address(&app.svc, peer, meta)?;
+            Err(ApiError::RouteNotFound)
+        }
+    }
+}
+
+/// Requests without a valid key are limited per client address, so that guessing keys and
+/// hammering unknown URLs cost the same as any other request.
+fn limit_by_address(svc: &SigningService, peer: SocketAddr, meta: &mut Meta) -> Result<(), Error> {
+    let rate = svc.rate_limit(&format!("ip:{}", peer.ip()));
+    meta.rate = Some(rate);
+    if rate.exceeded {
+        return Err(Error::RateLimited {
+            retry_after_secs: rate.reset_secs,
+        });
+    }
+    Ok(())
+}
+
+/// The API key of `Authorization: Bearer <key>`, if the header has that shape.
+fn bearer(parts: &Parts) -> Option<&str> {
+    let v = parts
+        .headers
+        .get(hyper::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, key) = v.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| key.trim())
+}
+
+async fn api(
+    app: &App,
+    peer: SocketAddr,
+    parts: &Parts,
+    segments: &[&str],
+    body: Incoming,
+    meta: &mut Meta,
+) -> Result<Reply, ApiError> {
+    let svc = &app.svc;
+    let key = bearer(parts);
+    // Until the key is known, its prefix is the best guess of the mode.
+    if key.is_some_and(|k| k.starts_with("sk_live_")) {
+        meta.mode = Mode::Live;
+    }
+    let ctx = match svc.authenticate(key.unwrap_or("")).await {
+        Ok(ctx) => ctx,
+        Err(e) => {
+            limit_by_address(svc, peer, meta)?;
+            return Err(e.into());
+        }
+    };
+    meta.mode = ctx.mode();
+    let rate = svc.rate_limit(&ctx.key.id);
+    meta.rate = Some(rate);
+    if rate.exceeded {
+        return Err(Error::RateLimited {
+            retry_after_secs: rate.reset_secs,
+        }
+        .into());
+    }
+    let route = router::resolve(&parts.method, segments)?;
+    let body = read_body(app, parts, body, route.body_policy()).await?;
+    let query = query_params(parts.uri.query());
+
+    let idempotency_key = match parts.headers.get("idempotency-key") {
+        Some(v) if parts.method == Method::POST => Some(
+            v.to_str()
+                .map_err(|_| ApiError::Core(invalid_idempotency_key()))?
+                .to_string(),
+        ),
+        _ => None,
+    };
+    let Some(idem) = idempotency_key else {
+        return run_detached(svc, ctx, route, query, body).await;
+    };
+    let path_and_query = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
+    let fingerprint = idempotency_fingerprint(parts.method.as_str(), path_and_query, body.bytes());
+    match svc.idempotency_begin(&ctx, &idem, &fingerprint).await? {
+        IdempotencyBegin::Replay(stored) => {
+            meta.replayed = true;
+            let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
+            Ok(Reply::raw_json(status, stored.body.into()))
+        }
+        _ => {
+            let reply = match run_detached(svc, ctx.clone(), route, query, body).await {
+                Ok(reply) => reply,
+                Err(e) => e.into_reply(&meta.request_id),
+            };
+            let outcome = if reply.status.is_server_error()
+                || reply.status == StatusCode::TOO_MANY_REQUESTS
+            {
+                svc.idempotency_release(&ctx, &idem).await
+            } else {
+                let stored = StoredResponse {
+                    status: reply.status.as_u16(),
+                    body: reply.body.to_vec(),
+                };
+                svc.idempotency_finish(&ctx, &idem, stored).await
+            };
+            if let Err(e) = outcome {
+                // The response itself is good; only a retry would not be replayed.
+                tracing::error!(request_id = %meta.request_id, error = ?e, "idempotency record failed");
+            }
+            Ok(reply)
+        }
+    }
+}
+
+fn invalid_idempotency_key() -> Error {
+    Error::ParameterInvalid {
+        param: "Idempotency-Key".into(),
+        message: "must be 1 to 255 printable characters".into(),
+    }
+}
+
+/// Runs the operation in its own task: a client that goes away mid-request does not cancel a
+/// half-done operation (nor leave its idempotency key claimed), and a panic becomes a 500.
+async fn run_detached(
+    svc: &SigningService,
+    ctx: AuthContext,
+    route: Route,
+    query: Params,
+    body: RawBody,
+) -> Result<Reply, ApiError> {
+    let svc = svc.clone();
+    let task =
+        tokio::spawn(async move { handlers::dispatch(&svc, &ctx, route, query, body).await });
+    match task.await {
+        Ok(result) => result,
+        Err(e) => Err(Error::Internal(format!("request task failed: {e}")).into()),
+    }
+}
+
+/// Reads the body a route takes, checking its type first and its size before and while reading.
+async fn read_body(
+    app: &App,
+    parts: &Parts,
+    body: Incoming,
+    policy: BodyPolicy,
+) -> Result<RawBody, ApiError> {
+    let limits = &app.limits;
+    let (accepted, small) = match policy {
+        BodyPolicy::None => return Ok(RawBody::Empty),
+        BodyPolicy::Json => ("application/json", true),
+        BodyPolicy::Upload => ("application/json or multipart/form-data", false),
+    };
+    let unsupported = ApiError::UnsupportedMediaType { accepted };
+    let declared_empty =
+        body.is_end_stream() || crate::body::content_length(&parts.headers) == Some(0);
+    let media = MediaType::of(&parts.headers);
+    let max_bytes = match &media {
+        _ if declared_empty => return Ok(RawBody::Empty),
+        MediaType::Json if small => limits.max_small_body,
+        MediaType::Json => limits.max_json_upload_body,
+        MediaType::Multipart { .. } if !small => limits.max_multipart_body,
+        _ => return Err(unsupported),
+    };
+    let read = BodyLimits {
+        max_bytes,
+        idle_timeout: limits.body_idle_timeout,
+        total_timeout: limits.body_total_timeout,
+    };
+    let bytes = read_limited(&parts.headers, body, read).await?;
+    Ok(match media {
+        MediaType::Multipart { boundary } => RawBody::Multipart { boundary, bytes },
+        _ => RawBody::Json(bytes),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_redacted() {
+        assert_eq!(redact("/files/abc"), "/files/[redacted]");
+        assert_eq!(redact("/sign/abc/decline"), "/sign/[redacted]/decline");
+        assert_eq!(redact("/v1/envelopes/env_1"), "/v1/envelopes/env_1");
+    }
+}

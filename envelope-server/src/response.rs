@@ -1,0 +1,159 @@
+//! Small response constructors and the headers every response carries.
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{self, HeaderName, HeaderValue};
+use hyper::{Response, StatusCode};
+use serde::Serialize;
+
+use envelope_core::Mode;
+use envelope_core::service::RateLimitState;
+
+use crate::error::ApiError;
+
+/// A response before the common headers are added.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub content_type: &'static str,
+    pub body: Bytes,
+    /// Headers of this response only (Allow, Retry-After, Content-Disposition, ...).
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+impl Reply {
+    /// A JSON body that is already serialized.
+    pub fn raw_json(status: StatusCode, body: Bytes) -> Reply {
+        Reply {
+            status,
+            content_type: "application/json",
+            body,
+            headers: Vec::new(),
+        }
+    }
+
+    /// Serializes `value` as the JSON body.
+    pub fn json(status: StatusCode, value: &impl Serialize) -> Result<Reply, ApiError> {
+        let body = serde_json::to_vec(value).map_err(|e| {
+            ApiError::Core(envelope_core::Error::Internal(format!(
+                "response serialization failed: {e}"
+            )))
+        })?;
+        Ok(Reply::raw_json(status, body.into()))
+    }
+
+    pub fn ok(value: &impl Serialize) -> Result<Reply, ApiError> {
+        Reply::json(StatusCode::OK, value)
+    }
+
+    pub fn created(value: &impl Serialize) -> Result<Reply, ApiError> {
+        Reply::json(StatusCode::CREATED, value)
+    }
+
+    /// A PDF download, offered as an attachment under `file_name`.
+    pub fn pdf(file_name: &str, bytes: Bytes) -> Reply {
+        let disposition = content_disposition(file_name);
+        Reply {
+            status: StatusCode::OK,
+            content_type: "application/pdf",
+            body: bytes,
+            headers: vec![
+                (header::CONTENT_DISPOSITION, disposition),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            ],
+        }
+    }
+}
+
+/// `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266), so that any
+/// file name, quotes and non-ASCII included, is safe in the header.
+fn content_disposition(file_name: &str) -> HeaderValue {
+    let ascii: String = file_name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' || c == ' ' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut encoded = String::new();
+    for b in file_name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            encoded.push(b as char);
+        } else {
+            encoded.push_str(&format!("%{b:02X}"));
+        }
+    }
+    HeaderValue::from_str(&format!(
+        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}"
+    ))
+    .unwrap_or_else(|_| HeaderValue::from_static("attachment; filename=\"document.pdf\""))
+}
+
+/// What the common headers say about one request.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    pub request_id: String,
+    pub mode: Mode,
+    pub rate: Option<RateLimitState>,
+    pub replayed: bool,
+}
+
+pub const REQUEST_ID: HeaderName = HeaderName::from_static("service-request-id");
+pub const MODE: HeaderName = HeaderName::from_static("service-mode");
+pub const IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+pub const RATE_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+pub const RATE_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+pub const RATE_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
+
+/// The final response: the reply plus the headers of every response.
+pub fn finish(reply: Reply, meta: &Meta) -> Response<Full<Bytes>> {
+    let mut res = Response::new(Full::new(reply.body));
+    *res.status_mut() = reply.status;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(reply.content_type),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&meta.request_id) {
+        h.insert(REQUEST_ID, v);
+    }
+    h.insert(MODE, HeaderValue::from_static(meta.mode.as_str()));
+    if let Some(rate) = meta.rate {
+        h.insert(RATE_LIMIT, HeaderValue::from(rate.limit));
+        h.insert(RATE_REMAINING, HeaderValue::from(rate.remaining));
+        h.insert(RATE_RESET, HeaderValue::from(rate.reset_secs));
+    }
+    h.insert(
+        IDEMPOTENT_REPLAYED,
+        HeaderValue::from_static(if meta.replayed { "true" } else { "false" }),
+    );
+    for (k, v) in reply.headers {
+        h.insert(k, v);
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disposition_is_always_a_valid_header() {
+        for name in ["a.pdf", "Vertrag \"Müller\".pdf", "x\r\ny.pdf", ""] {
+            let v = content_disposition(name);
+            let s = v.to_str().unwrap();
+            assert!(s.starts_with("attachment; filename=\""), "{s}");
+        }
+        assert_eq!(
+            content_disposition("Ünïcode.pdf").to_str().unwrap(),
+            "attachment; filename=\"_n_code.pdf\"; filename*=UTF-8''%C3%9Cn%C3%AFcode.pdf"
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! Routes of the API: a plain `match` on the path segments, then on the method.
+//!
+//! Unknown paths are 404 `route_not_found`; known paths with another method are 405
+//! `method_not_allowed` with an `Allow` header. Nothing here looks at IDs beyond taking them.
+
+use hyper::Method;
+
+use crate::error::ApiError;
+
+/// One operation of the API, with the IDs taken from its path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Route {
+    CreateEnvelope,
+    ListEnvelopes,
+    GetEnvelope(String),
+    SendEnvelope(String),
+    VoidEnvelope(String),
+    RemindEnvelope(String),
+    SigningUrl(String),
+    EnvelopeFile(String, String),
+    CreateTemplate,
+    ListTemplates,
+    GetTemplate(String),
+    UpdateTemplate(String),
+    DeleteTemplate(String),
+    TemplateFile(String),
+    CreateEndpoint,
+    ListEndpoints,
+    GetEndpoint(String),
+    UpdateEndpoint(String),
+    DeleteEndpoint(String),
+    ListEvents,
+    GetEvent(String),
+    Account,
+    Balance,
+    TestComplete(String),
+}
+
+/// How a route takes a request body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyPolicy {
+    /// No body is read (GET, DELETE).
+    None,
+    /// A small JSON object (actions and updates).
+    Json,
+    /// JSON or multipart/form-data, large enough for a PDF (the two creates).
+    Upload,
+}
+
+impl Route {
+    pub fn body_policy(&self) -> BodyPolicy {
+        use Route::*;
+        match self {
+            CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
+            SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | SigningUrl(_)
+            | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_) | TestComplete(_) => {
+                BodyPolicy::Json
+            }
+            _ => BodyPolicy::None,
+        }
+    }
+}
+
+/// Resolves the path below `/v1` (already split into segments) and the method.
+pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
+    use Route::*;
+    if segments.iter().any(|s| s.is_empty()) {
+        return Err(ApiError::RouteNotFound);
+    }
+    let id = |s: &str| s.to_string();
+    let m = method;
+    let is = |x: &Method| m == x;
+    let (allow, route): (&'static str, Option<Route>) = match segments {
+        ["envelopes"] => (
+            "GET, POST",
+            if is(&Method::GET) {
+                Some(ListEnvelopes)
+            } else if is(&Method::POST) {
+                Some(CreateEnvelope)
+            } else {
+                None
+            },
+        ),
+        ["envelopes", e] => ("GET", is(&Method::GET).then(|| GetEnvelope(id(e)))),
+        [
+            "envelopes",
+            e,
+            action @ ("send" | "void" | "remind" | "signing_url"),
+        ] => (
+            "POST",
+            is(&Method::POST).then(|| match *action {
+                "send" => SendEnvelope(id(e)),
+                "void" => VoidEnvelope(id(e)),
+                "remind" => RemindEnvelope(id(e)),
+                _ => SigningUrl(id(e)),
+            }),
+        ),
+        ["envelopes", e, "files", kind] => (
+            "GET",
+            is(&Method::GET).then(|| EnvelopeFile(id(e), id(kind))),
+        ),
+        ["templates"] => (
+            "GET, POST",
+            if is(&Method::GET) {
+                Some(ListTemplates)
+            } else if is(&Method::POST) {
+                Some(CreateTemplate)
+            } else {
+                None
+            },
+        ),
+        ["templates", t] => (
+            "GET, PATCH, DELETE",
+            match *m {
+                Method::GET => Some(GetTemplate(id(t))),
+                Method::PATCH => Some(UpdateTemplate(id(t))),
+                Method::DELETE => Some(DeleteTemplate(id(t))),
+                _ => None,
+            },
+        ),
+        ["templates", t, "file"] => ("GET", is(&Method::GET).then(|| TemplateFile(id(t)))),
+        ["webhook_endpoints"] => (
+            "GET, POST",
+            if is(&Method::GET) {
+                Some(ListEndpoints)
+            } else if is(&Method::POST) {
+                Some(CreateEndpoint)
+            } else {
+                None
+            },
+        ),
+        ["webhook_endpoints", w] => (
+            "GET, PATCH, DELETE",
+            match *m {
+                Method::GET => Some(GetEndpoint(id(w))),
+                Method::PATCH => Some(UpdateEndpoint(id(w))),
+                Method::DELETE => Some(DeleteEndpoint(id(w))),
+                _ => None,
+            },
+        ),
+        ["events"] => ("GET", is(&Method::GET).then_some(ListEvents)),
+        ["events", e] => ("GET", is(&Method::GET).then(|| GetEvent(id(e)))),
+        ["account"] => ("GET", is(&Method::GET).then_some(Account)),
+        ["balance"] => ("GET", is(&Method::GET).then_some(Balance)),
+        ["test_helpers", "envelopes", e, "complete"] => {
+            ("POST", is(&Method::POST).then(|| TestComplete(id(e))))
+        }
+        _ => return Err(ApiError::RouteNotFound),
+    };
+    route.ok_or(ApiError::MethodNotAllowed { allow })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn r(m: Method, path: &str) -> Result<Route, ApiError> {
+        let segs: Vec<&str> = path.split('/').collect();
+        resolve(&m, &segs)
+    }
+
+    #[test]
+    fn routes_and_methods() {
+        assert_eq!(r(Method::POST, "envelopes").unwrap(), Route::CreateEnvelope);
+        assert_eq!(
+            r(Method::GET, "envelopes/env_1/files/signed").unwrap(),
+            Route::EnvelopeFile("env_1".into(), "signed".into())
+        );
+        assert_eq!(
+            r(Method::POST, "test_helpers/envelopes/env_1/complete").unwrap(),
+            Route::TestComplete("env_1".into())
+        );
+        assert!(matches!(
+            r(Method::DELETE, "envelopes/env_1"),
+            Err(ApiError::MethodNotAllowed { allow: "GET" })
+        ));
+        assert!(matches!(
+            r(Method::PUT, "templates/t"),
+            Err(ApiError::MethodNotAllowed {
+                allow: "GET, PATCH, DELETE"
+            })
+        ));
+        assert!(matches!(
+            r(Method::GET, "envelopes/env_1/sign"),
+            Err(ApiError::RouteNotFound)
+        ));
+        assert!(matches!(
+            r(Method::GET, "envelopes/"),
+            Err(ApiError::RouteNotFound)
+        ));
+    }
+}

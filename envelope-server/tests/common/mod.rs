@@ -1,0 +1,217 @@
+//! Test support: the real server on 127.0.0.1:0 through `envelope_server::run`, a reqwest
+//! client, and hand-made PDFs.
+#![allow(dead_code)]
+
+pub mod pdf;
+
+use std::sync::Arc;
+
+use base64::Engine;
+use bytes::Bytes;
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use envelope_core::{Clock, Settings, SigningService};
+use envelope_server::{App, HttpLimits, run};
+
+/// How to start a server.
+#[derive(Default)]
+pub struct Options {
+    pub settings: Option<Settings>,
+    pub limits: Option<HttpLimits>,
+    pub clock: Option<Arc<dyn Clock>>,
+}
+
+/// A running server with one account.
+pub struct TestServer {
+    pub base: String,
+    pub svc: SigningService,
+    pub client: reqwest::Client,
+    pub account: String,
+    pub test_key: String,
+    pub live_key: String,
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Resp {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+impl Resp {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_string())
+    }
+
+    /// Asserts a success status and returns the JSON body.
+    #[track_caller]
+    pub fn ok(&self, status: u16) -> Value {
+        assert_eq!(
+            self.status,
+            status,
+            "body: {}",
+            String::from_utf8_lossy(&self.body)
+        );
+        self.json()
+    }
+
+    /// Asserts an error of the flat shape of decisions.md and returns its body.
+    #[track_caller]
+    pub fn error(&self, status: u16, code: &str) -> Value {
+        let b = self.json();
+        assert_eq!(
+            (self.status, b["code"].as_str()),
+            (status, Some(code)),
+            "{b}"
+        );
+        assert_eq!(b["object"], "error");
+        assert_eq!(b["status"], status);
+        assert!(b["type"].is_string() && b["message"].is_string(), "{b}");
+        assert!(b.get("param").is_some(), "param is always present: {b}");
+        assert_eq!(
+            b["request_id"].as_str(),
+            self.header("service-request-id").as_deref(),
+            "the body names the request"
+        );
+        b
+    }
+}
+
+impl TestServer {
+    pub async fn start() -> TestServer {
+        TestServer::start_with(Options::default()).await
+    }
+
+    pub async fn start_with(opts: Options) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let mut settings = opts.settings.unwrap_or_default();
+        settings.public_url = base.clone();
+        let mut builder = SigningService::builder().settings(settings);
+        if let Some(clock) = opts.clock {
+            builder = builder.clock(clock);
+        }
+        let svc = builder.build();
+        let acct = svc.admin().create_account("Test account").await.unwrap();
+        let mut app = App::new(svc.clone());
+        if let Some(limits) = opts.limits {
+            app = app.with_limits(limits);
+        }
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(run(listener, app, async {
+            let _ = rx.await;
+        }));
+        TestServer {
+            base,
+            svc,
+            client: reqwest::Client::new(),
+            account: acct.account.id.clone(),
+            test_key: acct.test_key.secret.clone(),
+            live_key: acct.live_key.secret.clone(),
+            shutdown: Some(tx),
+            task: Some(task),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub async fn send(&self, req: reqwest::RequestBuilder) -> Resp {
+        let res = req.send().await.expect("request failed");
+        let status = res.status().as_u16();
+        let headers = res.headers().clone();
+        let body = res.bytes().await.expect("body failed");
+        Resp {
+            status,
+            headers,
+            body,
+        }
+    }
+
+    pub async fn get(&self, key: &str, path: &str) -> Resp {
+        self.send(self.client.get(self.url(path)).bearer_auth(key))
+            .await
+    }
+
+    pub async fn delete(&self, key: &str, path: &str) -> Resp {
+        self.send(self.client.delete(self.url(path)).bearer_auth(key))
+            .await
+    }
+
+    pub async fn post(&self, key: &str, path: &str, body: Value) -> Resp {
+        self.send(
+            self.client
+                .post(self.url(path))
+                .bearer_auth(key)
+                .json(&body),
+        )
+        .await
+    }
+
+    /// A POST with no body and no Content-Type.
+    pub async fn post_empty(&self, key: &str, path: &str) -> Resp {
+        self.send(self.client.post(self.url(path)).bearer_auth(key))
+            .await
+    }
+
+    pub async fn patch(&self, key: &str, path: &str, body: Value) -> Resp {
+        self.send(
+            self.client
+                .patch(self.url(path))
+                .bearer_auth(key)
+                .json(&body),
+        )
+        .await
+    }
+
+    /// Creates a webhook endpoint (no PDF needed) and returns it.
+    pub async fn endpoint(&self, key: &str, url: &str) -> Value {
+        self.post(
+            key,
+            "/v1/webhook_endpoints",
+            serde_json::json!({ "url": url }),
+        )
+        .await
+        .ok(201)
+    }
+
+    /// Stops the server and waits for `run` to return.
+    pub async fn shutdown(mut self) -> std::io::Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        self.task.take().unwrap().await.unwrap()
+    }
+}
+
+pub fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+/// A JSON create body for an envelope from a PDF.
+pub fn envelope_body(pdf: &[u8], signers: Value) -> Value {
+    serde_json::json!({
+        "file_base64": b64(pdf),
+        "file_name": "contract.pdf",
+        "signers": signers,
+    })
+}
+
+pub fn client_signer() -> Value {
+    serde_json::json!([{ "name": "Ada Lovelace", "email": "ada@example.com", "role": "Client" }])
+}

@@ -1,0 +1,12 @@
+//! Integration tests: the real server on 127.0.0.1:0 and a real HTTP client.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod basics;
+mod bodies;
+mod envelopes;
+mod idempotency;
+mod limits;
+mod templates;
+mod webhooks;
