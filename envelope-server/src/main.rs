@@ -213,12 +213,6 @@ async fn run_admin_command(
     store: StoreArgs,
     cmd: AdminCommand,
 ) -> Result<(), envelope_core::error::BoxError> {
-    let (svc, durable) = build_service(&store.options(), Default::default()).await?;
-    if !durable {
-        eprintln!(
-            "warning: the store is in memory; this command's change is lost when it exits \
-             (a durable store is not built in yet)"
-        );
-    }
+    let svc = build_service(&store.options(), Default::default()).await?;
     run_admin(&svc, cmd, &mut std::io::stdout().lock()).await
 }

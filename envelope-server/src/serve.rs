@@ -29,14 +29,14 @@ pub struct ServeOptions {
 pub async fn build_service(
     store: &StoreOptions,
     settings: Settings,
-) -> Result<(SigningService, bool), BoxError> {
+) -> Result<SigningService, BoxError> {
     let opened = open_store(store).await?;
     let svc = SigningService::builder()
         .store(opened.store)
         .blobs(opened.blobs)
         .settings(settings)
         .build();
-    Ok((svc, opened.durable))
+    Ok(svc)
 }
 
 /// `http://<listen address>`, with 127.0.0.1 for an unspecified address (`0.0.0.0`).
@@ -67,10 +67,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
              addresses. Never use this outside local development."
         );
     }
-    let (svc, durable) = build_service(&opts.store, settings).await?;
-    if !durable {
-        tracing::warn!("the store is in memory: all data is lost when the server stops");
-    }
+    let svc = build_service(&opts.store, settings).await?;
     if let Some(acct) = svc.admin().bootstrap("Default account").await? {
         let mut out = std::io::stdout().lock();
         crate::admin::print_new_account(&acct, &mut out)?;

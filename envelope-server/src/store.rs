@@ -1,14 +1,17 @@
 //! Opening the store: the one function every command goes through.
 //!
-//! Today it returns the in-memory store. A durable SQLite/PostgreSQL store is being written on
-//! another branch; when it lands, only [`open_store`] changes (pick it from
-//! `database_url`, or a SQLite file under `data_dir`), and every command follows.
+//! | option | store |
+//! |---|---|
+//! | (default) | SQLite file `envelope.sqlite3` in `--data-dir`, PDFs in the same database |
+//! | `--database-url postgres://...` | PostgreSQL (several servers may share it), PDFs in it too |
+//! | `--database-url sqlite:///path/file.db` | SQLite at that path |
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use envelope_core::error::BoxError;
-use envelope_core::{BlobStore, MemoryBlobStore, MemoryStore, Store};
+use envelope_core::store::SqlStore;
+use envelope_core::{BlobStore, Store};
 
 /// Where data lives.
 #[derive(Debug, Clone)]
@@ -24,29 +27,34 @@ pub struct StoreOptions {
 pub struct OpenedStore {
     pub store: Arc<dyn Store>,
     pub blobs: Arc<dyn BlobStore>,
-    /// False when the data lives only as long as this process (the in-memory store): admin
-    /// commands then warn that their change is lost.
-    pub durable: bool,
 }
 
 impl std::fmt::Debug for OpenedStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("OpenedStore")
-            .field("durable", &self.durable)
-            .finish_non_exhaustive()
+        f.debug_struct("OpenedStore").finish_non_exhaustive()
     }
 }
 
-/// Opens the store that `options` describe.
+/// Opens the store that `options` describe, migrating its schema.
 pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError> {
-    if options.database_url.is_some() {
-        tracing::warn!(
-            "--database-url is accepted but no durable store is built in yet; using the in-memory store"
-        );
-    }
-    Ok(OpenedStore {
-        store: Arc::new(MemoryStore::new()),
-        blobs: Arc::new(MemoryBlobStore::new()),
-        durable: false,
-    })
+    let store = match options.database_url.as_deref() {
+        Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
+            SqlStore::connect_postgres(url).await?
+        }
+        Some(url) if url.starts_with("sqlite://") => {
+            let path = url.trim_start_matches("sqlite://");
+            SqlStore::open_sqlite(std::path::Path::new(path)).await?
+        }
+        Some(_) => {
+            return Err("--database-url must start with postgres://, postgresql:// or sqlite://".into());
+        }
+        None => {
+            std::fs::create_dir_all(&options.data_dir).map_err(|e| {
+                format!("cannot create the data directory {}: {e}", options.data_dir.display())
+            })?;
+            SqlStore::open_sqlite(&options.data_dir.join("envelope.sqlite3")).await?
+        }
+    };
+    let blobs = store.blobs();
+    Ok(OpenedStore { store: Arc::new(store), blobs: Arc::new(blobs) })
 }
