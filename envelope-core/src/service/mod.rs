@@ -8,6 +8,7 @@
 mod account;
 mod admin;
 mod complete;
+mod email_content;
 mod envelopes;
 mod events;
 mod fields;
