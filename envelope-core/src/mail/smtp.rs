@@ -14,6 +14,7 @@
 
 use std::fmt;
 use std::net::IpAddr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -22,6 +23,7 @@ use lettre::transport::smtp::PoolConfig;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
+use tokio::sync::Semaphore;
 
 use super::message::{build, mailbox};
 use super::{Email, MailError, Mailbox, Mailer};
@@ -102,7 +104,8 @@ impl SmtpMailerBuilder {
         self.timeout = timeout;
         self
     }
-    /// The most connections kept open to the relay; default 10.
+    /// The most connections open to the relay at once (sends beyond wait for one, within their
+    /// timeout); default 10.
     pub fn max_connections(mut self, n: u32) -> Self {
         self.max_connections = n.max(1);
         self
@@ -132,6 +135,7 @@ impl SmtpMailerBuilder {
         }
         Ok(SmtpMailer {
             transport: b.build(),
+            permits: Arc::new(Semaphore::new(self.max_connections as usize)),
             from,
             timeout: self.timeout,
             host: self.host,
@@ -146,6 +150,9 @@ impl SmtpMailerBuilder {
 /// Cheap to share (`Arc<dyn Mailer>`): connections are pooled and reused across sends.
 pub struct SmtpMailer {
     transport: AsyncSmtpTransport<Tokio1Executor>,
+    /// lettre's pool caps only the connections it keeps idle; a burst would open one connection
+    /// per send, and relays limit concurrent connections. One permit per allowed connection.
+    permits: Arc<Semaphore>,
     from: LMailbox,
     timeout: Duration,
     host: String,
@@ -214,7 +221,15 @@ impl SmtpMailer {
 
     async fn send_message(&self, email: &Email) -> Result<(), MailError> {
         let message = build(email, &self.from)?;
-        match tokio::time::timeout(self.timeout, self.transport.send(message)).await {
+        let send = async {
+            let _permit = self
+                .permits
+                .acquire()
+                .await
+                .expect("the semaphore is never closed");
+            self.transport.send(message).await
+        };
+        match tokio::time::timeout(self.timeout, send).await {
             Err(_) => Err(MailError::Timeout {
                 after: self.timeout,
             }),
