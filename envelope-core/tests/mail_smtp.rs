@@ -225,7 +225,12 @@ async fn a_message_arrives_whole_with_its_encodings() {
 
     // What the relay got is what FileMailer would have written (headers that carry time or
     // randomness aside).
-    let local = to_rfc5322(&sent, &sender()).unwrap();
+    let local = to_rfc5322(
+        &sent,
+        &sender(),
+        envelope_core::Timestamp::from_millis(0).unwrap(),
+    )
+    .unwrap();
     let local = MessageParser::default().parse(&local).unwrap();
     assert_eq!(local.subject(), m.subject());
     assert_eq!(local.attachment(0).unwrap().contents(), a.contents());

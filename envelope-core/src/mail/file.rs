@@ -6,21 +6,33 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use async_trait::async_trait;
 use lettre::message::Mailbox as LMailbox;
 
 use super::message::{build, mailbox, random_token};
 use super::{Email, MailError, Mailbox, Mailer};
+use crate::clock::{Clock, SystemClock};
 use crate::error::BoxError;
 
 /// Writes each email as `<UTC timestamp>-<kind>-<random>.eml` into a directory.
 ///
 /// Names sort by time: `20250101T120000.123456Z-signing_request-a1b2c3d4.eml`.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct FileMailer {
     dir: PathBuf,
     from: LMailbox,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for FileMailer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileMailer")
+            .field("dir", &self.dir)
+            .field("from", &self.from.to_string())
+            .finish_non_exhaustive()
+    }
 }
 
 impl FileMailer {
@@ -31,6 +43,7 @@ impl FileMailer {
         Ok(Self {
             dir,
             from: mailbox(&Mailbox::default_from())?,
+            clock: Arc::new(SystemClock),
         })
     }
 
@@ -40,6 +53,13 @@ impl FileMailer {
         Ok(self)
     }
 
+    /// The clock that dates messages and names files (the service's, so that tests can drive
+    /// it); default [`SystemClock`].
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
+
     /// Where the files go.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -47,10 +67,11 @@ impl FileMailer {
 
     /// Writes `email` and returns the path of its file.
     pub async fn write(&self, email: &Email) -> Result<PathBuf, MailError> {
-        let bytes = build(email, &self.from)?.formatted();
+        let now = self.clock.now();
+        let bytes = build(email, &self.from, now)?.formatted();
         let name = format!(
             "{}-{}-{}.eml",
-            chrono::Utc::now().format("%Y%m%dT%H%M%S%.6fZ"),
+            now.datetime().format("%Y%m%dT%H%M%S%.6fZ"),
             email.kind.as_str(),
             random_token(8).to_ascii_lowercase()
         );
@@ -89,8 +110,6 @@ impl Mailer for FileMailer {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use mail_parser::{MessageParser, MimeHeaders};
 
     use super::*;
@@ -172,6 +191,24 @@ mod tests {
             m.from().unwrap().first().unwrap().address(),
             Some("sign@acme.example")
         );
+    }
+
+    #[tokio::test]
+    async fn the_clock_dates_the_message_and_names_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let at = crate::Timestamp::from_millis(1_800_000_000_123).unwrap();
+        let mailer = FileMailer::new(tmp.path())
+            .unwrap()
+            .with_clock(Arc::new(crate::ManualClock::new(at)));
+        let path = mailer.write(&rich_email()).await.unwrap();
+        let name = path.file_name().unwrap().to_str().unwrap();
+        assert!(
+            name.starts_with("20270115T080000.123000Z-completed-"),
+            "{name}"
+        );
+        let bytes = std::fs::read(&path).unwrap();
+        let m = MessageParser::default().parse(&bytes).unwrap();
+        assert_eq!(m.date().unwrap().to_timestamp(), 1_800_000_000);
     }
 
     #[tokio::test]

@@ -14,8 +14,9 @@ use rand::RngExt;
 use rand::distr::Alphanumeric;
 
 use super::{Email, MailError, Mailbox};
+use crate::clock::Timestamp;
 
-/// The RFC 5322 bytes (CRLF line ends) of `email` sent by `from`.
+/// The RFC 5322 bytes (CRLF line ends) of `email` sent by `from`, dated `date`.
 ///
 /// ```
 /// use envelope_core::mail::{to_rfc5322, Email, EmailKind, Mailbox};
@@ -28,11 +29,12 @@ use super::{Email, MailError, Mailbox};
 ///     attachments: vec![],
 ///     envelope: "env_1".into(),
 /// };
-/// let bytes = to_rfc5322(&email, &Mailbox::default_from()).unwrap();
+/// let date = envelope_core::Timestamp::from_millis(1_800_000_000_000).unwrap();
+/// let bytes = to_rfc5322(&email, &Mailbox::default_from(), date).unwrap();
 /// assert!(String::from_utf8_lossy(&bytes).contains("X-Envelope-Kind: reminder"));
 /// ```
-pub fn to_rfc5322(email: &Email, from: &Mailbox) -> Result<Vec<u8>, MailError> {
-    Ok(build(email, &mailbox(from)?)?.formatted())
+pub fn to_rfc5322(email: &Email, from: &Mailbox, date: Timestamp) -> Result<Vec<u8>, MailError> {
+    Ok(build(email, &mailbox(from)?, date)?.formatted())
 }
 
 /// Converts and validates an address, for constructors that want to fail early.
@@ -52,7 +54,7 @@ pub(crate) fn mailbox(m: &Mailbox) -> Result<LMailbox, MailError> {
     ))
 }
 
-pub(crate) fn build(email: &Email, from: &LMailbox) -> Result<Message, MailError> {
+pub(crate) fn build(email: &Email, from: &LMailbox, date: Timestamp) -> Result<Message, MailError> {
     let text_part = SinglePart::plain(email.text.clone());
     let body = match &email.html {
         Some(html) => Body::Multi(
@@ -82,6 +84,7 @@ pub(crate) fn build(email: &Email, from: &LMailbox) -> Result<Message, MailError
         .from(from.clone())
         .to(mailbox(&email.to)?)
         .subject(one_line(&email.subject))
+        .date(date.datetime().into())
         // The host's name in a Message-ID tells recipients about the server; the sender's domain
         // is what mail systems expect.
         .message_id(Some(format!(
@@ -185,6 +188,10 @@ pub(crate) mod tests {
         }
     }
 
+    fn date() -> Timestamp {
+        Timestamp::from_millis(1_800_000_000_000).unwrap()
+    }
+
     fn headers_of(bytes: &[u8]) -> String {
         let raw = String::from_utf8(bytes.to_vec()).expect("7-bit message");
         raw[..raw.find("\r\n\r\n").expect("header end")].to_owned()
@@ -196,7 +203,7 @@ pub(crate) mod tests {
             name: "Łukasz at Envelope".into(),
             email: "no-reply@example.com".into(),
         };
-        let bytes = to_rfc5322(&rich_email(), &from).unwrap();
+        let bytes = to_rfc5322(&rich_email(), &from, date()).unwrap();
         assert!(
             bytes.is_ascii(),
             "every byte of a message is 7-bit after encoding"
@@ -220,7 +227,7 @@ pub(crate) mod tests {
         );
         assert_eq!(m.subject(), Some("Completed: Umowa z Łukasz – ważne"));
         assert!(m.message_id().unwrap().ends_with("@example.com"));
-        assert!(m.date().is_some());
+        assert_eq!(m.date().unwrap().to_timestamp(), 1_800_000_000);
         assert_eq!(
             m.header_raw("X-Envelope-Id").map(str::trim),
             Some("env_123")
@@ -238,7 +245,7 @@ pub(crate) mod tests {
     #[test]
     fn html_and_attachments_make_mixed_over_alternative() {
         let email = rich_email();
-        let bytes = to_rfc5322(&email, &Mailbox::default_from()).unwrap();
+        let bytes = to_rfc5322(&email, &Mailbox::default_from(), date()).unwrap();
         let m = MessageParser::default().parse(&bytes).unwrap();
 
         let root = m.root_part().content_type().unwrap();
@@ -288,7 +295,7 @@ pub(crate) mod tests {
             (with_html, ("multipart", "alternative")),
             (plain_with_file, ("multipart", "mixed")),
         ] {
-            let bytes = to_rfc5322(&email, &Mailbox::default_from()).unwrap();
+            let bytes = to_rfc5322(&email, &Mailbox::default_from(), date()).unwrap();
             let m = MessageParser::default().parse(&bytes).unwrap();
             let ct = m.root_part().content_type().unwrap();
             assert_eq!((ct.ctype(), ct.subtype().unwrap()), shape);
@@ -308,7 +315,7 @@ pub(crate) mod tests {
             },
             ..rich_email()
         };
-        let bytes = to_rfc5322(&email, &Mailbox::default_from()).unwrap();
+        let bytes = to_rfc5322(&email, &Mailbox::default_from(), date()).unwrap();
         let headers = headers_of(&bytes);
         assert!(
             !headers.split("\r\n").any(|l| l.starts_with("Bcc")),
@@ -329,7 +336,7 @@ pub(crate) mod tests {
             ..rich_email()
         };
         assert!(matches!(
-            to_rfc5322(&email, &Mailbox::default_from()),
+            to_rfc5322(&email, &Mailbox::default_from(), date()),
             Err(MailError::InvalidAddress { .. })
         ));
     }

@@ -27,6 +27,7 @@ use tokio::sync::Semaphore;
 
 use super::message::{build, mailbox};
 use super::{Email, MailError, Mailbox, Mailer};
+use crate::clock::{Clock, SystemClock};
 use crate::error::BoxError;
 
 /// How the connection is secured; chosen by the URL, see the module doc.
@@ -76,8 +77,8 @@ impl fmt::Debug for SmtpCredentials {
 }
 
 /// Settings of an [`SmtpMailer`], from [`SmtpMailer::builder`].
-#[derive(Debug)]
 pub struct SmtpMailerBuilder {
+    clock: Arc<dyn Clock>,
     host: String,
     port: u16,
     security: Security,
@@ -87,7 +88,26 @@ pub struct SmtpMailerBuilder {
     max_connections: u32,
 }
 
+impl fmt::Debug for SmtpMailerBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SmtpMailerBuilder")
+            .field("host", &self.host)
+            .field("port", &self.port)
+            .field("security", &self.security)
+            .field("credentials", &self.credentials)
+            .field("from", &self.from)
+            .field("timeout", &self.timeout)
+            .field("max_connections", &self.max_connections)
+            .finish_non_exhaustive()
+    }
+}
+
 impl SmtpMailerBuilder {
+    /// The clock that dates messages (the service's); default [`SystemClock`].
+    pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
+    }
     /// Authenticate with these credentials (refused without TLS to a non-loopback host).
     pub fn credentials(mut self, credentials: SmtpCredentials) -> Self {
         self.credentials = Some(credentials);
@@ -136,6 +156,7 @@ impl SmtpMailerBuilder {
         Ok(SmtpMailer {
             transport: b.build(),
             permits: Arc::new(Semaphore::new(self.max_connections as usize)),
+            clock: self.clock,
             from,
             timeout: self.timeout,
             host: self.host,
@@ -153,6 +174,7 @@ pub struct SmtpMailer {
     /// lettre's pool caps only the connections it keeps idle; a burst would open one connection
     /// per send, and relays limit concurrent connections. One permit per allowed connection.
     permits: Arc<Semaphore>,
+    clock: Arc<dyn Clock>,
     from: LMailbox,
     timeout: Duration,
     host: String,
@@ -177,6 +199,7 @@ impl SmtpMailer {
     pub fn builder(url: &str) -> Result<SmtpMailerBuilder, MailError> {
         let (host, port, security) = parse_url(url)?;
         Ok(SmtpMailerBuilder {
+            clock: Arc::new(SystemClock),
             host,
             port,
             security,
@@ -220,7 +243,7 @@ impl SmtpMailer {
     }
 
     async fn send_message(&self, email: &Email) -> Result<(), MailError> {
-        let message = build(email, &self.from)?;
+        let message = build(email, &self.from, self.clock.now())?;
         let send = async {
             let _permit = self
                 .permits
