@@ -9,6 +9,7 @@ mod account;
 mod admin;
 mod complete;
 mod deliveries;
+mod email_content;
 mod envelopes;
 mod events;
 mod fields;

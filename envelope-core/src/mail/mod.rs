@@ -1,16 +1,39 @@
 //! The [`Mailer`] seam: how emails to signers leave the service.
 //!
-//! | implementation | use |
-//! |---|---|
-//! | [`MemoryMailer`] | tests: records every email |
+//! | implementation | feature | use |
+//! |---|---|---|
+//! | [`MemoryMailer`] | always | tests and embedding: records every email in memory |
+//! | [`FileMailer`] | `smtp` | development and servers without SMTP: one `.eml` file per email |
+//! | [`SmtpMailer`] | `smtp` | production: an SMTP relay (`smtp://`, `smtp://...?tls=starttls`, `smtps://`) |
 //!
-//! The service builds whole messages ([`Email`]); a mailer only transports them.
+//! The service builds whole messages ([`Email`]); a mailer only transports them. [`FileMailer`]
+//! and [`SmtpMailer`] put out the same RFC 5322 bytes (see [`to_rfc5322`]), so what a file shows
+//! is what a relay would have received. A mailer must never decide who gets which email, and
+//! must never log credentials or message bodies.
 
 use std::sync::Mutex;
 
 use async_trait::async_trait;
 
 use crate::error::BoxError;
+
+#[cfg(feature = "smtp")]
+mod error;
+#[cfg(feature = "smtp")]
+mod file;
+#[cfg(feature = "smtp")]
+mod message;
+#[cfg(feature = "smtp")]
+mod smtp;
+
+#[cfg(feature = "smtp")]
+pub use error::MailError;
+#[cfg(feature = "smtp")]
+pub use file::FileMailer;
+#[cfg(feature = "smtp")]
+pub use message::to_rfc5322;
+#[cfg(feature = "smtp")]
+pub use smtp::{SmtpCredentials, SmtpMailer, SmtpMailerBuilder};
 
 /// A name and address.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +57,28 @@ pub enum EmailKind {
     Reminder,
     Voided,
     Completed,
+}
+
+impl EmailKind {
+    /// A stable lowercase name (`signing_request`), used in file names and message headers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailKind::SigningRequest => "signing_request",
+            EmailKind::Reminder => "reminder",
+            EmailKind::Voided => "voided",
+            EmailKind::Completed => "completed",
+        }
+    }
+}
+
+impl Mailbox {
+    /// The sender that [`FileMailer`] and [`SmtpMailer`] use unless told otherwise.
+    pub fn default_from() -> Self {
+        Mailbox {
+            name: "Envelope".into(),
+            email: "no-reply@localhost".into(),
+        }
+    }
 }
 
 /// A complete message: plain text always, HTML when the service has it.
