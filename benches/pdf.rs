@@ -78,8 +78,55 @@ fn benches(c: &mut Criterion) {
     });
     group.finish();
 
-    // ---- audit trail bench: added by the audit-trail engineer (pdf/audit.rs) ----
 }
 
-criterion_group!(pdf, benches);
+fn audit_trail_bench(c: &mut Criterion) {
+    use envelope_core::pdf::{AuditEvent, AuditSigner, AuditTrail, audit_trail};
+    let t = |m: usize| format!("2025-03-01 09:{:02}:00 UTC", m % 60);
+    let ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.60 Safari/537.36";
+    let signers: Vec<AuditSigner> = (0..10)
+        .map(|i| AuditSigner {
+            id: format!("sgn_{i:024}"),
+            role: "signer".into(),
+            name: format!("Łukasz Żółć Дмитрий {i}"),
+            email: format!("signer{i}@example.com"),
+            ip_address: Some(format!("203.0.113.{i}")),
+            user_agent: Some(ua.into()),
+            created_at: t(i),
+            sent_at: Some(t(i + 1)),
+            viewed_at: Some(t(i + 2)),
+            signed_at: Some(t(i + 3)),
+            declined_at: None,
+            completed_at: Some(t(i + 4)),
+        })
+        .collect();
+    let events = (0..60)
+        .map(|i| AuditEvent {
+            at: t(i),
+            what: "Signed".into(),
+            who: format!("signer{}@example.com", i % 10),
+            detail: ua.into(),
+        })
+        .collect();
+    let trail = AuditTrail {
+        service_name: "Envelope".into(),
+        envelope_id: "env_01HZX3Q5P8W9K2M4N6R7T8V9W0".into(),
+        envelope_name: "Master services agreement".into(),
+        livemode: true,
+        status: "completed".into(),
+        created_at: t(0),
+        sent_at: Some(t(1)),
+        completed_at: Some(t(59)),
+        signers,
+        events,
+        original_sha256: "ab".repeat(32),
+        signed_sha256: "cd".repeat(32),
+        generated_at: "2025-03-01T10:00:00Z".into(),
+    };
+    c.bench_function("audit_trail/10_signers_60_events", |b| {
+        b.iter(|| audit_trail(std::hint::black_box(&trail)).unwrap())
+    });
+}
+
+criterion_group!(pdf, benches, audit_trail_bench);
 criterion_main!(pdf);

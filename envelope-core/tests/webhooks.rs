@@ -261,7 +261,7 @@ async fn failing_receiver_gets_n_plus_one_attempts_on_schedule() {
     let statuses: Vec<_> = d.data[0].attempts.iter().map(|a| a.status).collect();
     assert_eq!(statuses, [Some(503), Some(503), Some(200)]);
     assert_eq!(
-        serde_json::to_value(&d.data[0].status).unwrap(),
+        serde_json::to_value(d.data[0].status).unwrap(),
         "delivered"
     );
 }
@@ -294,7 +294,7 @@ async fn dead_receiver_fails_after_the_last_retry_and_can_be_resent() {
         .unwrap();
     let id = &events.data[0].id;
     let d = w.svc.event_deliveries(&w.test, id).await.unwrap();
-    assert_eq!(serde_json::to_value(&d.data[0].status).unwrap(), "failed");
+    assert_eq!(serde_json::to_value(d.data[0].status).unwrap(), "failed");
     assert!(d.data[0].next_attempt_at.is_none());
     let again = w.svc.resend_event(&w.test, id, Some(&ep)).await.unwrap();
     assert_eq!(again.data.len(), 2);

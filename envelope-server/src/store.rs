@@ -46,15 +46,23 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
             SqlStore::open_sqlite(std::path::Path::new(path)).await?
         }
         Some(_) => {
-            return Err("--database-url must start with postgres://, postgresql:// or sqlite://".into());
+            return Err(
+                "--database-url must start with postgres://, postgresql:// or sqlite://".into(),
+            );
         }
         None => {
             std::fs::create_dir_all(&options.data_dir).map_err(|e| {
-                format!("cannot create the data directory {}: {e}", options.data_dir.display())
+                format!(
+                    "cannot create the data directory {}: {e}",
+                    options.data_dir.display()
+                )
             })?;
             SqlStore::open_sqlite(&options.data_dir.join("envelope.sqlite3")).await?
         }
     };
     let blobs = store.blobs();
-    Ok(OpenedStore { store: Arc::new(store), blobs: Arc::new(blobs) })
+    Ok(OpenedStore {
+        store: Arc::new(store),
+        blobs: Arc::new(blobs),
+    })
 }
