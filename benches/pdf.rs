@@ -77,7 +77,6 @@ fn benches(c: &mut Criterion) {
         b.iter(|| stamp(black_box(&big), &big_req).expect("stamp"))
     });
     group.finish();
-
 }
 
 fn audit_trail_bench(c: &mut Criterion) {

@@ -260,10 +260,7 @@ async fn failing_receiver_gets_n_plus_one_attempts_on_schedule() {
         .unwrap();
     let statuses: Vec<_> = d.data[0].attempts.iter().map(|a| a.status).collect();
     assert_eq!(statuses, [Some(503), Some(503), Some(200)]);
-    assert_eq!(
-        serde_json::to_value(d.data[0].status).unwrap(),
-        "delivered"
-    );
+    assert_eq!(serde_json::to_value(d.data[0].status).unwrap(), "delivered");
 }
 
 #[tokio::test]

@@ -19,6 +19,7 @@ pub enum AdminCommand {
     ListKeys { account: String },
     RevokeKey { account: String, key: String },
     RevealWebhookSecret { endpoint: String },
+    RotateWebhookSecret { endpoint: String },
 }
 
 /// Runs `cmd` and writes its result for a human.
@@ -78,6 +79,14 @@ pub async fn run_admin(
         AdminCommand::RevealWebhookSecret { endpoint } => {
             let secret = admin.reveal_webhook_secret(&endpoint).await?;
             writeln!(out, "{secret}")?;
+        }
+        AdminCommand::RotateWebhookSecret { endpoint } => {
+            let secret = admin.rotate_webhook_secret(&endpoint).await?;
+            writeln!(out, "{secret}")?;
+            writeln!(
+                out,
+                "(the previous secret keeps signing deliveries for 24 hours)"
+            )?;
         }
     }
     Ok(())

@@ -121,6 +121,13 @@ pub async fn dispatch(
             Reply::ok(&svc.list_events(ctx, &list, kind.as_deref()).await?)
         }
         Route::GetEvent(id) => Reply::ok(&svc.get_event(ctx, &id).await?),
+        Route::EventDeliveries(id) => Reply::ok(&svc.event_deliveries(ctx, &id).await?),
+        Route::ResendEvent(id) => {
+            let mut p = plain_params(body).await?;
+            let endpoint = p.string("endpoint")?;
+            p.finish()?;
+            Reply::ok(&svc.resend_event(ctx, &id, endpoint.as_deref()).await?)
+        }
         Route::Account => Reply::ok(&svc.account(ctx).await?),
         Route::Balance => Reply::ok(&svc.balance(ctx).await?),
         Route::TestComplete(id) => {

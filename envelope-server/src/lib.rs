@@ -32,6 +32,7 @@ pub mod router;
 pub mod serve;
 pub mod server;
 pub mod store;
+pub mod webhook_sink;
 
 pub use app::{App, HttpLimits};
 pub use server::run;

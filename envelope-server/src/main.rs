@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use envelope_core::Mode;
+use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::serve::{ServeOptions, build_service, serve};
 use envelope_server::store::StoreOptions;
@@ -78,6 +79,21 @@ struct ServeArgs {
     /// Requests per API key per minute.
     #[arg(long, env = "ENVELOPE_RATE_LIMIT", default_value_t = 600)]
     rate_limit: u32,
+    /// Delays between webhook retries (units s, m, h, d).
+    #[arg(
+        long,
+        env = "ENVELOPE_WEBHOOK_RETRY_SCHEDULE",
+        default_value = "1m,5m,30m,2h,6h,12h,24h,24h"
+    )]
+    webhook_retry_schedule: RetrySchedule,
+    /// SMTP server for emails: smtp://host:port, smtp://host:port?tls=starttls or smtps://host:port.
+    /// Credentials come from ENVELOPE_SMTP_USERNAME and ENVELOPE_SMTP_PASSWORD. Without it, emails
+    /// are written as .eml files into <data-dir>/mail.
+    #[arg(long, env = "ENVELOPE_SMTP_URL")]
+    smtp_url: Option<String>,
+    /// Sender of emails, as `Name <address>` or an address.
+    #[arg(long, env = "ENVELOPE_MAIL_FROM")]
+    mail_from: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -134,6 +150,11 @@ enum WebhooksCommand {
         #[arg(long, env = "ENVELOPE_ENDPOINT")]
         endpoint: String,
     },
+    /// Give an endpoint a new secret; the old one keeps signing for 24 hours.
+    RotateSecret {
+        #[arg(long, env = "ENVELOPE_ENDPOINT")]
+        endpoint: String,
+    },
 }
 
 impl StoreArgs {
@@ -184,8 +205,15 @@ async fn main() -> ExitCode {
             run_admin_command(store, cmd).await
         }
         Some(Command::Webhooks { store, command }) => {
-            let WebhooksCommand::RevealSecret { endpoint } = command;
-            run_admin_command(store, AdminCommand::RevealWebhookSecret { endpoint }).await
+            let cmd = match command {
+                WebhooksCommand::RevealSecret { endpoint } => {
+                    AdminCommand::RevealWebhookSecret { endpoint }
+                }
+                WebhooksCommand::RotateSecret { endpoint } => {
+                    AdminCommand::RotateWebhookSecret { endpoint }
+                }
+            };
+            run_admin_command(store, cmd).await
         }
     };
     match result {
@@ -205,6 +233,9 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         signing_host: args.signing_host,
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         rate_limit_per_minute: args.rate_limit,
+        webhook_retry_schedule: args.webhook_retry_schedule,
+        smtp_url: args.smtp_url,
+        mail_from: args.mail_from,
     })
     .await
 }

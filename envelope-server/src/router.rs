@@ -31,6 +31,8 @@ pub enum Route {
     DeleteEndpoint(String),
     ListEvents,
     GetEvent(String),
+    EventDeliveries(String),
+    ResendEvent(String),
     Account,
     Balance,
     TestComplete(String),
@@ -53,9 +55,8 @@ impl Route {
         match self {
             CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
             SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | SigningUrl(_)
-            | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_) | TestComplete(_) => {
-                BodyPolicy::Json
-            }
+            | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_) | TestComplete(_)
+            | ResendEvent(_) => BodyPolicy::Json,
             _ => BodyPolicy::None,
         }
     }
@@ -140,6 +141,8 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
         ),
         ["events"] => ("GET", is(&Method::GET).then_some(ListEvents)),
         ["events", e] => ("GET", is(&Method::GET).then(|| GetEvent(id(e)))),
+        ["events", e, "deliveries"] => ("GET", is(&Method::GET).then(|| EventDeliveries(id(e)))),
+        ["events", e, "resend"] => ("POST", is(&Method::POST).then(|| ResendEvent(id(e)))),
         ["account"] => ("GET", is(&Method::GET).then_some(Account)),
         ["balance"] => ("GET", is(&Method::GET).then_some(Balance)),
         ["test_helpers", "envelopes", e, "complete"] => {

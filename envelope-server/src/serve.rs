@@ -4,11 +4,16 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use envelope_core::error::BoxError;
+use envelope_core::mail::{FileMailer, Mailbox, Mailer, SmtpCredentials, SmtpMailer};
+use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSettings};
 use envelope_core::{Settings, SigningService};
 
 use crate::app::App;
 use crate::store::{StoreOptions, open_store};
+use crate::webhook_sink::HttpSink;
 
 /// Options of `serve` (the command line fills them).
 #[derive(Debug, Clone)]
@@ -23,9 +28,13 @@ pub struct ServeOptions {
     pub allow_insecure_webhooks: bool,
     /// Requests per API key per minute.
     pub rate_limit_per_minute: u32,
+    pub webhook_retry_schedule: RetrySchedule,
+    /// SMTP URL; `None` writes emails as `.eml` files into `<data_dir>/mail`.
+    pub smtp_url: Option<String>,
+    pub mail_from: Option<String>,
 }
 
-/// Builds the service that `serve` and the admin commands run on.
+/// Builds the service that the admin commands run on (they send no email and no webhook).
 pub async fn build_service(
     store: &StoreOptions,
     settings: Settings,
@@ -37,6 +46,47 @@ pub async fn build_service(
         .settings(settings)
         .build();
     Ok(svc)
+}
+
+/// The mailer of `serve`: SMTP when configured, otherwise `.eml` files in the data dir, so that
+/// nothing is silently dropped.
+fn mailer(opts: &ServeOptions) -> Result<Arc<dyn Mailer>, BoxError> {
+    let from = match &opts.mail_from {
+        Some(f) => Some(parse_mailbox(f)?),
+        None => None,
+    };
+    Ok(match &opts.smtp_url {
+        Some(url) => {
+            let mailer = SmtpMailer::from_url(url, SmtpCredentials::from_env()?, from)?;
+            tracing::info!("emails go out through SMTP");
+            Arc::new(mailer)
+        }
+        None => {
+            let dir = opts.store.data_dir.join("mail");
+            let mut mailer = FileMailer::new(&dir)?;
+            if let Some(from) = from {
+                mailer = mailer.with_from(from)?;
+            }
+            tracing::info!(dir = %dir.display(), "no --smtp-url: emails are written as .eml files");
+            Arc::new(mailer)
+        }
+    })
+}
+
+/// `Name <address>` or a bare address.
+fn parse_mailbox(s: &str) -> Result<Mailbox, BoxError> {
+    let s = s.trim();
+    let (name, email) = match (s.find('<'), s.ends_with('>')) {
+        (Some(i), true) => (
+            s[..i].trim().trim_matches('"').to_string(),
+            s[i + 1..s.len() - 1].trim().to_string(),
+        ),
+        _ => (String::new(), s.to_string()),
+    };
+    if !email.contains('@') || email.contains(char::is_whitespace) {
+        return Err(format!("--mail-from is not an email address: {s}").into());
+    }
+    Ok(Mailbox { name, email })
 }
 
 /// `http://<listen address>`, with 127.0.0.1 for an unspecified address (`0.0.0.0`).
@@ -67,7 +117,18 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
              addresses. Never use this outside local development."
         );
     }
-    let svc = build_service(&opts.store, settings).await?;
+    let opened = open_store(&opts.store).await?;
+    let rules = UrlRules {
+        allow_insecure: opts.allow_insecure_webhooks,
+    };
+    let sink: Arc<dyn WebhookSink> = Arc::new(HttpSink::new(rules, &settings.service_name));
+    let svc = SigningService::builder()
+        .store(opened.store)
+        .blobs(opened.blobs)
+        .mailer(mailer(&opts)?)
+        .webhook_sink(sink)
+        .settings(settings)
+        .build();
     if let Some(acct) = svc.admin().bootstrap("Default account").await? {
         let mut out = std::io::stdout().lock();
         crate::admin::print_new_account(&acct, &mut out)?;
@@ -75,8 +136,19 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     let listener = tokio::net::TcpListener::bind(opts.listen).await?;
     tracing::info!(address = %listener.local_addr()?, base_url = %format!("{public_url}/v1"), "listening");
     let expiry = tokio::spawn(expire_periodically(svc.clone()));
+    let worker = svc.webhook_worker(WorkerSettings {
+        schedule: opts.webhook_retry_schedule.clone(),
+        ..WorkerSettings::default()
+    });
+    let (stop_worker, worker_stopped) = tokio::sync::oneshot::channel::<()>();
+    let worker = tokio::spawn(worker.run(async move {
+        let _ = worker_stopped.await;
+    }));
+    tracing::info!(schedule = %opts.webhook_retry_schedule, "webhook worker started");
     crate::run(listener, App::new(svc), shutdown_signal()).await?;
     expiry.abort();
+    let _ = stop_worker.send(());
+    let _ = worker.await;
     Ok(())
 }
 

@@ -20,7 +20,7 @@ use bytes::Bytes;
 
 pub use schedule::{RetrySchedule, ScheduleError};
 pub use signature::{SignatureError, sign, signature_header, verify};
-pub use url_rules::{UrlRules, check_url, is_public, resolve_checked};
+pub use url_rules::{UrlRules, address_allowed, check_url, is_public, resolve_checked};
 pub use worker::{WebhookWorker, WorkerSettings};
 
 use crate::error::BoxError;

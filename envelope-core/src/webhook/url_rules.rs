@@ -72,8 +72,7 @@ pub async fn resolve_checked(
         return Err("the host resolves to no address".into());
     }
     for a in &addrs {
-        let ok = is_public(a.ip()) || (rules.allow_insecure && is_loopback(a.ip()));
-        if !ok {
+        if !address_allowed(a.ip(), rules) {
             return Err(format!(
                 "refused: {} resolves to the non-public address {}",
                 url.host_str().unwrap_or(""),
@@ -82,6 +81,11 @@ pub async fn resolve_checked(
         }
     }
     Ok(addrs)
+}
+
+/// True when a webhook may be delivered to this address under `rules`.
+pub fn address_allowed(ip: IpAddr, rules: UrlRules) -> bool {
+    is_public(ip) || (rules.allow_insecure && is_loopback(ip))
 }
 
 fn is_loopback(ip: IpAddr) -> bool {
