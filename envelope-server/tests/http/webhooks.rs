@@ -66,3 +66,79 @@ async fn endpoint_lifecycle() {
         .await
         .error(404, "resource_missing");
 }
+
+#[tokio::test]
+async fn non_public_webhook_urls_are_refused_without_the_switch() {
+    let s = TestServer::start().await;
+    for url in [
+        "http://127.0.0.1:9000/hook",
+        "https://127.0.0.1/hook",
+        "https://localhost/hook",
+        "https://[::1]/hook",
+        "https://10.0.0.8/hook",
+        "https://169.254.169.254/latest/meta-data",
+        "http://example.com/hook",
+        "ftp://example.com/hook",
+    ] {
+        let b = s
+            .post(&s.test_key, "/v1/webhook_endpoints", json!({ "url": url }))
+            .await
+            .error(400, "url_invalid");
+        assert_eq!(b["param"], "url", "{url}");
+    }
+    // The same rules hold on update.
+    let ep = s.endpoint(&s.test_key, "https://example.com/ok").await;
+    let path = format!("/v1/webhook_endpoints/{}", ep["id"].as_str().unwrap());
+    s.patch(&s.test_key, &path, json!({"url": "https://192.168.1.1/x"}))
+        .await
+        .error(400, "url_invalid");
+}
+
+#[tokio::test]
+async fn deliveries_and_resend_routes() {
+    let s = TestServer::start().await;
+    let ep = s.endpoint(&s.test_key, "https://example.com/hook").await;
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            crate::common::envelope_body(
+                &crate::common::pdf::client_contract(),
+                crate::common::client_signer(),
+            ),
+        )
+        .await
+        .ok(201);
+    let events = s
+        .get(&s.test_key, "/v1/events?type=envelope.created")
+        .await
+        .ok(200);
+    let id = events["data"][0]["id"].as_str().unwrap().to_string();
+    assert_eq!(events["data"][0]["data"]["object"]["id"], env["id"]);
+    let d = s
+        .get(&s.test_key, &format!("/v1/events/{id}/deliveries"))
+        .await
+        .ok(200);
+    assert_eq!(d["object"], "list");
+    assert_eq!(d["data"][0]["endpoint"], ep["id"]);
+    assert_eq!(d["data"][0]["status"], "pending");
+    let again = s
+        .post(
+            &s.test_key,
+            &format!("/v1/events/{id}/resend"),
+            json!({"endpoint": ep["id"]}),
+        )
+        .await
+        .ok(200);
+    assert_eq!(again["data"].as_array().unwrap().len(), 2);
+    s.post(
+        &s.test_key,
+        &format!("/v1/events/{id}/resend"),
+        json!({"endpoint": "we_nope"}),
+    )
+    .await
+    .error(404, "resource_missing");
+    s.get(&s.live_key, &format!("/v1/events/{id}/deliveries"))
+        .await
+        .error(404, "resource_missing");
+}
