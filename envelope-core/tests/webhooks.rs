@@ -169,7 +169,7 @@ async fn every_event_type_reaches_subscribers_signed() {
     let c = w.envelope(&w.test).await;
     w.svc.void_envelope(&w.test, &c, None).await.unwrap();
 
-    let worker = w.svc.webhook_worker(worker_settings());
+    let mut worker = w.svc.webhook_worker(worker_settings());
     assert!(worker.run_once().await.unwrap() > 0);
     let all = w.received("http://127.0.0.1:9/all");
     let mut types: Vec<String> = all
@@ -230,7 +230,7 @@ async fn failing_receiver_gets_n_plus_one_attempts_on_schedule() {
     )
     .await;
     w.envelope(&w.test).await;
-    let worker = w.svc.webhook_worker(worker_settings());
+    let mut worker = w.svc.webhook_worker(worker_settings());
     assert_eq!(worker.run_once().await.unwrap(), 1);
     assert_eq!(
         worker.run_once().await.unwrap(),
@@ -274,7 +274,7 @@ async fn dead_receiver_fails_after_the_last_retry_and_can_be_resent() {
         )
         .await;
     w.envelope(&w.test).await;
-    let worker = w.svc.webhook_worker(worker_settings());
+    let mut worker = w.svc.webhook_worker(worker_settings());
     for _ in 0..10 {
         worker.run_once().await.unwrap();
         w.clock.advance(Duration::seconds(5));
@@ -314,7 +314,7 @@ async fn rotated_secret_signs_with_both_for_a_day() {
     assert_ne!(new, old);
     assert_eq!(w.svc.admin().reveal_webhook_secret(&ep).await.unwrap(), new);
     w.envelope(&w.test).await;
-    let worker = w.svc.webhook_worker(worker_settings());
+    let mut worker = w.svc.webhook_worker(worker_settings());
     worker.run_once().await.unwrap();
     let now = w.clock.now().unix_seconds();
     for (sig, body) in w.received("http://127.0.0.1:9/rot") {

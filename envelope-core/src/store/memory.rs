@@ -477,32 +477,39 @@ impl Store for MemoryStore {
         Ok(out)
     }
 
-    async fn record_attempt(
-        &self,
-        attempt: &DeliveryAttempt,
-        next: DeliveryNext,
-    ) -> StoreResult<()> {
+    async fn record_attempts(&self, batch: &[(DeliveryAttempt, DeliveryNext)]) -> StoreResult<()> {
         let mut g = self.lock();
-        let Some(d) = g.deliveries.iter_mut().find(|d| d.id == attempt.delivery) else {
+        if batch
+            .iter()
+            .any(|(a, _)| !g.deliveries.iter().any(|d| d.id == a.delivery))
+        {
             return Err(StoreError::Conflict);
-        };
-        d.attempts = d.attempts.max(attempt.number);
-        d.last_attempt_at = Some(attempt.at);
-        match next {
-            DeliveryNext::Delivered => {
-                d.status = DeliveryStatus::Delivered;
-                d.next_attempt_at = None;
-            }
-            DeliveryNext::Retry(at) => {
-                d.status = DeliveryStatus::Pending;
-                d.next_attempt_at = Some(at);
-            }
-            DeliveryNext::Failed => {
-                d.status = DeliveryStatus::Failed;
-                d.next_attempt_at = None;
-            }
         }
-        g.attempts.push(attempt.clone());
+        for (attempt, next) in batch {
+            let next = *next;
+            let d = g
+                .deliveries
+                .iter_mut()
+                .find(|d| d.id == attempt.delivery)
+                .expect("checked above");
+            d.attempts = d.attempts.max(attempt.number);
+            d.last_attempt_at = Some(attempt.at);
+            match next {
+                DeliveryNext::Delivered => {
+                    d.status = DeliveryStatus::Delivered;
+                    d.next_attempt_at = None;
+                }
+                DeliveryNext::Retry(at) => {
+                    d.status = DeliveryStatus::Pending;
+                    d.next_attempt_at = Some(at);
+                }
+                DeliveryNext::Failed => {
+                    d.status = DeliveryStatus::Failed;
+                    d.next_attempt_at = None;
+                }
+            }
+            g.attempts.push(attempt.clone());
+        }
         Ok(())
     }
 

@@ -262,12 +262,9 @@ pub trait Store: Send + Sync + 'static {
         per_endpoint: usize,
         exclude: &[String],
     ) -> StoreResult<Vec<DueDelivery>>;
-    /// Appends an attempt and moves its delivery on (delivered, retry at, or failed), atomically.
-    async fn record_attempt(
-        &self,
-        attempt: &DeliveryAttempt,
-        next: DeliveryNext,
-    ) -> StoreResult<()>;
+    /// Appends attempts and moves each delivery on (delivered, retry at, or failed), all in one
+    /// transaction (the worker records attempts in batches, so one commit serves many).
+    async fn record_attempts(&self, batch: &[(DeliveryAttempt, DeliveryNext)]) -> StoreResult<()>;
     /// Attempts of one event's deliveries, oldest first.
     async fn delivery_attempts(
         &self,

@@ -8,7 +8,7 @@
 //! only its own slots.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -26,7 +26,9 @@ pub struct WorkerSettings {
     pub schedule: RetrySchedule,
     /// Total time a receiver gets to answer (10 s by the spec).
     pub timeout: Duration,
+    /// Attempts running at once, all endpoints together.
     pub max_in_flight: usize,
+    /// Attempts running at once for one endpoint.
     pub per_endpoint: usize,
     /// How long a claim holds a delivery; longer than `timeout` plus the time to record.
     pub lease: Duration,
@@ -39,8 +41,8 @@ impl Default for WorkerSettings {
         WorkerSettings {
             schedule: RetrySchedule::default(),
             timeout: Duration::from_secs(10),
-            max_in_flight: 64,
-            per_endpoint: 4,
+            max_in_flight: 128,
+            per_endpoint: 16,
             lease: Duration::from_secs(60),
             poll_interval: Duration::from_millis(200),
         }
@@ -48,13 +50,17 @@ impl Default for WorkerSettings {
 }
 
 /// Sends webhook deliveries. Build it with [`crate::SigningService::webhook_worker`].
+///
+/// The loop: record the attempts that finished (one store transaction for all of them), claim
+/// as many due deliveries as there are free slots (skipping endpoints that still have attempts
+/// running, so one endpoint never holds more than `per_endpoint` slots), start them, repeat.
 pub struct WebhookWorker {
     store: Arc<dyn Store>,
     sink: Arc<dyn WebhookSink>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
     slots: Arc<Semaphore>,
-    busy: Arc<Mutex<HashMap<String, usize>>>,
+    busy: HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for WebhookWorker {
@@ -64,6 +70,9 @@ impl std::fmt::Debug for WebhookWorker {
             .finish_non_exhaustive()
     }
 }
+
+/// What an attempt task hands back: the attempt to record and the next step.
+type Outcome = (DeliveryAttempt, DeliveryNext);
 
 impl WebhookWorker {
     pub(crate) fn new(
@@ -79,15 +88,20 @@ impl WebhookWorker {
             clock,
             settings,
             slots,
-            busy: Arc::new(Mutex::new(HashMap::new())),
+            busy: HashMap::new(),
         }
     }
 
-    /// Runs until `shutdown` resolves, then lets attempts in flight finish.
-    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+    /// Runs until `shutdown` resolves, then lets attempts in flight finish and records them.
+    pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
-        let mut tasks = JoinSet::new();
+        let mut tasks: JoinSet<Outcome> = JoinSet::new();
+        let mut done: Vec<Outcome> = Vec::new();
         loop {
+            while let Some(r) = tasks.try_join_next() {
+                self.finished(r, &mut done);
+            }
+            self.record(&mut done).await;
             let claimed = match self.claim().await {
                 Ok(batch) => {
                     let n = batch.len();
@@ -101,23 +115,24 @@ impl WebhookWorker {
                     0
                 }
             };
-            while tasks.try_join_next().is_some() {}
-            if claimed == 0 {
-                tokio::select! {
-                    _ = &mut shutdown => break,
-                    _ = tokio::time::sleep(self.settings.poll_interval) => {}
-                    Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
-                }
-            } else if futures_ready(&mut shutdown).await {
-                break;
+            if claimed > 0 {
+                continue;
+            }
+            tokio::select! {
+                _ = &mut shutdown => break,
+                _ = tokio::time::sleep(self.settings.poll_interval) => {}
+                Some(r) = tasks.join_next(), if !tasks.is_empty() => self.finished(r, &mut done),
             }
         }
-        while tasks.join_next().await.is_some() {}
+        while let Some(r) = tasks.join_next().await {
+            self.finished(r, &mut done);
+        }
+        self.record(&mut done).await;
     }
 
     /// Claims and delivers everything due now, waiting for the attempts; returns how many were
     /// attempted. For tests and one-shot tools.
-    pub async fn run_once(&self) -> Result<usize, StoreError> {
+    pub async fn run_once(&mut self) -> Result<usize, StoreError> {
         let mut total = 0;
         loop {
             let batch = self.claim().await?;
@@ -129,30 +144,55 @@ impl WebhookWorker {
             for (due, permit) in batch {
                 tasks.spawn(self.attempt_task(due, permit));
             }
-            while tasks.join_next().await.is_some() {}
+            let mut done = Vec::new();
+            while let Some(r) = tasks.join_next().await {
+                self.finished(r, &mut done);
+            }
+            self.store.record_attempts(&done).await?;
         }
     }
 
+    fn finished(&mut self, r: Result<Outcome, tokio::task::JoinError>, done: &mut Vec<Outcome>) {
+        match r {
+            Ok(outcome) => {
+                if let Some(n) = self.busy.get_mut(&outcome.0.endpoint) {
+                    *n = n.saturating_sub(1);
+                    if *n == 0 {
+                        self.busy.remove(&outcome.0.endpoint);
+                    }
+                }
+                done.push(outcome);
+            }
+            // A panicked attempt is not recorded: its lease runs out and it is tried again.
+            Err(e) => tracing::error!(error = %e, "webhook attempt task failed"),
+        }
+    }
+
+    /// Stores finished attempts in one transaction. On failure they are dropped: the leases run
+    /// out and the deliveries are attempted again (at least once, never lost).
+    async fn record(&self, done: &mut Vec<Outcome>) {
+        if done.is_empty() {
+            return;
+        }
+        if let Err(e) = self.store.record_attempts(done).await {
+            tracing::warn!(count = done.len(), error = %e, "attempts not recorded; they will be retried");
+        }
+        done.clear();
+    }
+
     /// Claims as many due deliveries as there are free slots, each with its slot.
-    async fn claim(&self) -> Result<Vec<(DueDelivery, OwnedSemaphorePermit)>, StoreError> {
+    async fn claim(&mut self) -> Result<Vec<(DueDelivery, OwnedSemaphorePermit)>, StoreError> {
         let mut permits = Vec::new();
-        while permits.len() < 100 {
+        while permits.len() < 256 {
             match self.slots.clone().try_acquire_owned() {
                 Ok(p) => permits.push(p),
                 Err(_) => break,
             }
         }
-        let free = permits.len();
-        if free == 0 {
+        if permits.is_empty() {
             return Ok(Vec::new());
         }
-        let saturated: Vec<String> = {
-            let busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
-            busy.iter()
-                .filter(|(_, n)| **n >= self.settings.per_endpoint)
-                .map(|(k, _)| k.clone())
-                .collect()
-        };
+        let busy: Vec<String> = self.busy.keys().cloned().collect();
         let now = self.clock.now();
         let lease = chrono::Duration::from_std(self.settings.lease)
             .unwrap_or(chrono::Duration::seconds(60));
@@ -161,14 +201,13 @@ impl WebhookWorker {
             .claim_deliveries(
                 now,
                 now + lease,
-                free,
+                permits.len(),
                 self.settings.per_endpoint,
-                &saturated,
+                &busy,
             )
             .await?;
-        let mut busy = self.busy.lock().unwrap_or_else(|e| e.into_inner());
         for d in &batch {
-            *busy.entry(d.delivery.endpoint.clone()).or_insert(0) += 1;
+            *self.busy.entry(d.delivery.endpoint.clone()).or_insert(0) += 1;
         }
         Ok(batch.into_iter().zip(permits).collect())
     }
@@ -177,76 +216,55 @@ impl WebhookWorker {
         &self,
         due: DueDelivery,
         permit: OwnedSemaphorePermit,
-    ) -> impl std::future::Future<Output = ()> + Send + 'static {
-        let store = self.store.clone();
+    ) -> impl std::future::Future<Output = Outcome> + Send + 'static {
         let sink = self.sink.clone();
         let clock = self.clock.clone();
         let settings = self.settings.clone();
-        let busy = self.busy.clone();
         async move {
             let _permit = permit;
-            let endpoint = due.delivery.endpoint.clone();
-            attempt(&*store, &*sink, &*clock, &settings, due).await;
-            let mut b = busy.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(n) = b.get_mut(&endpoint) {
-                *n = n.saturating_sub(1);
-                if *n == 0 {
-                    b.remove(&endpoint);
-                }
-            }
+            attempt(&*sink, &*clock, &settings, due).await
         }
     }
 }
 
-async fn futures_ready(
-    shutdown: &mut std::pin::Pin<&mut impl std::future::Future<Output = ()>>,
-) -> bool {
-    tokio::select! {
-        biased;
-        _ = shutdown.as_mut() => true,
-        _ = tokio::task::yield_now() => false,
-    }
-}
-
-/// One attempt: sign, send with the timeout, record the outcome and the next step.
+/// One attempt: sign, send with the timeout, and decide the next step.
 async fn attempt(
-    store: &dyn Store,
     sink: &dyn WebhookSink,
     clock: &dyn Clock,
     settings: &WorkerSettings,
     due: DueDelivery,
-) {
-    let body = match serde_json::to_vec(&due.event) {
-        Ok(b) => b,
-        Err(e) => {
-            tracing::error!(delivery = %due.delivery.id, error = %e, "event does not serialize");
-            return;
-        }
-    };
+) -> Outcome {
     let at = clock.now();
-    let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
-    let request = WebhookRequest {
-        url: due.url.clone(),
-        signature: signature_header(&secrets, at.unix_seconds(), &body),
-        body: body.into(),
-        event_id: due.event.id.clone(),
-        timeout: settings.timeout,
-    };
-    let started = Instant::now();
-    let outcome = tokio::time::timeout(settings.timeout, sink.deliver(&request)).await;
-    let duration_ms = started.elapsed().as_millis() as u64;
-    let (status, error) = match outcome {
-        Ok(Ok(r)) => (Some(r.status), None),
-        Ok(Err(e)) => (
-            None,
-            Some(e.to_string().chars().take(500).collect::<String>()),
-        ),
-        Err(_) => (
-            None,
-            Some(format!("no answer within {} s", settings.timeout.as_secs())),
-        ),
-    };
     let number = due.delivery.attempts + 1;
+    let (status, error, duration_ms) = match serde_json::to_vec(&due.event) {
+        Ok(body) => {
+            let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
+            let request = WebhookRequest {
+                url: due.url.clone(),
+                signature: signature_header(&secrets, at.unix_seconds(), &body),
+                body: body.into(),
+                event_id: due.event.id.clone(),
+                timeout: settings.timeout,
+            };
+            let started = Instant::now();
+            let outcome = tokio::time::timeout(settings.timeout, sink.deliver(&request)).await;
+            let ms = started.elapsed().as_millis() as u64;
+            match outcome {
+                Ok(Ok(r)) => (Some(r.status), None, ms),
+                Ok(Err(e)) => (
+                    None,
+                    Some(e.to_string().chars().take(500).collect::<String>()),
+                    ms,
+                ),
+                Err(_) => (
+                    None,
+                    Some(format!("no answer within {} s", settings.timeout.as_secs())),
+                    ms,
+                ),
+            }
+        }
+        Err(e) => (None, Some(format!("event does not serialize: {e}")), 0),
+    };
     let delivered = status.is_some_and(|s| (200..300).contains(&s));
     let next = if delivered {
         DeliveryNext::Delivered
@@ -266,15 +284,12 @@ async fn attempt(
         error,
         duration_ms,
     };
-    tracing::info!(
+    tracing::debug!(
         delivery = %record.delivery, event = %record.event, endpoint = %record.endpoint,
         attempt = number, status = ?record.status, error = ?record.error, duration_ms, next = ?next,
         "webhook attempt"
     );
-    if let Err(e) = store.record_attempt(&record, next).await {
-        // The lease runs out and the delivery is attempted again: at least once, never lost.
-        tracing::warn!(delivery = %record.delivery, error = %e, "attempt not recorded");
-    }
+    (record, next)
 }
 
 /// A new delivery row for resending an event to an endpoint.

@@ -102,7 +102,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         duration_ms: 12,
     };
     store
-        .record_attempt(&attempt(1, None), DeliveryNext::Retry(t(1_005_000)))
+        .record_attempts(&[(attempt(1, None), DeliveryNext::Retry(t(1_005_000)))])
         .await
         .unwrap();
     assert!(
@@ -130,7 +130,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         1
     );
     store
-        .record_attempt(&attempt(2, Some(200)), DeliveryNext::Delivered)
+        .record_attempts(&[(attempt(2, Some(200)), DeliveryNext::Delivered)])
         .await
         .unwrap();
     let ds = store.deliveries_for_event(&s, &d.event.id).await.unwrap();
@@ -172,7 +172,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
             ..attempt(1, Some(500))
         };
         store
-            .record_attempt(&a, DeliveryNext::Failed)
+            .record_attempts(&[(a, DeliveryNext::Failed)])
             .await
             .unwrap();
     }

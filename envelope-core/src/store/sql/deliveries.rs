@@ -120,38 +120,42 @@ impl SqlStore {
         Ok(due)
     }
 
-    pub(super) async fn record_attempt_impl(
+    pub(super) async fn record_attempts_impl(
         &self,
-        attempt: &DeliveryAttempt,
-        next: DeliveryNext,
+        batch: &[(DeliveryAttempt, DeliveryNext)],
     ) -> StoreResult<()> {
-        let doc = encode(attempt)?;
-        let (status, next_at) = match next {
-            DeliveryNext::Delivered => ("delivered", None),
-            DeliveryNext::Retry(t) => ("pending", Some(millis(t))),
-            DeliveryNext::Failed => ("failed", None),
-        };
+        let docs = batch
+            .iter()
+            .map(|(a, _)| encode(a))
+            .collect::<StoreResult<Vec<_>>>()?;
         with_tx!(&self.pool, |tx| {
-            let changed = sqlx::query(MOVE_ON)
-                .bind(status)
-                .bind(i64::from(attempt.number))
-                .bind(next_at)
-                .bind(millis(attempt.at))
-                .bind(&attempt.delivery)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?
-                .rows_affected();
-            if changed == 0 {
-                return Err(StoreError::Conflict);
+            for ((attempt, next), doc) in batch.iter().zip(&docs) {
+                let (status, next_at) = match next {
+                    DeliveryNext::Delivered => ("delivered", None),
+                    DeliveryNext::Retry(t) => ("pending", Some(millis(*t))),
+                    DeliveryNext::Failed => ("failed", None),
+                };
+                let changed = sqlx::query(MOVE_ON)
+                    .bind(status)
+                    .bind(i64::from(attempt.number))
+                    .bind(next_at)
+                    .bind(millis(attempt.at))
+                    .bind(&attempt.delivery)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?
+                    .rows_affected();
+                if changed == 0 {
+                    return Err(StoreError::Conflict);
+                }
+                sqlx::query(ATTEMPT)
+                    .bind(&attempt.delivery)
+                    .bind(&attempt.event)
+                    .bind(doc)
+                    .execute(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
             }
-            sqlx::query(ATTEMPT)
-                .bind(&attempt.delivery)
-                .bind(&attempt.event)
-                .bind(&doc)
-                .execute(&mut *tx)
-                .await
-                .map_err(db_err)?;
         });
         Ok(())
     }

@@ -130,12 +130,8 @@ impl Store for SqlStore {
         self.claim_deliveries_impl(now, lease_until, limit, per_endpoint, exclude)
             .await
     }
-    async fn record_attempt(
-        &self,
-        attempt: &DeliveryAttempt,
-        next: DeliveryNext,
-    ) -> StoreResult<()> {
-        self.record_attempt_impl(attempt, next).await
+    async fn record_attempts(&self, batch: &[(DeliveryAttempt, DeliveryNext)]) -> StoreResult<()> {
+        self.record_attempts_impl(batch).await
     }
     async fn delivery_attempts(
         &self,
