@@ -73,17 +73,31 @@ fn previous_text(prev: Option<&SignInput>, key: &str) -> String {
     }
 }
 
-/// A signature or initials block: Type or Draw, each with its own labelled control.
-fn mark_block(
-    out: &mut String,
-    id: &str,
-    legend: &str,
-    names: (&str, &str, &str),
+/// A signature or initials block to render.
+struct Mark<'a> {
+    id: &'a str,
+    /// HTML, already escaped.
+    legend: &'a str,
+    /// Form names of the mode, the typed text and the drawing.
+    names: (&'a str, &'a str, &'a str),
     required: bool,
-    typed: &str,
-    hint: &str,
-) {
-    let (mode, typed_name, drawn_name) = names;
+    /// The typed value to show (escaped).
+    typed: &'a str,
+    hint: &'a str,
+    initials: bool,
+}
+
+/// A signature or initials block: Type or Draw, each with its own labelled control.
+fn mark_block(out: &mut String, m: Mark<'_>) {
+    let Mark {
+        id,
+        legend,
+        names: (mode, typed_name, drawn_name),
+        required,
+        typed,
+        hint,
+        initials,
+    } = m;
     let req = if required { " required" } else { "" };
     let _ = write!(
         out,
@@ -95,7 +109,7 @@ fn mark_block(
 <label class="mode"><input type="radio" name="{mode}" value="draw"> Draw</label>
 </div>
 <div class="pane" data-pane="type">
-<label for="{id}-typed">Type your name as your signature</label>
+<label for="{id}-typed">{typed_label}</label>
 <input type="text" id="{id}-typed" name="{typed_name}" class="typed" maxlength="200" autocomplete="off" value="{typed}" aria-describedby="{id}-hint"{req}>
 </div>
 <div class="pane" data-pane="draw" hidden>
@@ -111,6 +125,11 @@ fn mark_block(
         typed_name = esc(typed_name),
         drawn_name = esc(drawn_name),
         legend = legend, // already escaped by the caller
+        typed_label = if initials {
+            "Type your initials"
+        } else {
+            "Type your full name as your signature"
+        },
     );
 }
 
@@ -130,12 +149,15 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
             );
             mark_block(
                 out,
-                &id,
-                &legend,
-                (&names.0, &names.1, &names.2),
-                f.required,
-                &previous_text(p.previous, &f.key),
-                &page_hint,
+                Mark {
+                    id: &id,
+                    legend: &legend,
+                    names: (&names.0, &names.1, &names.2),
+                    required: f.required,
+                    typed: &previous_text(p.previous, &f.key),
+                    hint: &page_hint,
+                    initials: f.kind == FieldType::Initials,
+                },
             );
         }
         FieldType::Date => {
@@ -245,12 +267,15 @@ pub fn render(p: &ReadyPage<'_>) -> String {
         };
         mark_block(
             &mut out,
-            "page-signature",
-            r#"Signature <span class="req">(required)</span>"#,
-            ("page_mode", "page_typed", "page_drawn"),
-            true,
-            &typed,
-            "Placed on a signature page added at the end of the document.",
+            Mark {
+                id: "page-signature",
+                legend: r#"Signature <span class="req">(required)</span>"#,
+                names: ("page_mode", "page_typed", "page_drawn"),
+                required: true,
+                typed: &typed,
+                hint: "Placed on a signature page added at the end of the document.",
+                initials: false,
+            },
         );
     }
     let _ = write!(

@@ -9,6 +9,8 @@
 //!   the post comes from a page this server rendered for this very link and action, checked in
 //!   constant time. And a post whose `Origin` (or `Sec-Fetch-Site`) says it comes from another
 //!   site is refused before anything else: that is what stops cross-site form posts.
+//!   (`Sec-Fetch-Site` carries the check, since under `Referrer-Policy: no-referrer` browsers
+//!   send `Origin: null` with form posts.)
 //!
 //! This module must never log or echo a token or the secret.
 
@@ -215,27 +217,33 @@ pub fn asset_headers() -> Vec<(HeaderName, HeaderValue)> {
 
 /// Whether a form post may come from where its headers say it comes from.
 ///
-/// Browsers send `Origin` on every POST; it must be this server, as the client reached it
-/// (`Host`) or as links name it (`signing_origin`). `Origin: null` (sandboxed frames, some
-/// redirects) is refused. Without `Origin`, `Sec-Fetch-Site: cross-site` is refused. A client
-/// that sends neither (not a browser) passes here; it still needs a form token.
+/// - `Sec-Fetch-Site` (sent by every current browser) must be `same-origin` (or `none`, a
+///   navigation the user started).
+/// - A real `Origin` must be this server, as the client reached it (`Host`) or as links name
+///   it (`signing_origin`). Pages send `Referrer-Policy: no-referrer`, under which browsers send
+///   `Origin: null` with form posts, so `null` says nothing and is left to the other checks.
+///
+/// A client that sends neither header (an old browser, not a browser) passes here; it still
+/// needs the page's form token.
 pub fn same_origin_post(headers: &HeaderMap, host: Option<&str>, signing_origin: &str) -> bool {
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let Ok(origin) = origin.to_str() else {
-            return false;
-        };
-        if origin.eq_ignore_ascii_case(signing_origin) {
-            return true;
-        }
-        let authority = origin
-            .strip_prefix("https://")
-            .or_else(|| origin.strip_prefix("http://"));
-        return matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h));
+    if let Some(site) = headers.get("sec-fetch-site")
+        && !matches!(site.to_str(), Ok("same-origin" | "none"))
+    {
+        return false;
     }
-    match headers.get("sec-fetch-site").and_then(|v| v.to_str().ok()) {
-        Some(site) => matches!(site, "same-origin" | "none"),
-        None => true,
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if origin == "null" || origin.eq_ignore_ascii_case(signing_origin) {
+        return true;
     }
+    let authority = origin
+        .strip_prefix("https://")
+        .or_else(|| origin.strip_prefix("http://"));
+    matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
 }
 
 /// `scheme://host[:port]` of a base URL (the signing host).
@@ -306,7 +314,22 @@ mod tests {
             (&[("origin", "https://sign.example.com")], true),
             (&[("origin", "http://sign.example.com")], true), // behind a TLS proxy: Host matches
             (&[("origin", "https://evil.example")], false),
-            (&[("origin", "null")], false),
+            (&[("origin", "null")], true), // no-referrer pages post with Origin: null
+            (
+                &[("origin", "null"), ("sec-fetch-site", "cross-site")],
+                false,
+            ),
+            (
+                &[("origin", "null"), ("sec-fetch-site", "same-origin")],
+                true,
+            ),
+            (
+                &[
+                    ("origin", "https://evil.example"),
+                    ("sec-fetch-site", "same-origin"),
+                ],
+                false,
+            ),
             (&[("sec-fetch-site", "cross-site")], false),
             (&[("sec-fetch-site", "same-site")], false),
             (&[("sec-fetch-site", "same-origin")], true),
