@@ -158,6 +158,11 @@ async fn signing_order_asks_one_signer_at_a_time() {
     };
     let session = w.svc.open_signing_link(&token, &client).await.unwrap();
     assert_eq!(session.state, LinkState::Ready);
+    assert!(
+        chrono::NaiveDate::parse_from_str(&session.signing_date, "%Y-%m-%d").is_ok(),
+        "the date a date field will get: {}",
+        session.signing_date
+    );
     assert_eq!(session.envelope.signers[0].status, SignerStatus::Viewed);
     let keys: Vec<_> = session.fields.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(keys, ["company", "Client_signature", "Client_date"]);

@@ -4,6 +4,8 @@ use std::time::Duration;
 
 use envelope_core::SigningService;
 
+use crate::signing_page::PageSettings;
+
 /// Limits and deadlines of the HTTP layer. The defaults are what docs/HTTP.md explains.
 #[derive(Debug, Clone)]
 pub struct HttpLimits {
@@ -14,6 +16,9 @@ pub struct HttpLimits {
     pub max_multipart_body: usize,
     /// Largest body of every other route (actions and updates are small objects).
     pub max_small_body: usize,
+    /// Largest form post of a signing page: drawn signatures travel as base64 PNGs (at most
+    /// 512 KB each in the core), percent-encoded.
+    pub max_form_body: usize,
     /// Longest time to receive the request head (also the idle keep-alive limit of HTTP/1).
     pub header_read_timeout: Duration,
     /// Longest pause between two chunks of a body.
@@ -36,6 +41,7 @@ impl HttpLimits {
             max_json_upload_body: max_file_bytes.div_ceil(3) * 4 + SLACK,
             max_multipart_body: max_file_bytes + SLACK,
             max_small_body: 1024 * 1024,
+            max_form_body: 8 * 1024 * 1024,
             header_read_timeout: Duration::from_secs(10),
             body_idle_timeout: Duration::from_secs(20),
             body_total_timeout: Duration::from_secs(300),
@@ -46,22 +52,35 @@ impl HttpLimits {
     }
 }
 
-/// What [`crate::run`] serves: a [`SigningService`] and the HTTP limits.
+/// What [`crate::run`] serves: a [`SigningService`], the HTTP limits and the settings of the
+/// signing pages.
 #[derive(Debug, Clone)]
 pub struct App {
     pub(crate) svc: SigningService,
     pub(crate) limits: HttpLimits,
+    pub(crate) pages: PageSettings,
 }
 
 impl App {
-    /// An app with the default limits for the service's file size limit.
+    /// An app with the default limits for the service's file size limit, and signing pages that
+    /// cannot be framed, with a page secret drawn now.
     pub fn new(svc: SigningService) -> App {
         let limits = HttpLimits::for_max_file(svc.settings().limits.max_file_bytes);
-        App { svc, limits }
+        App {
+            svc,
+            limits,
+            pages: PageSettings::default(),
+        }
     }
 
     pub fn with_limits(mut self, limits: HttpLimits) -> App {
         self.limits = limits;
+        self
+    }
+
+    /// Settings of the signing pages (who may frame them, the secret of their form tokens).
+    pub fn with_pages(mut self, pages: PageSettings) -> App {
+        self.pages = pages;
         self
     }
 

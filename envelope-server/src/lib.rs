@@ -16,6 +16,7 @@
 //! | [`error`] | the one mapping of errors to statuses and error bodies |
 //! | [`response`] | response constructors and the headers of every response |
 //! | [`store`] | [`store::open_store`], the one way to open the store |
+//! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
 //!
 //! The binary (`main.rs`) only parses arguments.
@@ -31,8 +32,10 @@ pub mod response;
 pub mod router;
 pub mod serve;
 pub mod server;
+pub mod signing_page;
 pub mod store;
 pub mod webhook_sink;
 
 pub use app::{App, HttpLimits};
 pub use server::run;
+pub use signing_page::{FrameAncestors, PageSecret, PageSettings};

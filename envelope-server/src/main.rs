@@ -10,6 +10,7 @@ use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::serve::{ServeOptions, build_service, serve};
+use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 
 /// The Envelope Signing Service: HTTP server and admin commands.
@@ -94,6 +95,10 @@ struct ServeArgs {
     /// Sender of emails, as `Name <address>` or an address.
     #[arg(long, env = "ENVELOPE_MAIL_FROM")]
     mail_from: Option<String>,
+    /// Sites that may frame the signing pages (embedded signing), space-separated CSP sources:
+    /// "https://app.example.com https://*.example.org". Default 'none': no site may.
+    #[arg(long, env = "ENVELOPE_FRAME_ANCESTORS", default_value = "'none'", value_parser = FrameAncestors::parse)]
+    frame_ancestors: FrameAncestors,
 }
 
 #[derive(Debug, Subcommand)]
@@ -236,6 +241,7 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         webhook_retry_schedule: args.webhook_retry_schedule,
         smtp_url: args.smtp_url,
         mail_from: args.mail_from,
+        frame_ancestors: args.frame_ancestors,
     })
     .await
 }

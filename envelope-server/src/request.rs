@@ -24,6 +24,7 @@ use crate::error::ApiError;
 use crate::handlers;
 use crate::response::{Meta, Reply, finish};
 use crate::router::{self, BodyPolicy, Route};
+use crate::signing_page;
 
 /// Answers one request; never fails and never panics outward.
 pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Response<Full<Bytes>> {
@@ -89,6 +90,11 @@ async fn process(
             }
             handlers::download(&app.svc, token).await
         }
+        ["sign", rest @ ..] => Ok(signing_page::handle(app, peer, &parts, body, rest, meta).await),
+        ["assets", name] => {
+            limit_by_address(&app.svc, peer, meta)?;
+            signing_page::asset(&parts.method, name)
+        }
         _ => {
             limit_by_address(&app.svc, peer, meta)?;
             Err(ApiError::RouteNotFound)
@@ -98,7 +104,11 @@ async fn process(
 
 /// Requests without a valid key are limited per client address, so that guessing keys and
 /// hammering unknown URLs cost the same as any other request.
-fn limit_by_address(svc: &SigningService, peer: SocketAddr, meta: &mut Meta) -> Result<(), Error> {
+pub(crate) fn limit_by_address(
+    svc: &SigningService,
+    peer: SocketAddr,
+    meta: &mut Meta,
+) -> Result<(), Error> {
     let rate = svc.rate_limit(&format!("ip:{}", peer.ip()));
     meta.rate = Some(rate);
     if rate.exceeded {

@@ -52,7 +52,12 @@ impl Reply {
 
     /// A PDF download, offered as an attachment under `file_name`.
     pub fn pdf(file_name: &str, bytes: Bytes) -> Reply {
-        let disposition = content_disposition(file_name);
+        Reply::pdf_as("attachment", file_name, bytes)
+    }
+
+    /// A PDF with this disposition (`attachment` or `inline`).
+    pub fn pdf_as(disposition: &'static str, file_name: &str, bytes: Bytes) -> Reply {
+        let disposition = content_disposition(disposition, file_name);
         Reply {
             status: StatusCode::OK,
             content_type: "application/pdf",
@@ -65,9 +70,9 @@ impl Reply {
     }
 }
 
-/// `attachment; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266), so that any
-/// file name, quotes and non-ASCII included, is safe in the header.
-fn content_disposition(file_name: &str) -> HeaderValue {
+/// `<disposition>; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266), so that
+/// any file name, quotes and non-ASCII included, is safe in the header.
+fn content_disposition(disposition: &'static str, file_name: &str) -> HeaderValue {
     let ascii: String = file_name
         .chars()
         .map(|c| {
@@ -87,9 +92,9 @@ fn content_disposition(file_name: &str) -> HeaderValue {
         }
     }
     HeaderValue::from_str(&format!(
-        "attachment; filename=\"{ascii}\"; filename*=UTF-8''{encoded}"
+        "{disposition}; filename=\"{ascii}\"; filename*=UTF-8''{encoded}"
     ))
-    .unwrap_or_else(|_| HeaderValue::from_static("attachment; filename=\"document.pdf\""))
+    .unwrap_or_else(|_| HeaderValue::from_static(disposition))
 }
 
 /// What the common headers say about one request.
@@ -147,12 +152,14 @@ mod tests {
     #[test]
     fn disposition_is_always_a_valid_header() {
         for name in ["a.pdf", "Vertrag \"Müller\".pdf", "x\r\ny.pdf", ""] {
-            let v = content_disposition(name);
+            let v = content_disposition("attachment", name);
             let s = v.to_str().unwrap();
             assert!(s.starts_with("attachment; filename=\""), "{s}");
         }
         assert_eq!(
-            content_disposition("Ünïcode.pdf").to_str().unwrap(),
+            content_disposition("attachment", "Ünïcode.pdf")
+                .to_str()
+                .unwrap(),
             "attachment; filename=\"_n_code.pdf\"; filename*=UTF-8''%C3%9Cn%C3%AFcode.pdf"
         );
     }

@@ -12,6 +12,7 @@ use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSetting
 use envelope_core::{Settings, SigningService};
 
 use crate::app::App;
+use crate::signing_page::{FrameAncestors, PageSecret, PageSettings};
 use crate::store::{StoreOptions, open_store};
 use crate::webhook_sink::HttpSink;
 
@@ -32,6 +33,8 @@ pub struct ServeOptions {
     /// SMTP URL; `None` writes emails as `.eml` files into `<data_dir>/mail`.
     pub smtp_url: Option<String>,
     pub mail_from: Option<String>,
+    /// Who may frame the signing pages (CSP `frame-ancestors`).
+    pub frame_ancestors: FrameAncestors,
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -145,11 +148,50 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         let _ = worker_stopped.await;
     }));
     tracing::info!(schedule = %opts.webhook_retry_schedule, "webhook worker started");
-    crate::run(listener, App::new(svc), shutdown_signal()).await?;
+    let pages = PageSettings {
+        frame_ancestors: opts.frame_ancestors.clone(),
+        secret: page_secret(&opts.store.data_dir)?,
+    };
+    if !pages.frame_ancestors.is_none() {
+        tracing::info!(frame_ancestors = %pages.frame_ancestors.as_sources(), "signing pages may be framed");
+    }
+    let app = App::new(svc).with_pages(pages);
+    crate::run(listener, app, shutdown_signal()).await?;
     expiry.abort();
     let _ = stop_worker.send(());
     let _ = worker.await;
     Ok(())
+}
+
+/// The key of the signing pages' form tokens, kept in `<data_dir>/signing-page.secret` (mode
+/// 0600) so that pages open in browsers keep working across restarts. Created on first use;
+/// servers sharing a database must share this file too.
+fn page_secret(data_dir: &std::path::Path) -> Result<PageSecret, BoxError> {
+    let path = data_dir.join("signing-page.secret");
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            return PageSecret::from_bytes(&bytes)
+                .ok_or_else(|| format!("{} holds no usable secret", path.display()).into());
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display()).into()),
+    }
+    std::fs::create_dir_all(data_dir)?;
+    let secret = PageSecret::random();
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o600);
+    match open.open(&path) {
+        Ok(mut f) => {
+            std::io::Write::write_all(&mut f, secret.to_stored())?;
+            f.sync_all()?;
+            Ok(secret)
+        }
+        // Another process created it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => page_secret(data_dir),
+        Err(e) => Err(format!("cannot create {}: {e}", path.display()).into()),
+    }
 }
 
 /// Voids expired envelopes in the background (reads settle expiry too; this makes the

@@ -123,7 +123,8 @@ impl Default for Settings {
 }
 
 impl Settings {
-    fn signing_base(&self) -> &str {
+    /// Base of signing links, without a trailing slash: `signing_host`, else `public_url`.
+    pub fn signing_base(&self) -> &str {
         self.signing_host
             .as_deref()
             .unwrap_or(&self.public_url)

@@ -65,6 +65,14 @@ pub struct SigningSession {
     pub signature_page: bool,
     pub message: Option<String>,
     pub void_reason: Option<String>,
+    /// The value date fields get if the signer signs now (`YYYY-MM-DD`, the service's clock), so
+    /// that a page can show it before signing.
+    pub signing_date: String,
+}
+
+/// The value of a date field signed at `now`.
+fn signing_date(now: Timestamp) -> String {
+    now.datetime().format("%Y-%m-%d").to_string()
 }
 
 /// What a signer submits.
@@ -130,7 +138,7 @@ impl SigningService {
         }
     }
 
-    fn session(rec: &EnvelopeRecord, i: usize, state: LinkState) -> SigningSession {
+    fn session(rec: &EnvelopeRecord, i: usize, state: LinkState, now: Timestamp) -> SigningSession {
         let role = &rec.signers[i].signer.role;
         SigningSession {
             state,
@@ -145,6 +153,7 @@ impl SigningService {
             signature_page: rec.signature_page,
             message: rec.message.clone(),
             void_reason: rec.void_reason.clone(),
+            signing_date: signing_date(now),
         }
     }
 
@@ -161,7 +170,7 @@ impl SigningService {
             let now = self.now();
             let state = Self::link_state(&rec, &t, i, now);
             if state != LinkState::Ready || rec.signers[i].signer.status != SignerStatus::Pending {
-                return Ok(Self::session(&rec, i, state));
+                return Ok(Self::session(&rec, i, state, now));
             }
             let mut next = rec.clone();
             rules::view(&mut next, i, now)?;
@@ -169,7 +178,7 @@ impl SigningService {
             next.version += 1;
             let ev = super::events::record(&next, EventType::SignerViewed, Some(i), now);
             match self.inner.store.update_envelope(&next, &[ev], None).await {
-                Ok(()) => return Ok(Self::session(&next, i, LinkState::Ready)),
+                Ok(()) => return Ok(Self::session(&next, i, LinkState::Ready, now)),
                 Err(StoreError::Conflict) => continue,
                 Err(e) => return Err(e.into()),
             }
@@ -342,9 +351,7 @@ fn checked_values(
     for f in fields {
         let param = format!("values.{}", f.key);
         let v = match (f.kind, input.values.get(&f.key)) {
-            (FieldType::Date, _) => Some(SignerValue::Text(
-                now.datetime().format("%Y-%m-%d").to_string(),
-            )),
+            (FieldType::Date, _) => Some(SignerValue::Text(signing_date(now))),
             (_, None) => None,
             (FieldType::Signature | FieldType::Initials, Some(v)) => Some(check_mark(&param, v)?),
             (FieldType::Text, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod pdf;
+pub mod signing;
 
 use std::sync::Arc;
 
@@ -14,8 +15,8 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
-use envelope_core::{Clock, Settings, SigningService};
-use envelope_server::{App, HttpLimits, run};
+use envelope_core::{Clock, Mailer, Settings, SigningService};
+use envelope_server::{App, HttpLimits, PageSettings, run};
 
 /// How to start a server.
 #[derive(Default)]
@@ -23,6 +24,8 @@ pub struct Options {
     pub settings: Option<Settings>,
     pub limits: Option<HttpLimits>,
     pub clock: Option<Arc<dyn Clock>>,
+    pub mailer: Option<Arc<dyn Mailer>>,
+    pub pages: Option<PageSettings>,
 }
 
 /// A running server with one account.
@@ -105,11 +108,17 @@ impl TestServer {
         if let Some(clock) = opts.clock {
             builder = builder.clock(clock);
         }
+        if let Some(mailer) = opts.mailer {
+            builder = builder.mailer(mailer);
+        }
         let svc = builder.build();
         let acct = svc.admin().create_account("Test account").await.unwrap();
         let mut app = App::new(svc.clone());
         if let Some(limits) = opts.limits {
             app = app.with_limits(limits);
+        }
+        if let Some(pages) = opts.pages {
+            app = app.with_pages(pages);
         }
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(run(listener, app, async {

@@ -128,6 +128,22 @@ pub fn two_party_contract() -> Vec<u8> {
         .build()
 }
 
+/// What a signing page shows: for `Client` a text, a check box, a signature, initials and a
+/// date; for `Provider` a signature on page 2.
+pub fn signing_contract() -> Vec<u8> {
+    PdfBuilder::new()
+        .page(&[
+            "Supply agreement",
+            "Company: {{text:Client:company}}",
+            "I accept the terms: {{checkbox:Client:terms}}",
+            "Client signature: {{signature:Client}}",
+            "Initials: {{initials:Client}}",
+            "Date: {{date:Client}}",
+        ])
+        .page(&["Provider signature: {{signature:Provider}}"])
+        .build()
+}
+
 #[test]
 fn xref_offsets_point_at_objects() {
     let pdf = PdfBuilder::new().page(&["a (b) \\ c"]).page(&[]).build();

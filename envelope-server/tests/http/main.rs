@@ -8,5 +8,6 @@ mod bodies;
 mod envelopes;
 mod idempotency;
 mod limits;
+mod signing;
 mod templates;
 mod webhooks;

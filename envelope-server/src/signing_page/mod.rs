@@ -1,0 +1,445 @@
+//! The signing pages at `{signing_host}/sign/{token}`: what a signer sees behind a link.
+//!
+//! | route | what |
+//! |---|---|
+//! | `GET /sign/{token}` | the page: the document, the signer's fields, consent, Sign, Decline; or the page of the link's state (signed, not yet, declined, voided, expired, completed). Marks the signer `viewed` (the core does). |
+//! | `GET /sign/{token}/document` | the original PDF, `inline`, for the page's frame |
+//! | `POST /sign/{token}` | signs (form post) |
+//! | `POST /sign/{token}/decline` | declines, with a reason |
+//! | `GET /assets/signing.js`, `GET /assets/signing.css` | the page's script and style sheet |
+//!
+//! Presentation only: which fields a signer has, what is required, what a value may be, who may
+//! sign when, all come from the core (`SigningService::open_signing_link`, `sign`, `decline`).
+//! The one rule kept here is the page's consent tick box, which is how this page collects the
+//! signer's consent (embedders using the core directly collect it their own way).
+//!
+//! Every response is HTML (or the PDF), never the API's JSON errors, and carries the headers of
+//! [`security`]. Tokens never reach a log line (see `request::redact`).
+
+mod form;
+mod html;
+mod ready;
+pub mod security;
+mod states;
+
+use std::net::SocketAddr;
+
+use bytes::Bytes;
+use hyper::body::Incoming;
+use hyper::header::{self, HeaderValue};
+use hyper::http::request::Parts;
+use hyper::{Method, StatusCode};
+
+use envelope_core::service::{ClientInfo, LinkState, SignInput, SigningSession};
+use envelope_core::{Error, ErrorKind, SigningService};
+
+use crate::app::App;
+use crate::body::{BodyLimits, read_limited};
+use crate::error::ApiError;
+use crate::response::{Meta, Reply};
+use html::{PageEvent, layout};
+pub use security::{Action, FrameAncestors, PageSecret};
+
+/// Settings of the signing pages.
+#[derive(Debug, Clone)]
+pub struct PageSettings {
+    /// Who may frame the pages (CSP `frame-ancestors`); `'none'` by default.
+    pub frame_ancestors: FrameAncestors,
+    /// Key of the pages' form tokens. Pages rendered under another secret cannot post.
+    pub secret: PageSecret,
+}
+
+impl Default for PageSettings {
+    fn default() -> Self {
+        PageSettings {
+            frame_ancestors: FrameAncestors::none(),
+            secret: PageSecret::random(),
+        }
+    }
+}
+
+const SCRIPT: &str = include_str!("assets/signing.js");
+const STYLE: &str = include_str!("assets/signing.css");
+
+/// `GET /assets/{name}`: the page's script and style sheet.
+pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
+    let (content_type, body) = match name {
+        "signing.js" => ("text/javascript; charset=utf-8", SCRIPT),
+        "signing.css" => ("text/css; charset=utf-8", STYLE),
+        _ => return Err(ApiError::RouteNotFound),
+    };
+    if method != Method::GET {
+        return Err(ApiError::MethodNotAllowed { allow: "GET" });
+    }
+    Ok(Reply {
+        status: StatusCode::OK,
+        content_type,
+        body: Bytes::from_static(body.as_bytes()),
+        headers: security::asset_headers(),
+    })
+}
+
+/// One request below `/sign/`: `rest` is the path after it, split into segments.
+pub async fn handle(
+    app: &App,
+    peer: SocketAddr,
+    parts: &Parts,
+    body: Incoming,
+    rest: &[&str],
+    meta: &mut Meta,
+) -> Reply {
+    let page = Pages { app, root: "../" };
+    if let Err(e) = crate::request::limit_by_address(&app.svc, peer, meta) {
+        return page.error(e.into());
+    }
+    let client = ClientInfo {
+        ip_address: Some(peer.ip().to_string()),
+        user_agent: parts
+            .headers
+            .get(header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
+    };
+    let m = &parts.method;
+    match rest {
+        [token] if m == Method::GET => page.open(token, &client).await,
+        [token] if m == Method::POST => match page.read_form(parts, body).await {
+            Ok(post) => page.sign(token, post, client).await,
+            Err(reply) => reply,
+        },
+        [token, "document"] if m == Method::GET => page.document(token).await,
+        [token, "decline"] if m == Method::POST => {
+            let page = Pages {
+                root: "../../",
+                ..page
+            };
+            match page.read_form(parts, body).await {
+                Ok(post) => page.decline(token, post, client).await,
+                Err(reply) => reply,
+            }
+        }
+        [_] => page.error(ApiError::MethodNotAllowed { allow: "GET, POST" }),
+        [_, "document"] => page.error(ApiError::MethodNotAllowed { allow: "GET" }),
+        [_, "decline"] => page.error(ApiError::MethodNotAllowed { allow: "POST" }),
+        _ => page.unknown(),
+    }
+}
+
+/// Renders pages for one request.
+#[derive(Clone, Copy)]
+struct Pages<'a> {
+    app: &'a App,
+    /// Relative path from the request's URL to the server root.
+    root: &'a str,
+}
+
+impl Pages<'_> {
+    fn svc(&self) -> &SigningService {
+        &self.app.svc
+    }
+
+    fn html(
+        &self,
+        status: StatusCode,
+        title: &str,
+        event: Option<&PageEvent>,
+        body: &str,
+    ) -> Reply {
+        let service = &self.svc().settings().service_name;
+        let page = layout(service, title, self.root, event, body);
+        Reply {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: page.into(),
+            headers: security::page_headers(&self.app.pages.frame_ancestors),
+        }
+    }
+
+    fn unknown(&self) -> Reply {
+        self.html(
+            StatusCode::NOT_FOUND,
+            "Link not valid",
+            None,
+            &states::failure(
+                "This link is not valid",
+                "Check that you opened the whole link from your email, or ask the sender for a \
+                 new one.",
+            ),
+        )
+    }
+
+    /// A failure as a page, with the status of the one error mapping (`crate::error`).
+    fn error(&self, e: ApiError) -> Reply {
+        let status = e.status();
+        let (title, text) = match &e {
+            ApiError::Core(err) if err.kind() == ErrorKind::NotFound => return self.unknown(),
+            ApiError::Core(Error::RateLimited { .. }) => (
+                "Too many requests",
+                "Please wait a minute, then reload the page.",
+            ),
+            ApiError::MethodNotAllowed { .. } | ApiError::RouteNotFound => {
+                ("Not available", "This address cannot be used like this.")
+            }
+            ApiError::UnsupportedMediaType { .. } | ApiError::BodyTooLarge { .. } => (
+                "Not accepted",
+                "The form could not be read. Go back, reload the page and try again.",
+            ),
+            ApiError::BodyTimeout => (
+                "Too slow",
+                "The form took too long to arrive. Check your connection and try again.",
+            ),
+            _ => {
+                if status.is_server_error() {
+                    tracing::error!(error = ?e, "signing page failed");
+                }
+                (
+                    "Something went wrong",
+                    "Please try again in a moment. If it keeps happening, contact the sender.",
+                )
+            }
+        };
+        let mut reply = self.html(status, title, None, &states::failure(title, text));
+        match e {
+            ApiError::MethodNotAllowed { allow } => reply
+                .headers
+                .push((header::ALLOW, HeaderValue::from_static(allow))),
+            ApiError::Core(Error::RateLimited { retry_after_secs }) => reply
+                .headers
+                .push((header::RETRY_AFTER, HeaderValue::from(retry_after_secs))),
+            _ => {}
+        }
+        reply
+    }
+
+    /// The page of a session: the form when the signer can sign, else the state's page.
+    fn session_page(
+        &self,
+        status: StatusCode,
+        token: &str,
+        s: &SigningSession,
+        event: Option<&'static str>,
+        error: Option<String>,
+        previous: Option<&SignInput>,
+    ) -> Reply {
+        if s.state == LinkState::Ready {
+            let secret = &self.app.pages.secret;
+            let body = ready::render(&ready::ReadyPage {
+                session: s,
+                token,
+                root: self.root,
+                sign_csrf: secret.form_token(Action::Sign, token),
+                decline_csrf: secret.form_token(Action::Decline, token),
+                error,
+                previous,
+            });
+            let title = format!("Sign {}", s.envelope.name);
+            return self.html(status, &title, None, &body);
+        }
+        let event = event.map(|kind| PageEvent {
+            kind,
+            envelope: s.envelope.id.clone(),
+            signer: s.envelope.signers[s.signer].id.clone(),
+        });
+        let (title, body) = states::render(s, event.is_some());
+        self.html(status, &title, event.as_ref(), &body)
+    }
+
+    async fn open(&self, token: &str, client: &ClientInfo) -> Reply {
+        match self.svc().open_signing_link(token, client).await {
+            Ok(s) => self.session_page(StatusCode::OK, token, &s, None, None, None),
+            Err(e) => self.error(e.into()),
+        }
+    }
+
+    async fn document(&self, token: &str) -> Reply {
+        match self.svc().signing_document(token).await {
+            Ok((file_name, bytes)) => {
+                let mut reply = Reply::pdf_as("inline", &file_name, bytes);
+                reply
+                    .headers
+                    .extend(security::document_headers(&self.app.pages.frame_ancestors));
+                reply
+            }
+            Err(e) => self.error(e.into()),
+        }
+    }
+
+    /// Reads a form post: its type, origin and size. Anything wrong is a page. (The form token
+    /// is checked by the action, which knows which one it needs.)
+    async fn read_form(&self, parts: &Parts, body: Incoming) -> Result<form::FormPost, Reply> {
+        let is_form = parts
+            .headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| {
+                v.trim()
+                    .eq_ignore_ascii_case("application/x-www-form-urlencoded")
+            });
+        if !is_form {
+            return Err(self.error(ApiError::UnsupportedMediaType {
+                accepted: "application/x-www-form-urlencoded",
+            }));
+        }
+        let host = parts
+            .headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .or_else(|| parts.uri.authority().map(|a| a.as_str()));
+        let signing_origin = security::origin_of(self.svc().settings().signing_base());
+        if !security::same_origin_post(&parts.headers, host, &signing_origin) {
+            return Err(self.refused());
+        }
+        let limits = &self.app.limits;
+        let read = BodyLimits {
+            max_bytes: limits.max_form_body,
+            idle_timeout: limits.body_idle_timeout,
+            total_timeout: limits.body_total_timeout,
+        };
+        let bytes = read_limited(&parts.headers, body, read)
+            .await
+            .map_err(|e| self.error(e))?;
+        Ok(form::parse(&bytes))
+    }
+
+    /// A post without this server's page behind it (another site, a stale or forged form).
+    fn refused(&self) -> Reply {
+        self.html(
+            StatusCode::FORBIDDEN,
+            "Form not accepted",
+            None,
+            &states::failure(
+                "Form not accepted",
+                "The form did not come from this signing page, or the page is out of date. \
+                 Open the link from your email again and retry.",
+            ),
+        )
+    }
+
+    async fn sign(&self, token: &str, post: form::FormPost, client: ClientInfo) -> Reply {
+        if !self
+            .app
+            .pages
+            .secret
+            .verify(Action::Sign, token, &post.csrf)
+        {
+            return self.refused();
+        }
+        if !post.consent {
+            let msg = "Please tick “I agree to sign electronically” to sign.".to_string();
+            return self
+                .again(token, StatusCode::BAD_REQUEST, msg, &post.input)
+                .await;
+        }
+        let svc = self.svc().clone();
+        let (t, input, c) = (token.to_string(), post.input.clone(), client.clone());
+        let outcome = detached(async move { svc.sign(&t, input, &c).await }).await;
+        self.after(token, outcome, "envelope.signed", &post.input, &client)
+            .await
+    }
+
+    async fn decline(&self, token: &str, post: form::FormPost, client: ClientInfo) -> Reply {
+        if !self
+            .app
+            .pages
+            .secret
+            .verify(Action::Decline, token, &post.csrf)
+        {
+            return self.refused();
+        }
+        let svc = self.svc().clone();
+        let (t, reason, c) = (token.to_string(), post.reason.clone(), client.clone());
+        let outcome = detached(async move { svc.decline(&t, reason.as_deref(), &c).await }).await;
+        self.after(token, outcome, "envelope.declined", &post.input, &client)
+            .await
+    }
+
+    /// The page after a sign or decline: the new state with its event, the state's page when
+    /// the link could not act (signed meanwhile, voided, ...), or the form again with the
+    /// problem the core found.
+    async fn after(
+        &self,
+        token: &str,
+        outcome: Result<(), Error>,
+        event: &'static str,
+        input: &SignInput,
+        client: &ClientInfo,
+    ) -> Reply {
+        // Pages after a post live at /sign/{token}(/decline); links in them go back there.
+        match outcome {
+            Ok(()) => match self.svc().open_signing_link(token, client).await {
+                Ok(s) => self.session_page(StatusCode::OK, token, &s, Some(event), None, None),
+                Err(e) => self.error(e.into()),
+            },
+            Err(e) if e.kind() == ErrorKind::Conflict => self.open(token, client).await,
+            Err(
+                e @ (Error::ParameterMissing { .. }
+                | Error::ParameterInvalid { .. }
+                | Error::ParameterUnknown { .. }),
+            ) => {
+                let msg = self.explain(token, &e).await;
+                let status = ApiError::Core(e).status();
+                self.again(token, status, msg, input).await
+            }
+            Err(e) => self.error(e.into()),
+        }
+    }
+
+    /// The form again, with a message and the values just posted.
+    async fn again(
+        &self,
+        token: &str,
+        status: StatusCode,
+        msg: String,
+        input: &SignInput,
+    ) -> Reply {
+        let client = ClientInfo::default();
+        match self.svc().open_signing_link(token, &client).await {
+            Ok(s) => self.session_page(status, token, &s, None, Some(msg), Some(input)),
+            Err(e) => self.error(e.into()),
+        }
+    }
+
+    /// A core validation error in the signer's words, naming the field by its label.
+    async fn explain(&self, token: &str, e: &Error) -> String {
+        let fields = match self
+            .svc()
+            .open_signing_link(token, &ClientInfo::default())
+            .await
+        {
+            Ok(s) => s.fields,
+            Err(_) => Vec::new(),
+        };
+        let label = |param: &str| -> String {
+            if let Some(key) = param.strip_prefix("values.") {
+                if let Some(i) = fields.iter().position(|f| f.key == key) {
+                    return ready::field_label(&fields, i);
+                }
+                return key.to_string();
+            }
+            match param {
+                "signature" => "Signature".into(),
+                "reason" => "Reason".into(),
+                other => other.to_string(),
+            }
+        };
+        match e {
+            Error::ParameterMissing { param } => format!("Please fill in “{}”.", label(param)),
+            Error::ParameterInvalid { param, message } => {
+                format!("“{}” was not accepted: {message}.", label(param)).replace("..", ".")
+            }
+            other => other.public_message(),
+        }
+    }
+}
+
+/// Runs a state change in its own task: a signer who closes the tab mid-request does not
+/// cancel a half-done completion.
+async fn detached<T: Send + 'static>(
+    f: impl Future<Output = Result<T, Error>> + Send + 'static,
+) -> Result<(), Error> {
+    match tokio::spawn(f).await {
+        Ok(r) => r.map(|_| ()),
+        Err(e) => Err(Error::Internal(format!("signing task failed: {e}"))),
+    }
+}

@@ -1,0 +1,217 @@
+//! Emails of the whole signing flow through a real SMTP server: the server runs with
+//! `SmtpMailer` against Python's aiosmtpd on 127.0.0.1 (handler:
+//! envelope-core/tests/support/smtp_sink.py). The signing request's link opens the page, a
+//! reminder after the interval carries a working link, signing through the page sends the
+//! completed notice with the signed PDF.
+//!
+//! Needs `python3` with `aiosmtpd` (scripts/install-test-deps.sh); fails without it.
+
+#[path = "common/mod.rs"]
+mod common;
+
+use std::net::{Ipv4Addr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use mail_parser::{Message, MessageParser};
+
+use envelope_core::mail::SmtpMailer;
+use envelope_core::{ManualClock, Timestamp};
+
+use common::pdf::client_contract;
+use common::signing::{form_token, html, post_form};
+use common::{Options, TestServer, client_signer, envelope_body};
+
+/// A running aiosmtpd that stores what it receives; stopped on drop.
+struct Sink {
+    child: Child,
+    port: u16,
+    dir: tempfile::TempDir,
+}
+
+impl Sink {
+    fn start() -> Sink {
+        let probe = Command::new("python3")
+            .args(["-c", "import aiosmtpd"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+        assert!(
+            probe.is_ok_and(|s| s.success()),
+            "python3 with aiosmtpd is required: run scripts/install-test-deps.sh"
+        );
+        let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("../envelope-core/tests/support");
+        let dir = tempfile::tempdir().unwrap();
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new("python3")
+            .args(["-m", "aiosmtpd", "-n", "-l"])
+            .arg(format!("127.0.0.1:{port}"))
+            .args(["-c", "smtp_sink.Sink"])
+            .arg(dir.path().join("out"))
+            .env("PYTHONPATH", support)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start python3 -m aiosmtpd");
+        let sink = Sink { child, port, dir };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while std::net::TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "aiosmtpd did not listen within 20 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        sink
+    }
+
+    /// The raw messages once `n` have arrived, in arrival order.
+    async fn received(&self, n: usize) -> Vec<Vec<u8>> {
+        let out = self.dir.path().join("out");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut metas: Vec<PathBuf> = std::fs::read_dir(&out)
+                .map(|d| d.map(|e| e.unwrap().path()).collect())
+                .unwrap_or_default();
+            metas.retain(|p| p.extension().is_some_and(|e| e == "json"));
+            if metas.len() >= n {
+                metas.sort();
+                return metas
+                    .iter()
+                    .map(|p| std::fs::read(p.with_extension("eml")).unwrap())
+                    .collect();
+            }
+            assert!(
+                Instant::now() < deadline,
+                "only {} of {n} messages arrived",
+                metas.len()
+            );
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn kind(m: &Message<'_>) -> String {
+    m.header_raw("X-Envelope-Kind")
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+/// The signing link in an email's plain text, as a path on `s`.
+fn link_in(s: &TestServer, m: &Message<'_>) -> String {
+    let text = m.body_text(0).unwrap();
+    let url = text
+        .split_whitespace()
+        .find(|w| w.contains("/sign/"))
+        .unwrap_or_else(|| panic!("no signing link in:\n{text}"));
+    url.strip_prefix(&s.base)
+        .unwrap_or_else(|| panic!("{url} does not point at this server"))
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn request_reminder_and_completion_arrive_over_smtp() {
+    let sink = Sink::start();
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-05-03T10:00:00.000Z").unwrap(),
+    ));
+    let mailer = SmtpMailer::builder(&format!("smtp://127.0.0.1:{}", sink.port))
+        .unwrap()
+        .clock(clock.clone())
+        .build()
+        .unwrap();
+    let s = TestServer::start_with(Options {
+        clock: Some(clock.clone()),
+        mailer: Some(Arc::new(mailer)),
+        ..Options::default()
+    })
+    .await;
+
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            envelope_body(&client_contract(), client_signer()),
+        )
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap();
+
+    // 1. The signing request, with a link that opens the page.
+    let raw = sink.received(1).await;
+    let request = MessageParser::default().parse(&raw[0]).unwrap();
+    assert_eq!(kind(&request), "signing_request");
+    assert_eq!(
+        request.to().unwrap().first().unwrap().address(),
+        Some("ada@example.com")
+    );
+    let first = link_in(&s, &request);
+    let page = s.send(s.client.get(s.url(&first))).await;
+    assert_eq!(page.status, 200);
+    assert!(html(&page).contains(r#"id="sign-form""#));
+
+    // 2. A reminder once the interval has passed.
+    clock.advance(chrono::Duration::minutes(61));
+    let r = s
+        .post_empty(&s.test_key, &format!("/v1/envelopes/{id}/remind"))
+        .await
+        .ok(200);
+    assert_eq!(r["reminded"].as_array().unwrap().len(), 1, "{r}");
+    let raw = sink.received(2).await;
+    let reminder = MessageParser::default().parse(&raw[1]).unwrap();
+    assert_eq!(kind(&reminder), "reminder");
+    let second = link_in(&s, &reminder);
+    let page = html(&s.send(s.client.get(s.url(&second))).await);
+    assert!(page.contains(r#"id="sign-form""#));
+
+    // 3. Signing through the page sends the completed notice with the signed PDF.
+    let csrf = form_token(&page, "sign-form");
+    let done = post_form(
+        &s,
+        &second,
+        &[
+            ("csrf", csrf.as_str()),
+            ("mode:Client_signature", "type"),
+            ("typed:Client_signature", "Ada Lovelace"),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await;
+    assert!(
+        html(&done).contains("Everyone has signed"),
+        "{}",
+        html(&done)
+    );
+    let raw = sink.received(3).await;
+    let completed = MessageParser::default().parse(&raw[2]).unwrap();
+    assert_eq!(kind(&completed), "completed");
+    assert_eq!(completed.attachment_count(), 1);
+    assert!(
+        completed
+            .attachment(0)
+            .unwrap()
+            .contents()
+            .starts_with(b"%PDF")
+    );
+    let env = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
+    assert_eq!(env["status"], "completed");
+    s.shutdown().await.unwrap();
+}
