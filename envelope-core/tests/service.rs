@@ -158,6 +158,15 @@ async fn signing_order_asks_one_signer_at_a_time() {
     };
     let session = w.svc.open_signing_link(&token, &client).await.unwrap();
     assert_eq!(session.state, LinkState::Ready);
+    // The signer sees the document with the sender's data filled in and no raw tags.
+    let (_, shown) = w.svc.signing_document(&token).await.unwrap();
+    assert_eq!(&shown[..CONTRACT.len()], CONTRACT);
+    let info = envelope_core::pdf::inspect(&shown, &Default::default()).unwrap();
+    assert!(
+        info.fields.is_empty(),
+        "no tag is left to find: {:?}",
+        info.fields
+    );
     assert!(
         chrono::NaiveDate::parse_from_str(&session.signing_date, "%Y-%m-%d").is_ok(),
         "the date a date field will get: {}",

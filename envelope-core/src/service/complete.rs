@@ -173,7 +173,7 @@ fn stamp_value(v: &SignerValue, key: &str) -> Result<pdf::StampValue> {
 }
 
 /// What to stamp: every field with its signer's or the sender's value, and the signature page.
-fn stamp_request(rec: &EnvelopeRecord) -> Result<pdf::StampRequest> {
+pub(crate) fn stamp_request(rec: &EnvelopeRecord) -> Result<pdf::StampRequest> {
     let mut fields = Vec::with_capacity(rec.fields.len());
     for f in &rec.fields {
         let value = if f.field.is_sender_field() {

@@ -19,6 +19,7 @@ use crate::ids;
 use crate::model::{
     Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue,
 };
+use crate::pdf;
 use crate::rules;
 use crate::store::{SigningToken, StoreError};
 
@@ -187,6 +188,11 @@ impl SigningService {
     }
 
     /// The PDF behind a signing link, for display, while the link works.
+    ///
+    /// What the signer sees is the document as it stands: the sender's data and the values of
+    /// signers who already signed are filled in, and the `{{...}}` tags are painted over (the
+    /// same stamping as the signed copy, without the signature page). For a completed envelope it
+    /// is the signed copy.
     pub async fn signing_document(&self, token: &str) -> Result<(String, bytes::Bytes)> {
         let (t, rec) = self.resolve_token(token).await?;
         let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
@@ -196,13 +202,22 @@ impl SigningService {
         ) {
             return Err(unknown_link());
         }
+        let file = rec.signed.as_ref().unwrap_or(&rec.original);
         let bytes = self
             .inner
             .blobs
-            .get(&rec.original.blob)
+            .get(&file.blob)
             .await?
-            .ok_or_else(|| Error::Internal(format!("original {} is missing", rec.original.blob)))?;
-        Ok((rec.original.file_name.clone(), bytes))
+            .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
+        if rec.signed.is_some() {
+            return Ok((file.file_name.clone(), bytes));
+        }
+        let mut request = super::complete::stamp_request(&rec)?;
+        request.signature_page = None;
+        let preview = super::blocking(move || pdf::stamp(&bytes, &request))
+            .await?
+            .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
+        Ok((file.file_name.clone(), preview.into()))
     }
 
     /// Signs: checks and stores the values, emits `envelope.signer_completed`, and either asks the
