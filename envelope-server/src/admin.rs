@@ -12,14 +12,38 @@ use envelope_core::{Mode, SigningService};
 /// One admin command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdminCommand {
-    CreateAccount { name: String },
+    CreateAccount {
+        name: String,
+    },
     ListAccounts,
-    SetAllowance { account: String, allowance: u32 },
-    CreateKey { account: String, mode: Mode },
-    ListKeys { account: String },
-    RevokeKey { account: String, key: String },
-    RevealWebhookSecret { endpoint: String },
-    RotateWebhookSecret { endpoint: String },
+    SetAllowance {
+        account: String,
+        allowance: u32,
+    },
+    CreateKey {
+        account: String,
+        mode: Mode,
+    },
+    ListKeys {
+        account: String,
+    },
+    RevokeKey {
+        account: String,
+        key: String,
+    },
+    RevealWebhookSecret {
+        endpoint: String,
+    },
+    RotateWebhookSecret {
+        endpoint: String,
+    },
+    EventDeliveries {
+        event: String,
+    },
+    ResendEvent {
+        event: String,
+        endpoint: Option<String>,
+    },
 }
 
 /// Runs `cmd` and writes its result for a human.
@@ -87,6 +111,46 @@ pub async fn run_admin(
                 out,
                 "(the previous secret keeps signing deliveries for 24 hours)"
             )?;
+        }
+        AdminCommand::EventDeliveries { event } => {
+            print_deliveries(&admin.event_deliveries(&event).await?.data, out)?;
+        }
+        AdminCommand::ResendEvent { event, endpoint } => {
+            let list = admin.resend_event(&event, endpoint.as_deref()).await?;
+            writeln!(out, "resent; deliveries of {event} now:")?;
+            print_deliveries(&list.data, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn print_deliveries(
+    list: &[envelope_core::service::DeliveryView],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    if list.is_empty() {
+        writeln!(out, "no deliveries (no endpoint subscribed to this event)")?;
+    }
+    for d in list {
+        let status = serde_json::to_value(d.status)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default();
+        writeln!(out, "{} to {}: {status}", d.id, d.endpoint)?;
+        for a in &d.attempts {
+            let answer = match (a.status, &a.error) {
+                (Some(s), _) => format!("HTTP {s}"),
+                (None, Some(e)) => e.clone(),
+                (None, None) => "no answer".into(),
+            };
+            writeln!(
+                out,
+                "  attempt {} at {}: {answer} ({} ms)",
+                a.number, a.at, a.duration_ms
+            )?;
+        }
+        if let Some(next) = d.next_attempt_at {
+            writeln!(out, "  next attempt at {next}")?;
         }
     }
     Ok(())
@@ -171,6 +235,82 @@ mod tests {
         let cmd = AdminCommand::SetAllowance {
             account: "acct_missing".into(),
             allowance: 5,
+        };
+        assert!(run_admin(&svc, cmd, &mut Vec::new()).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn webhook_commands() {
+        use envelope_core::service::{CreateEndpointParams, CreateEnvelopeParams, Params, Upload};
+        let svc = SigningService::builder().build();
+        let acct = svc.admin().create_account("Hooks").await.unwrap();
+        let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
+        let p = CreateEndpointParams::parse(
+            Params::json(serde_json::json!({"url": "https://example.com/h"})).unwrap(),
+        )
+        .unwrap();
+        let ep = svc.create_webhook_endpoint(&ctx, p).await.unwrap();
+        let body = serde_json::json!({"signers": [{"name": "A", "email": "a@example.com"}, {"name": "B", "email": "b@example.com"}],
+            "data": {"start_date": "x"}});
+        let up = Upload {
+            file_name: "c.pdf".into(),
+            bytes: include_bytes!("../../examples/contract.pdf")
+                .to_vec()
+                .into(),
+        };
+        let p = CreateEnvelopeParams::parse(
+            Params::json(body).unwrap(),
+            Some(up),
+            &svc.settings().limits,
+        )
+        .unwrap();
+        svc.create_envelope(&ctx, p).await.unwrap();
+        let event = svc
+            .list_events(&ctx, &Default::default(), Some("envelope.created"))
+            .await
+            .unwrap()
+            .data[0]
+            .id
+            .clone();
+
+        let mut out = Vec::new();
+        run_admin(
+            &svc,
+            AdminCommand::EventDeliveries {
+                event: event.clone(),
+            },
+            &mut out,
+        )
+        .await
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(&ep.id) && text.contains("pending"), "{text}");
+        let mut out = Vec::new();
+        let cmd = AdminCommand::ResendEvent {
+            event: event.clone(),
+            endpoint: Some(ep.id.clone()),
+        };
+        run_admin(&svc, cmd, &mut out).await.unwrap();
+        assert_eq!(String::from_utf8(out).unwrap().matches(&ep.id).count(), 2);
+        let mut out = Vec::new();
+        run_admin(
+            &svc,
+            AdminCommand::RotateWebhookSecret {
+                endpoint: ep.id.clone(),
+            },
+            &mut out,
+        )
+        .await
+        .unwrap();
+        let new = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .to_string();
+        assert!(new.starts_with("whsec_") && Some(new.clone()) != ep.secret);
+        let cmd = AdminCommand::EventDeliveries {
+            event: "evt_missing".into(),
         };
         assert!(run_admin(&svc, cmd, &mut Vec::new()).await.is_err());
     }

@@ -160,6 +160,18 @@ enum WebhooksCommand {
         #[arg(long, env = "ENVELOPE_ENDPOINT")]
         endpoint: String,
     },
+    /// Show the deliveries of an event and their attempts.
+    Deliveries {
+        #[arg(long, env = "ENVELOPE_EVENT")]
+        event: String,
+    },
+    /// Deliver an event again, to one endpoint or to every subscribed one.
+    Resend {
+        #[arg(long, env = "ENVELOPE_EVENT")]
+        event: String,
+        #[arg(long, env = "ENVELOPE_ENDPOINT")]
+        endpoint: Option<String>,
+    },
 }
 
 impl StoreArgs {
@@ -216,6 +228,10 @@ async fn main() -> ExitCode {
                 }
                 WebhooksCommand::RotateSecret { endpoint } => {
                     AdminCommand::RotateWebhookSecret { endpoint }
+                }
+                WebhooksCommand::Deliveries { event } => AdminCommand::EventDeliveries { event },
+                WebhooksCommand::Resend { event, endpoint } => {
+                    AdminCommand::ResendEvent { event, endpoint }
                 }
             };
             run_admin_command(store, cmd).await

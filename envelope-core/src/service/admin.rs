@@ -151,6 +151,39 @@ impl Admin<'_> {
         Ok(new)
     }
 
+    /// The deliveries of an event, found by its ID alone.
+    pub async fn event_deliveries(
+        &self,
+        event: &str,
+    ) -> Result<crate::model::List<super::DeliveryView>> {
+        let scope = self.event_scope(event).await?;
+        self.svc.event_deliveries_in(&scope, event).await
+    }
+
+    /// Resends an event (to one endpoint, or to every subscribed one), found by its ID alone.
+    pub async fn resend_event(
+        &self,
+        event: &str,
+        endpoint: Option<&str>,
+    ) -> Result<crate::model::List<super::DeliveryView>> {
+        let scope = self.event_scope(event).await?;
+        self.svc.resend_event_in(&scope, event, endpoint).await
+    }
+
+    async fn event_scope(&self, event: &str) -> Result<crate::model::Scope> {
+        let ev = self
+            .svc
+            .inner
+            .store
+            .find_event(event)
+            .await?
+            .ok_or_else(|| Error::not_found("event", event))?;
+        Ok(crate::model::Scope {
+            account: ev.account,
+            mode: ev.mode,
+        })
+    }
+
     /// The signing secret of a webhook endpoint.
     pub async fn reveal_webhook_secret(&self, endpoint: &str) -> Result<String> {
         self.svc

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{AuthContext, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::model::{DeliveryStatus, EndpointStatus, List};
+use crate::model::{DeliveryStatus, EndpointStatus, List, Scope};
 use crate::webhook::worker::new_delivery;
 use crate::webhook::{WebhookWorker, WorkerSettings};
 
@@ -51,7 +51,15 @@ impl SigningService {
         ctx: &AuthContext,
         event: &str,
     ) -> Result<List<DeliveryView>> {
-        let scope = ctx.scope();
+        self.event_deliveries_in(&ctx.scope(), event).await
+    }
+
+    pub(crate) async fn event_deliveries_in(
+        &self,
+        scope: &Scope,
+        event: &str,
+    ) -> Result<List<DeliveryView>> {
+        let scope = scope.clone();
         self.inner
             .store
             .get_event(&scope, event)
@@ -99,7 +107,16 @@ impl SigningService {
         event: &str,
         endpoint: Option<&str>,
     ) -> Result<List<DeliveryView>> {
-        let scope = ctx.scope();
+        self.resend_event_in(&ctx.scope(), event, endpoint).await
+    }
+
+    pub(crate) async fn resend_event_in(
+        &self,
+        scope: &Scope,
+        event: &str,
+        endpoint: Option<&str>,
+    ) -> Result<List<DeliveryView>> {
+        let scope = scope.clone();
         let ev = self
             .inner
             .store
@@ -161,6 +178,6 @@ impl SigningService {
             .map(|e| new_delivery(&scope.account, scope.mode, event, e, now))
             .collect();
         self.inner.store.insert_deliveries(&rows).await?;
-        self.event_deliveries(ctx, event).await
+        self.event_deliveries_in(&scope, event).await
     }
 }

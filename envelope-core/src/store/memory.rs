@@ -553,6 +553,10 @@ impl Store for MemoryStore {
         Ok(self.lock().endpoints.get(scope, id))
     }
 
+    async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>> {
+        Ok(self.lock().events.by_id.get(id).cloned())
+    }
+
     async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
         Ok(self.lock().endpoints.by_id.get(id).cloned())
     }

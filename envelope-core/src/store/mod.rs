@@ -211,6 +211,8 @@ pub trait Store: Send + Sync + 'static {
 
     // Events and the outbox.
     async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>>;
+    /// Looks an event up by ID alone (admin operations).
+    async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>>;
     async fn list_events(
         &self,
         scope: &Scope,

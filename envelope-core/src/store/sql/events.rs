@@ -73,6 +73,17 @@ impl SqlStore {
         doc.map(|d| decode("event", &d)).transpose()
     }
 
+    pub(super) async fn find_event_impl(&self, id: &str) -> StoreResult<Option<EventRecord>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar("SELECT doc FROM events WHERE id = $1")
+                .bind(id)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        doc.map(|d| decode("event", &d)).transpose()
+    }
+
     pub(super) async fn list_events_impl(
         &self,
         scope: &Scope,

@@ -154,6 +154,9 @@ impl Store for SqlStore {
     ) -> StoreResult<Option<WebhookEndpointRecord>> {
         self.get_webhook_endpoint_impl(scope, id).await
     }
+    async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>> {
+        self.find_event_impl(id).await
+    }
     async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
         self.find_webhook_endpoint_impl(id).await
     }
