@@ -161,44 +161,60 @@ impl Server {
             .args(["--webhook-retry-schedule", "1s,1s,1s"])
             .arg("--data-dir")
             .arg(data)
-            .env("ENVELOPE_LOG", "warn")
+            .env("ENVELOPE_LOG", "info")
+            .current_dir(data)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(data.join("server.log"))
+                    .unwrap(),
+            )
             .spawn()
             .expect("the server binary starts");
+        // Read stdout to its end on a thread: closing it early would make the server's next
+        // print fail (EPIPE) and stop it.
+        let out = BufReader::new(child.stdout.take().expect("stdout is piped"));
+        let (tx, rx) = std::sync::mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in out.lines().map_while(Result::ok) {
+                if let Some(key) = line.split_whitespace().last()
+                    && (key.starts_with("sk_test_") || key.starts_with("sk_live_"))
+                {
+                    let _ = tx.send(key.to_string());
+                }
+            }
+        });
         let (test_key, live_key) = match keys {
             Some(k) => k,
             None => {
-                let out = BufReader::new(child.stdout.take().unwrap());
-                let mut test = None;
-                let mut live = None;
-                for line in out.lines() {
-                    let line = line.unwrap();
-                    let key = line
-                        .split_whitespace()
-                        .last()
-                        .unwrap_or_default()
-                        .to_string();
-                    if key.starts_with("sk_test_") {
-                        test = Some(key);
-                    } else if key.starts_with("sk_live_") {
-                        live = Some(key);
-                    }
-                    if test.is_some() && live.is_some() {
-                        break;
-                    }
-                }
-                (
-                    test.expect("a test key is printed"),
-                    live.expect("a live key is printed"),
-                )
+                let wait = Duration::from_secs(30);
+                let a = rx
+                    .recv_timeout(wait)
+                    .expect("a key is printed on first start");
+                let b = rx
+                    .recv_timeout(wait)
+                    .expect("two keys are printed on first start");
+                let (test, live) = if a.starts_with("sk_test_") {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                assert!(test.starts_with("sk_test_") && live.starts_with("sk_live_"));
+                (test, live)
             }
         };
         let deadline = Instant::now() + Duration::from_secs(30);
+        let log = || std::fs::read_to_string(data.join("server.log")).unwrap_or_default();
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            if let Ok(Some(status)) = child.try_wait() {
+                panic!("the server exited with {status}:\n{}", log());
+            }
             assert!(
                 Instant::now() < deadline,
-                "the server did not start listening"
+                "the server did not start listening:\n{}",
+                log()
             );
             std::thread::sleep(Duration::from_millis(50));
         }
