@@ -1,0 +1,407 @@
+//! Load benchmark of the HTTP API on the SQLite store (a `harness = false` bench of
+//! envelope-server). Figures and how to read them: docs/PERFORMANCE.md, "Storage and API".
+//!
+//! ```sh
+//! cargo bench -p envelope-server --bench load                     # full run (minutes)
+//! LOAD_ENVELOPES=20000 cargo bench -p envelope-server --bench load  # a shorter one
+//! ```
+//!
+//! The server runs in this process, exactly as `serve` assembles it (`open_store` on a fresh
+//! `--data-dir`, SQLite with `synchronous=FULL`, `App`, `run` on 127.0.0.1), except for the
+//! mailer, which discards messages (the `.eml` file mailer would fsync one file per email and
+//! measure the mail directory, not the store) and a rate limit high enough not to interfere.
+//! The client is hyper's, with `LOAD_CONCURRENCY` requests in flight (default 16), in the same
+//! process: client and server share the machine's cores, as they would with `wrk`.
+//!
+//! Phases: POST /v1/envelopes (a one-page tagged PDF, sent to one signer) up to 1 000 stored
+//! envelopes; list-page latency at 1 000; POSTs up to `LOAD_ENVELOPES` (default 100 000); list-page
+//! latency there; GET /v1/envelopes/{id} against bare hyper serving the same bytes.
+//!
+//! Without `--bench` (`cargo test --benches`, `cargo test --all-targets`) it runs a smoke pass
+//! of a few requests per phase, so that it stays compiled and working without a long load.
+
+#[path = "../envelope-server/tests/common/pdf.rs"]
+#[allow(dead_code)]
+mod pdf;
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use base64::Engine;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::{Request, Response};
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use tokio::net::TcpListener;
+
+use envelope_core::error::BoxError;
+use envelope_core::mail::{Email, Mailer};
+use envelope_core::{BlobStore, Settings, SigningService};
+use envelope_server::store::{StoreOptions, open_store};
+use envelope_server::{App, run};
+
+type HttpClient = Client<HttpConnector, Full<Bytes>>;
+
+struct Config {
+    envelopes: usize,
+    first_mark: usize,
+    concurrency: usize,
+    list_samples: usize,
+    get_requests: usize,
+}
+
+impl Config {
+    fn from_env(bench: bool) -> Config {
+        let var = |name: &str, default: usize| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(default)
+        };
+        if bench {
+            Config {
+                envelopes: var("LOAD_ENVELOPES", 100_000),
+                first_mark: 1_000,
+                concurrency: var("LOAD_CONCURRENCY", 16),
+                list_samples: 500,
+                get_requests: var("LOAD_GET_REQUESTS", 50_000),
+            }
+        } else {
+            Config {
+                envelopes: 40,
+                first_mark: 20,
+                concurrency: 4,
+                list_samples: 5,
+                get_requests: 40,
+            }
+        }
+    }
+}
+
+/// Renders emails (that cost is measured) and drops them.
+#[derive(Debug)]
+struct DiscardMailer;
+
+#[async_trait]
+impl Mailer for DiscardMailer {
+    async fn send(&self, _email: &Email) -> Result<(), BoxError> {
+        Ok(())
+    }
+}
+
+fn main() {
+    let bench = std::env::args().any(|a| a == "--bench");
+    let cfg = Config::from_env(bench);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(bench_all(cfg));
+}
+
+async fn bench_all(cfg: Config) {
+    let dir = tempfile::tempdir().unwrap();
+    let opened = open_store(&StoreOptions {
+        data_dir: dir.path().to_path_buf(),
+        database_url: None,
+    })
+    .await
+    .unwrap();
+    commit_floor(opened.blobs.clone(), cfg.concurrency, cfg.first_mark).await;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let svc = SigningService::builder()
+        .store(opened.store)
+        .blobs(opened.blobs)
+        .mailer(Arc::new(DiscardMailer))
+        .settings(Settings {
+            public_url: base.clone(),
+            rate_limit_per_minute: u32::MAX,
+            ..Settings::default()
+        })
+        .build();
+    let key = svc
+        .admin()
+        .create_account("Load")
+        .await
+        .unwrap()
+        .test_key
+        .secret;
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(run(listener, App::new(svc), async {
+        let _ = stopped.await;
+    }));
+    let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
+    let auth: Arc<str> = format!("Bearer {key}").into();
+
+    let pdf = pdf::client_contract();
+    let body = Bytes::from(
+        serde_json::json!({
+            "file_base64": base64::engine::general_purpose::STANDARD.encode(&pdf),
+            "file_name": "contract.pdf",
+            "signers": [{"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"}],
+        })
+        .to_string(),
+    );
+    println!(
+        "load: {} envelopes, {} in flight, PDF {} bytes, JSON body {} bytes, SQLite in {}",
+        cfg.envelopes,
+        cfg.concurrency,
+        pdf.len(),
+        body.len(),
+        dir.path().display()
+    );
+
+    let post = {
+        let (base, auth, body) = (base.clone(), auth.clone(), body.clone());
+        move |_: usize| {
+            Request::post(format!("{base}/v1/envelopes"))
+                .header("authorization", &*auth)
+                .header("content-type", "application/json")
+                .body(Full::new(body.clone()))
+                .unwrap()
+        }
+    };
+    let mut ids = Vec::with_capacity(cfg.envelopes);
+    let r = drive(&client, cfg.first_mark, cfg.concurrency, 201, post.clone()).await;
+    r.print("POST /v1/envelopes (0 -> first mark)");
+    ids.extend(r.ids);
+
+    list_latency(&client, &base, &auth, &ids, cfg.list_samples).await;
+
+    let r = drive(
+        &client,
+        cfg.envelopes - cfg.first_mark,
+        cfg.concurrency,
+        201,
+        post,
+    )
+    .await;
+    r.print("POST /v1/envelopes (first mark -> all)");
+    ids.extend(r.ids);
+
+    list_latency(&client, &base, &auth, &ids, cfg.list_samples).await;
+
+    // GET one envelope, spread over every stored one, against bare hyper serving those bytes.
+    let ids: Arc<Vec<String>> = Arc::new(ids);
+    let get = {
+        let (base, auth, ids) = (base.clone(), auth.clone(), ids.clone());
+        move |i: usize| {
+            let id = &ids[(i.wrapping_mul(7919)) % ids.len()];
+            Request::get(format!("{base}/v1/envelopes/{id}"))
+                .header("authorization", &*auth)
+                .body(Full::new(Bytes::new()))
+                .unwrap()
+        }
+    };
+    let sample = fetch(&client, get(0)).await.1;
+    let r = drive(&client, cfg.get_requests, cfg.concurrency, 200, get).await;
+    r.print("GET /v1/envelopes/{id}");
+    let envelope_rps = r.per_second();
+
+    let bare = bare_hyper(sample.clone()).await;
+    let r = drive(&client, cfg.get_requests, cfg.concurrency, 200, move |_| {
+        Request::get(format!("{bare}/"))
+            .body(Full::new(Bytes::new()))
+            .unwrap()
+    })
+    .await;
+    r.print(&format!("bare hyper, fixed {}-byte body", sample.len()));
+    println!(
+        "GET envelope / bare hyper throughput: {:.2}",
+        envelope_rps / r.per_second()
+    );
+
+    let _ = stop.send(());
+    server.await.unwrap().unwrap();
+    let size: u64 = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok()?.metadata().ok())
+        .map(|m| m.len())
+        .sum();
+    println!("database files: {:.1} MB", size as f64 / 1e6);
+}
+
+/// The floor under every write: one-statement commits (a 1 KB blob each) through the same
+/// store, `concurrency` at a time. SQLite serializes writers and `synchronous=FULL` fsyncs the
+/// WAL at each commit, so this is about 1 / fsync time, whatever the concurrency.
+async fn commit_floor(blobs: Arc<dyn BlobStore>, concurrency: usize, total: usize) {
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..concurrency)
+        .map(|_| {
+            let (blobs, next) = (blobs.clone(), next.clone());
+            tokio::spawn(async move {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= total {
+                        return;
+                    }
+                    let bytes = Bytes::from(vec![b'x'; 1024]);
+                    blobs.put(&format!("floor-{i}"), bytes).await.unwrap();
+                }
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "SQLite commit floor (1 KB blob put, {concurrency} at a time): {total} commits in {secs:.2} s = {:.0}/s",
+        total as f64 / secs
+    );
+}
+
+/// Sequential latency of the first page and of a page in the middle (keyset cursor).
+async fn list_latency(client: &HttpClient, base: &str, auth: &str, ids: &[String], n: usize) {
+    let middle = &ids[ids.len() / 2];
+    for (name, query) in [
+        ("first page", "limit=100".to_string()),
+        ("middle page", format!("limit=100&starting_after={middle}")),
+    ] {
+        let mut lat = Vec::with_capacity(n);
+        for _ in 0..n {
+            let req = Request::get(format!("{base}/v1/envelopes?{query}"))
+                .header("authorization", auth)
+                .body(Full::new(Bytes::new()))
+                .unwrap();
+            let t = Instant::now();
+            let (status, body) = fetch(client, req).await;
+            lat.push(t.elapsed());
+            assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
+        }
+        lat.sort();
+        println!(
+            "GET /v1/envelopes?limit=100, {name}, {} stored: p50 {:.2} ms, p99 {:.2} ms ({n} requests, one at a time)",
+            ids.len(),
+            ms(lat[lat.len() / 2]),
+            ms(lat[lat.len() * 99 / 100]),
+        );
+    }
+}
+
+async fn fetch(client: &HttpClient, req: Request<Full<Bytes>>) -> (u16, Bytes) {
+    let res = client.request(req).await.expect("request");
+    let status = res.status().as_u16();
+    let body = res.into_body().collect().await.expect("body").to_bytes();
+    (status, body)
+}
+
+struct Run {
+    elapsed: Duration,
+    latencies: Vec<Duration>,
+    /// IDs of created objects (201 answers).
+    ids: Vec<String>,
+}
+
+impl Run {
+    fn per_second(&self) -> f64 {
+        self.latencies.len() as f64 / self.elapsed.as_secs_f64()
+    }
+
+    fn print(&self, name: &str) {
+        let mut l = self.latencies.clone();
+        l.sort();
+        println!(
+            "{name}: {} requests in {:.2} s = {:.0}/s; latency p50 {:.2} ms, p99 {:.2} ms",
+            l.len(),
+            self.elapsed.as_secs_f64(),
+            self.per_second(),
+            ms(l[l.len() / 2]),
+            ms(l[l.len() * 99 / 100]),
+        );
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// Sends `total` requests made by `make(i)`, `concurrency` at a time; each must answer `expect`.
+async fn drive<F>(
+    client: &HttpClient,
+    total: usize,
+    concurrency: usize,
+    expect: u16,
+    make: F,
+) -> Run
+where
+    F: Fn(usize) -> Request<Full<Bytes>> + Clone + Send + Sync + 'static,
+{
+    let next = Arc::new(AtomicUsize::new(0));
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for _ in 0..concurrency {
+        let (client, next, make) = (client.clone(), next.clone(), make.clone());
+        tasks.push(tokio::spawn(async move {
+            let (mut lat, mut ids) = (Vec::new(), Vec::new());
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    return (lat, ids);
+                }
+                let t = Instant::now();
+                let (status, body) = fetch(&client, make(i)).await;
+                lat.push(t.elapsed());
+                assert_eq!(status, expect, "{}", String::from_utf8_lossy(&body));
+                if status == 201 {
+                    #[derive(serde::Deserialize)]
+                    struct Created {
+                        id: String,
+                    }
+                    ids.push(serde_json::from_slice::<Created>(&body).unwrap().id);
+                }
+            }
+        }));
+    }
+    let mut run = Run {
+        elapsed: Duration::ZERO,
+        latencies: Vec::with_capacity(total),
+        ids: Vec::with_capacity(total),
+    };
+    for t in tasks {
+        let (lat, ids) = t.await.unwrap();
+        run.latencies.extend(lat);
+        run.ids.extend(ids);
+    }
+    run.elapsed = started.elapsed();
+    run
+}
+
+/// A bare hyper server on 127.0.0.1 answering every request with `body`: the floor that the
+/// GET of an envelope is compared with.
+async fn bare_hyper(body: Bytes) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let body = body.clone();
+            tokio::spawn(async move {
+                let service = hyper::service::service_fn(move |_req| {
+                    let body = body.clone();
+                    async move {
+                        Ok::<_, Infallible>(
+                            Response::builder()
+                                .header("content-type", "application/json")
+                                .body(Full::new(body))
+                                .unwrap(),
+                        )
+                    }
+                });
+                let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    base
+}

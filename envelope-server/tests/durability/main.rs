@@ -1,0 +1,14 @@
+//! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), and two
+//! processes racing on one PostgreSQL database (`multi_process`).
+//!
+//! Both drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
+//! exactly as a deployment would run it.
+
+#[path = "../common/pdf.rs"]
+#[allow(dead_code)]
+mod pdf;
+
+mod check;
+mod crash;
+mod multi_process;
+mod process;

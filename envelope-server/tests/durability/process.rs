@@ -1,0 +1,205 @@
+//! The real `envelope-server` binary as a child process: start it, wait until its port accepts,
+//! read the keys it prints, SIGKILL it. A process left running by a failed test is killed on
+//! drop.
+
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The binary cargo built for these tests.
+pub const BIN: &str = env!("CARGO_BIN_EXE_envelope-server");
+
+/// Generous: a debug binary on a loaded 2-core machine migrates and binds well within this.
+const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A free TCP port on 127.0.0.1 (bound, then released for the server to take).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A running server process.
+pub struct ServerProcess {
+    child: Child,
+    pub base: String,
+    stdout: mpsc::Receiver<String>,
+}
+
+impl ServerProcess {
+    /// Starts `envelope-server serve` with `store_args` (`--data-dir D` or `--database-url U`) on
+    /// a free port and waits until the port accepts connections. `log` receives stderr.
+    pub fn start(store_args: &[&str], log: &Path) -> ServerProcess {
+        let port = free_port();
+        let listen = format!("127.0.0.1:{port}");
+        let stderr = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .unwrap();
+        let mut child = Command::new(BIN)
+            .arg("serve")
+            .args(["--listen", &listen])
+            .args(store_args)
+            // The tests send far more than the default 600 requests per minute.
+            .args(["--rate-limit", "100000000"])
+            .env("ENVELOPE_LOG", "warn")
+            .env_remove("ENVELOPE_DATABASE_URL")
+            .env_remove("ENVELOPE_DATA_DIR")
+            // Nothing may land in the source tree, whatever the arguments.
+            .current_dir(log.parent().unwrap())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .expect("start envelope-server");
+        let (tx, rx) = mpsc::channel();
+        let out = child.stdout.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(out).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = ServerProcess {
+            child,
+            base: format!("http://{listen}"),
+            stdout: rx,
+        };
+        server.wait_ready(port, log);
+        server
+    }
+
+    fn wait_ready(&mut self, port: u16, log: &Path) {
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                panic!(
+                    "envelope-server exited at start ({status}); stderr:\n{}",
+                    std::fs::read_to_string(log).unwrap_or_default()
+                );
+            }
+            if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "envelope-server did not accept on {addr} within {START_TIMEOUT:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// The test key the server prints on its first start (an empty store).
+    pub fn printed_test_key(&self) -> String {
+        test_key_in(self.stdout.iter())
+    }
+
+    /// SIGKILL: no shutdown code runs, as in a crash or an OOM kill.
+    pub fn kill(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for ServerProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Finds `sk_test_...` in lines like `  test key key_...: sk_test_...`.
+pub fn test_key_in(lines: impl IntoIterator<Item = String>) -> String {
+    for line in lines {
+        if let Some(i) = line.find("sk_test_") {
+            return line[i..].trim().to_string();
+        }
+    }
+    panic!("no test key printed");
+}
+
+/// A response read whole; `None` status means the request got no answer (connection refused or
+/// cut by the kill).
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub status: u16,
+    pub replayed: bool,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or("")
+    }
+}
+
+/// Sends `req`; `None` when there is no complete answer.
+pub async fn send(req: reqwest::RequestBuilder) -> Option<Answer> {
+    let res = req.send().await.ok()?;
+    let status = res.status().as_u16();
+    let replayed = res
+        .headers()
+        .get("idempotent-replayed")
+        .is_some_and(|v| v == "true");
+    let bytes = res.bytes().await.ok()?;
+    let body = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&bytes)));
+    Some(Answer {
+        status,
+        replayed,
+        body,
+    })
+}
+
+/// Every item of a list route, newest first, walking `starting_after` pages of 100.
+pub async fn list_all(client: &reqwest::Client, base: &str, key: &str, path: &str) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    loop {
+        let mut url = format!("{base}{path}?limit=100");
+        if let Some(last) = out.last() {
+            url.push_str(&format!("&starting_after={}", last["id"].as_str().unwrap()));
+        }
+        let page = send(client.get(&url).bearer_auth(key))
+            .await
+            .unwrap_or_else(|| panic!("no answer to GET {url}"));
+        assert_eq!(page.status, 200, "{}", page.body);
+        out.extend(page.body["data"].as_array().unwrap().iter().cloned());
+        if page.body["has_more"] != true {
+            return out;
+        }
+    }
+}
+
+/// SplitMix64: a seeded generator, so that a failing run can be replayed with its seed.
+#[derive(Debug, Clone)]
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..hi`.
+    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next_u64() % (hi - lo)
+    }
+}
