@@ -17,6 +17,7 @@
 //! | [`response`] | response constructors and the headers of every response |
 //! | [`store`] | [`store::open_store`], the one way to open the store |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
+//! | [`signing`] | the sealer of `serve`: configured or development certificate, HTTP TSA |
 //!
 //! The binary (`main.rs`) only parses arguments.
 #![forbid(unsafe_code)]
@@ -31,6 +32,7 @@ pub mod response;
 pub mod router;
 pub mod serve;
 pub mod server;
+pub mod signing;
 pub mod store;
 pub mod webhook_sink;
 

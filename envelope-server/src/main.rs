@@ -10,6 +10,7 @@ use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::serve::{ServeOptions, build_service, serve};
+use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::store::StoreOptions;
 
 /// The Envelope Signing Service: HTTP server and admin commands.
@@ -26,7 +27,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the HTTP API (the default).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Manage accounts.
     Accounts {
         #[command(flatten)]
@@ -94,6 +95,20 @@ struct ServeArgs {
     /// Sender of emails, as `Name <address>` or an address.
     #[arg(long, env = "ENVELOPE_MAIL_FROM")]
     mail_from: Option<String>,
+    /// Private key that seals signed PDFs (PAdES): a PEM file (PKCS#8 or SEC1, ECDSA P-256), or
+    /// the PEM itself. With --signing-cert; without both, a self-signed development certificate
+    /// is generated into <data-dir>/signing.
+    #[arg(long, env = "ENVELOPE_SIGNING_KEY", hide_env_values = true)]
+    signing_key: Option<Secret>,
+    /// Certificate chain of the sealing key (PEM file or PEM text; leaf and intermediates).
+    #[arg(long, env = "ENVELOPE_SIGNING_CERT")]
+    signing_cert: Option<String>,
+    /// Password of an encrypted PKCS#8 key (environment only).
+    #[arg(skip)]
+    signing_key_password: Option<Secret>,
+    /// RFC 3161 timestamp authority URL: seals then carry a signature timestamp (PAdES B-T).
+    #[arg(long, env = "ENVELOPE_TSA_URL")]
+    tsa_url: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -179,7 +194,7 @@ async fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => run_serve(cli.serve).await,
-        Some(Command::Serve(args)) => run_serve(args).await,
+        Some(Command::Serve(args)) => run_serve(*args).await,
         Some(Command::Accounts { store, command }) => {
             let cmd = match command {
                 AccountsCommand::Create { name } => AdminCommand::CreateAccount { name },
@@ -236,6 +251,16 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         webhook_retry_schedule: args.webhook_retry_schedule,
         smtp_url: args.smtp_url,
         mail_from: args.mail_from,
+        signing: SigningOptions {
+            key: args.signing_key,
+            cert: args.signing_cert,
+            key_password: args.signing_key_password.or_else(|| {
+                std::env::var("ENVELOPE_SIGNING_KEY_PASSWORD")
+                    .ok()
+                    .map(Secret::new)
+            }),
+            tsa_url: args.tsa_url,
+        },
     })
     .await
 }

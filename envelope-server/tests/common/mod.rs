@@ -23,6 +23,7 @@ pub struct Options {
     pub settings: Option<Settings>,
     pub limits: Option<HttpLimits>,
     pub clock: Option<Arc<dyn Clock>>,
+    pub sealer: Option<Arc<dyn envelope_core::seal::Sealer>>,
 }
 
 /// A running server with one account.
@@ -104,6 +105,9 @@ impl TestServer {
         let mut builder = SigningService::builder().settings(settings);
         if let Some(clock) = opts.clock {
             builder = builder.clock(clock);
+        }
+        if let Some(sealer) = opts.sealer {
+            builder = builder.sealer(sealer);
         }
         let svc = builder.build();
         let acct = svc.admin().create_account("Test account").await.unwrap();

@@ -8,5 +8,6 @@ mod bodies;
 mod envelopes;
 mod idempotency;
 mod limits;
+mod sealing;
 mod templates;
 mod webhooks;
