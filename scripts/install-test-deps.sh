@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond Rust, on Debian: qpdf (structure checks of stamped
-# PDFs), poppler-utils (pdftotext, pdfinfo, pdftoppm, pdfimages), Python's aiosmtpd (the real
-# SMTP server that envelope-core/tests/mail_smtp.rs and envelope-server/tests/smtp send to), and
-# chromium + chromium-driver (envelope-server/tests/browser drives the signing page). Safe to run again: it only installs
+# PDFs), poppler-utils (pdftotext, pdfinfo, pdftoppm, pdfimages, pdfsig), Python's aiosmtpd (the
+# real SMTP server that envelope-core/tests/mail_smtp.rs and envelope-server/tests/smtp send to),
+# chromium + chromium-driver (envelope-server/tests/browser drives the signing page) and pyHanko
+# with its CLI (the second, independent validator of sealed PDFs). Safe to run again: it only installs
 # what is missing. Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
@@ -11,7 +12,9 @@ SUDO=""
 
 need=()
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
-command -v pdftotext >/dev/null 2>&1 || need+=(poppler-utils)
+if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdfsig >/dev/null 2>&1; then
+  need+=(poppler-utils)
+fi
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 
@@ -30,5 +33,12 @@ if ! python3 -c 'import aiosmtpd' >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3-aiosmtpd >/dev/null
   fi
 fi
+if ! command -v pyhanko >/dev/null 2>&1 || ! python3 -c 'import pyhanko' >/dev/null 2>&1; then
+  echo "installing: pyhanko, pyhanko-cli (PyPI)"
+  # No Debian package: pip, allowing a system Python that refuses by default (PEP 668).
+  python3 -m pip install --quiet pyhanko pyhanko-cli \
+    || python3 -m pip install --quiet --break-system-packages pyhanko pyhanko-cli
+fi
 echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -v chromedriver)" \
-  "aiosmtpd $(python3 -c 'import aiosmtpd; print(aiosmtpd.__version__)')"
+  "aiosmtpd $(python3 -c 'import aiosmtpd; print(aiosmtpd.__version__)')" \
+  "$(python3 -m pip show pyhanko 2>/dev/null | grep -i '^version' | sed 's/Version: /pyhanko /')"

@@ -29,6 +29,7 @@ pub mod mail;
 pub mod model;
 pub mod pdf;
 pub mod rules;
+pub mod seal;
 pub mod service;
 pub mod store;
 pub mod webhook;

@@ -18,6 +18,7 @@
 //! | [`store`] | [`store::open_store`], the one way to open the store |
 //! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
+//! | [`signing`] | the sealer of `serve`: configured or development certificate, HTTP TSA |
 //!
 //! The binary (`main.rs`) only parses arguments.
 #![forbid(unsafe_code)]
@@ -32,6 +33,7 @@ pub mod response;
 pub mod router;
 pub mod serve;
 pub mod server;
+pub mod signing;
 pub mod signing_page;
 pub mod store;
 pub mod webhook_sink;

@@ -10,6 +10,7 @@ use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::serve::{ServeOptions, build_service, serve};
+use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 
@@ -27,7 +28,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the HTTP API (the default).
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Manage accounts.
     Accounts {
         #[command(flatten)]
@@ -99,6 +100,20 @@ struct ServeArgs {
     /// "https://app.example.com https://*.example.org". Default 'none': no site may.
     #[arg(long, env = "ENVELOPE_FRAME_ANCESTORS", default_value = "'none'", value_parser = FrameAncestors::parse)]
     frame_ancestors: FrameAncestors,
+    /// Private key that seals signed PDFs (PAdES): a PEM file (PKCS#8 or SEC1, ECDSA P-256), or
+    /// the PEM itself. With --signing-cert; without both, a self-signed development certificate
+    /// is generated into <data-dir>/signing.
+    #[arg(long, env = "ENVELOPE_SIGNING_KEY", hide_env_values = true)]
+    signing_key: Option<Secret>,
+    /// Certificate chain of the sealing key (PEM file or PEM text; leaf and intermediates).
+    #[arg(long, env = "ENVELOPE_SIGNING_CERT")]
+    signing_cert: Option<String>,
+    /// Password of an encrypted PKCS#8 key (environment only).
+    #[arg(skip)]
+    signing_key_password: Option<Secret>,
+    /// RFC 3161 timestamp authority URL: seals then carry a signature timestamp (PAdES B-T).
+    #[arg(long, env = "ENVELOPE_TSA_URL")]
+    tsa_url: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -196,7 +211,7 @@ async fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         None => run_serve(cli.serve).await,
-        Some(Command::Serve(args)) => run_serve(args).await,
+        Some(Command::Serve(args)) => run_serve(*args).await,
         Some(Command::Accounts { store, command }) => {
             let cmd = match command {
                 AccountsCommand::Create { name } => AdminCommand::CreateAccount { name },
@@ -258,6 +273,16 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         smtp_url: args.smtp_url,
         mail_from: args.mail_from,
         frame_ancestors: args.frame_ancestors,
+        signing: SigningOptions {
+            key: args.signing_key,
+            cert: args.signing_cert,
+            key_password: args.signing_key_password.or_else(|| {
+                std::env::var("ENVELOPE_SIGNING_KEY_PASSWORD")
+                    .ok()
+                    .map(Secret::new)
+            }),
+            tsa_url: args.tsa_url,
+        },
     })
     .await
 }

@@ -12,6 +12,7 @@ use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSetting
 use envelope_core::{Settings, SigningService};
 
 use crate::app::App;
+use crate::signing::{SigningOptions, load_sealer};
 use crate::signing_page::{FrameAncestors, PageSecret, PageSettings};
 use crate::store::{StoreOptions, open_store};
 use crate::webhook_sink::HttpSink;
@@ -35,6 +36,8 @@ pub struct ServeOptions {
     pub mail_from: Option<String>,
     /// Who may frame the signing pages (CSP `frame-ancestors`).
     pub frame_ancestors: FrameAncestors,
+    /// Key and certificates of the PAdES seal; none means a development certificate.
+    pub signing: SigningOptions,
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -125,11 +128,13 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         allow_insecure: opts.allow_insecure_webhooks,
     };
     let sink: Arc<dyn WebhookSink> = Arc::new(HttpSink::new(rules, &settings.service_name));
+    let sealer = load_sealer(&opts.signing, &opts.store.data_dir, &settings.service_name)?;
     let svc = SigningService::builder()
         .store(opened.store)
         .blobs(opened.blobs)
         .mailer(mailer(&opts)?)
         .webhook_sink(sink)
+        .sealer(sealer)
         .settings(settings)
         .build();
     if let Some(acct) = svc.admin().bootstrap("Default account").await? {

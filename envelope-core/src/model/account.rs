@@ -61,7 +61,8 @@ pub struct KeyView {
     pub created_at: Timestamp,
 }
 
-/// `GET /account`: `{object:"account", id, name, livemode, key:{id, mode, prefix, created_at}}`.
+/// `GET /account`: `{object:"account", id, name, livemode, key:{id, mode, prefix, created_at},
+/// signing_certificate?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AccountView {
     pub object: String,
@@ -69,6 +70,18 @@ pub struct AccountView {
     pub name: String,
     pub livemode: bool,
     pub key: KeyView,
+    /// The certificate that seals signed documents; absent when the service seals nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signing_certificate: Option<SigningCertificateView>,
+}
+
+/// `signing_certificate` member of the account response (additive).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SigningCertificateView {
+    /// A self-signed certificate the server generated because none was configured.
+    pub development: bool,
+    /// Lowercase hex SHA-256 of the certificate (DER), as printed in audit trails.
+    pub sha256_fingerprint: String,
 }
 
 /// `GET /balance`.

@@ -13,7 +13,7 @@ pub mod webhook;
 
 use serde::{Deserialize, Serialize};
 
-pub use account::{Account, AccountView, ApiKey, Balance, KeyView};
+pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
 pub use envelope::{
     Delivery, Envelope, EnvelopeFiles, EnvelopeRecord, EnvelopeStatus, Signer, SignerRecord,
     SignerStatus, SignerValue, StoredFile,

@@ -758,10 +758,14 @@ impl<'f> Writer<'f> {
 
     fn integrity(&mut self, trail: &AuditTrail) {
         self.heading("Document integrity", 4.0 * BODY_LH);
-        for (label, digest) in [
+        let mut rows = vec![
             ("SHA-256 of the original document", &trail.original_sha256),
             ("SHA-256 of the signed document", &trail.signed_sha256),
-        ] {
+        ];
+        if let Some(cert) = &trail.signing_certificate_sha256 {
+            rows.push(("SHA-256 of the sealing certificate", cert));
+        }
+        for (label, digest) in rows {
             let label = Cell {
                 x: MARGIN_X,
                 style: Style::Bold,
@@ -785,6 +789,13 @@ impl<'f> Writer<'f> {
             "Each digest is the SHA-256 of the exact bytes of the document, in lowercase \
              hexadecimal.",
         );
+        if trail.signing_certificate_sha256.is_some() {
+            self.paragraph(
+                "The signed document and this audit trail carry a PAdES signature by the \
+                 certificate above (SHA-256 of its DER encoding): any change to either file \
+                 breaks it.",
+            );
+        }
     }
 
     /// "Page N of M" and the envelope id at the foot of every page.
@@ -1165,6 +1176,9 @@ mod tests {
                 .into(),
             signed_sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
                 .into(),
+            signing_certificate_sha256: Some(
+                "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8".into(),
+            ),
             generated_at: "2025-03-01T12:30:00+01:00".into(),
         }
     }
@@ -1242,7 +1256,8 @@ mod tests {
             assert!(no_space.contains(&ua.split_whitespace().collect::<String>()));
         }
         // Digests are never wrapped: each is on one line, whole.
-        for hash in [&trail.original_sha256, &trail.signed_sha256] {
+        let cert = trail.signing_certificate_sha256.as_ref().unwrap();
+        for hash in [&trail.original_sha256, &trail.signed_sha256, cert] {
             assert!(raw.lines().any(|l| l.trim() == hash), "missing {hash}");
         }
         for n in 1..=pages {

@@ -1,5 +1,6 @@
 //! The PDF engine: reading and validating documents, finding their fields, stamping the signed
-//! copy as an incremental update, the signature page, and the audit trail.
+//! copy as an incremental update, the signature page, the audit trail, and the place of the PAdES
+//! seal (the signature field and the `/ByteRange`; the CMS itself comes from [`crate::seal`]).
 //!
 //! This module knows nothing of envelopes, stores or HTTP: it takes bytes and plain values and
 //! gives bytes back. The service calls it from a blocking task (it is CPU-bound).
@@ -7,6 +8,8 @@
 //! It must never modify the original bytes: a signed copy is always `original ++ update`.
 
 use crate::field::{Field, PlacedField};
+
+pub use seal::{PreparedSeal, SealSpec};
 
 mod acroform;
 mod audit;
@@ -22,6 +25,7 @@ mod object;
 mod pages;
 mod reader;
 mod redact;
+mod seal;
 mod stamp;
 mod text;
 mod truetype;
@@ -56,6 +60,9 @@ pub enum PdfError {
     /// A stamp value could not be used (for example a drawn signature that is not a PNG).
     #[error("invalid stamp value for field {key}: {reason}")]
     InvalidValue { key: String, reason: String },
+    /// The CMS does not fit the room reserved for it in `/Contents`.
+    #[error("the signature needs {needed} bytes but {reserved} were reserved")]
+    SealTooLarge { needed: usize, reserved: usize },
 }
 
 /// The size of a page as displayed (after `/Rotate`), in points.
@@ -199,6 +206,23 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
     stamp::stamp(original, request)
 }
 
+/// Like [`stamp`], with the seal's invisible `/Sig` field and its signature dictionary added in the
+/// same incremental update (so validators see nothing changed after the signature). The result
+/// has placeholders: sign [`PreparedSeal::digest`], then [`PreparedSeal::fill`].
+pub fn stamp_for_seal(
+    original: &[u8],
+    request: &StampRequest,
+    spec: &SealSpec,
+) -> Result<PreparedSeal, PdfError> {
+    stamp::stamp_for_seal(original, request, spec)
+}
+
+/// Appends an incremental update holding only the seal's field to a finished document (the audit
+/// trail), read with the engine's own reader.
+pub fn prepare_seal(pdf: &[u8], spec: &SealSpec) -> Result<PreparedSeal, PdfError> {
+    seal::prepare_existing(pdf, spec)
+}
+
 /// The content of the audit trail document.
 #[derive(Debug, Clone)]
 pub struct AuditTrail {
@@ -216,6 +240,9 @@ pub struct AuditTrail {
     /// Lowercase hex.
     pub original_sha256: String,
     pub signed_sha256: String,
+    /// Lowercase hex SHA-256 of the certificate that seals the signed copy and the audit trail
+    /// (`None` when the documents are not sealed).
+    pub signing_certificate_sha256: Option<String>,
     pub generated_at: String,
 }
 

@@ -17,6 +17,7 @@ use super::object::{Dict, ObjRef, Object, Stream, fmt_num, text_string};
 use super::pages::{self, Geometry, Page};
 use super::reader::Document;
 use super::redact;
+use super::seal::{self, PreparedSeal, SealSpec};
 use super::text::Extractor;
 use super::writer::Update;
 use super::{FieldStamp, PageSize, PdfError, SignatureBlock, StampRequest, StampValue};
@@ -27,6 +28,31 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
     let mut doc = Document::load(original)?;
     let pages = pages::pages(&mut doc)?;
     let mut up = Update::new(&doc);
+    stamp_into(&mut doc, &pages, &mut up, request)?;
+    Ok(up.write(&doc))
+}
+
+/// Produces `original ++ update` where the update also holds the seal's field and its signature
+/// dictionary with placeholders: the seal is created in the same revision as the stamps.
+pub fn stamp_for_seal(
+    original: &[u8],
+    request: &StampRequest,
+    spec: &SealSpec,
+) -> Result<PreparedSeal, PdfError> {
+    let mut doc = Document::load(original)?;
+    let pages = pages::pages(&mut doc)?;
+    let mut up = Update::new(&doc);
+    stamp_into(&mut doc, &pages, &mut up, request)?;
+    seal::prepare(&mut doc, &pages, up, spec)
+}
+
+/// Queues every change of the signed copy into `up`.
+fn stamp_into(
+    doc: &mut Document<'_>,
+    pages: &[Page],
+    up: &mut Update,
+    request: &StampRequest,
+) -> Result<(), PdfError> {
     let shared_res = up.add(Object::Null); // filled in once the fonts and images are known
     let mut painter = Painter::default();
     let mut page_ops: BTreeMap<usize, String> = BTreeMap::new();
@@ -54,7 +80,7 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
             FieldSource::Form { name } => {
                 let Some(value) = &fs.value else { continue };
                 if form.is_none() {
-                    form = Some(acroform::form_fields(&mut doc, &pages)?);
+                    form = Some(acroform::form_fields(doc, pages)?);
                 }
                 let field = form
                     .as_ref()
@@ -63,16 +89,7 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
                         key: f.key.clone(),
                         reason: format!("the document has no form field named {name:?}"),
                     })?;
-                fill_form_field(
-                    &mut doc,
-                    &mut up,
-                    &mut painter,
-                    field,
-                    fs,
-                    value,
-                    &pages,
-                    shared_res,
-                )?;
+                fill_form_field(doc, up, &mut painter, field, fs, value, pages, shared_res)?;
             }
             source => {
                 let ops = page_ops.entry(index).or_default();
@@ -81,7 +98,7 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
                     tag_pages.insert(index);
                 }
                 if let Some(v) = &fs.value {
-                    draw_value(&mut up, &mut painter, ops, &f.key, f.kind, v, r)?;
+                    draw_value(up, &mut painter, ops, &f.key, f.kind, v, r)?;
                 }
             }
         }
@@ -93,16 +110,13 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
                 width: 612.0,
                 height: 792.0,
             });
-            Some((
-                last,
-                signature_page_ops(&mut up, &mut painter, blocks, last)?,
-            ))
+            Some((last, signature_page_ops(up, &mut painter, blocks, last)?))
         }
         None => None,
     };
 
     // Resources shared by appearance streams and the signature page.
-    let font_entries = painter.fonts.finish(&mut up);
+    let font_entries = painter.fonts.finish(up);
     let image_entries: Vec<(Vec<u8>, Object)> = painter
         .images
         .iter()
@@ -128,7 +142,7 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
             let mut contents = vec![Object::Ref(q)];
             if tag_pages.contains(&index) {
                 // Cut the tag text itself, so extraction of the signed copy finds no `{{`.
-                let without = content_without_tags(&mut doc, page)?;
+                let without = content_without_tags(doc, page)?;
                 contents.push(Object::Ref(up.add(Object::Stream(Stream {
                     dict: Dict::new().with(b"Filter", Object::name(b"FlateDecode")),
                     data: deflate(&without),
@@ -145,16 +159,16 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
             }
             contents.push(Object::Ref(content));
             dict.set(b"Contents", Object::Array(contents));
-            let merged = merge_resources(&mut doc, page, &font_entries, &image_entries)?;
+            let merged = merge_resources(doc, page, &font_entries, &image_entries)?;
             dict.set(b"Resources", merged);
             up.replace(page.id, Object::Dict(dict));
         }
     }
 
     if let Some((size, ops)) = signature_page {
-        append_page(&mut doc, &mut up, &pages, size, ops, shared_res)?;
+        append_page(doc, up, pages, size, ops, shared_res)?;
     }
-    Ok(up.write(&doc))
+    Ok(())
 }
 
 /// The page's content with every tag's glyphs removed (positions of other text unchanged).
@@ -243,10 +257,7 @@ fn merge_resources(
 
 /// The current version of `r` (queued replacement first).
 fn current(doc: &mut Document<'_>, up: &Update, r: ObjRef) -> Result<Dict, PdfError> {
-    if let Some(o) = up.pending(r) {
-        return Ok(o.as_dict().cloned().unwrap_or_default());
-    }
-    Ok(doc.get(r)?.as_dict().cloned().unwrap_or_default())
+    up.current(doc, r)
 }
 
 #[allow(clippy::too_many_arguments)]

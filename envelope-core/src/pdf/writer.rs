@@ -17,7 +17,24 @@ use super::xref::Entry;
 #[derive(Debug)]
 pub struct Update {
     next: u32,
-    objects: BTreeMap<u32, (u16, Object)>,
+    objects: BTreeMap<u32, (u16, Body)>,
+}
+
+/// What an object of the update is written from.
+#[derive(Debug)]
+enum Body {
+    Object(Object),
+    /// Bytes written as they are: the signature dictionary, whose placeholders are patched in
+    /// place after writing, so their positions inside the body must be known exactly.
+    Raw(Vec<u8>),
+}
+
+/// The written update and where each of its objects' bodies starts in the output.
+#[derive(Debug)]
+pub struct Written {
+    pub bytes: Vec<u8>,
+    /// Object number -> offset of the first byte after `n g obj\n`.
+    pub bodies: BTreeMap<u32, usize>,
 }
 
 impl Update {
@@ -32,13 +49,21 @@ impl Update {
     pub fn add(&mut self, o: Object) -> ObjRef {
         let r = ObjRef::new(self.next, 0);
         self.next += 1;
-        self.objects.insert(r.num, (0, o));
+        self.objects.insert(r.num, (0, Body::Object(o)));
+        r
+    }
+
+    /// Adds a new object whose serialised body is `body`, written byte for byte.
+    pub fn add_raw(&mut self, body: Vec<u8>) -> ObjRef {
+        let r = ObjRef::new(self.next, 0);
+        self.next += 1;
+        self.objects.insert(r.num, (0, Body::Raw(body)));
         r
     }
 
     /// Replaces the object `r` (a new version with the same number and generation).
     pub fn replace(&mut self, r: ObjRef, o: Object) {
-        self.objects.insert(r.num, (r.generation, o));
+        self.objects.insert(r.num, (r.generation, Body::Object(o)));
     }
 
     /// The replacement already queued for `r`, if any.
@@ -46,11 +71,28 @@ impl Update {
         self.objects
             .get(&r.num)
             .filter(|(g, _)| *g == r.generation)
-            .map(|(_, o)| o)
+            .and_then(|(_, b)| match b {
+                Body::Object(o) => Some(o),
+                Body::Raw(_) => None,
+            })
+    }
+
+    /// The current version of `r`: the queued replacement, else the document's, as a dictionary
+    /// (empty when it is not one).
+    pub fn current(&self, doc: &mut Document<'_>, r: ObjRef) -> Result<Dict, super::PdfError> {
+        if let Some(o) = self.pending(r) {
+            return Ok(o.as_dict().cloned().unwrap_or_default());
+        }
+        Ok(doc.get(r)?.as_dict().cloned().unwrap_or_default())
     }
 
     /// `original` followed by the update.
     pub fn write(self, doc: &Document<'_>) -> Vec<u8> {
+        self.write_located(doc).bytes
+    }
+
+    /// `original` followed by the update, with the offsets of the new objects' bodies.
+    pub fn write_located(self, doc: &Document<'_>) -> Written {
         let original = doc.bytes;
         let extra: usize = self.objects.values().map(|(_, o)| approx_size(o)).sum();
         let mut out = Vec::with_capacity(original.len() + extra + 4096);
@@ -59,10 +101,15 @@ impl Update {
             out.push(b'\n');
         }
         let mut offsets: BTreeMap<u32, (usize, u16)> = BTreeMap::new();
+        let mut bodies = BTreeMap::new();
         for (num, (generation, o)) in &self.objects {
             offsets.insert(*num, (out.len(), *generation));
             let _ = writeln!(Wrap(&mut out), "{num} {generation} obj");
-            o.write(&mut out);
+            bodies.insert(*num, out.len());
+            match o {
+                Body::Object(o) => o.write(&mut out),
+                Body::Raw(b) => out.extend_from_slice(b),
+            }
             out.extend_from_slice(b"\nendobj\n");
         }
         let mut trailer = Dict::new();
@@ -141,7 +188,7 @@ impl Update {
             out.push(b'\n');
         }
         let _ = write!(Wrap(&mut out), "startxref\n{start}\n%%EOF\n");
-        out
+        Written { bytes: out, bodies }
     }
 }
 
@@ -157,10 +204,11 @@ fn runs(rows: &BTreeMap<u32, (u8, u64, u64)>) -> Vec<(u32, usize)> {
     out
 }
 
-fn approx_size(o: &Object) -> usize {
+fn approx_size(o: &Body) -> usize {
     match o {
-        Object::Stream(s) => s.data.len() + 128,
-        _ => 256,
+        Body::Object(Object::Stream(s)) => s.data.len() + 128,
+        Body::Object(_) => 256,
+        Body::Raw(b) => b.len() + 32,
     }
 }
 

@@ -2,7 +2,7 @@
 
 use super::{AuthContext, SigningService, period_of};
 use crate::error::Result;
-use crate::model::{AccountView, Balance};
+use crate::model::{AccountView, Balance, SigningCertificateView};
 
 impl SigningService {
     /// `GET /account`: which account and key the request uses, and whether it is live.
@@ -13,6 +13,10 @@ impl SigningService {
             name: ctx.account.name.clone(),
             livemode: ctx.mode().is_live(),
             key: ctx.key.view(),
+            signing_certificate: self.signing_certificate().map(|c| SigningCertificateView {
+                development: c.development,
+                sha256_fingerprint: c.sha256_fingerprint.clone(),
+            }),
         })
     }
 

@@ -12,6 +12,7 @@ use crate::model::{
 };
 use crate::pdf;
 use crate::rules;
+use crate::seal::{SealError, Sealer};
 use crate::store::StoreError;
 
 /// Key under which a signer's signature for the appended signature page is kept.
@@ -90,14 +91,30 @@ impl SigningService {
             .await?
             .ok_or_else(|| Error::Internal(format!("original {} is missing", rec.original.blob)))?;
         let request = stamp_request(rec)?;
-        let signed = blocking(move || pdf::stamp(&original, &request))
-            .await?
-            .map_err(|e| match e {
-                pdf::PdfError::InvalidValue { key, reason } => {
-                    Error::invalid(format!("values.{key}"), reason)
-                }
-                other => Error::Internal(format!("stamping failed: {other}")),
-            })?;
+        let sealer = self.inner.sealer.clone();
+        let service = self.inner.settings.service_name.clone();
+        let spec = sealer.as_ref().map(|s| pdf::SealSpec {
+            name: service.clone(),
+            reason: format!("Signed by all parties via {service}"),
+            signing_time: now.datetime(),
+            capacity: s.capacity(),
+        });
+        let signed = match (&sealer, spec.clone()) {
+            (Some(sealer), Some(spec)) => {
+                let prepared = blocking(move || {
+                    pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
+                        let digest = p.digest();
+                        (p, digest)
+                    })
+                })
+                .await?
+                .map_err(stamp_error)?;
+                seal(sealer.as_ref(), prepared).await?
+            }
+            _ => blocking(move || pdf::stamp(&original, &request))
+                .await?
+                .map_err(stamp_error)?,
+        };
         let base = rec
             .original
             .file_name
@@ -107,10 +124,27 @@ impl SigningService {
         let signed_file = self
             .put_file(&format!("{base}-signed.pdf"), signed.into())
             .await?;
-        let trail = audit_trail(rec, &signed_file, &self.inner.settings.service_name, now);
+        let certificate = sealer
+            .as_ref()
+            .map(|s| s.certificate().sha256_fingerprint.clone());
+        let trail = audit_trail(rec, &signed_file, &service, certificate, now);
         let audit = blocking(move || pdf::audit_trail(&trail))
             .await?
             .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
+        let audit = match (&sealer, spec) {
+            (Some(sealer), Some(spec)) => {
+                let prepared = blocking(move || {
+                    pdf::prepare_seal(&audit, &spec).map(|p| {
+                        let digest = p.digest();
+                        (p, digest)
+                    })
+                })
+                .await?
+                .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
+                seal(sealer.as_ref(), prepared).await?
+            }
+            _ => audit,
+        };
         let audit_file = self
             .put_file(&format!("{base}-audit-trail.pdf"), audit.into())
             .await?;
@@ -118,6 +152,30 @@ impl SigningService {
         rec.audit_trail = Some(audit_file);
         Ok(())
     }
+}
+
+fn stamp_error(e: pdf::PdfError) -> Error {
+    match e {
+        pdf::PdfError::InvalidValue { key, reason } => {
+            Error::invalid(format!("values.{key}"), reason)
+        }
+        other => Error::Internal(format!("stamping failed: {other}")),
+    }
+}
+
+/// Signs a prepared document's digest and writes the CMS into it. A timestamp authority that is
+/// down makes the completion fail as unavailable (the signer may retry), never a weaker seal.
+async fn seal(
+    sealer: &dyn Sealer,
+    (prepared, digest): (pdf::PreparedSeal, [u8; 32]),
+) -> Result<Vec<u8>> {
+    let cms = sealer.sign(digest).await.map_err(|e| match e {
+        SealError::Unavailable { source } => Error::Unavailable { source },
+        other => Error::Internal(format!("sealing failed: {other}")),
+    })?;
+    prepared
+        .fill(&cms)
+        .map_err(|e| Error::Internal(format!("sealing failed: {e}")))
 }
 
 /// Values the test helper signs with: the signer's name as a typed signature, initials, today's
@@ -225,6 +283,7 @@ fn audit_trail(
     rec: &EnvelopeRecord,
     signed: &StoredFile,
     service: &str,
+    signing_certificate_sha256: Option<String>,
     now: Timestamp,
 ) -> pdf::AuditTrail {
     let mut events = vec![pdf::AuditEvent {
@@ -325,6 +384,7 @@ fn audit_trail(
         events,
         original_sha256: rec.original.sha256.clone(),
         signed_sha256: signed.sha256.clone(),
+        signing_certificate_sha256,
         generated_at: now.to_rfc3339(),
     }
 }

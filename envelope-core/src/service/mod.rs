@@ -42,6 +42,7 @@ use crate::error::{Error, Result};
 use crate::ids;
 use crate::mail::{Mailer, MemoryMailer};
 use crate::model::{Account, ApiKey, Mode, Scope};
+use crate::seal::Sealer;
 use crate::store::{
     BlobStore, IdempotencyBegin, MemoryBlobStore, MemoryStore, Store, StoredResponse,
 };
@@ -161,6 +162,8 @@ pub(crate) struct Inner {
     #[allow(dead_code)] // delivered by the webhook worker
     pub sink: Arc<dyn WebhookSink>,
     pub clock: Arc<dyn Clock>,
+    /// Seals the signed copy and the audit trail; `None` leaves them unsealed.
+    pub sealer: Option<Arc<dyn Sealer>>,
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
 }
@@ -188,6 +191,7 @@ pub struct SigningServiceBuilder {
     mailer: Option<Arc<dyn Mailer>>,
     sink: Option<Arc<dyn WebhookSink>>,
     clock: Option<Arc<dyn Clock>>,
+    sealer: Option<Arc<dyn Sealer>>,
     settings: Settings,
 }
 
@@ -224,6 +228,12 @@ impl SigningServiceBuilder {
         self.settings = settings;
         self
     }
+    /// Seals every signed copy and audit trail with a PAdES signature. Without one the
+    /// documents are stamped but not sealed (embedding, tests); the server always sets one.
+    pub fn sealer(mut self, sealer: Arc<dyn Sealer>) -> Self {
+        self.sealer = Some(sealer);
+        self
+    }
     pub fn build(self) -> SigningService {
         let settings = self.settings;
         SigningService {
@@ -235,6 +245,7 @@ impl SigningServiceBuilder {
                 mailer: self.mailer.unwrap_or_else(|| Arc::new(MemoryMailer::new())),
                 sink: self.sink.unwrap_or_else(|| Arc::new(MemorySink::new())),
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock)),
+                sealer: self.sealer,
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
                 settings,
             }),
@@ -249,6 +260,11 @@ impl SigningService {
 
     pub fn settings(&self) -> &Settings {
         &self.inner.settings
+    }
+
+    /// The certificate that seals documents, when a sealer is configured.
+    pub fn signing_certificate(&self) -> Option<&crate::seal::CertificateInfo> {
+        self.inner.sealer.as_deref().map(|s| s.certificate())
     }
 
     pub(crate) fn now(&self) -> Timestamp {

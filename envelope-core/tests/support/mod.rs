@@ -377,6 +377,39 @@ pub fn libreoffice_contract(layout: Layout) -> Vec<u8> {
     document(&mut b, &[PageSpec::letter(c)], "", layout)
 }
 
+/// A page with a text field `Client.name`, a check box `Client.agree`, a signature field `Client`
+/// (no period), a sender field `company`, and a field tree `Provider` -> `title`.
+pub fn form_pdf(rotate: i32) -> Vec<u8> {
+    let mut b = Builder::new();
+    let yes = b.stream(
+        "/Type /XObject /Subtype /Form /BBox [0 0 12 12]",
+        b"0 0 12 12 re f",
+    );
+    let off = b.stream("/Type /XObject /Subtype /Form /BBox [0 0 12 12]", b"");
+    let name = b.add("<</FT /Tx /T (Client.name) /Ff 2 /Type /Annot /Subtype /Widget /Rect [72 700 272 720] /F 4>>");
+    let agree = b.add(format!("<</FT /Btn /T (Client.agree) /Type /Annot /Subtype /Widget /Rect [72 660 84 672] /AP <</N <</On {yes} 0 R /Off {off} 0 R>>>> /AS /Off /V /Off>>"));
+    let sig =
+        b.add("<</FT /Sig /T (Client) /Type /Annot /Subtype /Widget /Rect [300 600 500 650]>>");
+    let company =
+        b.add("<</FT /Tx /T (company) /Type /Annot /Subtype /Widget /Rect [72 560 272 580]>>");
+    let parent = b.reserve();
+    let kid = b.add(format!(
+        "<</T (title) /Parent {parent} 0 R /Type /Annot /Subtype /Widget /Rect [300 560 500 580]>>"
+    ));
+    b.set(
+        parent,
+        format!("<</FT /Tx /T (Provider) /Kids [{kid} 0 R]>>"),
+    );
+    let annots = format!("/Annots [{name} 0 R {agree} 0 R {sig} 0 R {company} 0 R {kid} 0 R]");
+    let mut p = PageSpec::letter(helv_text(12.0, 72.0, 740.0, "A form."));
+    p.extra = annots;
+    p.rotate = rotate;
+    let form = format!(
+        "/AcroForm <</Fields [{name} 0 R {agree} 0 R {sig} 0 R {company} 0 R {parent} 0 R] /DA (/Helv 0 Tf 0 g)>>"
+    );
+    document(&mut b, &[p], &form, Layout::Classic)
+}
+
 /// A deterministic pseudo-random byte source (xorshift).
 pub fn noise(seed: u64, len: usize) -> Vec<u8> {
     let mut s = seed | 1;

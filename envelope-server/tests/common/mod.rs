@@ -26,6 +26,7 @@ pub struct Options {
     pub clock: Option<Arc<dyn Clock>>,
     pub mailer: Option<Arc<dyn Mailer>>,
     pub pages: Option<PageSettings>,
+    pub sealer: Option<Arc<dyn envelope_core::seal::Sealer>>,
 }
 
 /// A running server with one account.
@@ -110,6 +111,9 @@ impl TestServer {
         }
         if let Some(mailer) = opts.mailer {
             builder = builder.mailer(mailer);
+        }
+        if let Some(sealer) = opts.sealer {
+            builder = builder.sealer(sealer);
         }
         let svc = builder.build();
         let acct = svc.admin().create_account("Test account").await.unwrap();

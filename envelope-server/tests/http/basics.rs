@@ -15,6 +15,10 @@ async fn account_and_balance() {
     assert_eq!(a["key"]["mode"], "test");
     assert_eq!(a["key"]["prefix"], &s.test_key[..12]);
     assert!(
+        a.get("signing_certificate").is_none(),
+        "no sealer, no certificate: {a}"
+    );
+    assert!(
         !r.body
             .windows(20)
             .any(|w| w == &s.test_key.as_bytes()[..20]),

@@ -1,0 +1,341 @@
+//! The seal's place in the file: an invisible `/Sig` field on page 1, its signature dictionary with
+//! a `/ByteRange` and a `/Contents` placeholder, then — once the signer has signed the digest of
+//! the two ranges — the CMS written into `/Contents` in place.
+//!
+//! This module knows no cryptography: it reserves room, hashes the ranges and copies the CMS
+//! bytes it is given. It must never move a byte of the file after the digest is taken: filling
+//! only overwrites the hex digits of the placeholder, and a CMS larger than the room is an error,
+//! never a rewrite.
+
+use std::fmt::Write as _;
+use std::ops::Range;
+
+use chrono::{DateTime, Utc};
+use sha2::{Digest, Sha256};
+
+use super::PdfError;
+use super::acroform;
+use super::object::{Dict, ObjRef, Object, text_string};
+use super::pages::{self, Page};
+use super::reader::Document;
+use super::writer::Update;
+
+/// What the signature dictionary says and how much room it reserves.
+#[derive(Debug, Clone)]
+pub struct SealSpec {
+    /// `/Name`: who seals (the service's name).
+    pub name: String,
+    /// `/Reason`.
+    pub reason: String,
+    /// `/M`: the claimed signing time (PAdES puts it here, not in a CMS attribute).
+    pub signing_time: DateTime<Utc>,
+    /// Bytes reserved for the DER CMS (`/Contents` holds twice as many hex digits).
+    pub capacity: usize,
+}
+
+/// A document whose last revision holds the seal's placeholders: hash [`Self::digest`], sign,
+/// then [`Self::fill`].
+#[derive(Debug, Clone)]
+pub struct PreparedSeal {
+    bytes: Vec<u8>,
+    /// The hex digits of `/Contents`, without the angle brackets.
+    hex: Range<usize>,
+}
+
+/// Width of the `/ByteRange` slot: `[0 a b c]` with 10-digit numbers, padded with spaces.
+const BYTE_RANGE_WIDTH: usize = 36;
+/// Name of the seal's form field (made unique against existing fields).
+const FIELD_NAME: &str = "Seal";
+
+impl PreparedSeal {
+    /// `[0, a, b, len - b]`: everything but `/Contents`' `<...>`.
+    pub fn byte_range(&self) -> [usize; 4] {
+        let a = self.hex.start - 1;
+        let b = self.hex.end + 1;
+        [0, a, b, self.bytes.len() - b]
+    }
+
+    /// The bytes with the placeholder (zeros in `/Contents`).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// SHA-256 of the two ranges: what the CMS signs (its message-digest attribute). One pass
+    /// over the document.
+    pub fn digest(&self) -> [u8; 32] {
+        let [_, a, b, _] = self.byte_range();
+        let mut h = Sha256::new();
+        h.update(&self.bytes[..a]);
+        h.update(&self.bytes[b..]);
+        let mut out = [0u8; 32];
+        out.copy_from_slice(&h.finalize());
+        out
+    }
+
+    /// Bytes of CMS the placeholder holds.
+    pub fn capacity(&self) -> usize {
+        self.hex.len() / 2
+    }
+
+    /// Writes `cms` (DER) into `/Contents`, zero-padded, and returns the sealed document.
+    pub fn fill(mut self, cms: &[u8]) -> Result<Vec<u8>, PdfError> {
+        if cms.len() > self.capacity() {
+            return Err(PdfError::SealTooLarge {
+                needed: cms.len(),
+                reserved: self.capacity(),
+            });
+        }
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        let slot = &mut self.bytes[self.hex.clone()];
+        for (pair, b) in slot.chunks_exact_mut(2).zip(cms) {
+            pair[0] = HEX[usize::from(b >> 4)];
+            pair[1] = HEX[usize::from(b & 15)];
+        }
+        Ok(self.bytes)
+    }
+}
+
+/// Appends an update holding only the seal's field to `pdf` (for documents made elsewhere, such
+/// as the audit trail).
+pub fn prepare_existing(pdf: &[u8], spec: &SealSpec) -> Result<PreparedSeal, PdfError> {
+    let mut doc = Document::load(pdf)?;
+    let pages = pages::pages(&mut doc)?;
+    let up = Update::new(&doc);
+    prepare(&mut doc, &pages, up, spec)
+}
+
+/// Adds the seal's field, widget and signature dictionary to `up`, writes it, and patches the
+/// `/ByteRange` to the final positions.
+pub fn prepare(
+    doc: &mut Document<'_>,
+    pages: &[Page],
+    mut up: Update,
+    spec: &SealSpec,
+) -> Result<PreparedSeal, PdfError> {
+    let page = pages
+        .first()
+        .ok_or_else(|| PdfError::Invalid("the document has no page to hold the seal".into()))?;
+    let (body, range_at, hex_at) = signature_dictionary(spec);
+    let hex_len = spec.capacity * 2;
+    let sig = up.add_raw(body);
+    let name = unique_name(doc, pages)?;
+    let field = up.add(Object::Dict(
+        Dict::new()
+            .with(b"FT", Object::name(b"Sig"))
+            .with(b"T", Object::Str(text_string(&name)))
+            .with(b"V", sig)
+            .with(b"Type", Object::name(b"Annot"))
+            .with(b"Subtype", Object::name(b"Widget"))
+            .with(b"Rect", Object::Array(vec![Object::Int(0); 4]))
+            // Print + Locked: an invisible widget that nobody moves.
+            .with(b"F", 132i64)
+            .with(b"P", page.id),
+    ));
+    add_annotation(doc, &mut up, page.id, field)?;
+    add_to_form(doc, &mut up, field)?;
+
+    let written = up.write_located(doc);
+    let start = written.bodies[&sig.num];
+    let mut bytes = written.bytes;
+    let hex = start + hex_at..start + hex_at + hex_len;
+    let (a, b) = (hex.start - 1, hex.end + 1);
+    let range = format!("[0 {a} {b} {}]", bytes.len() - b);
+    if range.len() > BYTE_RANGE_WIDTH {
+        return Err(PdfError::Invalid(
+            "the document is too large to seal".into(),
+        ));
+    }
+    let slot = &mut bytes[start + range_at..start + range_at + BYTE_RANGE_WIDTH];
+    slot.fill(b' ');
+    slot[..range.len()].copy_from_slice(range.as_bytes());
+    Ok(PreparedSeal { bytes, hex })
+}
+
+/// The signature dictionary's body and the offsets, inside it, of the `/ByteRange` slot and of
+/// the first hex digit of `/Contents`.
+fn signature_dictionary(spec: &SealSpec) -> (Vec<u8>, usize, usize) {
+    let mut body = b"<</Type /Sig /Filter /Adobe.PPKLite /SubFilter /ETSI.CAdES.detached".to_vec();
+    body.extend_from_slice(b" /Name ");
+    Object::Str(text_string(&spec.name)).write(&mut body);
+    body.extend_from_slice(b" /Reason ");
+    Object::Str(text_string(&spec.reason)).write(&mut body);
+    body.extend_from_slice(b" /M ");
+    Object::Str(pdf_date(spec.signing_time).into_bytes()).write(&mut body);
+    body.extend_from_slice(b" /ByteRange ");
+    let range_at = body.len();
+    body.resize(body.len() + BYTE_RANGE_WIDTH, b' ');
+    body.extend_from_slice(b" /Contents <");
+    let hex_at = body.len();
+    body.resize(body.len() + spec.capacity * 2, b'0');
+    body.extend_from_slice(b">>>");
+    (body, range_at, hex_at)
+}
+
+/// `D:YYYYMMDDHHmmSS+00'00'`.
+fn pdf_date(t: DateTime<Utc>) -> String {
+    let mut s = String::new();
+    let _ = write!(s, "D:{}+00'00'", t.format("%Y%m%d%H%M%S"));
+    s
+}
+
+/// `Seal`, or `Seal_2`, ... when the form already has a field of that name.
+fn unique_name(doc: &mut Document<'_>, pages: &[Page]) -> Result<String, PdfError> {
+    let existing: Vec<String> = acroform::form_fields(doc, pages)?
+        .into_iter()
+        .map(|f| f.name)
+        .collect();
+    let taken = |n: &str| {
+        existing
+            .iter()
+            .any(|e| e == n || e.starts_with(&format!("{n}.")))
+    };
+    let mut name = FIELD_NAME.to_string();
+    let mut i = 2;
+    while taken(&name) {
+        name = format!("{FIELD_NAME}_{i}");
+        i += 1;
+    }
+    Ok(name)
+}
+
+/// Appends `annot` to the page's `/Annots` (made a direct array in the new version of the page).
+fn add_annotation(
+    doc: &mut Document<'_>,
+    up: &mut Update,
+    page: ObjRef,
+    annot: ObjRef,
+) -> Result<(), PdfError> {
+    let mut dict = up.current(doc, page)?;
+    let mut annots = match dict.get(b"Annots") {
+        Some(a) => doc
+            .resolve(a)?
+            .as_array()
+            .map(<[Object]>::to_vec)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    annots.push(Object::Ref(annot));
+    dict.set(b"Annots", Object::Array(annots));
+    up.replace(page, Object::Dict(dict));
+    Ok(())
+}
+
+/// Adds `field` to the AcroForm's `/Fields` (creating the form when there is none) and sets
+/// `/SigFlags 3` (signatures exist, append only). Existing fields are kept.
+fn add_to_form(doc: &mut Document<'_>, up: &mut Update, field: ObjRef) -> Result<(), PdfError> {
+    let root = doc
+        .xref
+        .trailer
+        .get(b"Root")
+        .and_then(Object::as_ref)
+        .ok_or_else(|| PdfError::Invalid("the catalog is not an indirect object".into()))?;
+    let mut catalog = up.current(doc, root)?;
+    let (form_ref, mut form) = match catalog.get(b"AcroForm").cloned() {
+        Some(Object::Ref(r)) => (Some(r), up.current(doc, r)?),
+        Some(Object::Dict(d)) => (None, d),
+        _ => (None, Dict::new()),
+    };
+    let mut fields = match form.get(b"Fields") {
+        Some(f) => doc
+            .resolve(f)?
+            .as_array()
+            .map(<[Object]>::to_vec)
+            .unwrap_or_default(),
+        None => Vec::new(),
+    };
+    fields.push(Object::Ref(field));
+    form.set(b"Fields", Object::Array(fields));
+    let flags = match form.get(b"SigFlags") {
+        Some(f) => doc.resolve(f)?.as_i64().unwrap_or(0),
+        None => 0,
+    };
+    form.set(b"SigFlags", Object::Int(flags | 3));
+    match form_ref {
+        Some(r) => up.replace(r, Object::Dict(form)),
+        None => {
+            catalog.set(b"AcroForm", Object::Dict(form));
+            up.replace(root, Object::Dict(catalog));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testpdf::*;
+    use super::*;
+
+    fn spec() -> SealSpec {
+        SealSpec {
+            name: "Envelope".into(),
+            reason: "Signed by all parties via Envelope".into(),
+            signing_time: DateTime::from_timestamp(1_700_000_000, 0).unwrap_or_default(),
+            capacity: 64,
+        }
+    }
+
+    #[test]
+    fn byte_range_covers_everything_but_the_contents() {
+        for layout in [Layout::Classic, Layout::XrefStream { objstm: true }] {
+            let pdf = libreoffice_contract(layout);
+            let prepared = prepare_existing(&pdf, &spec()).expect("prepare");
+            let bytes = prepared.bytes();
+            assert!(bytes.starts_with(&pdf), "the original is the prefix");
+            let [zero, a, b, c] = prepared.byte_range();
+            assert_eq!((zero, b + c), (0, bytes.len()));
+            assert_eq!(bytes[a], b'<');
+            assert_eq!(bytes[b - 1], b'>');
+            assert_eq!(b - a, 2 + 128);
+            let text = String::from_utf8_lossy(bytes);
+            assert!(
+                text.contains(&format!("/ByteRange [0 {a} {b} {c}]")),
+                "{layout:?}"
+            );
+            assert!(text.contains("/M (D:20231114221320+00'00')"));
+            let sealed = prepared.clone().fill(&[0xAB; 3]).expect("fill");
+            assert_eq!(&sealed[a..a + 8], b"<ABABAB0");
+            assert_eq!(sealed.len(), bytes.len());
+            assert!(matches!(
+                prepared.fill(&[0; 65]),
+                Err(PdfError::SealTooLarge { needed: 65, .. })
+            ));
+        }
+    }
+
+    #[test]
+    fn the_field_joins_an_existing_form_and_page_annotations() {
+        let mut b = Builder::new();
+        let existing =
+            b.add("<</FT /Tx /T (Seal) /Type /Annot /Subtype /Widget /Rect [72 700 272 720]>>");
+        let mut page = PageSpec::letter(helv_text(12.0, 72.0, 740.0, "A form."));
+        page.extra = format!("/Annots [{existing} 0 R]");
+        let pdf = document(
+            &mut b,
+            &[page],
+            &format!("/AcroForm <</Fields [{existing} 0 R] /SigFlags 0>>"),
+            Layout::Classic,
+        );
+        let prepared = prepare_existing(&pdf, &spec()).expect("prepare");
+        let mut doc = Document::load(prepared.bytes()).expect("reload");
+        let pages = pages::pages(&mut doc).expect("pages");
+        let fields = acroform::form_fields(&mut doc, &pages).expect("fields");
+        let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["Seal", "Seal_2"]);
+        assert_eq!(fields[1].ft, b"Sig");
+        assert_eq!(
+            pages[0]
+                .dict
+                .get(b"Annots")
+                .and_then(Object::as_array)
+                .map(<[Object]>::len),
+            Some(2)
+        );
+        let form = doc.catalog().expect("catalog");
+        let form = form
+            .get(b"AcroForm")
+            .and_then(Object::as_dict)
+            .cloned()
+            .unwrap_or_default();
+        assert_eq!(form.get(b"SigFlags"), Some(&Object::Int(3)));
+    }
+}

@@ -1,0 +1,124 @@
+//! The PAdES seal's cryptography: the signing identity (an ECDSA P-256 key and its certificate
+//! chain), the detached CMS `SignedData` (CAdES: signing-certificate-v2, SHA-256) and, optionally,
+//! an RFC 3161 signature timestamp (PAdES B-T).
+//!
+//! | implementation | what signs |
+//! |---|---|
+//! | [`LocalSealer`] | a [`SigningIdentity`] held in memory, with an optional [`TimestampAuthority`] |
+//!
+//! | [`TimestampAuthority`] | where the RFC 3161 request goes |
+//! |---|---|
+//! | [`LocalTimestampAuthority`] | answered in process (tests, development) |
+//! | `envelope_server::tsa::HttpTimestampAuthority` | `--tsa-url`, over HTTP |
+//!
+//! The PDF side (the `/Sig` field, `/ByteRange`, filling `/Contents`) lives in
+//! [`crate::pdf::PreparedSeal`]; this module never reads a PDF. It must never let the private
+//! key reach a log line, a `Debug` string or an error message.
+
+mod cms;
+mod identity;
+mod tsp;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+
+use crate::error::BoxError;
+
+pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};
+pub use tsp::{LocalTimestampAuthority, TimestampAuthority};
+
+/// Why a seal could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum SealError {
+    /// The private key could not be read (the message never contains key material).
+    #[error("the signing key could not be used: {0}")]
+    Key(String),
+    /// The certificate chain could not be read or does not match the key.
+    #[error("the signing certificate could not be used: {0}")]
+    Certificate(String),
+    /// DER encoding or decoding failed.
+    #[error("CMS encoding failed: {0}")]
+    Encoding(#[from] der::Error),
+    /// The timestamp authority answered with an error or a token that does not match.
+    #[error("the timestamp authority's answer was refused: {0}")]
+    Timestamp(String),
+    /// The timestamp authority could not be reached.
+    #[error("the timestamp authority is unavailable: {source}")]
+    Unavailable { source: BoxError },
+}
+
+/// Signs the digest of a PDF's `/ByteRange` as a detached CMS `SignedData`.
+///
+/// Contract: [`Sealer::sign`] returns the DER of a `ContentInfo` holding a `SignedData` without
+/// encapsulated content whose signer's message-digest attribute is `digest` (SHA-256), signed by
+/// the certificate described by [`Sealer::certificate`], carrying the signing-certificate-v2
+/// attribute (SubFilter `ETSI.CAdES.detached`), and never longer than [`Sealer::capacity`]
+/// bytes. It may take time (a remote signer, a timestamp authority) and fails with
+/// [`SealError::Unavailable`] when a remote part is down.
+#[async_trait]
+pub trait Sealer: Send + Sync + 'static {
+    /// The certificate that signs (shown in the account view and the audit trail).
+    fn certificate(&self) -> &CertificateInfo;
+    /// Bytes to reserve for the CMS in the PDF.
+    fn capacity(&self) -> usize;
+    /// The CMS over data whose SHA-256 is `digest`.
+    async fn sign(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError>;
+}
+
+/// A [`Sealer`] with the key in memory: deterministic ECDSA (RFC 6979), and an RFC 3161 token
+/// in the unsigned attribute `id-aa-signatureTimeStampToken` when a [`TimestampAuthority`] is set.
+#[derive(Debug)]
+pub struct LocalSealer {
+    identity: SigningIdentity,
+    tsa: Option<Arc<dyn TimestampAuthority>>,
+}
+
+/// Room for the signature, attributes and structure beyond the certificates.
+const BASE_CAPACITY: usize = 4 * 1024;
+/// Room for a timestamp token (it carries the TSA's own certificates).
+const TIMESTAMP_CAPACITY: usize = 16 * 1024;
+
+impl LocalSealer {
+    pub fn new(identity: SigningIdentity) -> Self {
+        LocalSealer {
+            identity,
+            tsa: None,
+        }
+    }
+
+    /// Adds a timestamp from `tsa` to every seal (PAdES B-T).
+    pub fn with_timestamps(mut self, tsa: Arc<dyn TimestampAuthority>) -> Self {
+        self.tsa = Some(tsa);
+        self
+    }
+
+    pub fn identity(&self) -> &SigningIdentity {
+        &self.identity
+    }
+}
+
+#[async_trait]
+impl Sealer for LocalSealer {
+    fn certificate(&self) -> &CertificateInfo {
+        self.identity.info()
+    }
+
+    fn capacity(&self) -> usize {
+        let tsa = if self.tsa.is_some() {
+            TIMESTAMP_CAPACITY
+        } else {
+            0
+        };
+        (self.identity.chain_der_len() + BASE_CAPACITY + tsa).max(16 * 1024)
+    }
+
+    async fn sign(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError> {
+        let mut info = cms::signer_info(&self.identity, cms::ID_DATA, &digest)?;
+        if let Some(tsa) = &self.tsa {
+            let token = tsp::timestamp(tsa.as_ref(), info.signature.as_bytes()).await?;
+            cms::add_timestamp(&mut info, &token)?;
+        }
+        cms::signed_data(&self.identity, info, cms::ID_DATA, None)
+    }
+}

@@ -1,0 +1,334 @@
+//! RFC 3161 timestamps of the signature value (PAdES B-T): the `TimeStampReq`, the checks on the
+//! `TimeStampResp`, and an in-process authority for tests and embedding.
+//!
+//! The transport is a seam ([`TimestampAuthority`]): the server sends the request over HTTP,
+//! tests answer in process. This module checks that the token is granted and is for this
+//! signature (message imprint and nonce); whether the authority is trusted is the validator's
+//! question, as for any PAdES signature.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ::cms::content_info::ContentInfo;
+use ::cms::signed_data::SignedData;
+use async_trait::async_trait;
+use der::asn1::{GeneralizedTime, Int, ObjectIdentifier as Oid, OctetString};
+use der::{Decode, Encode, Sequence};
+use sha2::{Digest, Sha256};
+use spki::AlgorithmIdentifierOwned;
+use x509_cert::ext::Extensions;
+use x509_cert::ext::pkix::name::GeneralName;
+
+use super::SealError;
+use super::cms::{self, ID_CT_TST_INFO, SHA256};
+use super::identity::SigningIdentity;
+use crate::error::BoxError;
+
+/// Carries a DER `TimeStampReq` to a timestamp authority and brings back its DER
+/// `TimeStampResp`.
+///
+/// Contract: one exchange per call, no retries hidden inside (the caller decides); transport
+/// failures (connection, HTTP status other than 200, wrong content type) are errors, the
+/// response body is returned as it is.
+#[async_trait]
+pub trait TimestampAuthority: Send + Sync + std::fmt::Debug + 'static {
+    async fn exchange(&self, request: Vec<u8>) -> Result<Vec<u8>, BoxError>;
+}
+
+#[derive(Debug, Clone, Sequence)]
+struct MessageImprint {
+    hash_algorithm: AlgorithmIdentifierOwned,
+    hashed_message: OctetString,
+}
+
+#[derive(Debug, Sequence)]
+struct TimeStampReq {
+    version: u8,
+    message_imprint: MessageImprint,
+    #[asn1(optional = "true")]
+    req_policy: Option<Oid>,
+    #[asn1(optional = "true")]
+    nonce: Option<Int>,
+    #[asn1(default = "Default::default")]
+    cert_req: bool,
+}
+
+#[derive(Debug, Sequence)]
+struct PkiStatusInfo {
+    status: u8,
+    #[asn1(optional = "true")]
+    status_string: Option<Vec<String>>,
+    #[asn1(optional = "true")]
+    fail_info: Option<der::asn1::BitString>,
+}
+
+#[derive(Debug, Sequence)]
+struct TimeStampResp {
+    status: PkiStatusInfo,
+    #[asn1(optional = "true")]
+    time_stamp_token: Option<ContentInfo>,
+}
+
+#[derive(Debug, Sequence)]
+struct Accuracy {
+    #[asn1(optional = "true")]
+    seconds: Option<Int>,
+    #[asn1(context_specific = "0", tag_mode = "IMPLICIT", optional = "true")]
+    millis: Option<Int>,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    micros: Option<Int>,
+}
+
+#[derive(Debug, Sequence)]
+struct TstInfo {
+    version: u8,
+    policy: Oid,
+    message_imprint: MessageImprint,
+    serial_number: Int,
+    gen_time: GeneralizedTime,
+    #[asn1(optional = "true")]
+    accuracy: Option<Accuracy>,
+    #[asn1(default = "Default::default")]
+    ordering: bool,
+    #[asn1(optional = "true")]
+    nonce: Option<Int>,
+    #[asn1(context_specific = "0", tag_mode = "EXPLICIT", optional = "true")]
+    tsa: Option<GeneralName>,
+    #[asn1(context_specific = "1", tag_mode = "IMPLICIT", optional = "true")]
+    extensions: Option<Extensions>,
+}
+
+fn imprint(data: &[u8]) -> Result<MessageImprint, SealError> {
+    Ok(MessageImprint {
+        hash_algorithm: cms::sha256_algorithm(),
+        hashed_message: OctetString::new(Sha256::digest(data).to_vec())?,
+    })
+}
+
+/// A positive INTEGER from 8 random bytes.
+fn nonce() -> Result<Int, SealError> {
+    let mut b = [0u8; 8];
+    rand::fill(&mut b);
+    positive_int(&b)
+}
+
+/// The minimal DER INTEGER for the unsigned big-endian `bytes` (no superfluous leading zero
+/// byte, one added when the high bit is set).
+fn positive_int(bytes: &[u8]) -> Result<Int, SealError> {
+    let first = bytes
+        .iter()
+        .position(|&b| b != 0)
+        .unwrap_or(bytes.len() - 1);
+    let mut v = Vec::with_capacity(bytes.len() + 1);
+    if bytes[first] & 0x80 != 0 {
+        v.push(0);
+    }
+    v.extend_from_slice(&bytes[first..]);
+    Ok(Int::new(&v)?)
+}
+
+/// Asks `tsa` for a token over `signature` (the SignerInfo's signature value) and returns the
+/// token (a DER `ContentInfo`) once it is checked to be granted and for this signature.
+pub async fn timestamp(
+    tsa: &dyn TimestampAuthority,
+    signature: &[u8],
+) -> Result<Vec<u8>, SealError> {
+    let message_imprint = imprint(signature)?;
+    let nonce = nonce()?;
+    let req = TimeStampReq {
+        version: 1,
+        message_imprint: message_imprint.clone(),
+        req_policy: None,
+        nonce: Some(nonce.clone()),
+        cert_req: true,
+    }
+    .to_der()?;
+    let resp = tsa
+        .exchange(req)
+        .await
+        .map_err(|source| SealError::Unavailable { source })?;
+    let bad = |m: &str| SealError::Timestamp(m.to_string());
+    let resp = TimeStampResp::from_der(&resp).map_err(|_| bad("not a TimeStampResp"))?;
+    if resp.status.status > 1 {
+        let text = resp.status.status_string.unwrap_or_default().join("; ");
+        return Err(SealError::Timestamp(format!(
+            "status {} {text}",
+            resp.status.status
+        )));
+    }
+    let token = resp
+        .time_stamp_token
+        .ok_or_else(|| bad("granted without a token"))?;
+    let sd: SignedData = token
+        .content
+        .decode_as()
+        .map_err(|_| bad("the token is not SignedData"))?;
+    if sd.encap_content_info.econtent_type != ID_CT_TST_INFO {
+        return Err(bad("the token does not hold a TSTInfo"));
+    }
+    let econtent = sd
+        .encap_content_info
+        .econtent
+        .ok_or_else(|| bad("the token has no content"))?;
+    let tst_der: OctetString = econtent.decode_as()?;
+    let tst = TstInfo::from_der(tst_der.as_bytes()).map_err(|_| bad("unreadable TSTInfo"))?;
+    if tst.message_imprint.hash_algorithm.oid != SHA256
+        || tst.message_imprint.hashed_message != message_imprint.hashed_message
+    {
+        return Err(bad("the token is for other data"));
+    }
+    if tst.nonce.as_ref() != Some(&nonce) {
+        return Err(bad("the token's nonce does not match the request"));
+    }
+    Ok(token.to_der()?)
+}
+
+/// A timestamp authority in process: it grants every well-formed request, signing with its own
+/// identity (see [`SigningIdentity::generate_timestamp_authority`]) at the system time. For tests
+/// and local development; [`Self::respond`] also serves an HTTP stub.
+#[derive(Debug)]
+pub struct LocalTimestampAuthority {
+    identity: SigningIdentity,
+    serial: AtomicU64,
+}
+
+/// A test policy OID (under the example arc of RFC 7229's private testing space).
+const TEST_POLICY: Oid = Oid::new_unwrap("1.3.6.1.4.1.57264.1.1");
+
+impl LocalTimestampAuthority {
+    pub fn new(identity: SigningIdentity) -> Self {
+        LocalTimestampAuthority {
+            identity,
+            serial: AtomicU64::new(1),
+        }
+    }
+
+    /// The DER `TimeStampResp` for a DER `TimeStampReq`: a token, or status 2 (rejection) for a
+    /// request it cannot read.
+    pub fn respond(&self, request: &[u8]) -> Vec<u8> {
+        self.try_respond(request).unwrap_or_else(|_| {
+            TimeStampResp {
+                status: PkiStatusInfo {
+                    status: 2,
+                    status_string: Some(vec!["bad request".into()]),
+                    fail_info: None,
+                },
+                time_stamp_token: None,
+            }
+            .to_der()
+            .unwrap_or_default()
+        })
+    }
+
+    fn try_respond(&self, request: &[u8]) -> Result<Vec<u8>, SealError> {
+        let req = TimeStampReq::from_der(request)?;
+        let serial = self.serial.fetch_add(1, Ordering::Relaxed);
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let tst = TstInfo {
+            version: 1,
+            policy: TEST_POLICY,
+            message_imprint: req.message_imprint,
+            serial_number: positive_int(&serial.to_be_bytes())?,
+            gen_time: GeneralizedTime::from_unix_duration(std::time::Duration::from_secs(
+                now.as_secs(),
+            ))?,
+            accuracy: None,
+            ordering: false,
+            nonce: req.nonce,
+            tsa: None,
+            extensions: None,
+        }
+        .to_der()?;
+        let digest: [u8; 32] = Sha256::digest(&tst).into();
+        let info = cms::signer_info(&self.identity, ID_CT_TST_INFO, &digest)?;
+        let token = cms::signed_data(&self.identity, info, ID_CT_TST_INFO, Some(tst))?;
+        Ok(TimeStampResp {
+            status: PkiStatusInfo {
+                status: 0,
+                status_string: None,
+                fail_info: None,
+            },
+            time_stamp_token: Some(ContentInfo::from_der(&token)?),
+        }
+        .to_der()?)
+    }
+}
+
+#[async_trait]
+impl TimestampAuthority for LocalTimestampAuthority {
+    async fn exchange(&self, request: Vec<u8>) -> Result<Vec<u8>, BoxError> {
+        Ok(self.respond(&request))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct Replay(Vec<u8>);
+
+    #[async_trait]
+    impl TimestampAuthority for Replay {
+        async fn exchange(&self, _: Vec<u8>) -> Result<Vec<u8>, BoxError> {
+            Ok(self.0.clone())
+        }
+    }
+
+    fn tsa() -> LocalTimestampAuthority {
+        let id = SigningIdentity::generate_timestamp_authority("Test TSA").expect("tsa identity");
+        LocalTimestampAuthority::new(id.identity)
+    }
+
+    #[tokio::test]
+    async fn a_granted_token_for_this_signature_is_accepted() {
+        let authority = tsa();
+        // Several rounds: nonces and serials of every leading byte encode minimally.
+        for _ in 0..20 {
+            let token = timestamp(&authority, b"signature bytes")
+                .await
+                .expect("token");
+            let ci = ContentInfo::from_der(&token).expect("content info");
+            assert_eq!(ci.content_type, cms::ID_SIGNED_DATA);
+        }
+    }
+
+    #[test]
+    fn integers_are_minimal() {
+        for (input, der) in [
+            (&[0u8, 0, 1][..], &[2u8, 1, 1][..]),
+            (&[0, 0x80], &[2, 2, 0, 0x80]),
+            (&[0, 0, 0], &[2, 1, 0]),
+            (&[0x7f, 0], &[2, 2, 0x7f, 0]),
+        ] {
+            assert_eq!(positive_int(input).unwrap().to_der().unwrap(), der);
+        }
+    }
+
+    #[tokio::test]
+    async fn tokens_for_other_requests_and_rejections_are_refused() {
+        let authority = tsa();
+        // A token answering another request (other imprint, other nonce).
+        let other = TimeStampReq {
+            version: 1,
+            message_imprint: imprint(b"other").unwrap(),
+            req_policy: None,
+            nonce: Some(nonce().unwrap()),
+            cert_req: true,
+        };
+        let replay = Replay(authority.respond(&other.to_der().unwrap()));
+        assert!(matches!(
+            timestamp(&replay, b"mine").await,
+            Err(SealError::Timestamp(_))
+        ));
+        let rejected = Replay(authority.respond(b"not a request"));
+        let err = timestamp(&rejected, b"mine").await.unwrap_err();
+        assert!(err.to_string().contains("status 2"), "{err}");
+        let garbage = Replay(b"garbage".to_vec());
+        assert!(matches!(
+            timestamp(&garbage, b"mine").await,
+            Err(SealError::Timestamp(_))
+        ));
+    }
+}

@@ -1,0 +1,188 @@
+//! Sealed documents through the server: the sealer `serve` builds (development certificate in
+//! the data dir, RFC 3161 timestamps from a TSA over real HTTP), the account's certificate
+//! field, and the downloaded signed PDF and audit trail checked by pdfsig and pyHanko
+//! (scripts/install-test-deps.sh installs both; a missing tool fails the test).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use serde_json::Value;
+
+use envelope_core::seal::{LocalTimestampAuthority, SigningIdentity};
+use envelope_server::signing::{SigningOptions, load_sealer};
+
+use crate::common::pdf::client_contract;
+use crate::common::{Options, TestServer, client_signer, envelope_body};
+
+/// A timestamp authority on 127.0.0.1:0 speaking RFC 3161 over HTTP; returns its URL and the
+/// PEM of its certificate.
+async fn tsa_stub() -> (String, String) {
+    let dev = SigningIdentity::generate_timestamp_authority("Stub TSA").unwrap();
+    let cert = dev.cert_pem.clone();
+    let tsa = Arc::new(LocalTimestampAuthority::new(dev.identity));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr: SocketAddr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        loop {
+            let Ok((stream, _)) = listener.accept().await else {
+                return;
+            };
+            let tsa = tsa.clone();
+            tokio::spawn(async move {
+                let service = service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let tsa = tsa.clone();
+                    async move {
+                        let wrong_type = req
+                            .headers()
+                            .get(hyper::header::CONTENT_TYPE)
+                            .is_none_or(|v| v != "application/timestamp-query");
+                        let body = req.into_body().collect().await.unwrap().to_bytes();
+                        let mut resp =
+                            hyper::Response::new(Full::new(Bytes::from(tsa.respond(&body))));
+                        if wrong_type {
+                            *resp.status_mut() = hyper::StatusCode::UNSUPPORTED_MEDIA_TYPE;
+                        }
+                        resp.headers_mut().insert(
+                            hyper::header::CONTENT_TYPE,
+                            "application/timestamp-reply".parse().unwrap(),
+                        );
+                        Ok::<_, Infallible>(resp)
+                    }
+                });
+                let _ = http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    (format!("http://{addr}/tsa"), cert)
+}
+
+fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String {
+    let path = dir.join("doc.pdf");
+    std::fs::write(&path, bytes).unwrap();
+    let out = std::process::Command::new(tool)
+        .args(args)
+        .arg(&path)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("could not run `{tool}` ({e}): run scripts/install-test-deps.sh")
+        });
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+fn check(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let sig = run("pdfsig", &[], dir.path(), bytes);
+    for needle in ["Signature is Valid.", "Total document signed"] {
+        assert!(sig.contains(needle), "{name}: pdfsig:\n{sig}");
+    }
+    let mut args = vec![
+        "sign",
+        "validate",
+        "--no-revocation-check",
+        "--trust-replace",
+    ];
+    for t in trust {
+        args.push("--trust");
+        args.push(t.to_str().unwrap());
+    }
+    let verdict = run("pyhanko", &args, dir.path(), bytes);
+    let expected =
+        format!("Seal:{fingerprint}:INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED");
+    assert!(
+        verdict.lines().any(|l| l == expected),
+        "{name}: pyHanko:\n{verdict}"
+    );
+}
+
+async fn download(s: &TestServer, id: &str, kind: &str) -> Bytes {
+    let link = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{kind}"))
+        .await
+        .ok(200);
+    let url = link["url"].as_str().unwrap();
+    s.client
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn completed_envelopes_are_sealed_and_timestamped() {
+    let data = tempfile::tempdir().unwrap();
+    let (tsa_url, tsa_cert) = tsa_stub().await;
+    let opts = SigningOptions {
+        tsa_url: Some(tsa_url),
+        ..SigningOptions::default()
+    };
+    let sealer = load_sealer(&opts, data.path(), "Envelope").unwrap();
+    let fingerprint = sealer.certificate().sha256_fingerprint.clone();
+    let s = TestServer::start_with(Options {
+        sealer: Some(sealer),
+        ..Options::default()
+    })
+    .await;
+
+    let account = s.get(&s.test_key, "/v1/account").await.ok(200);
+    assert_eq!(
+        account["signing_certificate"],
+        serde_json::json!({"development": true, "sha256_fingerprint": fingerprint})
+    );
+
+    let pdf = client_contract();
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            envelope_body(&pdf, client_signer()),
+        )
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap();
+    s.post_empty(
+        &s.test_key,
+        &format!("/v1/test_helpers/envelopes/{id}/complete"),
+    )
+    .await
+    .ok(200);
+    let read: Value = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
+    assert_eq!(read["status"], "completed");
+
+    let trust_dir = tempfile::tempdir().unwrap();
+    let tsa_pem = trust_dir.path().join("tsa.pem");
+    std::fs::write(&tsa_pem, tsa_cert).unwrap();
+    let dev_pem = data.path().join("signing").join("development-cert.pem");
+    let trust = [dev_pem.as_path(), tsa_pem.as_path()];
+
+    let signed = download(&s, id, "signed").await;
+    assert_eq!(&signed[..pdf.len()], &pdf[..], "original bytes untouched");
+    check("signed copy", &signed, &trust, &fingerprint);
+    let audit = download(&s, id, "audit_trail").await;
+    check("audit trail", &audit, &trust, &fingerprint);
+    let dir = tempfile::tempdir().unwrap();
+    let text = run("pdftotext", &[], dir.path(), &audit);
+    let text = std::fs::read_to_string(dir.path().join("doc.txt")).unwrap_or(text);
+    assert!(
+        text.contains(&fingerprint),
+        "audit trail without the fingerprint:\n{text}"
+    );
+}
