@@ -15,6 +15,7 @@ command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdfsig >/dev/null 2>&1; then
   need+=(poppler-utils)
 fi
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 

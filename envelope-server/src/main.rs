@@ -100,8 +100,8 @@ struct ServeArgs {
     /// "https://app.example.com https://*.example.org". Default 'none': no site may.
     #[arg(long, env = "ENVELOPE_FRAME_ANCESTORS", default_value = "'none'", value_parser = FrameAncestors::parse)]
     frame_ancestors: FrameAncestors,
-    /// Private key that seals signed PDFs (PAdES): a PEM file (PKCS#8 or SEC1, ECDSA P-256), or
-    /// the PEM itself. With --signing-cert; without both, a self-signed development certificate
+    /// Private key that seals signed PDFs (PAdES): a PEM file (PKCS#8 or SEC1, ECDSA P-256), the
+    /// PEM itself, or a PKCS#12 .p12/.pfx file with its chain (then without --signing-cert). With --signing-cert; without both, a self-signed development certificate
     /// is generated into <data-dir>/signing.
     #[arg(long, env = "ENVELOPE_SIGNING_KEY", hide_env_values = true)]
     signing_key: Option<Secret>,

@@ -70,6 +70,25 @@ pub fn load_sealer(
     service_name: &str,
 ) -> Result<Arc<dyn Sealer>, BoxError> {
     let identity = match (&opts.key, &opts.cert) {
+        (Some(key), None) if is_pkcs12_path(key.expose()) => {
+            let path = key.expose();
+            let bytes = std::fs::read(path)
+                .map_err(|e| format!("--signing-key: cannot read {path}: {e}"))?;
+            let password = opts.key_password.as_ref().map(Secret::expose).unwrap_or("");
+            let identity = SigningIdentity::from_pkcs12(&bytes, password)?;
+            tracing::info!(
+                subject = %identity.info().subject,
+                sha256_fingerprint = %identity.info().sha256_fingerprint,
+                "signed documents are sealed with the configured PKCS#12 identity"
+            );
+            identity
+        }
+        (Some(key), Some(_)) if is_pkcs12_path(key.expose()) => {
+            return Err(
+                "--signing-key: a PKCS#12 file holds its own chain; leave --signing-cert out"
+                    .into(),
+            );
+        }
         (Some(key), Some(cert)) => {
             let key = read_pem(key.expose(), "--signing-key")?;
             let cert = read_pem(cert, "--signing-cert")?;
@@ -85,8 +104,8 @@ pub fn load_sealer(
         (None, None) => development_identity(data_dir, service_name)?,
         _ => {
             return Err(
-                "--signing-key and --signing-cert go together: give both, or neither for a \
-                 development certificate"
+                "--signing-key and --signing-cert go together (or --signing-key alone with a \
+                 PKCS#12 file): give both, or neither for a development certificate"
                     .into(),
             );
         }
@@ -104,16 +123,13 @@ fn read_pem(value: &str, option: &str) -> Result<String, BoxError> {
     if value.trim_start().starts_with("-----BEGIN") {
         return Ok(value.to_string());
     }
-    let lower = value.to_ascii_lowercase();
-    if lower.ends_with(".p12") || lower.ends_with(".pfx") {
-        return Err(format!(
-            "{option}: PKCS#12 files are not supported; export the key and chain as PEM \
-             (openssl pkcs12 -in FILE -nocerts -out key.pem; openssl pkcs12 -in FILE -nokeys \
-             -out chain.pem)"
-        )
-        .into());
-    }
     std::fs::read_to_string(value).map_err(|e| format!("{option}: cannot read {value}: {e}").into())
+}
+
+/// True for a `.p12` / `.pfx` file name.
+fn is_pkcs12_path(value: &str) -> bool {
+    let lower = value.trim().to_ascii_lowercase();
+    !lower.starts_with("-----begin") && (lower.ends_with(".p12") || lower.ends_with(".pfx"))
 }
 
 /// Loads the development certificate from the data dir, generating it on first start.
@@ -280,6 +296,46 @@ mod tests {
             "{shown}"
         );
         assert!(!dir.path().join(DEV_DIR).exists(), "no development files");
+    }
+
+    #[test]
+    fn a_pkcs12_file_from_openssl_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let dev = SigningIdentity::generate_development("P12 test").unwrap();
+        std::fs::write(dir.path().join("key.pem"), &dev.key_pem).unwrap();
+        std::fs::write(dir.path().join("cert.pem"), &dev.cert_pem).unwrap();
+        let p12 = dir.path().join("identity.p12");
+        // OpenSSL 3's defaults: AES-256-CBC with PBKDF2, HMAC-SHA256.
+        let status = std::process::Command::new("openssl")
+            .args(["pkcs12", "-export", "-passout", "pass:s3cret", "-inkey"])
+            .arg(dir.path().join("key.pem"))
+            .arg("-in")
+            .arg(dir.path().join("cert.pem"))
+            .arg("-out")
+            .arg(&p12)
+            .status()
+            .expect("openssl is installed (scripts/install-test-deps.sh installs it)");
+        assert!(status.success());
+        let opts = |password: &str| SigningOptions {
+            key: Some(Secret::new(p12.to_str().unwrap())),
+            key_password: Some(Secret::new(password)),
+            ..SigningOptions::default()
+        };
+        let sealer = load_sealer(&opts("s3cret"), dir.path(), "E").unwrap();
+        assert_eq!(
+            sealer.certificate().sha256_fingerprint,
+            dev.identity.info().sha256_fingerprint
+        );
+        assert!(!sealer.certificate().development);
+        let err = load_sealer(&opts("wrong"), dir.path(), "E")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.contains("PKCS#12") && !err.contains("s3cret"), "{err}");
+        assert!(
+            !dir.path().join(DEV_DIR).exists(),
+            "no development certificate was made"
+        );
     }
 
     #[test]

@@ -70,6 +70,33 @@ impl SigningIdentity {
         Self::new(key, certs)
     }
 
+    /// Reads a PKCS#12 file (`.p12`/`.pfx`) holding one P-256 private key and its chain, with
+    /// its password (empty for none). OpenSSL 3's defaults (AES-256-CBC, PBKDF2, HMAC-SHA256) and
+    /// the legacy ones are both read.
+    pub fn from_pkcs12(bytes: &[u8], password: &str) -> Result<Self, SealError> {
+        let archive = p12_keystore::Pkcs12Archive::from_pkcs12(bytes, password).map_err(|e| {
+            // The message names the failure (bad password, unsupported algorithm), never data.
+            SealError::Key(format!("the PKCS#12 file cannot be read ({e})"))
+        })?;
+        let [bag] = archive.keys.as_slice() else {
+            return Err(SealError::Key(format!(
+                "the PKCS#12 file must hold exactly one private key; it holds {}",
+                archive.keys.len()
+            )));
+        };
+        let key = SigningKey::from_pkcs8_der(bag.key.as_der())
+            .map_err(|_| SealError::Key("the PKCS#12 key is not a P-256 key".into()))?;
+        let mut certs = Vec::with_capacity(archive.certs.len());
+        for c in &archive.certs {
+            certs.push(
+                <Certificate as der::Decode>::from_der(c.cert.as_der()).map_err(|e| {
+                    SealError::Certificate(format!("a PKCS#12 certificate is not X.509 ({e})"))
+                })?,
+            );
+        }
+        Self::new(key, certs)
+    }
+
     /// A key and its chain (DER certificates, any order).
     pub fn new(key: SigningKey, certs: Vec<Certificate>) -> Result<Self, SealError> {
         let public = key.verifying_key().to_encoded_point(false);
