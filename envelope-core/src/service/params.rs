@@ -280,6 +280,17 @@ pub(crate) fn check_text(param: &str, s: &str, max: usize) -> Result<()> {
     Ok(())
 }
 
+/// `description` (templates, webhook endpoints): at most 5,000 characters.
+pub(crate) fn check_description(d: Option<&str>) -> Result<()> {
+    match d {
+        Some(d) if d.chars().count() > 5000 => Err(Error::invalid(
+            "description",
+            "must be at most 5000 characters",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// A pragmatic email check: one `@`, a non-empty local part, a domain with a dot, no spaces,
 /// at most 254 characters. Deliverability is the mail system's business.
 pub(crate) fn check_email(param: &str, s: &str) -> Result<()> {

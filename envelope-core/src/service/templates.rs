@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::envelopes::{take_file, unknown_cursor};
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::lifecycle::FileLinkView;
-use super::params::{Obj, Params, Upload, check_text};
+use super::params::{Obj, Params, Upload, check_description, check_text};
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField, SENDER};
@@ -81,18 +81,6 @@ impl UpdateTemplateParams {
             fields,
         })
     }
-}
-
-fn check_description(d: Option<&str>) -> Result<()> {
-    if let Some(d) = d
-        && d.chars().count() > 5000
-    {
-        return Err(Error::invalid(
-            "description",
-            "must be at most 5000 characters",
-        ));
-    }
-    Ok(())
 }
 
 fn parse_roles(v: &Value) -> Result<Vec<String>> {

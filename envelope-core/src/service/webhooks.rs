@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::envelopes::unknown_cursor;
-use super::params::Params;
+use super::params::{Params, check_description};
 use super::{AuthContext, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::ids;
@@ -72,18 +72,6 @@ impl UpdateEndpointParams {
             status,
         })
     }
-}
-
-fn check_description(d: Option<&str>) -> Result<()> {
-    if let Some(d) = d
-        && d.chars().count() > 5000
-    {
-        return Err(Error::invalid(
-            "description",
-            "must be at most 5000 characters",
-        ));
-    }
-    Ok(())
 }
 
 fn parse_events(v: &Value) -> Result<Vec<String>> {
