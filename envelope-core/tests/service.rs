@@ -176,6 +176,16 @@ async fn signing_order_asks_one_signer_at_a_time() {
     let keys: Vec<_> = session.fields.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(keys, ["company", "Client_signature", "Client_date"]);
     let mut input = SignInput::default();
+    let refused = w
+        .svc
+        .sign(&token, input.clone(), &client)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (refused.code(), refused.param().as_deref()),
+        ("parameter_missing", Some("consent"))
+    );
+    input.consent = true;
     input
         .values
         .insert("company".into(), SignerValue::Text("Zoë's Bakery".into()));

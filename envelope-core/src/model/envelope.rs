@@ -133,6 +133,9 @@ pub struct SignerRecord {
     /// When the signing request went out (email delivery) or the first link was made.
     pub sent_at: Option<Timestamp>,
     pub last_reminded_at: Option<Timestamp>,
+    /// When the signer agreed to sign electronically (set when they sign).
+    #[serde(default)]
+    pub consented_at: Option<Timestamp>,
     pub ip_address: Option<String>,
     pub user_agent: Option<String>,
     /// Field key -> value, set when the signer signs.

@@ -24,6 +24,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
         },
         sent_at: None,
         last_reminded_at: None,
+        consented_at: None,
         ip_address: None,
         user_agent: None,
         values: Default::default(),

@@ -336,7 +336,10 @@ fn audit_trail(
                 at: fmt_time(t),
                 what: "Signed".into(),
                 who: who.clone(),
-                detail: client.clone(),
+                detail: match s.consented_at {
+                    Some(_) => format!("{client}; agreed to sign electronically"),
+                    None => client.clone(),
+                },
             });
         }
         if let Some(t) = s.signer.declined_at {

@@ -631,6 +631,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
             },
             sent_at: None,
             last_reminded_at: None,
+            consented_at: None,
             ip_address: None,
             user_agent: None,
             values: BTreeMap::new(),

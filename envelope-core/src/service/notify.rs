@@ -190,6 +190,7 @@ mod tests {
                     },
                     sent_at: None,
                     last_reminded_at: None,
+                    consented_at: None,
                     ip_address: None,
                     user_agent: None,
                     values: Default::default(),

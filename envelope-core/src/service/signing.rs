@@ -83,6 +83,9 @@ pub struct SignInput {
     pub values: BTreeMap<String, SignerValue>,
     /// The signature for the appended signature page, when the envelope has one.
     pub signature: Option<SignerValue>,
+    /// The signer agreed to sign electronically (ESIGN/eIDAS consent). Required; its time is
+    /// kept for the audit trail.
+    pub consent: bool,
 }
 
 fn unknown_link() -> Error {
@@ -235,6 +238,7 @@ impl SigningService {
             check_link(&current, &t, i, now)?;
             let mut next = current.clone();
             next.signers[i].values = checked_values(&next, i, &input, now)?;
+            next.signers[i].consented_at = Some(now);
             record_client(&mut next, i, client);
             let last = rules::sign(&mut next, i, now)?;
             let mut events = vec![super::events::record(
@@ -346,6 +350,11 @@ fn checked_values(
     input: &SignInput,
     now: Timestamp,
 ) -> Result<BTreeMap<String, SignerValue>> {
+    if !input.consent {
+        return Err(Error::ParameterMissing {
+            param: "consent".into(),
+        });
+    }
     let role = &rec.signers[i].signer.role;
     let fields: Vec<&Field> = rec
         .fields

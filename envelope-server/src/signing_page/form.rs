@@ -62,7 +62,10 @@ pub fn parse(body: &[u8]) -> FormPost {
             Some(("drawn", key)) => drop(drawn.insert(key.to_string(), value)),
             _ => match &*name {
                 "csrf" => post.csrf = value,
-                "consent" => post.consent = value == "yes",
+                "consent" => {
+                    post.consent = value == "yes";
+                    post.input.consent = post.consent;
+                }
                 "reason" => post.reason = Some(value).filter(|r| !r.trim().is_empty()),
                 "page_mode" => page[0] = Some(value),
                 "page_typed" => page[1] = Some(value),

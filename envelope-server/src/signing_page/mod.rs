@@ -10,8 +10,7 @@
 //!
 //! Presentation only: which fields a signer has, what is required, what a value may be, who may
 //! sign when, all come from the core (`SigningService::open_signing_link`, `sign`, `decline`).
-//! The one rule kept here is the page's consent tick box, which is how this page collects the
-//! signer's consent (embedders using the core directly collect it their own way).
+//! The consent tick box is passed to the core, which refuses to sign without it.
 //!
 //! Every response is HTML (or the PDF), never the API's JSON errors, and carries the headers of
 //! [`security`]. Tokens never reach a log line (see `request::redact`).
@@ -325,12 +324,6 @@ impl Pages<'_> {
         {
             return self.refused();
         }
-        if !post.consent {
-            let msg = "Please tick “I agree to sign electronically” to sign.".to_string();
-            return self
-                .again(token, StatusCode::BAD_REQUEST, msg, &post.input)
-                .await;
-        }
         let svc = self.svc().clone();
         let (t, input, c) = (token.to_string(), post.input.clone(), client.clone());
         let outcome = detached(async move { svc.sign(&t, input, &c).await }).await;
@@ -424,6 +417,9 @@ impl Pages<'_> {
             }
         };
         match e {
+            Error::ParameterMissing { param } if param == "consent" => {
+                "Please tick “I agree to sign electronically” to sign.".to_string()
+            }
             Error::ParameterMissing { param } => format!("Please fill in “{}”.", label(param)),
             Error::ParameterInvalid { param, message } => {
                 format!("“{}” was not accepted: {message}.", label(param)).replace("..", ".")

@@ -100,6 +100,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         },
         sent_at: None,
         last_reminded_at: None,
+        consented_at: None,
         ip_address: Some("192.0.2.1".into()),
         user_agent: None,
         values: BTreeMap::from([("sig".into(), SignerValue::Typed("Ada".into()))]),
