@@ -174,18 +174,13 @@ impl SqlStore {
         scope: &Scope,
         id: &str,
     ) -> StoreResult<Option<EnvelopeRecord>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT doc FROM envelopes WHERE id = $1 AND account = $2 AND mode = $3",
-            )
-            .bind(id)
-            .bind(&scope.account)
-            .bind(scope.mode.as_str())
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?
-        });
-        doc.map(|d| decode("envelope", &d)).transpose()
+        self.scoped_doc(
+            "SELECT doc FROM envelopes WHERE id = $1 AND account = $2 AND mode = $3",
+            "envelope",
+            scope,
+            id,
+        )
+        .await
     }
 
     pub(super) async fn list_envelopes_impl(

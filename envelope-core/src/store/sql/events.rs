@@ -2,7 +2,7 @@
 //! by the envelope transaction (see `envelopes.rs`).
 
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, corrupt, db_err, decode, from_millis, with_pool};
+use super::{SqlStore, corrupt, db_err, from_millis, with_pool};
 use crate::model::{DeliveryStatus, EventRecord, EventType, Mode, Scope, WebhookDelivery};
 use crate::store::{Listed, PageRequest, StoreResult};
 
@@ -59,29 +59,18 @@ impl SqlStore {
         scope: &Scope,
         id: &str,
     ) -> StoreResult<Option<EventRecord>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT doc FROM events WHERE id = $1 AND account = $2 AND mode = $3",
-            )
-            .bind(id)
-            .bind(&scope.account)
-            .bind(scope.mode.as_str())
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?
-        });
-        doc.map(|d| decode("event", &d)).transpose()
+        self.scoped_doc(
+            "SELECT doc FROM events WHERE id = $1 AND account = $2 AND mode = $3",
+            "event",
+            scope,
+            id,
+        )
+        .await
     }
 
     pub(super) async fn find_event_impl(&self, id: &str) -> StoreResult<Option<EventRecord>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar("SELECT doc FROM events WHERE id = $1")
-                .bind(id)
-                .fetch_optional(p)
-                .await
-                .map_err(db_err)?
-        });
-        doc.map(|d| decode("event", &d)).transpose()
+        self.doc_by_id("SELECT doc FROM events WHERE id = $1", "event", id)
+            .await
     }
 
     pub(super) async fn list_events_impl(

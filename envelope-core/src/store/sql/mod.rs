@@ -212,6 +212,44 @@ impl SqlStore {
         }
     }
 
+    /// The document selected by `sql` (`SELECT doc ... WHERE id = $1 AND account = $2 AND mode =
+    /// $3`, a constant), decoded; `None` when no row is in scope.
+    pub(crate) async fn scoped_doc<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &'static str,
+        what: &str,
+        scope: &crate::model::Scope,
+        id: &str,
+    ) -> StoreResult<Option<T>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(sql)
+                .bind(id)
+                .bind(&scope.account)
+                .bind(scope.mode.as_str())
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        doc.map(|d| decode(what, &d)).transpose()
+    }
+
+    /// The document selected by `sql` (`SELECT doc ... WHERE id = $1`, a constant), decoded.
+    pub(crate) async fn doc_by_id<T: serde::de::DeserializeOwned>(
+        &self,
+        sql: &'static str,
+        what: &str,
+        id: &str,
+    ) -> StoreResult<Option<T>> {
+        let doc: Option<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(sql)
+                .bind(id)
+                .fetch_optional(p)
+                .await
+                .map_err(db_err)?
+        });
+        doc.map(|d| decode(what, &d)).transpose()
+    }
+
     /// A [`BlobStore`](super::BlobStore) in the same database (the `blobs` table).
     pub fn blobs(&self) -> SqlBlobStore {
         SqlBlobStore::new(self.pool.clone())

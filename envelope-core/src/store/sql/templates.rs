@@ -1,7 +1,7 @@
 //! Templates: versioned documents, updated only from the version the caller read.
 
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, db_err, decode, encode, version, with_pool};
+use super::{SqlStore, db_err, encode, version, with_pool};
 use crate::model::{Scope, TemplateRecord};
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
 
@@ -38,18 +38,13 @@ impl SqlStore {
         scope: &Scope,
         id: &str,
     ) -> StoreResult<Option<TemplateRecord>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT doc FROM templates WHERE id = $1 AND account = $2 AND mode = $3",
-            )
-            .bind(id)
-            .bind(&scope.account)
-            .bind(scope.mode.as_str())
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?
-        });
-        doc.map(|d| decode("template", &d)).transpose()
+        self.scoped_doc(
+            "SELECT doc FROM templates WHERE id = $1 AND account = $2 AND mode = $3",
+            "template",
+            scope,
+            id,
+        )
+        .await
     }
 
     /// Compare-and-set on `version`: zero rows changed means another writer got there first.

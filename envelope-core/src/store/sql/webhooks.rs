@@ -2,7 +2,7 @@
 //! enabled endpoints of a scope to fill the outbox.
 
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, db_err, decode, encode, with_pool};
+use super::{SqlStore, db_err, encode, with_pool};
 use crate::model::{EndpointStatus, Scope, WebhookEndpointRecord};
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
 
@@ -47,32 +47,25 @@ impl SqlStore {
         scope: &Scope,
         id: &str,
     ) -> StoreResult<Option<WebhookEndpointRecord>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT doc FROM webhook_endpoints WHERE id = $1 AND account = $2 AND mode = $3",
-            )
-            .bind(id)
-            .bind(&scope.account)
-            .bind(scope.mode.as_str())
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?
-        });
-        doc.map(|d| decode("webhook endpoint", &d)).transpose()
+        self.scoped_doc(
+            "SELECT doc FROM webhook_endpoints WHERE id = $1 AND account = $2 AND mode = $3",
+            "webhook endpoint",
+            scope,
+            id,
+        )
+        .await
     }
 
     pub(super) async fn find_webhook_endpoint_impl(
         &self,
         id: &str,
     ) -> StoreResult<Option<WebhookEndpointRecord>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar("SELECT doc FROM webhook_endpoints WHERE id = $1")
-                .bind(id)
-                .fetch_optional(p)
-                .await
-                .map_err(db_err)?
-        });
-        doc.map(|d| decode("webhook endpoint", &d)).transpose()
+        self.doc_by_id(
+            "SELECT doc FROM webhook_endpoints WHERE id = $1",
+            "webhook endpoint",
+            id,
+        )
+        .await
     }
 
     /// Endpoints carry no version: the last write wins, as in the memory store. The owner never
