@@ -9,13 +9,13 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use std::net::{Ipv4Addr, TcpListener};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use mail_parser::{Message, MessageParser};
+
+#[path = "../../envelope-core/tests/support/smtp.rs"]
+mod smtp;
+use smtp::Sink;
 
 use envelope_core::mail::SmtpMailer;
 use envelope_core::{ManualClock, Timestamp};
@@ -23,86 +23,6 @@ use envelope_core::{ManualClock, Timestamp};
 use common::pdf::client_contract;
 use common::signing::{form_token, html, post_form};
 use common::{Options, TestServer, client_signer, envelope_body};
-
-/// A running aiosmtpd that stores what it receives; stopped on drop.
-struct Sink {
-    child: Child,
-    port: u16,
-    dir: tempfile::TempDir,
-}
-
-impl Sink {
-    fn start() -> Sink {
-        let probe = Command::new("python3")
-            .args(["-c", "import aiosmtpd"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status();
-        assert!(
-            probe.is_ok_and(|s| s.success()),
-            "python3 with aiosmtpd is required: run scripts/install-test-deps.sh"
-        );
-        let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("../envelope-core/tests/support");
-        let dir = tempfile::tempdir().unwrap();
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new("python3")
-            .args(["-m", "aiosmtpd", "-n", "-l"])
-            .arg(format!("127.0.0.1:{port}"))
-            .args(["-c", "smtp_sink.Sink"])
-            .arg(dir.path().join("out"))
-            .env("PYTHONPATH", support)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start python3 -m aiosmtpd");
-        let sink = Sink { child, port, dir };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while std::net::TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "aiosmtpd did not listen within 20 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        sink
-    }
-
-    /// The raw messages once `n` have arrived, in arrival order.
-    async fn received(&self, n: usize) -> Vec<Vec<u8>> {
-        let out = self.dir.path().join("out");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let mut metas: Vec<PathBuf> = std::fs::read_dir(&out)
-                .map(|d| d.map(|e| e.unwrap().path()).collect())
-                .unwrap_or_default();
-            metas.retain(|p| p.extension().is_some_and(|e| e == "json"));
-            if metas.len() >= n {
-                metas.sort();
-                return metas
-                    .iter()
-                    .map(|p| std::fs::read(p.with_extension("eml")).unwrap())
-                    .collect();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "only {} of {n} messages arrived",
-                metas.len()
-            );
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-    }
-}
-
-impl Drop for Sink {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn kind(m: &Message<'_>) -> String {
     m.header_raw("X-Envelope-Kind")
@@ -129,7 +49,7 @@ async fn request_reminder_and_completion_arrive_over_smtp() {
     let clock = Arc::new(ManualClock::new(
         Timestamp::parse("2027-05-03T10:00:00.000Z").unwrap(),
     ));
-    let mailer = SmtpMailer::builder(&format!("smtp://127.0.0.1:{}", sink.port))
+    let mailer = SmtpMailer::builder(&sink.url())
         .unwrap()
         .clock(clock.clone())
         .build()
@@ -152,7 +72,7 @@ async fn request_reminder_and_completion_arrive_over_smtp() {
     let id = env["id"].as_str().unwrap();
 
     // 1. The signing request, with a link that opens the page.
-    let raw = sink.received(1).await;
+    let raw: Vec<Vec<u8>> = sink.received(1).await.into_iter().map(|r| r.eml).collect();
     let request = MessageParser::default().parse(&raw[0]).unwrap();
     assert_eq!(kind(&request), "signing_request");
     assert_eq!(
@@ -171,7 +91,7 @@ async fn request_reminder_and_completion_arrive_over_smtp() {
         .await
         .ok(200);
     assert_eq!(r["reminded"].as_array().unwrap().len(), 1, "{r}");
-    let raw = sink.received(2).await;
+    let raw: Vec<Vec<u8>> = sink.received(2).await.into_iter().map(|r| r.eml).collect();
     let reminder = MessageParser::default().parse(&raw[1]).unwrap();
     assert_eq!(kind(&reminder), "reminder");
     let second = link_in(&s, &reminder);
@@ -197,7 +117,7 @@ async fn request_reminder_and_completion_arrive_over_smtp() {
         "{}",
         html(&done)
     );
-    let raw = sink.received(3).await;
+    let raw: Vec<Vec<u8>> = sink.received(3).await.into_iter().map(|r| r.eml).collect();
     let completed = MessageParser::default().parse(&raw[2]).unwrap();
     assert_eq!(kind(&completed), "completed");
     assert_eq!(completed.attachment_count(), 1);
