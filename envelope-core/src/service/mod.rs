@@ -287,22 +287,15 @@ impl SigningService {
         if !well_formed {
             return Err(Error::InvalidApiKey);
         }
-        let key = self
+        let found = self
             .inner
             .store
-            .api_key_by_hash(&ids::digest(api_key))
+            .api_key_with_account(&ids::digest(api_key))
             .await?;
-        let key = match key {
-            Some(k) if k.revoked_at.is_none() => k,
-            _ => return Err(Error::InvalidApiKey),
-        };
-        let account = self
-            .inner
-            .store
-            .get_account(&key.account)
-            .await?
-            .ok_or(Error::InvalidApiKey)?;
-        Ok(AuthContext { account, key })
+        match found {
+            Some((key, account)) if key.revoked_at.is_none() => Ok(AuthContext { account, key }),
+            _ => Err(Error::InvalidApiKey),
+        }
     }
 
     /// Counts one request against the allowance of `subject` (an API key ID, or a client address

@@ -163,6 +163,15 @@ pub trait Store: Send + Sync + 'static {
     async fn insert_api_key(&self, key: &ApiKey) -> StoreResult<()>;
     /// The key with this hash, revoked or not.
     async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
+    /// The key with this hash (revoked or not) and its account, read together: every
+    /// authenticated request starts here, so a store should answer it in one query. The default
+    /// makes the two reads.
+    async fn api_key_with_account(&self, hash: &str) -> StoreResult<Option<(ApiKey, Account)>> {
+        let Some(key) = self.api_key_by_hash(hash).await? else {
+            return Ok(None);
+        };
+        Ok(self.get_account(&key.account).await?.map(|a| (key, a)))
+    }
     async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked; false when the account has no such unrevoked key.
     async fn revoke_api_key(&self, account: &str, key_id: &str, at: Timestamp)

@@ -20,6 +20,14 @@ pub async fn accounts_and_keys(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         store.api_key_by_hash(&ids_hash("nope")).await.unwrap(),
         None
     );
+    assert_eq!(
+        store.api_key_with_account(&k2.hash).await.unwrap(),
+        Some((k2.clone(), a.clone()))
+    );
+    assert_eq!(
+        store.api_key_with_account(&ids_hash("nope")).await.unwrap(),
+        None
+    );
 
     let b = account(1);
     store.insert_account(&b, &[]).await.unwrap();
@@ -83,6 +91,11 @@ pub async fn accounts_and_keys(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert!(!store.revoke_api_key(&a.id, &k1.id, t(100)).await.unwrap());
     let revoked = store.api_key_by_hash(&k1.hash).await.unwrap().unwrap();
     assert_eq!(revoked.revoked_at, Some(t(99)));
+    let (revoked, owner) = store.api_key_with_account(&k1.hash).await.unwrap().unwrap();
+    assert_eq!(
+        (revoked.revoked_at, owner.id.as_str()),
+        (Some(t(99)), a.id.as_str())
+    );
     let listed = store.list_api_keys(&a.id).await.unwrap();
     assert_eq!(listed[0].revoked_at, Some(t(99)));
     assert_eq!(listed[1].revoked_at, None);

@@ -4,7 +4,10 @@
 //! that win over the copy in the JSON document: a single conditional `UPDATE` changes them,
 //! without a read-modify-write of the document.
 
-use super::{SqlStore, db_err, decode, encode, from_millis, millis, with_pool, with_tx};
+use super::{
+    SqlStore, db_err, decode, encode, from_millis, millis, point_read, with_pool, with_tx,
+    with_write,
+};
 use crate::clock::Timestamp;
 use crate::model::{Account, ApiKey};
 use crate::store::StoreResult;
@@ -60,13 +63,11 @@ impl SqlStore {
     }
 
     pub(super) async fn get_account_impl(&self, id: &str) -> StoreResult<Option<Account>> {
-        let row: Option<(i64, String)> = with_pool!(&self.pool, |p| {
-            sqlx::query_as("SELECT monthly_allowance, doc FROM accounts WHERE id = $1")
-                .bind(id)
-                .fetch_optional(p)
-                .await
-                .map_err(db_err)?
-        });
+        let row = point_read!(
+            &self.pool,
+            "SELECT monthly_allowance, doc FROM accounts WHERE id = $1",
+            (id) as (i64, String)
+        );
         row.map(account_from_row).transpose()
     }
 
@@ -85,11 +86,11 @@ impl SqlStore {
         account: &str,
         allowance: u32,
     ) -> StoreResult<bool> {
-        let r = with_pool!(&self.pool, |p| {
+        let r = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE accounts SET monthly_allowance = $2 WHERE id = $1")
                 .bind(account)
                 .bind(i64::from(allowance))
-                .execute(p)
+                .execute(e)
                 .await
                 .map_err(db_err)?
                 .rows_affected()
@@ -99,14 +100,14 @@ impl SqlStore {
 
     pub(super) async fn insert_api_key_impl(&self, key: &ApiKey) -> StoreResult<()> {
         let doc = encode(key)?;
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(INSERT_KEY)
                 .bind(&key.id)
                 .bind(&key.account)
                 .bind(&key.hash)
                 .bind(key.revoked_at.map(millis))
                 .bind(&doc)
-                .execute(p)
+                .execute(e)
                 .await
                 .map_err(db_err)?;
         });
@@ -114,14 +115,31 @@ impl SqlStore {
     }
 
     pub(super) async fn api_key_by_hash_impl(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
-        let row: Option<(Option<i64>, String)> = with_pool!(&self.pool, |p| {
-            sqlx::query_as("SELECT revoked_at, doc FROM api_keys WHERE hash = $1")
-                .bind(hash)
-                .fetch_optional(p)
-                .await
-                .map_err(db_err)?
-        });
+        let row = point_read!(
+            &self.pool,
+            "SELECT revoked_at, doc FROM api_keys WHERE hash = $1",
+            (hash) as (Option<i64>, String)
+        );
         row.map(key_from_row).transpose()
+    }
+
+    pub(super) async fn api_key_with_account_impl(
+        &self,
+        hash: &str,
+    ) -> StoreResult<Option<(ApiKey, Account)>> {
+        let row = point_read!(
+            &self.pool,
+            "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.doc \
+             FROM api_keys k JOIN accounts a ON a.id = k.account WHERE k.hash = $1",
+            (hash) as (Option<i64>, String, i64, String)
+        );
+        row.map(|(revoked, key, allowance, account)| {
+            Ok((
+                key_from_row((revoked, key))?,
+                account_from_row((allowance, account))?,
+            ))
+        })
+        .transpose()
     }
 
     pub(super) async fn list_api_keys_impl(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
@@ -141,7 +159,7 @@ impl SqlStore {
         key_id: &str,
         at: Timestamp,
     ) -> StoreResult<bool> {
-        let r = with_pool!(&self.pool, |p| {
+        let r = with_write!(&self.pool, |e| {
             sqlx::query(
                 "UPDATE api_keys SET revoked_at = $3 \
                  WHERE account = $1 AND id = $2 AND revoked_at IS NULL",
@@ -149,7 +167,7 @@ impl SqlStore {
             .bind(account)
             .bind(key_id)
             .bind(millis(at))
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?
             .rows_affected()
@@ -158,16 +176,11 @@ impl SqlStore {
     }
 
     pub(super) async fn usage_impl(&self, account: &str, period: &str) -> StoreResult<u32> {
-        let used: Option<i64> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT used FROM allowance_usage WHERE account = $1 AND period = $2",
-            )
-            .bind(account)
-            .bind(period)
-            .fetch_optional(p)
-            .await
-            .map_err(db_err)?
-        });
-        Ok(used.map_or(0, |u| u32::try_from(u).unwrap_or(u32::MAX)))
+        let used = point_read!(
+            &self.pool,
+            "SELECT used FROM allowance_usage WHERE account = $1 AND period = $2",
+            (account, period) as (i64,)
+        );
+        Ok(used.map_or(0, |(u,)| u32::try_from(u).unwrap_or(u32::MAX)))
     }
 }

@@ -9,7 +9,7 @@
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{Pool, db_err, with_pool};
+use super::{Pool, db_err, with_pool, with_write};
 use crate::store::{BlobStore, StoreResult};
 
 /// Blobs in the same database as the records. Made by [`super::SqlStore::blobs`].
@@ -28,14 +28,14 @@ impl SqlBlobStore {
 impl BlobStore for SqlBlobStore {
     /// Keys are never reused, but a retried `put` of the same key must succeed: it overwrites.
     async fn put(&self, key: &str, bytes: Bytes) -> StoreResult<()> {
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(
                 "INSERT INTO blobs (blob_key, data) VALUES ($1, $2) \
                  ON CONFLICT (blob_key) DO UPDATE SET data = excluded.data",
             )
             .bind(key)
             .bind(bytes.as_ref())
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?;
         });

@@ -10,7 +10,7 @@
 //!
 //! Steps 2-3 repeat when the row changed or vanished in between (bounded).
 
-use super::{SqlStore, db_err, millis, with_pool};
+use super::{SqlStore, db_err, millis, with_tx, with_write};
 use crate::clock::Timestamp;
 use crate::model::Scope;
 use crate::store::{IdempotencyBegin, StoreError, StoreResult, StoredResponse};
@@ -53,7 +53,7 @@ impl SqlStore {
         let mode = scope.mode.as_str();
         for _ in 0..ATTEMPTS {
             let claim = uuid::Uuid::new_v4().to_string();
-            let (inserted, row): (u64, Option<Row>) = with_pool!(&self.pool, |p| {
+            let (inserted, row): (u64, Option<Row>) = with_tx!(&self.pool, |tx| {
                 let inserted = sqlx::query(CLAIM)
                     .bind(&scope.account)
                     .bind(mode)
@@ -61,7 +61,7 @@ impl SqlStore {
                     .bind(fingerprint)
                     .bind(&claim)
                     .bind(millis(now))
-                    .execute(p)
+                    .execute(&mut *tx)
                     .await
                     .map_err(db_err)?
                     .rows_affected();
@@ -72,7 +72,7 @@ impl SqlStore {
                         .bind(&scope.account)
                         .bind(mode)
                         .bind(key)
-                        .fetch_optional(p)
+                        .fetch_optional(&mut *tx)
                         .await
                         .map_err(db_err)?
                 };
@@ -102,7 +102,7 @@ impl SqlStore {
                     IdempotencyBegin::Mismatch
                 });
             }
-            let taken = with_pool!(&self.pool, |p| {
+            let taken = with_write!(&self.pool, |e| {
                 sqlx::query(TAKE_OVER)
                     .bind(&scope.account)
                     .bind(mode)
@@ -111,7 +111,7 @@ impl SqlStore {
                     .bind(&claim)
                     .bind(millis(now))
                     .bind(&old_claim)
-                    .execute(p)
+                    .execute(e)
                     .await
                     .map_err(db_err)?
                     .rows_affected()
@@ -132,7 +132,7 @@ impl SqlStore {
         response: &StoredResponse,
         expires_at: Timestamp,
     ) -> StoreResult<()> {
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(
                 "UPDATE idempotency_keys SET done = TRUE, status = $4, body = $5, expires_at = $6 \
                  WHERE account = $1 AND mode = $2 AND idem_key = $3 AND done = FALSE",
@@ -143,7 +143,7 @@ impl SqlStore {
             .bind(i64::from(response.status))
             .bind(&response.body)
             .bind(millis(expires_at))
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?;
         });
@@ -155,7 +155,7 @@ impl SqlStore {
         scope: &Scope,
         key: &str,
     ) -> StoreResult<()> {
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(
                 "DELETE FROM idempotency_keys \
                  WHERE account = $1 AND mode = $2 AND idem_key = $3 AND done = FALSE",
@@ -163,7 +163,7 @@ impl SqlStore {
             .bind(&scope.account)
             .bind(scope.mode.as_str())
             .bind(key)
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?;
         });

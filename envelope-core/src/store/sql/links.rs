@@ -1,12 +1,12 @@
 //! Signing tokens and file links, stored and found by the SHA-256 of their token.
 
-use super::{SqlStore, db_err, decode, encode, millis, with_pool};
+use super::{SqlStore, db_err, decode, encode, millis, with_pool, with_write};
 use crate::store::{FileLink, SigningToken, StoreResult};
 
 impl SqlStore {
     pub(super) async fn insert_signing_token_impl(&self, t: &SigningToken) -> StoreResult<()> {
         let doc = encode(t)?;
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(
                 "INSERT INTO signing_tokens (token_hash, envelope, expires_at, doc) \
                  VALUES ($1, $2, $3, $4)",
@@ -15,7 +15,7 @@ impl SqlStore {
             .bind(&t.envelope)
             .bind(millis(t.expires_at))
             .bind(&doc)
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?;
         });
@@ -38,12 +38,12 @@ impl SqlStore {
 
     pub(super) async fn insert_file_link_impl(&self, l: &FileLink) -> StoreResult<()> {
         let doc = encode(l)?;
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query("INSERT INTO file_links (token_hash, expires_at, doc) VALUES ($1, $2, $3)")
                 .bind(&l.token_hash)
                 .bind(millis(l.expires_at))
                 .bind(&doc)
-                .execute(p)
+                .execute(e)
                 .await
                 .map_err(db_err)?;
         });

@@ -23,7 +23,9 @@ mod blobs;
 mod deliveries;
 mod envelopes;
 mod events;
+mod group_commit;
 mod idempotency;
+mod inline;
 mod links;
 mod lists;
 mod schema;
@@ -41,6 +43,7 @@ use sqlx::sqlite::{
 };
 
 pub use blobs::SqlBlobStore;
+pub use group_commit::CommitStats;
 pub use schema::SCHEMA_VERSION;
 
 use super::{StoreError, StoreResult};
@@ -56,36 +59,78 @@ pub enum Engine {
 /// A pool of either engine. Cloning is cheap (pools are reference-counted).
 #[derive(Debug, Clone)]
 pub(crate) enum Pool {
-    Sqlite(SqlitePool),
+    Sqlite(Lite),
     Postgres(PgPool),
 }
 
-/// Runs `$body` with `$p` bound to the pool, compiled once per engine.
+/// A SQLite pool, the group commit of its writers (see [`group_commit`]) and the connections
+/// for point reads on the calling thread (see [`inline`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Lite {
+    pub(crate) pool: SqlitePool,
+    pub(crate) commits: group_commit::GroupCommit,
+    pub(crate) reads: std::sync::Arc<inline::InlineReads>,
+}
+
+/// Runs `$body`, which only reads, with `$p` bound to the pool, compiled once per engine. On
+/// SQLite it first waits until every commit begun before it is on disk (see [`group_commit`]).
+/// Writes go through [`with_tx!`].
 macro_rules! with_pool {
     ($pool:expr, |$p:ident| $body:expr) => {
         match $pool {
-            $crate::store::sql::Pool::Sqlite($p) => $body,
+            $crate::store::sql::Pool::Sqlite(lite) => {
+                lite.commits.visible().await?;
+                let $p = &lite.pool;
+                $body
+            }
             $crate::store::sql::Pool::Postgres($p) => $body,
+        }
+    };
+}
+
+/// Reads at most one row by key, compiled once per engine: `point_read!(&self.pool, SQL, (a, b)
+/// as (i64, String))`. On SQLite it runs on the calling thread (see [`inline`]) after the same
+/// durability wait as [`with_pool!`]; on PostgreSQL through the pool. `SQL` must be a constant
+/// whose `$n` placeholders appear in order.
+macro_rules! point_read {
+    ($pool:expr, $sql:expr, ($($param:expr),* $(,)?) as $row:ty) => {
+        match $pool {
+            $crate::store::sql::Pool::Sqlite(lite) => {
+                lite.commits.visible().await?;
+                lite.reads
+                    .row($sql, ($($param,)*), |r| <$row>::try_from(r))?
+            }
+            $crate::store::sql::Pool::Postgres(p) => sqlx::query_as::<_, $row>($sql)
+                $(.bind($param))*
+                .fetch_optional(p)
+                .await
+                .map_err($crate::store::sql::db_err)?,
         }
     };
 }
 
 /// Runs `$body` inside one write transaction bound to `$tx`, compiled once per engine, and
 /// commits when `$body` finishes. A `?` or `return` inside `$body` drops the transaction, which
-/// rolls it back: all or nothing.
+/// rolls it back: all or nothing. It returns once the commit is durable.
 ///
-/// SQLite starts with `BEGIN IMMEDIATE`: the write lock is taken up front, so concurrent writers
-/// wait (busy timeout) instead of failing when a read lock cannot be upgraded.
+/// SQLite: this process's writers take turns ([`group_commit`]), then `BEGIN IMMEDIATE` takes
+/// the write lock up front (other processes wait for it: busy timeout), and after the `COMMIT`
+/// the writer waits for the group fsync that covers it.
 macro_rules! with_tx {
     ($pool:expr, |$tx:ident| $body:expr) => {
         match $pool {
-            $crate::store::sql::Pool::Sqlite(p) => {
-                let mut $tx = p
+            $crate::store::sql::Pool::Sqlite(lite) => {
+                let turn = lite.commits.write_turn().await;
+                let mut $tx = lite
+                    .pool
                     .begin_with("BEGIN IMMEDIATE")
                     .await
                     .map_err($crate::store::sql::db_err)?;
                 let out = $body;
+                let ticket = lite.commits.ticket();
                 $tx.commit().await.map_err($crate::store::sql::db_err)?;
+                drop(turn);
+                ticket.committed().await?;
                 out
             }
             $crate::store::sql::Pool::Postgres(p) => {
@@ -98,7 +143,24 @@ macro_rules! with_tx {
     };
 }
 
-pub(crate) use {with_pool, with_tx};
+/// Runs `$body`, one write statement, with `$e` bound to an executor: on PostgreSQL the pool
+/// (the statement is its own transaction), on SQLite a [`with_tx!`] transaction, so that the
+/// write joins the group commit.
+macro_rules! with_write {
+    ($pool:expr, |$e:ident| $body:expr) => {
+        match $pool {
+            pool @ $crate::store::sql::Pool::Sqlite(_) => {
+                $crate::store::sql::with_tx!(pool, |tx| {
+                    let $e = &mut *tx;
+                    $body
+                })
+            }
+            $crate::store::sql::Pool::Postgres($e) => $body,
+        }
+    };
+}
+
+pub(crate) use {point_read, with_pool, with_tx, with_write};
 
 /// Why a store could not be opened.
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +179,9 @@ pub enum OpenError {
     Database(#[from] sqlx::Error),
     #[error("cannot migrate the database: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The first fsync of the database failed.
+    #[error("cannot make the database durable: {0}")]
+    Sync(StoreError),
 }
 
 /// A [`Store`](super::Store) over SQLite or PostgreSQL. Cheap to clone.
@@ -139,23 +204,55 @@ const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 impl SqlStore {
     /// Opens (creating it if missing) the SQLite database file at `path`, and migrates it.
     ///
-    /// Settings: WAL journal (readers never block the writer), `synchronous=FULL` (every commit
-    /// is fsynced: with `NORMAL`, WAL survives a process crash but a power loss may drop the last
-    /// commits, and the contract promises that a returned `Ok` survives), foreign keys on, and a
-    /// busy timeout so that writers queue for the lock.
+    /// Settings: WAL journal (readers never block the writer), foreign keys on, and a busy
+    /// timeout so that writers of other processes queue for the lock. Every write returns once
+    /// its commit is fsynced, as with `synchronous=FULL`, but through a group commit: SQLite runs
+    /// with `synchronous=NORMAL` and one fsync of the WAL covers every commit made while the
+    /// previous one ran (see `group_commit.rs`). Must be called within a Tokio runtime.
     pub async fn open_sqlite(path: impl AsRef<Path>) -> Result<SqlStore, OpenError> {
+        let path = path.as_ref();
         let options = SqliteConnectOptions::new()
-            .filename(path.as_ref())
+            .filename(path)
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Full)
+            .synchronous(SqliteSynchronous::Normal)
             .foreign_keys(true)
             .busy_timeout(SQLITE_BUSY_TIMEOUT);
+        // An in-process connection cannot go stale: no ping before each use (a round trip to
+        // the connection's thread), and no recycling (the last close would delete the WAL).
         let pool = SqlitePoolOptions::new()
             .max_connections(8)
+            .min_connections(1)
+            .test_before_acquire(false)
+            .idle_timeout(None)
+            .max_lifetime(None)
             .connect_with(options)
             .await?;
-        Self::ready(Pool::Sqlite(pool)).await
+        let commits = group_commit::GroupCommit::for_database(path);
+        let reads = std::sync::Arc::new(inline::InlineReads::new(path).map_err(OpenError::Sync)?);
+        let store = Self::ready(Pool::Sqlite(Lite {
+            pool,
+            commits,
+            reads,
+        }))
+        .await?;
+        // The migrations committed without the group commit: make them durable now.
+        if let Pool::Sqlite(lite) = &store.pool {
+            lite.commits
+                .ticket()
+                .committed()
+                .await
+                .map_err(OpenError::Sync)?;
+        }
+        Ok(store)
+    }
+
+    /// Commits and fsyncs made by this store's SQLite group commit (`None` on PostgreSQL).
+    pub fn commit_stats(&self) -> Option<CommitStats> {
+        match &self.pool {
+            Pool::Sqlite(lite) => Some(lite.commits.stats()),
+            Pool::Postgres(_) => None,
+        }
     }
 
     /// Connects a pool to the PostgreSQL database at `url` (`postgres://user@host/db`) and
@@ -221,16 +318,12 @@ impl SqlStore {
         scope: &crate::model::Scope,
         id: &str,
     ) -> StoreResult<Option<T>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(sql)
-                .bind(id)
-                .bind(&scope.account)
-                .bind(scope.mode.as_str())
-                .fetch_optional(p)
-                .await
-                .map_err(db_err)?
-        });
-        doc.map(|d| decode(what, &d)).transpose()
+        let row = point_read!(
+            &self.pool,
+            sql,
+            (id, scope.account.as_str(), scope.mode.as_str()) as (String,)
+        );
+        row.map(|(d,)| decode(what, &d)).transpose()
     }
 
     /// The document selected by `sql` (`SELECT doc ... WHERE id = $1`, a constant), decoded.
@@ -240,14 +333,8 @@ impl SqlStore {
         what: &str,
         id: &str,
     ) -> StoreResult<Option<T>> {
-        let doc: Option<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(sql)
-                .bind(id)
-                .fetch_optional(p)
-                .await
-                .map_err(db_err)?
-        });
-        doc.map(|d| decode(what, &d)).transpose()
+        let row = point_read!(&self.pool, sql, (id) as (String,));
+        row.map(|(d,)| decode(what, &d)).transpose()
     }
 
     /// A [`BlobStore`](super::BlobStore) in the same database (the `blobs` table).
@@ -257,7 +344,10 @@ impl SqlStore {
 
     /// Waits for the connections to finish and closes them (for SQLite: checkpoints the WAL).
     pub async fn close(&self) {
-        with_pool!(&self.pool, |p| p.close().await)
+        match &self.pool {
+            Pool::Sqlite(lite) => lite.pool.close().await,
+            Pool::Postgres(p) => p.close().await,
+        }
     }
 }
 

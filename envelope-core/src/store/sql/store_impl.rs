@@ -33,6 +33,9 @@ impl Store for SqlStore {
     async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
         self.api_key_by_hash_impl(hash).await
     }
+    async fn api_key_with_account(&self, hash: &str) -> StoreResult<Option<(ApiKey, Account)>> {
+        self.api_key_with_account_impl(hash).await
+    }
     async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
         self.list_api_keys_impl(account).await
     }

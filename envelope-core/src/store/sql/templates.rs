@@ -1,7 +1,7 @@
 //! Templates: versioned documents, updated only from the version the caller read.
 
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, db_err, encode, version, with_pool};
+use super::{SqlStore, db_err, encode, version, with_write};
 use crate::model::{Scope, TemplateRecord};
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
 
@@ -15,7 +15,7 @@ impl SqlStore {
     pub(super) async fn insert_template_impl(&self, t: &TemplateRecord) -> StoreResult<()> {
         let doc = encode(t)?;
         let v = version(t.version)?;
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(
                 "INSERT INTO templates (id, account, mode, version, archived, doc) \
                  VALUES ($1, $2, $3, $4, $5, $6)",
@@ -26,7 +26,7 @@ impl SqlStore {
             .bind(v)
             .bind(t.archived)
             .bind(&doc)
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?;
         });
@@ -52,7 +52,7 @@ impl SqlStore {
         let doc = encode(t)?;
         let new = version(t.version)?;
         let old = new.checked_sub(1).ok_or(StoreError::Conflict)?;
-        let changed = with_pool!(&self.pool, |p| {
+        let changed = with_write!(&self.pool, |e| {
             sqlx::query(
                 "UPDATE templates SET version = $1, archived = $2, doc = $3 \
                  WHERE id = $4 AND account = $5 AND mode = $6 AND version = $7",
@@ -64,7 +64,7 @@ impl SqlStore {
             .bind(&t.account)
             .bind(t.mode.as_str())
             .bind(old)
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?
             .rows_affected()

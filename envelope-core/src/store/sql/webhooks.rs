@@ -2,7 +2,7 @@
 //! enabled endpoints of a scope to fill the outbox.
 
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, db_err, encode, with_pool};
+use super::{SqlStore, db_err, encode, with_write};
 use crate::model::{EndpointStatus, Scope, WebhookEndpointRecord};
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
 
@@ -25,7 +25,7 @@ impl SqlStore {
         ep: &WebhookEndpointRecord,
     ) -> StoreResult<()> {
         let doc = encode(ep)?;
-        with_pool!(&self.pool, |p| {
+        with_write!(&self.pool, |e| {
             sqlx::query(
                 "INSERT INTO webhook_endpoints (id, account, mode, status, doc) \
                  VALUES ($1, $2, $3, $4, $5)",
@@ -35,7 +35,7 @@ impl SqlStore {
             .bind(ep.mode.as_str())
             .bind(status(ep.status))
             .bind(&doc)
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?;
         });
@@ -75,12 +75,12 @@ impl SqlStore {
         ep: &WebhookEndpointRecord,
     ) -> StoreResult<()> {
         let doc = encode(ep)?;
-        let changed = with_pool!(&self.pool, |p| {
+        let changed = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE webhook_endpoints SET status = $2, doc = $3 WHERE id = $1")
                 .bind(&ep.id)
                 .bind(status(ep.status))
                 .bind(&doc)
-                .execute(p)
+                .execute(e)
                 .await
                 .map_err(db_err)?
                 .rows_affected()
@@ -96,14 +96,14 @@ impl SqlStore {
         scope: &Scope,
         id: &str,
     ) -> StoreResult<bool> {
-        let changed = with_pool!(&self.pool, |p| {
+        let changed = with_write!(&self.pool, |e| {
             sqlx::query(
                 "DELETE FROM webhook_endpoints WHERE id = $1 AND account = $2 AND mode = $3",
             )
             .bind(id)
             .bind(&scope.account)
             .bind(scope.mode.as_str())
-            .execute(p)
+            .execute(e)
             .await
             .map_err(db_err)?
             .rows_affected()
