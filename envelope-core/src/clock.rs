@@ -133,9 +133,18 @@ impl Serialize for Timestamp {
 
 impl<'de> Deserialize<'de> for Timestamp {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        Timestamp::parse(&s)
-            .ok_or_else(|| serde::de::Error::custom("expected an RFC 3339 timestamp"))
+        struct Rfc3339;
+        impl serde::de::Visitor<'_> for Rfc3339 {
+            type Value = Timestamp;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an RFC 3339 timestamp")
+            }
+            // Borrowed when the input allows: no String per timestamp.
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Timestamp, E> {
+                Timestamp::parse(s).ok_or_else(|| E::custom("expected an RFC 3339 timestamp"))
+            }
+        }
+        d.deserialize_str(Rfc3339)
     }
 }
 

@@ -86,11 +86,53 @@ pub enum FieldSource {
     Form { name: String },
 }
 
-/// A field together with its source, as templates and envelopes keep it.
+/// A field together with its source, as templates and envelopes keep it: one flat JSON object,
+/// the field's keys plus `source`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "FlatPlacedField")]
 pub struct PlacedField {
     #[serde(flatten)]
     pub field: Field,
     #[serde(default)]
     pub source: FieldSource,
+}
+
+/// How a [`PlacedField`] is read: the same flat object, spelled out. `#[serde(flatten)]` would
+/// buffer every field into an intermediate tree first, which made decoding stored envelopes the
+/// largest cost of a read.
+#[derive(Deserialize)]
+struct FlatPlacedField {
+    key: String,
+    #[serde(rename = "type")]
+    kind: FieldType,
+    role: Option<String>,
+    filled_by: String,
+    required: bool,
+    page: u32,
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+    #[serde(default)]
+    source: FieldSource,
+}
+
+impl From<FlatPlacedField> for PlacedField {
+    fn from(f: FlatPlacedField) -> PlacedField {
+        PlacedField {
+            field: Field {
+                key: f.key,
+                kind: f.kind,
+                role: f.role,
+                filled_by: f.filled_by,
+                required: f.required,
+                page: f.page,
+                x: f.x,
+                y: f.y,
+                width: f.width,
+                height: f.height,
+            },
+            source: f.source,
+        }
+    }
 }

@@ -125,8 +125,10 @@ pub enum SignerValue {
     Checkbox(bool),
 }
 
-/// A signer with what only the service sees.
+/// A signer with what only the service sees: one flat JSON object, the wire signer's keys plus
+/// the rest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "FlatSignerRecord")]
 pub struct SignerRecord {
     #[serde(flatten)]
     pub signer: Signer,
@@ -141,6 +143,55 @@ pub struct SignerRecord {
     /// Field key -> value, set when the signer signs.
     #[serde(default)]
     pub values: BTreeMap<String, SignerValue>,
+}
+
+/// How a [`SignerRecord`] is read: the same flat object, spelled out (see
+/// `field::FlatPlacedField` for why not `#[serde(flatten)]`).
+#[derive(Deserialize)]
+struct FlatSignerRecord {
+    id: String,
+    role: String,
+    name: String,
+    email: String,
+    order: u32,
+    status: SignerStatus,
+    viewed_at: Option<Timestamp>,
+    signed_at: Option<Timestamp>,
+    declined_at: Option<Timestamp>,
+    decline_reason: Option<String>,
+    sent_at: Option<Timestamp>,
+    last_reminded_at: Option<Timestamp>,
+    #[serde(default)]
+    consented_at: Option<Timestamp>,
+    ip_address: Option<String>,
+    user_agent: Option<String>,
+    #[serde(default)]
+    values: BTreeMap<String, SignerValue>,
+}
+
+impl From<FlatSignerRecord> for SignerRecord {
+    fn from(f: FlatSignerRecord) -> SignerRecord {
+        SignerRecord {
+            signer: Signer {
+                id: f.id,
+                role: f.role,
+                name: f.name,
+                email: f.email,
+                order: f.order,
+                status: f.status,
+                viewed_at: f.viewed_at,
+                signed_at: f.signed_at,
+                declined_at: f.declined_at,
+                decline_reason: f.decline_reason,
+            },
+            sent_at: f.sent_at,
+            last_reminded_at: f.last_reminded_at,
+            consented_at: f.consented_at,
+            ip_address: f.ip_address,
+            user_agent: f.user_agent,
+            values: f.values,
+        }
+    }
 }
 
 /// A stored PDF: where the bytes are and what they are.
@@ -226,5 +277,78 @@ impl EnvelopeRecord {
 
     pub fn signer_index(&self, id: &str) -> Option<usize> {
         self.signers.iter().position(|s| s.signer.id == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::field::{Field, FieldSource, FieldType, PlacedField};
+
+    fn at(ms: i64) -> Option<Timestamp> {
+        Timestamp::from_millis(ms)
+    }
+
+    /// Records are read through spelled-out flat structs (no `#[serde(flatten)]`): every key must
+    /// come back, and the stored form must stay one flat object.
+    #[test]
+    fn flat_records_round_trip_every_key() {
+        let signer = SignerRecord {
+            signer: Signer {
+                id: "sig_1".into(),
+                role: "Client".into(),
+                name: "Ada".into(),
+                email: "ada@example.com".into(),
+                order: 2,
+                status: SignerStatus::Declined,
+                viewed_at: at(1),
+                signed_at: at(2),
+                declined_at: at(3),
+                decline_reason: Some("no".into()),
+            },
+            sent_at: at(4),
+            last_reminded_at: at(5),
+            consented_at: at(6),
+            ip_address: Some("192.0.2.1".into()),
+            user_agent: Some("UA".into()),
+            values: [("sig".to_string(), SignerValue::Checkbox(true))].into(),
+        };
+        let json = serde_json::to_value(&signer).unwrap();
+        assert_eq!(json["email"], "ada@example.com", "flat: {json}");
+        assert_eq!(json["ip_address"], "192.0.2.1");
+        assert_eq!(
+            serde_json::from_value::<SignerRecord>(json).unwrap(),
+            signer
+        );
+
+        for source in [
+            FieldSource::Explicit,
+            FieldSource::Tag,
+            FieldSource::Form { name: "a.b".into() },
+        ] {
+            let field = PlacedField {
+                field: Field {
+                    key: "k".into(),
+                    kind: FieldType::Text,
+                    role: Some("Client".into()),
+                    filled_by: "Client".into(),
+                    required: true,
+                    page: 3,
+                    x: 1.5,
+                    y: 2.25,
+                    width: 100.0,
+                    height: 20.0,
+                },
+                source,
+            };
+            let json = serde_json::to_value(&field).unwrap();
+            assert_eq!(json["type"], "text", "flat: {json}");
+            assert_eq!(serde_json::from_value::<PlacedField>(json).unwrap(), field);
+        }
+        // Written before `source` existed: explicit.
+        let old = r#"{"key":"k","type":"date","role":null,"filled_by":"sender","required":false,
+                      "page":1,"x":0,"y":0,"width":1,"height":1}"#;
+        let field: PlacedField = serde_json::from_str(old).unwrap();
+        assert_eq!(field.source, FieldSource::Explicit);
     }
 }
