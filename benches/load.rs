@@ -41,6 +41,7 @@ use tokio::net::TcpListener;
 
 use envelope_core::error::BoxError;
 use envelope_core::mail::{Email, Mailer};
+use envelope_core::store::sql::CommitStats;
 use envelope_core::{BlobStore, Settings, SigningService};
 use envelope_server::store::{StoreOptions, open_store};
 use envelope_server::{App, run};
@@ -112,12 +113,30 @@ async fn bench_all(cfg: Config) {
     })
     .await
     .unwrap();
+    let before = opened.sql.commit_stats();
     commit_floor(opened.blobs.clone(), cfg.concurrency, cfg.first_mark).await;
+    if let (Some(b), Some(n)) = (before, opened.sql.commit_stats()) {
+        println!(
+            "  group commit: {} commits, {} fsyncs",
+            n.commits - b.commits,
+            n.syncs - b.syncs
+        );
+    }
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
+    // LOAD_STORE=memory: the in-memory store instead, to show what the HTTP layer costs alone.
+    let memory = std::env::var("LOAD_STORE").is_ok_and(|s| s == "memory");
+    let (store, blobs): (Arc<dyn envelope_core::Store>, Arc<dyn BlobStore>) = if memory {
+        (
+            Arc::new(envelope_core::MemoryStore::new()),
+            Arc::new(envelope_core::MemoryBlobStore::new()),
+        )
+    } else {
+        (opened.store.clone(), opened.blobs.clone())
+    };
     let svc = SigningService::builder()
-        .store(opened.store)
-        .blobs(opened.blobs)
+        .store(store)
+        .blobs(blobs)
         .mailer(Arc::new(DiscardMailer))
         .settings(Settings {
             public_url: base.clone(),
@@ -168,8 +187,22 @@ async fn bench_all(cfg: Config) {
         }
     };
     let mut ids = Vec::with_capacity(cfg.envelopes);
+    let commits = opened.sql.clone();
+    let commits_per_sync = move |before: Option<CommitStats>| {
+        let now = commits.commit_stats();
+        if let (Some(b), Some(n)) = (before, now) {
+            let (c, s) = (n.commits - b.commits, n.syncs - b.syncs);
+            println!(
+                "  group commit: {c} commits, {s} fsyncs ({:.1} commits per fsync)",
+                c as f64 / s.max(1) as f64
+            );
+        }
+        now
+    };
+    let mark = commits_per_sync(None);
     let r = drive(&client, cfg.first_mark, cfg.concurrency, 201, post.clone()).await;
     r.print("POST /v1/envelopes (0 -> first mark)");
+    let mark = commits_per_sync(mark);
     ids.extend(r.ids);
 
     list_latency(&client, &base, &auth, &ids, cfg.list_samples).await;
@@ -183,6 +216,7 @@ async fn bench_all(cfg: Config) {
     )
     .await;
     r.print("POST /v1/envelopes (first mark -> all)");
+    commits_per_sync(mark);
     ids.extend(r.ids);
 
     list_latency(&client, &base, &auth, &ids, cfg.list_samples).await;

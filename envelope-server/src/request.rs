@@ -221,6 +221,9 @@ fn invalid_idempotency_key() -> Error {
 
 /// Runs the operation in its own task: a client that goes away mid-request does not cancel a
 /// half-done operation (nor leave its idempotency key claimed), and a panic becomes a 500.
+/// Reads (`GET`) run in place: there is nothing to leave half done (a read that settles an
+/// expiry makes one atomic write), `handle` catches panics, and a task per read was a
+/// measurable share of its cost.
 async fn run_detached(
     svc: &SigningService,
     ctx: AuthContext,
@@ -228,6 +231,9 @@ async fn run_detached(
     query: Params,
     body: RawBody,
 ) -> Result<Reply, ApiError> {
+    if route.is_read() {
+        return handlers::dispatch(svc, &ctx, route, query, body).await;
+    }
     let svc = svc.clone();
     let task =
         tokio::spawn(async move { handlers::dispatch(&svc, &ctx, route, query, body).await });

@@ -50,6 +50,25 @@ pub enum BodyPolicy {
 }
 
 impl Route {
+    /// Routes that only read (file downloads are not among them: they may mint a link).
+    pub fn is_read(&self) -> bool {
+        use Route::*;
+        matches!(
+            self,
+            ListEnvelopes
+                | GetEnvelope(_)
+                | ListTemplates
+                | GetTemplate(_)
+                | ListEndpoints
+                | GetEndpoint(_)
+                | ListEvents
+                | GetEvent(_)
+                | EventDeliveries(_)
+                | Account
+                | Balance
+        )
+    }
+
     pub fn body_policy(&self) -> BodyPolicy {
         use Route::*;
         match self {

@@ -27,6 +27,8 @@ pub struct StoreOptions {
 pub struct OpenedStore {
     pub store: Arc<dyn Store>,
     pub blobs: Arc<dyn BlobStore>,
+    /// The same store, typed (for its engine and its commit counters).
+    pub sql: SqlStore,
 }
 
 impl std::fmt::Debug for OpenedStore {
@@ -62,7 +64,8 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
     };
     let blobs = store.blobs();
     Ok(OpenedStore {
-        store: Arc::new(store),
+        store: Arc::new(store.clone()),
         blobs: Arc::new(blobs),
+        sql: store,
     })
 }
