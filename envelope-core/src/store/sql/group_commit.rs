@@ -144,11 +144,30 @@ impl GroupCommit {
         self.durable(n).await
     }
 
+    /// Follows the highest completed ticket (for work that paces itself by commits).
+    pub(crate) fn subscribe_completed(&self) -> watch::Receiver<u64> {
+        self.inner.completed.subscribe()
+    }
+
+    /// A handle that does not keep the group commit (and its syncer) alive.
+    pub(crate) fn downgrade(&self) -> WeakGroupCommit {
+        WeakGroupCommit(Arc::downgrade(&self.inner))
+    }
+
     pub(crate) fn stats(&self) -> CommitStats {
         CommitStats {
             commits: self.inner.issued.load(Ordering::Acquire),
             syncs: self.inner.syncs.load(Ordering::Acquire),
         }
+    }
+}
+
+/// See [`GroupCommit::downgrade`].
+pub(crate) struct WeakGroupCommit(std::sync::Weak<Inner>);
+
+impl WeakGroupCommit {
+    pub(crate) fn upgrade(&self) -> Option<GroupCommit> {
+        self.0.upgrade().map(|inner| GroupCommit { inner })
     }
 }
 

@@ -63,10 +63,13 @@ pub(crate) enum Pool {
     Postgres(PgPool),
 }
 
-/// A SQLite pool, the group commit of its writers (see [`group_commit`]) and the connections
-/// for point reads on the calling thread (see [`inline`]).
+/// A SQLite database: one connection for writes (writes are serialized anyway, and one
+/// connection keeps the pages they touch in its cache), a pool for the reads that stay on sqlx
+/// (lists, blobs), the group commit of the writes (see [`group_commit`]) and the connections for
+/// point reads on the calling thread (see [`inline`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Lite {
+    pub(crate) writer: SqlitePool,
     pub(crate) pool: SqlitePool,
     pub(crate) commits: group_commit::GroupCommit,
     pub(crate) reads: std::sync::Arc<inline::InlineReads>,
@@ -122,7 +125,7 @@ macro_rules! with_tx {
             $crate::store::sql::Pool::Sqlite(lite) => {
                 let turn = lite.commits.write_turn().await;
                 let mut $tx = lite
-                    .pool
+                    .writer
                     .begin_with("BEGIN IMMEDIATE")
                     .await
                     .map_err($crate::store::sql::db_err)?;
@@ -143,17 +146,22 @@ macro_rules! with_tx {
     };
 }
 
-/// Runs `$body`, one write statement, with `$e` bound to an executor: on PostgreSQL the pool
-/// (the statement is its own transaction), on SQLite a [`with_tx!`] transaction, so that the
-/// write joins the group commit.
+/// Runs `$body`, one write statement, with `$e` bound to an executor: the pool on PostgreSQL,
+/// the writer connection on SQLite. Either way the statement is its own transaction; on SQLite it
+/// takes its turn and joins the group commit like [`with_tx!`], without the two extra round
+/// trips of `BEGIN` and `COMMIT`.
 macro_rules! with_write {
     ($pool:expr, |$e:ident| $body:expr) => {
         match $pool {
-            pool @ $crate::store::sql::Pool::Sqlite(_) => {
-                $crate::store::sql::with_tx!(pool, |tx| {
-                    let $e = &mut *tx;
-                    $body
-                })
+            $crate::store::sql::Pool::Sqlite(lite) => {
+                let turn = lite.commits.write_turn().await;
+                // The statement commits inside `$body`: the ticket must exist before it does.
+                let ticket = lite.commits.ticket();
+                let $e = &lite.writer;
+                let out = $body;
+                drop(turn);
+                ticket.committed().await?;
+                out
             }
             $crate::store::sql::Pool::Postgres($e) => $body,
         }
@@ -201,6 +209,60 @@ impl std::fmt::Debug for SqlStore {
 /// How long a writer waits for SQLite's write lock before giving up with `Unavailable`.
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The writer connection's page cache (`PRAGMA cache_size`, negative: KiB). Every write goes
+/// through it, so the index and table pages that writes touch stay hot.
+const WRITER_CACHE_KIB: &str = "-32768";
+
+/// Commits between two WAL checkpoints (SQLite's own default is every 1 000 pages, run inside
+/// the `COMMIT` that crosses the mark, while the writer holds the lock).
+const CHECKPOINT_EVERY: u64 = 256;
+
+/// The WAL file is cut back to this size when it starts over (`PRAGMA journal_size_limit`).
+const WAL_SIZE_LIMIT: &str = "67108864";
+
+/// Copies the WAL into the database after every [`CHECKPOINT_EVERY`] commits, on a reader
+/// connection, mostly off the write path. Ends with the store.
+///
+/// A checkpoint that runs beside writers never catches up with them, and SQLite starts the WAL
+/// over only when a writer finds it fully copied, so the WAL would grow for ever. Hence two
+/// passes: the bulk of the frames without blocking anyone, then, during a write turn, the few
+/// frames appended meanwhile; the next write then starts the WAL over.
+async fn checkpoint_when_due(pool: SqlitePool, commits: group_commit::GroupCommit) {
+    let mut completed = commits.subscribe_completed();
+    let commits = commits.downgrade(); // a strong handle would keep the store's syncer alive
+    let mut last = 0;
+    while completed.changed().await.is_ok() {
+        let now = *completed.borrow_and_update();
+        if now < last + CHECKPOINT_EVERY {
+            continue;
+        }
+        last = now;
+        let result = async {
+            checkpoint(&pool).await?;
+            let Some(commits) = commits.upgrade() else {
+                return Ok(());
+            };
+            let _turn = commits.write_turn().await;
+            checkpoint(&pool).await
+        }
+        .await;
+        if let Err(e) = result {
+            if pool.is_closed() {
+                return;
+            }
+            tracing::warn!(error = %e, "WAL checkpoint failed; the next one retries");
+        }
+    }
+}
+
+/// `wal_checkpoint(PASSIVE)`: copies what it can without waiting for readers or writers.
+async fn checkpoint(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+        .execute(pool)
+        .await
+        .map(|_| ())
+}
+
 impl SqlStore {
     /// Opens (creating it if missing) the SQLite database file at `path`, and migrates it.
     ///
@@ -216,21 +278,30 @@ impl SqlStore {
             .create_if_missing(true)
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Normal)
+            // Checkpoints run in the background (`checkpoint_when_due`), not inside a commit.
+            .pragma("wal_autocheckpoint", "0")
+            .pragma("journal_size_limit", WAL_SIZE_LIMIT)
             .foreign_keys(true)
             .busy_timeout(SQLITE_BUSY_TIMEOUT);
         // An in-process connection cannot go stale: no ping before each use (a round trip to
         // the connection's thread), and no recycling (the last close would delete the WAL).
-        let pool = SqlitePoolOptions::new()
-            .max_connections(8)
-            .min_connections(1)
-            .test_before_acquire(false)
-            .idle_timeout(None)
-            .max_lifetime(None)
-            .connect_with(options)
+        let pool_options = |n: u32| {
+            SqlitePoolOptions::new()
+                .max_connections(n)
+                .min_connections(1)
+                .test_before_acquire(false)
+                .idle_timeout(None)
+                .max_lifetime(None)
+        };
+        let writer = pool_options(1)
+            .connect_with(options.clone().pragma("cache_size", WRITER_CACHE_KIB))
             .await?;
+        let pool = pool_options(8).connect_with(options).await?;
         let commits = group_commit::GroupCommit::for_database(path);
         let reads = std::sync::Arc::new(inline::InlineReads::new(path).map_err(OpenError::Sync)?);
+        tokio::spawn(checkpoint_when_due(pool.clone(), commits.clone()));
         let store = Self::ready(Pool::Sqlite(Lite {
+            writer,
             pool,
             commits,
             reads,
@@ -345,7 +416,10 @@ impl SqlStore {
     /// Waits for the connections to finish and closes them (for SQLite: checkpoints the WAL).
     pub async fn close(&self) {
         match &self.pool {
-            Pool::Sqlite(lite) => lite.pool.close().await,
+            Pool::Sqlite(lite) => {
+                lite.pool.close().await;
+                lite.writer.close().await;
+            }
             Pool::Postgres(p) => p.close().await,
         }
     }

@@ -25,7 +25,7 @@ fn latest(m: &Migrator) -> i64 {
 /// Refuses a newer schema, then applies the pending migrations.
 pub(super) async fn migrate(pool: &Pool) -> Result<(), OpenError> {
     let (migrator, found) = match pool {
-        Pool::Sqlite(super::Lite { pool: p, .. }) => {
+        Pool::Sqlite(super::Lite { writer: p, .. }) => {
             let exists: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
             )
@@ -60,7 +60,7 @@ pub(super) async fn migrate(pool: &Pool) -> Result<(), OpenError> {
         return Err(OpenError::SchemaTooNew { found, supported });
     }
     match pool {
-        Pool::Sqlite(lite) => migrator.run(&lite.pool).await?,
+        Pool::Sqlite(lite) => migrator.run(&lite.writer).await?,
         Pool::Postgres(p) => migrator.run(p).await?,
     }
     Ok(())
