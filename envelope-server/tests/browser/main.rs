@@ -5,7 +5,8 @@
 //! `completed`, and the signed PDF holds the text values (pdftotext) and the drawing
 //! (pdfimages). In another envelope, shown inside a caller's page in an iframe, the signer
 //! declines; the caller's page receives the `envelope.declined` message and the API shows the
-//! envelope `voided`. Screenshots of the page go to docs/screenshots/.
+//! envelope `voided`. Screenshots of the page go to the target directory, or to docs/screenshots/
+//! with `ENVELOPE_UPDATE_SCREENSHOTS=1`.
 //!
 //! Needs `chromium` and `chromedriver` (scripts/install-test-deps.sh); fails without them.
 
@@ -59,8 +60,16 @@ async fn caller_site(listener: TcpListener) {
     }
 }
 
+/// Where screenshots go: `docs/screenshots/` when `ENVELOPE_UPDATE_SCREENSHOTS=1` (to refresh
+/// the documentation's pictures), else the build's target directory, so that a test run leaves
+/// the checkout clean.
 fn screenshots_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../docs/screenshots");
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let dir = if std::env::var("ENVELOPE_UPDATE_SCREENSHOTS").is_ok_and(|v| v == "1") {
+        manifest.join("../docs/screenshots")
+    } else {
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("screenshots")
+    };
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
