@@ -7,7 +7,7 @@
 //! ```
 //!
 //! The server runs in this process, exactly as `serve` assembles it (`open_store` on a fresh
-//! `--data-dir`, SQLite with `synchronous=FULL`, `App`, `run` on 127.0.0.1), except for the
+//! `--data-dir`, SQLite with its group commit, `App`, `run` on 127.0.0.1), except for the
 //! mailer, which discards messages (the `.eml` file mailer would fsync one file per email and
 //! measure the mail directory, not the store) and a rate limit high enough not to interfere.
 //! The client is hyper's, with `LOAD_CONCURRENCY` requests in flight (default 16), in the same
@@ -262,8 +262,8 @@ async fn bench_all(cfg: Config) {
 }
 
 /// The floor under every write: one-statement commits (a 1 KB blob each) through the same
-/// store, `concurrency` at a time. SQLite serializes writers and `synchronous=FULL` fsyncs the
-/// WAL at each commit, so this is about 1 / fsync time, whatever the concurrency.
+/// store, `concurrency` at a time. SQLite serializes writers; the group commit lets the commits
+/// made during one fsync share the next, so this is well above 1 / fsync time.
 async fn commit_floor(blobs: Arc<dyn BlobStore>, concurrency: usize, total: usize) {
     let next = Arc::new(AtomicUsize::new(0));
     let started = Instant::now();
