@@ -472,6 +472,62 @@ async fn background_expiry_finds_due_envelopes() {
 }
 
 #[tokio::test]
+async fn purge_forgets_only_what_can_no_longer_be_used() {
+    let w = world().await;
+    let env = w
+        .create_ok(
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": 1}),
+        )
+        .await;
+    let link = w
+        .svc
+        .signing_url(&w.test, &env.id, Some("Client"))
+        .await
+        .unwrap();
+    let token = World::token(&link.url);
+    let fp = envelope_core::service::idempotency_fingerprint("POST", "/v1/envelopes", b"{}");
+    w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap();
+    let stored = envelope_core::store::StoredResponse {
+        status: 201,
+        body: b"{}".to_vec(),
+    };
+    w.svc
+        .idempotency_finish(&w.test, "k1", stored)
+        .await
+        .unwrap();
+    // A claim whose process died: never finished.
+    w.svc.idempotency_begin(&w.test, "k2", &fp).await.unwrap();
+
+    // A day later the link has expired, but it still says so, and nothing is purged yet.
+    w.clock.advance(Duration::days(1));
+    assert_eq!(w.svc.purge_expired().await.unwrap().total(), 0);
+    let session = w
+        .svc
+        .open_signing_link(&token, &ClientInfo::default())
+        .await
+        .unwrap();
+    assert_eq!(session.state, LinkState::Expired);
+
+    // A month on: the link, the finished record and the dead claim go; the envelope stays.
+    let kept = Duration::days(envelope_core::service::EXPIRED_LINKS_KEPT_DAYS);
+    w.clock.advance(kept + Duration::minutes(1));
+    let purged = w.svc.purge_expired().await.unwrap();
+    assert_eq!(purged.idempotency_keys, 2, "{purged:?}");
+    assert!(purged.signing_tokens >= 1, "{purged:?}");
+    let gone = w
+        .svc
+        .open_signing_link(&token, &ClientInfo::default())
+        .await
+        .unwrap_err();
+    assert_eq!(gone.code(), "resource_missing");
+    assert_eq!(
+        w.svc.get_envelope(&w.test, &env.id).await.unwrap().id,
+        env.id
+    );
+    assert_eq!(w.svc.purge_expired().await.unwrap().total(), 0);
+}
+
+#[tokio::test]
 async fn remind_once_an_hour_and_reasons() {
     let w = world().await;
     let env = w

@@ -207,6 +207,7 @@ macro_rules! all_clauses {
             links,
             idempotency,
             idempotency_raced,
+            purge_expired,
             blobs,
             webhook_outbox,
             webhook_outbox_raced,

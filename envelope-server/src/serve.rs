@@ -199,8 +199,9 @@ fn page_secret(data_dir: &std::path::Path) -> Result<PageSecret, BoxError> {
     }
 }
 
-/// Voids expired envelopes in the background (reads settle expiry too; this makes the
-/// `envelope.voided` events timely for envelopes nobody reads).
+/// Every minute: voids expired envelopes (reads settle expiry too; this makes the
+/// `envelope.voided` events timely for envelopes nobody reads), then purges idempotency records
+/// and links that can no longer be used.
 async fn expire_periodically(svc: SigningService) {
     let mut tick = tokio::time::interval(Duration::from_secs(60));
     loop {
@@ -209,6 +210,16 @@ async fn expire_periodically(svc: SigningService) {
             Ok(0) => {}
             Ok(n) => tracing::info!(count = n, "expired envelopes voided"),
             Err(e) => tracing::error!(error = ?e, "expiry sweep failed"),
+        }
+        match svc.purge_expired().await {
+            Ok(p) if p.total() == 0 => {}
+            Ok(p) => tracing::info!(
+                idempotency_keys = p.idempotency_keys,
+                signing_tokens = p.signing_tokens,
+                file_links = p.file_links,
+                "purged what can no longer be used"
+            ),
+            Err(e) => tracing::error!(error = ?e, "purge failed"),
         }
     }
 }

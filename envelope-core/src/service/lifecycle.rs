@@ -12,7 +12,11 @@ use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
 use crate::rules;
-use crate::store::{AllowanceDebit, FileLink, SigningToken, StoreError};
+use crate::store::{AllowanceDebit, FileLink, PurgeBefore, Purged, SigningToken, StoreError};
+
+/// Days an expired signing or download link is kept before [`SigningService::purge_expired`]
+/// deletes it.
+pub const EXPIRED_LINKS_KEPT_DAYS: i64 = 30;
 
 /// How many times a transition is retried when another writer got there first.
 const MAX_ATTEMPTS: usize = 8;
@@ -155,6 +159,31 @@ impl SigningService {
             }
         }
         Err(Error::Internal("expiry kept conflicting".into()))
+    }
+
+    /// Deletes what can no longer be used, in every account: idempotency records more than one
+    /// idempotency TTL past their replay window or their start (a claim that old never finished:
+    /// its process died), and links that expired more than [`EXPIRED_LINKS_KEPT_DAYS`] days ago
+    /// (until then, opening one says it expired rather than that it does not exist). Works in
+    /// batches of 1 000 rows; returns what went. For a background task (`serve` runs it with the
+    /// expiry sweep).
+    pub async fn purge_expired(&self) -> Result<Purged> {
+        const BATCH: usize = 1000;
+        let now = self.now();
+        let before = PurgeBefore {
+            idempotency: now - self.inner.settings.idempotency_ttl,
+            links: now - chrono::Duration::days(EXPIRED_LINKS_KEPT_DAYS),
+        };
+        let mut total = Purged::default();
+        loop {
+            let p = self.inner.store.purge_expired(&before, BATCH).await?;
+            total.idempotency_keys += p.idempotency_keys;
+            total.signing_tokens += p.signing_tokens;
+            total.file_links += p.file_links;
+            if p.idempotency_keys < BATCH && p.signing_tokens < BATCH && p.file_links < BATCH {
+                return Ok(total);
+            }
+        }
     }
 
     /// Voids every expired envelope (all accounts); returns how many. For a background task.

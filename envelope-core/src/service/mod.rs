@@ -31,6 +31,7 @@ pub use envelopes::{
     CreateEnvelopeParams, FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget,
     SignerParam, SigningUrl,
 };
+pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
 pub use params::{ListParams, Params, Upload};
 pub use ratelimit::RateLimitState;
 pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};

@@ -692,6 +692,37 @@ impl Store for MemoryStore {
         }
         Ok(())
     }
+
+    async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged> {
+        /// Removes up to `limit` entries that `gone` selects.
+        fn purge<K: Clone + Eq + std::hash::Hash, V>(
+            map: &mut HashMap<K, V>,
+            limit: usize,
+            gone: impl Fn(&V) -> bool,
+        ) -> usize {
+            let keys: Vec<K> = map
+                .iter()
+                .filter(|(_, v)| gone(v))
+                .map(|(k, _)| k.clone())
+                .take(limit)
+                .collect();
+            for k in &keys {
+                map.remove(k);
+            }
+            keys.len()
+        }
+        let mut g = self.lock();
+        Ok(Purged {
+            idempotency_keys: purge(&mut g.idempotency, limit, |i| match i {
+                Idem::Done { expires_at, .. } => *expires_at < before.idempotency,
+                Idem::InFlight { started, .. } => *started < before.idempotency,
+            }),
+            signing_tokens: purge(&mut g.signing_tokens, limit, |t| {
+                t.expires_at < before.links
+            }),
+            file_links: purge(&mut g.file_links, limit, |l| l.expires_at < before.links),
+        })
+    }
 }
 
 /// In-memory blobs.

@@ -123,6 +123,30 @@ pub struct FileLink {
     pub expires_at: Timestamp,
 }
 
+/// What [`Store::purge_expired`] may delete: rows that can no longer be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PurgeBefore {
+    /// Finished idempotency records whose replay window ended before this, and claims started
+    /// before this that never finished.
+    pub idempotency: Timestamp,
+    /// Signing and download links that expired before this.
+    pub links: Timestamp,
+}
+
+/// How many rows [`Store::purge_expired`] deleted, by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Purged {
+    pub idempotency_keys: usize,
+    pub signing_tokens: usize,
+    pub file_links: usize,
+}
+
+impl Purged {
+    pub fn total(&self) -> usize {
+        self.idempotency_keys + self.signing_tokens + self.file_links
+    }
+}
+
 /// A response kept for idempotent replay.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredResponse {
@@ -306,6 +330,12 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<()>;
     /// Forgets a claim (the request failed in a way that must not be replayed).
     async fn idempotency_release(&self, scope: &Scope, key: &str) -> StoreResult<()>;
+
+    // Upkeep.
+    /// Deletes up to `limit` rows of each kind that [`PurgeBefore`] names, in every scope, and
+    /// says how many went; call again while it returns `limit` of a kind. Nothing else is ever
+    /// deleted: envelopes, events, templates and deliveries are kept.
+    async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged>;
 }
 
 /// Bytes of documents, by key. Keys are chosen by the service and never reused.

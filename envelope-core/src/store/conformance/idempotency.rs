@@ -109,3 +109,90 @@ pub async fn idempotency_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         "exactly one takes over"
     );
 }
+
+/// Upkeep: `purge_expired` deletes finished idempotency records whose window ended, claims that
+/// never finished, and expired links, in batches of at most `limit`, and nothing still usable.
+pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    use IdempotencyBegin::*;
+    let s = new_scope(&*store, 0).await;
+    let e = envelope(&s);
+    store.create_envelope(&e, &[], None).await.unwrap();
+    let (mut old_token, mut new_token) = (signing_token(&e), signing_token(&e));
+    (old_token.expires_at, new_token.expires_at) = (t(100), t(300));
+    let (mut old_link, mut new_link) = (file_link(), file_link());
+    (old_link.expires_at, new_link.expires_at) = (t(100), t(300));
+    for tok in [&old_token, &new_token] {
+        store.insert_signing_token(tok).await.unwrap();
+    }
+    for link in [&old_link, &new_link] {
+        store.insert_file_link(link).await.unwrap();
+    }
+    let response = StoredResponse {
+        status: 200,
+        body: b"{}".to_vec(),
+    };
+    // "done-old" replays until t(100), "done-new" until t(300); "claim-old" started at t(50)
+    // and "claim-new" at t(250), neither finished.
+    for (key, now, until) in [("done-old", 10, 100), ("done-new", 10, 300)] {
+        let begun = store.idempotency_begin(&s, key, "fp", t(now), t(0)).await;
+        assert_eq!(begun.unwrap(), Started);
+        store
+            .idempotency_finish(&s, key, &response, t(until))
+            .await
+            .unwrap();
+    }
+    for (key, now) in [("claim-old", 50), ("claim-new", 250)] {
+        let begun = store.idempotency_begin(&s, key, "fp", t(now), t(0)).await;
+        assert_eq!(begun.unwrap(), Started);
+    }
+
+    let before = PurgeBefore {
+        idempotency: t(200),
+        links: t(200),
+    };
+    // A batch never exceeds its limit; each kind here has at least one row to go.
+    let first = store.purge_expired(&before, 1).await.unwrap();
+    assert_eq!(
+        (
+            first.idempotency_keys,
+            first.signing_tokens,
+            first.file_links
+        ),
+        (1, 1, 1),
+        "{first:?}"
+    );
+    loop {
+        let p = store.purge_expired(&before, 100).await.unwrap();
+        if p.idempotency_keys < 100 && p.signing_tokens < 100 && p.file_links < 100 {
+            break;
+        }
+    }
+
+    assert_eq!(
+        store.signing_token(&old_token.token_hash).await.unwrap(),
+        None
+    );
+    assert_eq!(store.file_link(&old_link.token_hash).await.unwrap(), None);
+    assert_eq!(
+        store.signing_token(&new_token.token_hash).await.unwrap(),
+        Some(new_token)
+    );
+    assert_eq!(
+        store.file_link(&new_link.token_hash).await.unwrap(),
+        Some(new_link)
+    );
+    // Asked as of a moment when each record was still usable: a purged one starts afresh.
+    let at = |key: &'static str, now: i64| {
+        let (store, s) = (store.clone(), s.clone());
+        async move {
+            store
+                .idempotency_begin(&s, key, "fp", t(now), t(0))
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(at("done-old", 90).await, Started, "purged");
+    assert_eq!(at("claim-old", 60).await, Started, "purged");
+    assert_eq!(at("done-new", 290).await, Replay(response.clone()), "kept");
+    assert_eq!(at("claim-new", 260).await, InFlight, "kept");
+}

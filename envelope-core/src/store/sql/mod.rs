@@ -28,6 +28,7 @@ mod idempotency;
 mod inline;
 mod links;
 mod lists;
+mod purge;
 mod schema;
 mod store_impl;
 mod templates;

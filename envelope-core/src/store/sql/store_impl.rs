@@ -9,8 +9,8 @@ use crate::model::{
     EventType, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
 };
 use crate::store::{
-    AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, PageRequest, SigningToken,
-    Store, StoreResult, StoredResponse,
+    AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, PageRequest, PurgeBefore,
+    Purged, SigningToken, Store, StoreResult, StoredResponse,
 };
 
 #[async_trait]
@@ -213,5 +213,9 @@ impl Store for SqlStore {
     }
     async fn idempotency_release(&self, scope: &Scope, key: &str) -> StoreResult<()> {
         self.idempotency_release_impl(scope, key).await
+    }
+
+    async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged> {
+        self.purge_expired_impl(before, limit).await
     }
 }
