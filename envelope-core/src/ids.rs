@@ -33,6 +33,21 @@ pub fn new_id(prefix: &str) -> String {
     format!("{prefix}{}", random_base62(24))
 }
 
+/// An identifier derived from `seed`: the prefix and 24 base62 characters taken from
+/// SHA-256(`seed`). The same seed always gives the same ID; see
+/// [`AuthContext::idempotency_origin`](crate::AuthContext::idempotency_origin).
+pub fn derived_id(prefix: &str, seed: &str) -> String {
+    use sha2::{Digest, Sha256};
+    const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let digest = Sha256::digest(seed.as_bytes());
+    let tail: String = digest
+        .iter()
+        .take(24)
+        .map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char)
+        .collect();
+    format!("{prefix}{tail}")
+}
+
 /// A token for a link: 32 base62 characters, 190 bits, URL-safe.
 pub fn new_token() -> String {
     random_base62(32)

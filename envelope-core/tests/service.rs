@@ -938,10 +938,10 @@ async fn raced_void_and_complete_apply_once() {
 async fn idempotency_admits_one_request_per_key() {
     let w = world().await;
     let fp = envelope_core::service::idempotency_fingerprint("POST", "/v1/envelopes", b"{}");
-    assert_eq!(
+    assert!(matches!(
         w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(),
-        IdempotencyBegin::Started
-    );
+        IdempotencyBegin::Started { .. }
+    ));
     assert_eq!(
         w.svc
             .idempotency_begin(&w.test, "k1", &fp)
@@ -973,15 +973,15 @@ async fn idempotency_admits_one_request_per_key() {
         IdempotencyBegin::Replay(stored)
     );
     // Keys are per mode.
-    assert_eq!(
+    assert!(matches!(
         w.svc.idempotency_begin(&w.live, "k1", &fp).await.unwrap(),
-        IdempotencyBegin::Started
-    );
+        IdempotencyBegin::Started { .. }
+    ));
     w.clock.advance(Duration::hours(24));
-    assert_eq!(
+    assert!(matches!(
         w.svc.idempotency_begin(&w.test, "k1", &fp).await.unwrap(),
-        IdempotencyBegin::Started
-    );
+        IdempotencyBegin::Started { .. }
+    ));
     assert_eq!(
         w.svc
             .idempotency_begin(&w.test, &"k".repeat(256), &fp)
@@ -990,6 +990,71 @@ async fn idempotency_admits_one_request_per_key() {
             .code(),
         "parameter_invalid"
     );
+}
+
+/// The process dies after committing an envelope and before storing the idempotent response;
+/// the client retries with the same key once the claim is stale. The retry must answer with
+/// the first envelope, not create a second one.
+#[tokio::test]
+async fn a_retry_after_a_crash_finds_the_first_envelope() {
+    let w = world().await;
+    let body = json!({"signers": signers2(), "data": {"start_date": "x"}});
+    let fp = envelope_core::service::idempotency_fingerprint(
+        "POST",
+        "/v1/envelopes",
+        body.to_string().as_bytes(),
+    );
+    let claim = |w: &World| {
+        let (svc, test, fp) = (w.svc.clone(), w.test.clone(), fp.clone());
+        async move {
+            match svc
+                .idempotency_begin(&test, "crash-key", &fp)
+                .await
+                .unwrap()
+            {
+                IdempotencyBegin::Started { origin } => AuthContext {
+                    idempotency_origin: Some(origin),
+                    ..test
+                },
+                other => panic!("expected Started, got {other:?}"),
+            }
+        }
+    };
+    let ctx = claim(&w).await;
+    let first = w.create(&ctx, body.clone()).await.unwrap();
+    let emails = w.mail.sent().len();
+    // ... and the process dies here: no idempotency_finish.
+
+    w.clock.advance(Duration::minutes(6));
+    let retry_ctx = claim(&w).await;
+    assert_eq!(retry_ctx.idempotency_origin, ctx.idempotency_origin);
+    let retried = w.create(&retry_ctx, body.clone()).await.unwrap();
+    assert_eq!(retried.id, first.id);
+    assert_eq!(retried, first);
+    let listed = w
+        .svc
+        .list_envelopes(
+            &w.test,
+            &ListParams {
+                limit: 100,
+                starting_after: None,
+            },
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(listed.data.len(), 1, "one envelope, not two");
+    assert_eq!(
+        w.events(&w.test).await,
+        [EventType::Created, EventType::Sent],
+        "one set of events"
+    );
+    assert_eq!(w.mail.sent().len(), emails, "no second signing request");
+
+    // Without a key, two creates are two envelopes.
+    let a = w.create_ok(body.clone()).await;
+    let b = w.create_ok(body).await;
+    assert_ne!(a.id, b.id);
 }
 
 #[tokio::test]

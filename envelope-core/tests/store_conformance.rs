@@ -207,6 +207,7 @@ macro_rules! all_clauses {
             links,
             idempotency,
             idempotency_raced,
+            idempotency_origin,
             purge_expired,
             blobs,
             webhook_outbox,
@@ -385,7 +386,7 @@ async fn two_instances(a: SqlStore, b: SqlStore) {
         .collect();
     let mut started = 0;
     for t in tasks {
-        if t.await.unwrap() == IdempotencyBegin::Started {
+        if matches!(t.await.unwrap(), IdempotencyBegin::Started { .. }) {
             started += 1;
         }
     }

@@ -187,8 +187,14 @@ async fn api(
             let status = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
             Ok(Reply::raw_json(status, stored.body.into()))
         }
-        _ => {
-            let reply = match run_detached(svc, ctx.clone(), route, query, body).await {
+        begun => {
+            // Creations derive their IDs from the key's origin, so that a retry after a crash
+            // finds what the first attempt committed (see `AuthContext::idempotency_origin`).
+            let mut run_ctx = ctx.clone();
+            if let IdempotencyBegin::Started { origin } = begun {
+                run_ctx.idempotency_origin = Some(origin);
+            }
+            let reply = match run_detached(svc, run_ctx, route, query, body).await {
                 Ok(reply) => reply,
                 Err(e) => e.into_reply(&meta.request_id),
             };

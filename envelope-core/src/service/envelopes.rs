@@ -353,6 +353,16 @@ impl SigningService {
         bytes: bytes::Bytes,
     ) -> Result<StoredFile> {
         let blob = format!("blob_{}", ids::random_base62(32));
+        self.put_file_as(blob, file_name, bytes).await
+    }
+
+    /// Stores bytes under `blob` (a retried put of the same key overwrites) and describes them.
+    pub(crate) async fn put_file_as(
+        &self,
+        blob: String,
+        file_name: &str,
+        bytes: bytes::Bytes,
+    ) -> Result<StoredFile> {
         let sha256 = ids::sha256_hex(&bytes);
         let size = bytes.len() as u64;
         self.inner.blobs.put(&blob, bytes).await?;
@@ -450,10 +460,13 @@ impl SigningService {
 
         let original = match source {
             Source::Stored(file) => file,
-            Source::Upload(up) => self.put_file(&up.file_name, up.bytes).await?,
+            Source::Upload(up) => {
+                let blob = ctx.new_id("blob_", "original");
+                self.put_file_as(blob, &up.file_name, up.bytes).await?
+            }
         };
         let mut rec = EnvelopeRecord {
-            id: ids::new_id(ids::ENVELOPE),
+            id: ctx.new_id(ids::ENVELOPE, "envelope"),
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             version: 1,
@@ -491,10 +504,24 @@ impl SigningService {
             .into_iter()
             .map(|k| super::events::record(&rec, k, None, now))
             .collect();
-        self.inner
+        match self
+            .inner
             .store
             .create_envelope(&rec, &events, debit.as_ref())
-            .await?;
+            .await
+        {
+            Ok(()) => {}
+            // A retry of an idempotent request whose first attempt committed, then died before
+            // it could answer: that envelope is the answer (its emails went out, or not, with
+            // the first attempt).
+            Err(crate::store::StoreError::Duplicate) if ctx.idempotency_origin.is_some() => {
+                return match self.inner.store.get_envelope(&scope, &rec.id).await? {
+                    Some(first) => Ok(first.view()),
+                    None => Err(Error::Internal("envelope ID taken in another scope".into())),
+                };
+            }
+            Err(e) => return Err(e.into()),
+        }
         self.notify_turn(&rec, &to_notify).await;
         Ok(rec.view())
     }

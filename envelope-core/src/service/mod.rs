@@ -142,9 +142,24 @@ impl Settings {
 pub struct AuthContext {
     pub account: Account,
     pub key: ApiKey,
+    /// For a request under an idempotency key: the `origin` that
+    /// [`SigningService::idempotency_begin`] returned. Operations that create an envelope, a
+    /// template or a webhook endpoint then derive its ID from it, so that a retry of a request
+    /// whose process died after committing finds the object instead of creating a second one.
+    /// `None` (the default) gives random IDs.
+    pub idempotency_origin: Option<String>,
 }
 
 impl AuthContext {
+    /// The ID of the object this request creates as `what`: derived from the idempotency origin
+    /// when there is one, random otherwise.
+    pub(crate) fn new_id(&self, prefix: &str, what: &str) -> String {
+        match &self.idempotency_origin {
+            Some(origin) => ids::derived_id(prefix, &format!("{origin}:{what}")),
+            None => ids::new_id(prefix),
+        }
+    }
+
     pub fn mode(&self) -> Mode {
         self.key.mode
     }
@@ -294,7 +309,11 @@ impl SigningService {
             .api_key_with_account(&ids::digest(api_key))
             .await?;
         match found {
-            Some((key, account)) if key.revoked_at.is_none() => Ok(AuthContext { account, key }),
+            Some((key, account)) if key.revoked_at.is_none() => Ok(AuthContext {
+                account,
+                key,
+                idempotency_origin: None,
+            }),
             _ => Err(Error::InvalidApiKey),
         }
     }

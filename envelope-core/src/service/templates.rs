@@ -148,11 +148,12 @@ impl SigningService {
         }
         let roles = settle_roles(&fields, p.roles)?;
         let now = self.now();
+        let blob = ctx.new_id("blob_", "template file");
         let file = self
-            .put_file(&p.file.file_name, p.file.bytes.clone())
+            .put_file_as(blob, &p.file.file_name, p.file.bytes.clone())
             .await?;
         let rec = TemplateRecord {
-            id: ids::new_id(ids::TEMPLATE),
+            id: ctx.new_id(ids::TEMPLATE, "template"),
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             version: 1,
@@ -172,8 +173,18 @@ impl SigningService {
             archived: false,
             file,
         };
-        self.inner.store.insert_template(&rec).await?;
-        Ok(rec.view())
+        match self.inner.store.insert_template(&rec).await {
+            Ok(()) => Ok(rec.view()),
+            // A retry of an idempotent request whose first attempt committed (see
+            // `AuthContext::idempotency_origin`).
+            Err(StoreError::Duplicate) if ctx.idempotency_origin.is_some() => {
+                match self.inner.store.get_template(&ctx.scope(), &rec.id).await? {
+                    Some(first) => Ok(first.view()),
+                    None => Err(Error::Internal("template ID taken in another scope".into())),
+                }
+            }
+            Err(e) => Err(e.into()),
+        }
     }
 
     async fn load_template(&self, ctx: &AuthContext, id: &str) -> Result<TemplateRecord> {

@@ -130,7 +130,7 @@ impl SigningService {
     ) -> Result<WebhookEndpoint> {
         let url = self.checked_url(&p.url)?;
         let rec = WebhookEndpointRecord {
-            id: ids::new_id(ids::WEBHOOK_ENDPOINT),
+            id: ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"),
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             url,
@@ -142,7 +142,18 @@ impl SigningService {
             previous_secret: None,
             previous_secret_expires_at: None,
         };
-        self.inner.store.insert_webhook_endpoint(&rec).await?;
+        let rec = match self.inner.store.insert_webhook_endpoint(&rec).await {
+            Ok(()) => rec,
+            // A retry of an idempotent request whose first attempt committed (see
+            // `AuthContext::idempotency_origin`): its answer, secret included, never arrived.
+            Err(crate::store::StoreError::Duplicate) if ctx.idempotency_origin.is_some() => self
+                .inner
+                .store
+                .get_webhook_endpoint(&ctx.scope(), &rec.id)
+                .await?
+                .ok_or_else(|| Error::Internal("endpoint ID taken in another scope".into()))?,
+            Err(e) => return Err(e.into()),
+        };
         let mut view = rec.view();
         view.secret = Some(rec.secret.clone());
         Ok(view)

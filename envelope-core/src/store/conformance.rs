@@ -30,7 +30,7 @@ pub use envelopes::{
     allowance, allowance_raced, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
 };
-pub use idempotency::{idempotency, idempotency_raced, purge_expired};
+pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
 pub use outbox::{webhook_outbox, webhook_outbox_raced};
 
@@ -65,6 +65,7 @@ pub const CLAUSES: &[&str] = &[
     "links",
     "idempotency",
     "idempotency_raced",
+    "idempotency_origin",
     "purge_expired",
     "blobs",
     "webhook_outbox",
@@ -90,6 +91,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     links(store.clone(), blobs.clone()).await;
     idempotency(store.clone(), blobs.clone()).await;
     idempotency_raced(store.clone(), blobs.clone()).await;
+    idempotency_origin(store.clone(), blobs.clone()).await;
     purge_expired(store.clone(), blobs.clone()).await;
     self::blobs(store, blobs).await;
 }

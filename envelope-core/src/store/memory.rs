@@ -32,6 +32,7 @@ enum Idem {
     InFlight {
         fingerprint: String,
         started: Timestamp,
+        origin: String,
     },
     Done {
         fingerprint: String,
@@ -642,6 +643,7 @@ impl Store for MemoryStore {
             Some(Idem::InFlight {
                 fingerprint: f,
                 started,
+                ..
             }) if *started > stale_before => {
                 return Ok(if f == fingerprint {
                     IdempotencyBegin::InFlight
@@ -649,16 +651,23 @@ impl Store for MemoryStore {
                     IdempotencyBegin::Mismatch
                 });
             }
-            _ => IdempotencyBegin::Started,
+            // A retry of the same request after its process died continues the lineage.
+            Some(Idem::InFlight {
+                fingerprint: f,
+                origin,
+                ..
+            }) if f == fingerprint => origin.clone(),
+            _ => uuid::Uuid::new_v4().to_string(),
         };
         g.idempotency.insert(
             k,
             Idem::InFlight {
                 fingerprint: fingerprint.to_string(),
                 started: now,
+                origin: decision.clone(),
             },
         );
-        Ok(decision)
+        Ok(IdempotencyBegin::Started { origin: decision })
     }
 
     async fn idempotency_finish(

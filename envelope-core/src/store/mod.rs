@@ -157,8 +157,13 @@ pub struct StoredResponse {
 /// What [`Store::idempotency_begin`] decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdempotencyBegin {
-    /// First use of the key: the caller proceeds and must finish or release it.
-    Started,
+    /// The caller proceeds and must finish or release the key. `origin` names the lineage of
+    /// this request: new for a first use (or a different request after the previous one's
+    /// window), the same as before when this is a retry of the same request whose earlier
+    /// attempt died without finishing. Operations that create resources derive their IDs from
+    /// it, so such a retry finds what the earlier attempt may have committed instead of
+    /// creating it twice.
+    Started { origin: String },
     /// A finished request with the same fingerprint: replay this.
     Replay(StoredResponse),
     /// The key was used for a different request.

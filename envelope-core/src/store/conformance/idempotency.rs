@@ -10,10 +10,12 @@ pub async fn idempotency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let begin = |key: &'static str, fp: &'static str, now: i64, stale_before: i64| {
         let (store, s) = (store.clone(), s.clone());
         async move {
-            store
-                .idempotency_begin(&s, key, fp, t(now), t(stale_before))
-                .await
-                .unwrap()
+            kind(
+                store
+                    .idempotency_begin(&s, key, fp, t(now), t(stale_before))
+                    .await
+                    .unwrap(),
+            )
         }
     };
     let response = StoredResponse {
@@ -21,7 +23,7 @@ pub async fn idempotency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         body: b"{\"id\":\"env_1\"}\x00\xff".to_vec(),
     };
 
-    assert_eq!(begin("a", "fp1", 0, -minute).await, Started);
+    assert_eq!(begin("a", "fp1", 0, -minute).await, started());
     assert_eq!(begin("a", "fp1", 1, -minute).await, InFlight);
     assert_eq!(begin("a", "fp2", 1, -minute).await, Mismatch);
     store
@@ -48,21 +50,21 @@ pub async fn idempotency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         Replay(response.clone())
     );
     // After it expires, the key is free again (for any request).
-    assert_eq!(begin("a", "fp2", 10 * minute, 9 * minute).await, Started);
+    assert_eq!(begin("a", "fp2", 10 * minute, 9 * minute).await, started());
     assert_eq!(
         begin("a", "fp2", 10 * minute + 1, 9 * minute).await,
         InFlight
     );
 
     // Release forgets a claim.
-    assert_eq!(begin("b", "fp1", 0, -minute).await, Started);
+    assert_eq!(begin("b", "fp1", 0, -minute).await, started());
     store.idempotency_release(&s, "b").await.unwrap();
-    assert_eq!(begin("b", "fp1", 1, -minute).await, Started);
+    assert_eq!(begin("b", "fp1", 1, -minute).await, started());
 
     // A claim older than `stale_before` was abandoned: the next request takes it over, and from
     // then on it is the new claim that is in flight.
-    assert_eq!(begin("c", "fp1", 0, -minute).await, Started);
-    assert_eq!(begin("c", "fp1", 4 * minute, 0).await, Started);
+    assert_eq!(begin("c", "fp1", 0, -minute).await, started());
+    assert_eq!(begin("c", "fp1", 4 * minute, 0).await, started());
     assert_eq!(begin("c", "fp1", 4 * minute + 1, minute).await, InFlight);
     assert_eq!(begin("c", "fp9", 4 * minute + 2, minute).await, Mismatch);
 
@@ -72,7 +74,72 @@ pub async fn idempotency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .await
         .unwrap();
     store.idempotency_release(&s, "d").await.unwrap();
-    assert_eq!(begin("d", "fp1", 0, -minute).await, Started);
+    assert_eq!(begin("d", "fp1", 0, -minute).await, started());
+}
+
+/// `Started` with its origin blanked, for comparisons.
+fn kind(b: IdempotencyBegin) -> IdempotencyBegin {
+    match b {
+        IdempotencyBegin::Started { .. } => started(),
+        other => other,
+    }
+}
+
+fn started() -> IdempotencyBegin {
+    IdempotencyBegin::Started {
+        origin: String::new(),
+    }
+}
+
+/// The origin of a `Started`, or a panic.
+fn origin(b: IdempotencyBegin) -> String {
+    match b {
+        IdempotencyBegin::Started { origin } if !origin.is_empty() => origin,
+        other => panic!("expected Started with an origin, got {other:?}"),
+    }
+}
+
+/// Origins: a retry of the same request that takes over an abandoned claim keeps the lineage's
+/// origin (so it derives the same resource IDs); anything else gets a new one.
+pub async fn idempotency_origin(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 0).await;
+    let minute = 60_000;
+    let begin = |key: &'static str, fp: &'static str, now: i64, stale_before: i64| {
+        let (store, s) = (store.clone(), s.clone());
+        async move {
+            store
+                .idempotency_begin(&s, key, fp, t(now), t(stale_before))
+                .await
+                .unwrap()
+        }
+    };
+    let first = origin(begin("o", "fp1", 0, -minute).await);
+    let retry = origin(begin("o", "fp1", 6 * minute, minute).await);
+    assert_eq!(
+        retry, first,
+        "a retry after a dead claim continues the lineage"
+    );
+    let again = origin(begin("o", "fp1", 12 * minute, 7 * minute).await);
+    assert_eq!(again, first, "and so does the next one");
+    // Another request taking over the abandoned claim starts a lineage of its own.
+    let other = origin(begin("o", "fp2", 18 * minute, 13 * minute).await);
+    assert_ne!(other, first);
+    // After a finished response expires, the key starts afresh even for the same request.
+    let response = StoredResponse {
+        status: 200,
+        body: b"{}".to_vec(),
+    };
+    store
+        .idempotency_finish(&s, "o", &response, t(20 * minute))
+        .await
+        .unwrap();
+    let after = origin(begin("o", "fp2", 30 * minute, 29 * minute).await);
+    assert_ne!(after, other);
+    // Keys differ in origin, and a released key starts afresh.
+    let p = origin(begin("p", "fp1", 0, -minute).await);
+    assert_ne!(p, first);
+    store.idempotency_release(&s, "p").await.unwrap();
+    assert_ne!(origin(begin("p", "fp1", 1, -minute).await), p);
 }
 
 /// Many tasks begin the same key at once: exactly one is `Started`; the same for the takeover
@@ -94,7 +161,7 @@ pub async fn idempotency_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
             let mut started = 0;
             for task in tasks {
                 match task.await.expect("task").unwrap() {
-                    IdempotencyBegin::Started => started += 1,
+                    IdempotencyBegin::Started { .. } => started += 1,
                     IdempotencyBegin::InFlight => {}
                     other => panic!("unexpected {other:?}"),
                 }
@@ -135,7 +202,7 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     // and "claim-new" at t(250), neither finished.
     for (key, now, until) in [("done-old", 10, 100), ("done-new", 10, 300)] {
         let begun = store.idempotency_begin(&s, key, "fp", t(now), t(0)).await;
-        assert_eq!(begun.unwrap(), Started);
+        assert_eq!(kind(begun.unwrap()), started());
         store
             .idempotency_finish(&s, key, &response, t(until))
             .await
@@ -143,7 +210,7 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     }
     for (key, now) in [("claim-old", 50), ("claim-new", 250)] {
         let begun = store.idempotency_begin(&s, key, "fp", t(now), t(0)).await;
-        assert_eq!(begun.unwrap(), Started);
+        assert_eq!(kind(begun.unwrap()), started());
     }
 
     let before = PurgeBefore {
@@ -191,8 +258,8 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
                 .unwrap()
         }
     };
-    assert_eq!(at("done-old", 90).await, Started, "purged");
-    assert_eq!(at("claim-old", 60).await, Started, "purged");
+    assert_eq!(kind(at("done-old", 90).await), started(), "purged");
+    assert_eq!(kind(at("claim-old", 60).await), started(), "purged");
     assert_eq!(at("done-new", 290).await, Replay(response.clone()), "kept");
     assert_eq!(at("claim-new", 260).await, InFlight, "kept");
 }

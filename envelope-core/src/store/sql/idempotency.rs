@@ -9,6 +9,9 @@
 //!    random `claim` nonce that was read: of several racers, exactly one changes the row.
 //!
 //! Steps 2-3 repeat when the row changed or vanished in between (bounded).
+//!
+//! `origin` names a key's lineage of claims (see [`IdempotencyBegin::Started`]): the first
+//! claim's nonce, kept when a retry with the same fingerprint takes over an abandoned claim.
 
 use super::{SqlStore, db_err, millis, with_tx, with_write};
 use crate::clock::Timestamp;
@@ -16,19 +19,20 @@ use crate::model::Scope;
 use crate::store::{IdempotencyBegin, StoreError, StoreResult, StoredResponse};
 
 const CLAIM: &str = "INSERT INTO idempotency_keys \
-    (account, mode, idem_key, fingerprint, claim, started_at, done) \
-    VALUES ($1, $2, $3, $4, $5, $6, FALSE) \
+    (account, mode, idem_key, fingerprint, claim, origin, started_at, done) \
+    VALUES ($1, $2, $3, $4, $5, $5, $6, FALSE) \
     ON CONFLICT (account, mode, idem_key) DO NOTHING";
 
-const READ: &str = "SELECT fingerprint, claim, started_at, done, status, body, expires_at \
-    FROM idempotency_keys WHERE account = $1 AND mode = $2 AND idem_key = $3";
+const READ: &str = "SELECT fingerprint, claim, COALESCE(origin, claim), started_at, done, status, \
+    body, expires_at FROM idempotency_keys WHERE account = $1 AND mode = $2 AND idem_key = $3";
 
 const TAKE_OVER: &str = "UPDATE idempotency_keys \
-    SET fingerprint = $4, claim = $5, started_at = $6, done = FALSE, \
+    SET fingerprint = $4, claim = $5, started_at = $6, done = FALSE, origin = $8, \
         status = NULL, body = NULL, expires_at = NULL \
     WHERE account = $1 AND mode = $2 AND idem_key = $3 AND claim = $7";
 
 type Row = (
+    String,
     String,
     String,
     i64,
@@ -79,9 +83,10 @@ impl SqlStore {
                 (inserted, row)
             });
             if inserted == 1 {
-                return Ok(IdempotencyBegin::Started);
+                return Ok(IdempotencyBegin::Started { origin: claim });
             }
-            let Some((f, old_claim, started_at, done, status, body, expires_at)) = row else {
+            let Some((f, old_claim, old_origin, started_at, done, status, body, expires_at)) = row
+            else {
                 continue; // released in between: try to insert again
             };
             let same = f == fingerprint;
@@ -102,6 +107,12 @@ impl SqlStore {
                     IdempotencyBegin::Mismatch
                 });
             }
+            // A retry of the same request continues its lineage; anything else starts a new one.
+            let origin = if !done && same {
+                old_origin
+            } else {
+                claim.clone()
+            };
             let taken = with_write!(&self.pool, |e| {
                 sqlx::query(TAKE_OVER)
                     .bind(&scope.account)
@@ -111,13 +122,14 @@ impl SqlStore {
                     .bind(&claim)
                     .bind(millis(now))
                     .bind(&old_claim)
+                    .bind(&origin)
                     .execute(e)
                     .await
                     .map_err(db_err)?
                     .rows_affected()
             });
             if taken == 1 {
-                return Ok(IdempotencyBegin::Started);
+                return Ok(IdempotencyBegin::Started { origin });
             }
         }
         Err(StoreError::Unavailable(
