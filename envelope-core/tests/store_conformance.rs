@@ -263,7 +263,14 @@ async fn sqlite_data_survives_reopen() {
         .put("blob_keep", bytes::Bytes::from_static(b"pdf"))
         .await
         .unwrap();
+    // A point read keeps a connection of the store on the WAL through the close below.
+    assert!(store.get_envelope(&scope, &env.id).await.unwrap().is_some());
     store.close().await;
+    // A clean close leaves everything in the database file and the WAL empty, even while
+    // other handles of the store (its point-read connections) are still open.
+    let wal = dir.path().join("envelope.db-wal");
+    let wal_len = std::fs::metadata(&wal).map(|m| m.len()).unwrap_or(0);
+    assert_eq!(wal_len, 0, "close checkpoints the WAL");
     drop(store);
 
     let again = SqlStore::open_sqlite(&path).await.unwrap();

@@ -165,6 +165,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     expiry.abort();
     let _ = stop_worker.send(());
     let _ = worker.await;
+    // Leaves a SQLite database checkpointed: the next start has no WAL to recover.
+    opened.sql.close().await;
     Ok(())
 }
 
