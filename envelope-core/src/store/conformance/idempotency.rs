@@ -9,14 +9,7 @@ pub async fn idempotency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let minute = 60_000;
     let begin = |key: &'static str, fp: &'static str, now: i64, stale_before: i64| {
         let (store, s) = (store.clone(), s.clone());
-        async move {
-            kind(
-                store
-                    .idempotency_begin(&s, key, fp, t(now), t(stale_before))
-                    .await
-                    .unwrap(),
-            )
-        }
+        async move { kind(begin_at(&*store, &s, key, fp, now, stale_before).await) }
     };
     let response = StoredResponse {
         status: 201,
@@ -77,6 +70,21 @@ pub async fn idempotency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(begin("d", "fp1", 0, -minute).await, started());
 }
 
+/// `idempotency_begin` at fixture times `now` and `stale_before` (milliseconds past `t(0)`).
+async fn begin_at(
+    store: &dyn Store,
+    s: &Scope,
+    key: &str,
+    fp: &str,
+    now: i64,
+    stale_before: i64,
+) -> IdempotencyBegin {
+    store
+        .idempotency_begin(s, key, fp, t(now), t(stale_before))
+        .await
+        .unwrap()
+}
+
 /// `Started` with its origin blanked, for comparisons.
 fn kind(b: IdempotencyBegin) -> IdempotencyBegin {
     match b {
@@ -106,12 +114,7 @@ pub async fn idempotency_origin(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let minute = 60_000;
     let begin = |key: &'static str, fp: &'static str, now: i64, stale_before: i64| {
         let (store, s) = (store.clone(), s.clone());
-        async move {
-            store
-                .idempotency_begin(&s, key, fp, t(now), t(stale_before))
-                .await
-                .unwrap()
-        }
+        async move { begin_at(&*store, &s, key, fp, now, stale_before).await }
     };
     let first = origin(begin("o", "fp1", 0, -minute).await);
     let retry = origin(begin("o", "fp1", 6 * minute, minute).await);
@@ -201,16 +204,16 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     // "done-old" replays until t(100), "done-new" until t(300); "claim-old" started at t(50)
     // and "claim-new" at t(250), neither finished.
     for (key, now, until) in [("done-old", 10, 100), ("done-new", 10, 300)] {
-        let begun = store.idempotency_begin(&s, key, "fp", t(now), t(0)).await;
-        assert_eq!(kind(begun.unwrap()), started());
+        let begun = begin_at(&*store, &s, key, "fp", now, 0).await;
+        assert_eq!(kind(begun), started());
         store
             .idempotency_finish(&s, key, &response, t(until))
             .await
             .unwrap();
     }
     for (key, now) in [("claim-old", 50), ("claim-new", 250)] {
-        let begun = store.idempotency_begin(&s, key, "fp", t(now), t(0)).await;
-        assert_eq!(kind(begun.unwrap()), started());
+        let begun = begin_at(&*store, &s, key, "fp", now, 0).await;
+        assert_eq!(kind(begun), started());
     }
 
     let before = PurgeBefore {
@@ -249,15 +252,7 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         Some(new_link)
     );
     // Asked as of a moment when each record was still usable: a purged one starts afresh.
-    let at = |key: &'static str, now: i64| {
-        let (store, s) = (store.clone(), s.clone());
-        async move {
-            store
-                .idempotency_begin(&s, key, "fp", t(now), t(0))
-                .await
-                .unwrap()
-        }
-    };
+    let at = |key: &'static str, now: i64| begin_at(&*store, &s, key, "fp", now, 0);
     assert_eq!(kind(at("done-old", 90).await), started(), "purged");
     assert_eq!(kind(at("claim-old", 60).await), started(), "purged");
     assert_eq!(at("done-new", 290).await, Replay(response.clone()), "kept");

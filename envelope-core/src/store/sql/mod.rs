@@ -2,15 +2,16 @@
 //!
 //! | constructor | engine | notes |
 //! |---|---|---|
-//! | [`SqlStore::open_sqlite`] | SQLite file | WAL, `synchronous=FULL`, foreign keys, busy timeout |
+//! | [`SqlStore::open_sqlite`] | SQLite file | WAL with a group commit, one writer connection, point reads on the calling thread (`sqlite.rs`) |
 //! | [`SqlStore::connect_postgres`] | PostgreSQL | a pool; several processes may share the database |
 //! | [`SqlStore::connect_postgres_in_schema`] | PostgreSQL | same, inside one schema (tests, tenants) |
 //!
 //! One SQL layer serves both engines: every statement is written once, with `$1` placeholders,
 //! which SQLite and PostgreSQL both accept, and the code that runs it is compiled once per pool
-//! type by the [`with_pool!`] and [`with_tx!`] macros (sqlx's `Any` driver would do the same at
-//! run time, but it cannot tell SQLite's `BEGIN IMMEDIATE` from PostgreSQL's `BEGIN`, and a typed
-//! pool keeps the column types exact). Only the migrations and two catalog queries differ.
+//! type by the `with_pool!`, `point_read!`, `with_write!` and `with_tx!` macros (sqlx's `Any`
+//! driver would do the same at run time, but it cannot tell SQLite's `BEGIN IMMEDIATE` from
+//! PostgreSQL's `BEGIN`, and a typed pool keeps the column types exact). Only the migrations and
+//! two catalog queries differ.
 //!
 //! Records are stored as JSON documents next to the columns queries need; see
 //! `docs/STORAGE.md` for the schema and for where each clause of the contract is enforced.
@@ -30,6 +31,7 @@ mod links;
 mod lists;
 mod purge;
 mod schema;
+mod sqlite;
 mod store_impl;
 mod templates;
 mod webhooks;
@@ -39,9 +41,6 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::sqlite::{
-    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
-};
 
 pub use blobs::SqlBlobStore;
 pub use group_commit::CommitStats;
@@ -60,20 +59,8 @@ pub enum Engine {
 /// A pool of either engine. Cloning is cheap (pools are reference-counted).
 #[derive(Debug, Clone)]
 pub(crate) enum Pool {
-    Sqlite(Lite),
+    Sqlite(sqlite::Lite),
     Postgres(PgPool),
-}
-
-/// A SQLite database: one connection for writes (writes are serialized anyway, and one
-/// connection keeps the pages they touch in its cache), a pool for the reads that stay on sqlx
-/// (lists, blobs), the group commit of the writes (see [`group_commit`]) and the connections for
-/// point reads on the calling thread (see [`inline`]).
-#[derive(Debug, Clone)]
-pub(crate) struct Lite {
-    pub(crate) writer: SqlitePool,
-    pub(crate) pool: SqlitePool,
-    pub(crate) commits: group_commit::GroupCommit,
-    pub(crate) reads: std::sync::Arc<inline::InlineReads>,
 }
 
 /// Runs `$body`, which only reads, with `$p` bound to the pool, compiled once per engine. On
@@ -191,6 +178,9 @@ pub enum OpenError {
     /// The first fsync of the database failed.
     #[error("cannot make the database durable: {0}")]
     Sync(StoreError),
+    /// The connections for point reads could not be opened.
+    #[error("cannot open the database for reading: {0}")]
+    Readers(StoreError),
 }
 
 /// A [`Store`](super::Store) over SQLite or PostgreSQL. Cheap to clone.
@@ -207,63 +197,6 @@ impl std::fmt::Debug for SqlStore {
     }
 }
 
-/// How long a writer waits for SQLite's write lock before giving up with `Unavailable`.
-const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The writer connection's page cache (`PRAGMA cache_size`, negative: KiB). Every write goes
-/// through it, so the index and table pages that writes touch stay hot.
-const WRITER_CACHE_KIB: &str = "-32768";
-
-/// Commits between two WAL checkpoints (SQLite's own default is every 1 000 pages, run inside
-/// the `COMMIT` that crosses the mark, while the writer holds the lock).
-const CHECKPOINT_EVERY: u64 = 256;
-
-/// The WAL file is cut back to this size when it starts over (`PRAGMA journal_size_limit`).
-const WAL_SIZE_LIMIT: &str = "67108864";
-
-/// Copies the WAL into the database after every [`CHECKPOINT_EVERY`] commits, on a reader
-/// connection, mostly off the write path. Ends with the store.
-///
-/// A checkpoint that runs beside writers never catches up with them, and SQLite starts the WAL
-/// over only when a writer finds it fully copied, so the WAL would grow for ever. Hence two
-/// passes: the bulk of the frames without blocking anyone, then, during a write turn, the few
-/// frames appended meanwhile; the next write then starts the WAL over.
-async fn checkpoint_when_due(pool: SqlitePool, commits: group_commit::GroupCommit) {
-    let mut completed = commits.subscribe_completed();
-    let commits = commits.downgrade(); // a strong handle would keep the store's syncer alive
-    let mut last = 0;
-    while completed.changed().await.is_ok() {
-        let now = *completed.borrow_and_update();
-        if now < last + CHECKPOINT_EVERY {
-            continue;
-        }
-        last = now;
-        let result = async {
-            checkpoint(&pool).await?;
-            let Some(commits) = commits.upgrade() else {
-                return Ok(());
-            };
-            let _turn = commits.write_turn().await;
-            checkpoint(&pool).await
-        }
-        .await;
-        if let Err(e) = result {
-            if pool.is_closed() {
-                return;
-            }
-            tracing::warn!(error = %e, "WAL checkpoint failed; the next one retries");
-        }
-    }
-}
-
-/// `wal_checkpoint(PASSIVE)`: copies what it can without waiting for readers or writers.
-async fn checkpoint(pool: &SqlitePool) -> Result<(), sqlx::Error> {
-    sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-        .execute(pool)
-        .await
-        .map(|_| ())
-}
-
 impl SqlStore {
     /// Opens (creating it if missing) the SQLite database file at `path`, and migrates it.
     ///
@@ -273,48 +206,10 @@ impl SqlStore {
     /// with `synchronous=NORMAL` and one fsync of the WAL covers every commit made while the
     /// previous one ran (see `group_commit.rs`). Must be called within a Tokio runtime.
     pub async fn open_sqlite(path: impl AsRef<Path>) -> Result<SqlStore, OpenError> {
-        let path = path.as_ref();
-        let options = SqliteConnectOptions::new()
-            .filename(path)
-            .create_if_missing(true)
-            .journal_mode(SqliteJournalMode::Wal)
-            .synchronous(SqliteSynchronous::Normal)
-            // Checkpoints run in the background (`checkpoint_when_due`), not inside a commit.
-            .pragma("wal_autocheckpoint", "0")
-            .pragma("journal_size_limit", WAL_SIZE_LIMIT)
-            .foreign_keys(true)
-            .busy_timeout(SQLITE_BUSY_TIMEOUT);
-        // An in-process connection cannot go stale: no ping before each use (a round trip to
-        // the connection's thread), and no recycling (the last close would delete the WAL).
-        let pool_options = |n: u32| {
-            SqlitePoolOptions::new()
-                .max_connections(n)
-                .min_connections(1)
-                .test_before_acquire(false)
-                .idle_timeout(None)
-                .max_lifetime(None)
-        };
-        let writer = pool_options(1)
-            .connect_with(options.clone().pragma("cache_size", WRITER_CACHE_KIB))
-            .await?;
-        let pool = pool_options(8).connect_with(options).await?;
-        let commits = group_commit::GroupCommit::for_database(path);
-        let reads = std::sync::Arc::new(inline::InlineReads::new(path).map_err(OpenError::Sync)?);
-        tokio::spawn(checkpoint_when_due(pool.clone(), commits.clone()));
-        let store = Self::ready(Pool::Sqlite(Lite {
-            writer,
-            pool,
-            commits,
-            reads,
-        }))
-        .await?;
-        // The migrations committed without the group commit: make them durable now.
+        let lite = sqlite::Lite::open(path.as_ref()).await?;
+        let store = Self::ready(Pool::Sqlite(lite)).await?;
         if let Pool::Sqlite(lite) = &store.pool {
-            lite.commits
-                .ticket()
-                .committed()
-                .await
-                .map_err(OpenError::Sync)?;
+            lite.migrated().await?;
         }
         Ok(store)
     }
@@ -414,25 +309,11 @@ impl SqlStore {
         SqlBlobStore::new(self.pool.clone())
     }
 
-    /// Waits for the connections to finish and closes them. On SQLite it first copies the whole
-    /// WAL into the database and empties it (`wal_checkpoint(TRUNCATE)`, in a write turn), so a
-    /// clean stop leaves nothing to recover; a failure there is logged, as the WAL is still
-    /// valid.
+    /// Waits for the connections to finish and closes them. A SQLite database is checkpointed
+    /// first, so that a clean stop leaves no WAL to recover.
     pub async fn close(&self) {
         match &self.pool {
-            Pool::Sqlite(lite) => {
-                {
-                    let _turn = lite.commits.write_turn().await;
-                    if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(TRUNCATE)")
-                        .execute(&lite.writer)
-                        .await
-                    {
-                        tracing::warn!(error = %e, "final WAL checkpoint failed");
-                    }
-                }
-                lite.pool.close().await;
-                lite.writer.close().await;
-            }
+            Pool::Sqlite(lite) => lite.close().await,
             Pool::Postgres(p) => p.close().await,
         }
     }

@@ -24,24 +24,28 @@ impl SqlStore {
     ) -> StoreResult<Purged> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let finished = self
-            .delete(FINISHED, millis(before.idempotency), limit)
+            .delete_batch(FINISHED, millis(before.idempotency), limit)
             .await?;
         // The two idempotency statements share the batch size.
         let left = limit - i64::try_from(finished).unwrap_or(limit);
         let abandoned = if left > 0 {
-            self.delete(ABANDONED, millis(before.idempotency), left)
+            self.delete_batch(ABANDONED, millis(before.idempotency), left)
                 .await?
         } else {
             0
         };
         Ok(Purged {
             idempotency_keys: finished + abandoned,
-            signing_tokens: self.delete(TOKENS, millis(before.links), limit).await?,
-            file_links: self.delete(LINKS, millis(before.links), limit).await?,
+            signing_tokens: self
+                .delete_batch(TOKENS, millis(before.links), limit)
+                .await?,
+            file_links: self
+                .delete_batch(LINKS, millis(before.links), limit)
+                .await?,
         })
     }
 
-    async fn delete(&self, sql: &'static str, before: i64, limit: i64) -> StoreResult<usize> {
+    async fn delete_batch(&self, sql: &'static str, before: i64, limit: i64) -> StoreResult<usize> {
         let n = with_write!(&self.pool, |e| {
             sqlx::query(sql)
                 .bind(before)

@@ -25,7 +25,7 @@ fn latest(m: &Migrator) -> i64 {
 /// Refuses a newer schema, then applies the pending migrations.
 pub(super) async fn migrate(pool: &Pool) -> Result<(), OpenError> {
     let (migrator, found) = match pool {
-        Pool::Sqlite(super::Lite { writer: p, .. }) => {
+        Pool::Sqlite(super::sqlite::Lite { writer: p, .. }) => {
             let exists: i64 = sqlx::query_scalar(
                 "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = '_sqlx_migrations'",
             )

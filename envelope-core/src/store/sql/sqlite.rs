@@ -1,0 +1,147 @@
+//! The SQLite side of [`SqlStore`](super::SqlStore): its connections and settings, the
+//! background checkpoints, and the checkpoint on close. Why each setting: docs/STORAGE.md.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+use super::OpenError;
+use super::group_commit::GroupCommit;
+use super::inline::InlineReads;
+
+/// A SQLite database: one connection for writes (writes are serialized anyway, and one
+/// connection keeps the pages they touch in its cache), a pool for the reads that stay on sqlx
+/// (lists, blobs), the group commit of the writes (see `group_commit.rs`) and the connections for
+/// point reads on the calling thread (see `inline.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct Lite {
+    pub(crate) writer: SqlitePool,
+    pub(crate) pool: SqlitePool,
+    pub(crate) commits: GroupCommit,
+    pub(crate) reads: Arc<InlineReads>,
+}
+
+impl Lite {
+    /// Opens the connections of the database at `path` (created if missing) and starts its
+    /// syncer and checkpoint tasks. Migrations come next, then [`Lite::migrated`].
+    pub(super) async fn open(path: &Path) -> Result<Lite, OpenError> {
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Normal)
+            // Checkpoints run in the background (`checkpoint_when_due`), not inside a commit.
+            .pragma("wal_autocheckpoint", "0")
+            .pragma("journal_size_limit", WAL_SIZE_LIMIT)
+            .foreign_keys(true)
+            .busy_timeout(BUSY_TIMEOUT);
+        // An in-process connection cannot go stale: no ping before each use (a round trip to
+        // the connection's thread), and no recycling (the last close would delete the WAL).
+        let pool_options = |n: u32| {
+            SqlitePoolOptions::new()
+                .max_connections(n)
+                .min_connections(1)
+                .test_before_acquire(false)
+                .idle_timeout(None)
+                .max_lifetime(None)
+        };
+        let writer = pool_options(1)
+            .connect_with(options.clone().pragma("cache_size", WRITER_CACHE_KIB))
+            .await?;
+        let pool = pool_options(8).connect_with(options).await?;
+        let commits = GroupCommit::for_database(path);
+        let reads = Arc::new(InlineReads::new(path).map_err(OpenError::Readers)?);
+        tokio::spawn(checkpoint_when_due(pool.clone(), commits.clone()));
+        Ok(Lite {
+            writer,
+            pool,
+            commits,
+            reads,
+        })
+    }
+
+    /// The migrations committed outside the group commit: makes them durable.
+    pub(super) async fn migrated(&self) -> Result<(), OpenError> {
+        self.commits
+            .ticket()
+            .committed()
+            .await
+            .map_err(OpenError::Sync)
+    }
+
+    /// Copies the whole WAL into the database and empties it (in a write turn), then closes the
+    /// sqlx connections. A failed checkpoint is only logged: the WAL is still valid.
+    pub(super) async fn close(&self) {
+        {
+            let _turn = self.commits.write_turn().await;
+            if let Err(e) = checkpoint_as(&self.writer, "PRAGMA wal_checkpoint(TRUNCATE)").await {
+                tracing::warn!(error = %e, "final WAL checkpoint failed");
+            }
+        }
+        self.pool.close().await;
+        self.writer.close().await;
+    }
+}
+
+/// How long a writer of another process waits for SQLite's write lock before giving up with
+/// `Unavailable`.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The writer connection's page cache (`PRAGMA cache_size`, negative: KiB). Every write goes
+/// through it, so the index and table pages that writes touch stay hot.
+const WRITER_CACHE_KIB: &str = "-32768";
+
+/// Commits between two WAL checkpoints (SQLite's own default is every 1 000 pages, run inside
+/// the `COMMIT` that crosses the mark, while the writer holds the lock).
+const CHECKPOINT_EVERY: u64 = 256;
+
+/// The WAL file is cut back to this size when it starts over (`PRAGMA journal_size_limit`).
+const WAL_SIZE_LIMIT: &str = "67108864";
+
+/// Copies the WAL into the database after every [`CHECKPOINT_EVERY`] commits, on a reader
+/// connection, mostly off the write path. Ends with the store.
+///
+/// A checkpoint that runs beside writers never catches up with them, and SQLite starts the WAL
+/// over only when a writer finds it fully copied, so the WAL would grow for ever. Hence two
+/// passes: the bulk of the frames without blocking anyone, then, during a write turn, the few
+/// frames appended meanwhile; the next write then starts the WAL over.
+async fn checkpoint_when_due(pool: SqlitePool, commits: GroupCommit) {
+    let mut completed = commits.subscribe_completed();
+    let commits = commits.downgrade(); // a strong handle would keep the store's syncer alive
+    let mut last = 0;
+    while completed.changed().await.is_ok() {
+        let now = *completed.borrow_and_update();
+        if now < last + CHECKPOINT_EVERY {
+            continue;
+        }
+        last = now;
+        let result = async {
+            checkpoint(&pool).await?;
+            let Some(commits) = commits.upgrade() else {
+                return Ok(());
+            };
+            let _turn = commits.write_turn().await;
+            checkpoint(&pool).await
+        }
+        .await;
+        if let Err(e) = result {
+            if pool.is_closed() {
+                return;
+            }
+            tracing::warn!(error = %e, "WAL checkpoint failed; the next one retries");
+        }
+    }
+}
+
+/// `wal_checkpoint(PASSIVE)`: copies what it can without waiting for readers or writers.
+async fn checkpoint(pool: &SqlitePool) -> Result<(), sqlx::Error> {
+    checkpoint_as(pool, "PRAGMA wal_checkpoint(PASSIVE)").await
+}
+
+async fn checkpoint_as(pool: &SqlitePool, pragma: &'static str) -> Result<(), sqlx::Error> {
+    sqlx::query(pragma).execute(pool).await.map(|_| ())
+}
