@@ -17,8 +17,14 @@ use super::admission::Refusal;
 /// after the first-byte timeout.
 pub(crate) const RETRY_AFTER_SECS: u64 = 1;
 
-/// Longest time a refusal may hold its socket: the write, then reading what the client sent.
-const LINGER: Duration = Duration::from_secs(1);
+/// How long a refusal waits for the client's request before answering. HTTP clients treat bytes
+/// that arrive before they have sent their request as a broken connection (hyper's client
+/// fails with "unexpected message"), so the answer waits for the request when it comes quickly.
+const AWAIT_REQUEST: Duration = Duration::from_millis(500);
+
+/// Longest time a refusal may hold its socket: waiting for the request, the write, then
+/// reading the rest of what the client sent.
+const LINGER: Duration = Duration::from_millis(1500);
 
 /// What a refusal reads at most before closing.
 const DRAIN_BYTES: usize = 64 * 1024;
@@ -74,16 +80,23 @@ pub(crate) fn response(refusal: Refusal) -> Vec<u8> {
     out
 }
 
-/// Answers `503` and closes. The socket stays open a moment to read what the client sent:
-/// closing with unread bytes makes the kernel send a reset, and a reset can destroy the answer
-/// in the client's receive buffer before the client reads it.
+/// Answers `503` once the request has started to arrive (or after [`AWAIT_REQUEST`]) and
+/// closes. The socket stays open a moment to read what the client sent: closing with unread
+/// bytes makes the kernel send a reset, and a reset can destroy the answer in the client's
+/// receive buffer before the client reads it.
 pub(crate) async fn refuse(mut stream: TcpStream, refusal: Refusal, _slot: OwnedSemaphorePermit) {
     let answer = response(refusal);
     let _ = tokio::time::timeout(LINGER, async {
-        stream.write_all(&answer).await?;
-        stream.shutdown().await?;
         let mut buf = vec![0u8; 8 * 1024];
         let mut drained = 0;
+        if let Ok(read) = tokio::time::timeout(AWAIT_REQUEST, stream.read(&mut buf)).await {
+            match read? {
+                0 => return Ok(()),
+                n => drained += n,
+            }
+        }
+        stream.write_all(&answer).await?;
+        stream.shutdown().await?;
         while drained < DRAIN_BYTES {
             match stream.read(&mut buf).await? {
                 0 => break,
@@ -95,7 +108,8 @@ pub(crate) async fn refuse(mut stream: TcpStream, refusal: Refusal, _slot: Owned
     .await;
 }
 
-/// Answers `503` if the socket's send buffer takes it at once, and closes without waiting:
+/// Answers `503` if the socket's send buffer takes it at once (an HTTP client that has not
+/// sent its request yet may see a broken connection instead), and closes without waiting:
 /// used when so many refusals are lingering already that waiting would hold more sockets.
 pub(crate) fn refuse_now(stream: TcpStream, refusal: Refusal) {
     let _ = stream.try_write(&response(refusal));
