@@ -398,7 +398,17 @@ mod tests {
         for (text, d) in ok {
             assert_eq!(parse_duration(text), Ok(d), "{text}");
         }
-        for bad in ["", "10", "s", "0s", "61m", "1h", "-1s", "1.5s", "99999999999999999999s"] {
+        for bad in [
+            "",
+            "10",
+            "s",
+            "0s",
+            "61m",
+            "1h",
+            "-1s",
+            "1.5s",
+            "99999999999999999999s",
+        ] {
             let e = parse_duration(bad).unwrap_err();
             assert!(e.contains("is not a duration"), "{bad}: {e}");
         }

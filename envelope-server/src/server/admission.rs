@@ -62,7 +62,9 @@ pub(crate) struct Ticket {
 /// A panic elsewhere while the lock was held cannot leave the counts half-updated (every update
 /// is a single step), so a poisoned lock is still safe to use.
 fn lock(counts: &Mutex<Counts>) -> MutexGuard<'_, Counts> {
-    counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    counts
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Admission {
@@ -143,10 +145,7 @@ mod tests {
         let a = Admission::new(10, 2);
         let t1 = a.admit(ip("192.0.2.1")).unwrap();
         let _t2 = a.admit(ip("192.0.2.1")).unwrap();
-        assert_eq!(
-            a.admit(ip("192.0.2.1")).unwrap_err(),
-            Refusal::AddressFull
-        );
+        assert_eq!(a.admit(ip("192.0.2.1")).unwrap_err(), Refusal::AddressFull);
         // The same /64 is the same client.
         let _v6 = a.admit(ip("2001:db8::1")).unwrap();
         let _v6b = a.admit(ip("2001:db8::2")).unwrap();

@@ -60,7 +60,8 @@ async fn read_until_closed(sock: &mut TcpStream) -> Vec<u8> {
 /// Sends one keep-alive request on a raw socket and reads its whole answer, so that the
 /// connection is known to be accepted and open when this returns.
 async fn request_on(sock: &mut TcpStream, key: &str) -> String {
-    let head = format!("GET /v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n");
+    let head =
+        format!("GET /v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {key}\r\n\r\n");
     sock.write_all(head.as_bytes()).await.unwrap();
     let mut got = Vec::new();
     let mut buf = [0u8; 4096];
@@ -98,7 +99,11 @@ fn assert_refusal(raw: &[u8], code: &str) -> serde_json::Value {
     assert!(head.contains("\r\nconnection: close"), "{text}");
     let b: serde_json::Value = serde_json::from_str(body).expect("a JSON body");
     assert_eq!(
-        (b["object"].as_str(), b["status"].as_u64(), b["code"].as_str()),
+        (
+            b["object"].as_str(),
+            b["status"].as_u64(),
+            b["code"].as_str()
+        ),
         (Some("error"), Some(503), Some(code)),
         "{b}"
     );
@@ -183,7 +188,11 @@ async fn at_the_global_cap_a_new_connection_gets_503_at_once() {
     let mut held = Vec::new();
     for _ in 0..4 {
         let mut sock = TcpStream::connect(addr(&s)).await.unwrap();
-        assert!(request_on(&mut sock, &s.test_key).await.starts_with("HTTP/1.1 200"));
+        assert!(
+            request_on(&mut sock, &s.test_key)
+                .await
+                .starts_with("HTTP/1.1 200")
+        );
         held.push(sock);
     }
     // A raw client that sends nothing still gets the answer.
@@ -191,11 +200,19 @@ async fn at_the_global_cap_a_new_connection_gets_503_at_once() {
     let b = assert_refusal(&read_until_closed(&mut fifth).await, "server_busy");
     assert!(b["request_id"].as_str().unwrap().starts_with("req_"));
     // A real client that sends its request reads it too.
-    let r = s.client.get(s.url("/v1/account")).bearer_auth(&s.test_key).send().await;
+    let r = s
+        .client
+        .get(s.url("/v1/account"))
+        .bearer_auth(&s.test_key)
+        .send()
+        .await;
     let r = r.expect("the refusal is an HTTP answer");
     assert_eq!(r.status().as_u16(), 503);
     assert_eq!(r.headers()["retry-after"], "1");
-    assert_eq!(r.json::<serde_json::Value>().await.unwrap()["code"], "server_busy");
+    assert_eq!(
+        r.json::<serde_json::Value>().await.unwrap()["code"],
+        "server_busy"
+    );
 
     // A freed slot is usable again.
     drop(held.pop());
@@ -230,14 +247,25 @@ async fn over_the_per_address_cap_only_that_address_is_refused() {
     let mut held = Vec::new();
     for _ in 0..3 {
         let mut sock = TcpStream::connect(addr(&s)).await.unwrap();
-        assert!(request_on(&mut sock, &s.test_key).await.starts_with("HTTP/1.1 200"));
+        assert!(
+            request_on(&mut sock, &s.test_key)
+                .await
+                .starts_with("HTTP/1.1 200")
+        );
         held.push(sock);
     }
     let mut fourth = TcpStream::connect(addr(&s)).await.unwrap();
-    assert_refusal(&read_until_closed(&mut fourth).await, "too_many_connections");
+    assert_refusal(
+        &read_until_closed(&mut fourth).await,
+        "too_many_connections",
+    );
 
     let mut other = connect_from(OTHER_CLIENT, addr(&s)).await;
-    assert!(request_on(&mut other, &s.test_key).await.starts_with("HTTP/1.1 200"));
+    assert!(
+        request_on(&mut other, &s.test_key)
+            .await
+            .starts_with("HTTP/1.1 200")
+    );
 }
 
 #[tokio::test]
