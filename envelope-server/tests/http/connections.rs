@@ -200,6 +200,7 @@ async fn at_the_global_cap_a_new_connection_gets_503_at_once() {
     let b = assert_refusal(&read_until_closed(&mut fifth).await, "server_busy");
     assert!(b["request_id"].as_str().unwrap().starts_with("req_"));
     // A real client that sends its request reads it too.
+    let started = Instant::now();
     let r = s
         .client
         .get(s.url("/v1/account"))
@@ -207,6 +208,10 @@ async fn at_the_global_cap_a_new_connection_gets_503_at_once() {
         .send()
         .await;
     let r = r.expect("the refusal is an HTTP answer");
+    eprintln!(
+        "503 at the global cap read by reqwest after {:?}",
+        started.elapsed()
+    );
     assert_eq!(r.status().as_u16(), 503);
     assert_eq!(r.headers()["retry-after"], "1");
     assert_eq!(
