@@ -29,6 +29,9 @@ pub struct HttpLimits {
     pub body_idle_timeout: Duration,
     /// Longest time to receive a whole body.
     pub body_total_timeout: Duration,
+    /// Longest time a response write may make no progress (a client that stops reading);
+    /// then the connection is closed.
+    pub write_stall_timeout: Duration,
     /// Open connections at most; past it a new connection is answered `503` at once and closed.
     pub max_connections: usize,
     /// Open connections per client address (IPv6: per /64 network); past it a new connection
@@ -58,6 +61,7 @@ impl HttpLimits {
             header_read_timeout: c.header_read_timeout,
             body_idle_timeout: Duration::from_secs(20),
             body_total_timeout: Duration::from_secs(300),
+            write_stall_timeout: Duration::from_secs(20),
             max_connections: c.max_connections,
             max_connections_per_address: c.max_connections_per_address,
             http2_idle_timeout: c.http2_idle_timeout,

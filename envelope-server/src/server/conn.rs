@@ -8,7 +8,8 @@
 //! each request head with `header_read_timeout` (hyper starts that timer when it starts reading
 //! a head, and also while a keep-alive connection waits for its next request). HTTP/2 has no
 //! idle timeout in hyper, so this module counts open streams and closes an HTTP/2 connection
-//! that has had none for `http2_idle_timeout`.
+//! that has had none for `http2_idle_timeout`. Writes that make no progress for
+//! `write_stall_timeout` (a client that stops reading) end the connection, for either protocol.
 
 use std::convert::Infallible;
 use std::fmt::Display;
@@ -104,8 +105,11 @@ pub(crate) async fn serve(
     protocols: Arc<Protocols>,
     mut stop: watch::Receiver<()>,
 ) {
-    let (first_byte_timeout, idle_timeout) =
-        (app.limits.first_byte_timeout, app.limits.http2_idle_timeout);
+    let (first_byte_timeout, idle_timeout, stall_timeout) = (
+        app.limits.first_byte_timeout,
+        app.limits.http2_idle_timeout,
+        app.limits.write_stall_timeout,
+    );
     let detected = tokio::select! {
         r = tokio::time::timeout(first_byte_timeout, detect(&mut stream)) => r,
         _ = stop.changed() => return,
@@ -125,6 +129,8 @@ pub(crate) async fn serve(
     let io = TokioIo::new(Replay {
         first,
         inner: stream,
+        stall_timeout,
+        stalled: None,
     });
     let streams = Arc::new(Streams::default());
     let service = {
@@ -276,10 +282,40 @@ impl Body for Tracked {
     }
 }
 
-/// The socket with the bytes [`detect`] consumed put back in front.
+/// The socket with the bytes [`detect`] consumed put back in front, and a deadline on writes
+/// that make no progress.
 struct Replay {
     first: Bytes,
     inner: TcpStream,
+    stall_timeout: Duration,
+    /// Running while the socket refuses bytes; reset by every write that takes some.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl Replay {
+    /// Passes a write's result on, turning a wait that has lasted `stall_timeout` into an
+    /// error. The timer shares the task's waker, so hyper polls again when it fires.
+    fn watch_stall<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        r: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if r.is_ready() {
+            self.stalled = None;
+            return r;
+        }
+        let timeout = self.stall_timeout;
+        let timer = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        if timer.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client stopped reading the response",
+            )));
+        }
+        Poll::Pending
+    }
 }
 
 impl AsyncRead for Replay {
@@ -304,7 +340,9 @@ impl AsyncWrite for Replay {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.watch_stall(cx, r)
     }
 
     fn poll_write_vectored(
@@ -312,7 +350,9 @@ impl AsyncWrite for Replay {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let r = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.watch_stall(cx, r)
     }
 
     fn is_write_vectored(&self) -> bool {

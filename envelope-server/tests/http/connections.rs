@@ -336,3 +336,55 @@ async fn eleven_hundred_idle_connections_do_not_stop_another_client() {
     let mut last = idle.pop().unwrap();
     assert_refusal(&read_until_closed(&mut last).await, "too_many_connections");
 }
+
+/// A client that asks and never reads: pipelined requests fill both socket buffers with
+/// answers, the server's write stalls, and the connection is closed rather than held.
+#[tokio::test]
+async fn a_client_that_stops_reading_is_closed() {
+    const REQUESTS: usize = 20_000;
+    let s = TestServer::start_with(Options {
+        limits: limits(|l| {
+            l.write_stall_timeout = Duration::from_millis(200);
+            l.header_read_timeout = Duration::from_secs(60);
+        }),
+        ..Options::default()
+    })
+    .await;
+    let sock = TcpStream::connect(addr(&s)).await.unwrap();
+    let (mut rd, mut wr) = sock.into_split();
+    let head = format!(
+        "GET /v1/account HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\n\r\n",
+        s.test_key
+    );
+    let writer = tokio::spawn(async move {
+        for _ in 0..REQUESTS {
+            if wr.write_all(head.as_bytes()).await.is_err() {
+                return;
+            }
+        }
+        // Keeps the write side open: only the server may end the connection.
+        std::future::pending::<()>().await;
+    });
+    // Not reading for a while is the attack; ten times the stall limit lets the server see it
+    // even on a loaded machine (if it has not, every answer comes and the read below hangs).
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let mut got = Vec::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    tokio::time::timeout(HANG, async {
+        loop {
+            match rd.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await
+    .expect("the server closes a connection whose client does not read");
+    writer.abort();
+    let answers = got.windows(12).filter(|w| w == b"HTTP/1.1 200").count();
+    assert!(
+        answers < REQUESTS,
+        "{answers} answers: the server never gave up"
+    );
+    eprintln!("a client that stopped reading got {answers} of {REQUESTS} answers before the close");
+}
