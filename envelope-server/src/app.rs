@@ -19,35 +19,104 @@ pub struct HttpLimits {
     /// Largest form post of a signing page: drawn signatures travel as base64 PNGs (at most
     /// 512 KB each in the core), percent-encoded.
     pub max_form_body: usize,
-    /// Longest time to receive the request head (also the idle keep-alive limit of HTTP/1).
+    /// Longest wait, from accept, for a new connection's first byte; an HTTP/2 client must also
+    /// finish its 24-byte preface within it. Until then no protocol handler holds the connection.
+    pub first_byte_timeout: Duration,
+    /// Longest time to receive an HTTP/1 request head, from its first byte (also the idle
+    /// keep-alive limit of HTTP/1).
     pub header_read_timeout: Duration,
     /// Longest pause between two chunks of a body.
     pub body_idle_timeout: Duration,
     /// Longest time to receive a whole body.
     pub body_total_timeout: Duration,
-    /// Open connections at most; further clients wait in the listen backlog.
+    /// Longest time a response write may make no progress (a client that stops reading);
+    /// then the connection is closed.
+    pub write_stall_timeout: Duration,
+    /// Open connections at most; past it a new connection is answered `503` at once and closed.
     pub max_connections: usize,
+    /// Open connections per client address (IPv6: per /64 network); past it a new connection
+    /// from that address is answered `503` at once and closed.
+    pub max_connections_per_address: usize,
+    /// An HTTP/2 connection with no open stream for this long is closed (GOAWAY). HTTP/1 has
+    /// `header_read_timeout` for the same purpose.
+    pub http2_idle_timeout: Duration,
     /// Concurrent HTTP/2 streams per connection.
     pub max_http2_streams: u32,
-    /// How long shutdown waits for requests in flight.
+    /// How long shutdown waits for requests in flight before closing their connections.
     pub shutdown_grace: Duration,
 }
 
 impl HttpLimits {
-    /// Limits that fit a service's largest file (`Limits::max_file_bytes`).
+    /// Limits that fit a service's largest file (`Limits::max_file_bytes`), with the default
+    /// [`ConnectionLimits`].
     pub fn for_max_file(max_file_bytes: usize) -> HttpLimits {
         const SLACK: usize = 2 * 1024 * 1024;
+        let c = ConnectionLimits::default();
         HttpLimits {
             max_json_upload_body: max_file_bytes.div_ceil(3) * 4 + SLACK,
             max_multipart_body: max_file_bytes + SLACK,
             max_small_body: 1024 * 1024,
             max_form_body: 8 * 1024 * 1024,
-            header_read_timeout: Duration::from_secs(10),
+            first_byte_timeout: c.first_byte_timeout,
+            header_read_timeout: c.header_read_timeout,
             body_idle_timeout: Duration::from_secs(20),
             body_total_timeout: Duration::from_secs(300),
-            max_connections: 1024,
+            write_stall_timeout: Duration::from_secs(20),
+            max_connections: c.max_connections,
+            max_connections_per_address: c.max_connections_per_address,
+            http2_idle_timeout: c.http2_idle_timeout,
             max_http2_streams: 64,
-            shutdown_grace: Duration::from_secs(30),
+            shutdown_grace: c.shutdown_grace,
+        }
+    }
+
+    /// These limits with the connection limits and timeouts of `connections`.
+    pub fn with_connections(mut self, connections: ConnectionLimits) -> HttpLimits {
+        let ConnectionLimits {
+            max_connections,
+            max_connections_per_address,
+            first_byte_timeout,
+            header_read_timeout,
+            http2_idle_timeout,
+            shutdown_grace,
+        } = connections;
+        self.max_connections = max_connections;
+        self.max_connections_per_address = max_connections_per_address;
+        self.first_byte_timeout = first_byte_timeout;
+        self.header_read_timeout = header_read_timeout;
+        self.http2_idle_timeout = http2_idle_timeout;
+        self.shutdown_grace = shutdown_grace;
+        self
+    }
+}
+
+/// The part of [`HttpLimits`] that the command line of `serve` sets: how many connections,
+/// how long a connection may stay silent, how long shutdown waits. The defaults are those of
+/// [`HttpLimits::for_max_file`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConnectionLimits {
+    pub max_connections: usize,
+    pub max_connections_per_address: usize,
+    pub first_byte_timeout: Duration,
+    pub header_read_timeout: Duration,
+    pub http2_idle_timeout: Duration,
+    pub shutdown_grace: Duration,
+}
+
+impl Default for ConnectionLimits {
+    fn default() -> ConnectionLimits {
+        ConnectionLimits {
+            max_connections: 1024,
+            // A browser opens at most 6 HTTP/1 connections per host, an API client's pool a
+            // few dozen. Behind a reverse proxy or a large NAT every client shares one
+            // address: raise it there (docs/HTTP.md).
+            max_connections_per_address: 64,
+            first_byte_timeout: Duration::from_secs(10),
+            header_read_timeout: Duration::from_secs(10),
+            http2_idle_timeout: Duration::from_secs(30),
+            // SIGTERM must end the process within a few seconds whatever runs (issue 11);
+            // orchestrators stop routing to an instance before they signal it.
+            shutdown_grace: Duration::from_secs(3),
         }
     }
 }

@@ -8,7 +8,7 @@
 //!
 //! | module | what it does |
 //! |---|---|
-//! | [`server`] | [`run`]: accept loop, connection limit, timeouts, graceful shutdown |
+//! | [`server`] | [`run`]: accept loop, connection caps and their `503`, first-byte and idle timeouts, bounded shutdown |
 //! | [`request`] | one request: ID, auth, rate limit, route, body, idempotency, log line |
 //! | [`router`] | the route table, a `match` on path segments and method |
 //! | [`handlers`] | one arm per operation: parameters in, one core call, value out |
@@ -38,6 +38,6 @@ pub mod signing_page;
 pub mod store;
 pub mod webhook_sink;
 
-pub use app::{App, HttpLimits};
+pub use app::{App, ConnectionLimits, HttpLimits};
 pub use server::run;
 pub use signing_page::{FrameAncestors, PageSecret, PageSettings};

@@ -3,11 +3,13 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
+use envelope_server::ConnectionLimits;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::serve::{ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
@@ -114,6 +116,65 @@ struct ServeArgs {
     /// RFC 3161 timestamp authority URL: seals then carry a signature timestamp (PAdES B-T).
     #[arg(long, env = "ENVELOPE_TSA_URL")]
     tsa_url: Option<String>,
+    #[command(flatten)]
+    connections: ConnectionArgs,
+}
+
+/// Connection caps and timeouts (docs/HTTP.md). Durations take a unit: ms, s or m.
+#[derive(Debug, Clone, Args)]
+struct ConnectionArgs {
+    /// Open connections at most; past it new connections are answered 503 at once.
+    #[arg(long, env = "ENVELOPE_MAX_CONNECTIONS", default_value = "1024", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// Open connections per client address (IPv6: per /64). Behind a reverse proxy every
+    /// client shares the proxy's address: set it to --max-connections there.
+    #[arg(long, env = "ENVELOPE_MAX_CONNECTIONS_PER_ADDRESS", default_value = "64", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections_per_address: u32,
+    /// How long a new connection may stay silent before its first byte.
+    #[arg(long, env = "ENVELOPE_FIRST_BYTE_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    first_byte_timeout: Duration,
+    /// How long a request head may take from its first byte; also the keep-alive idle limit
+    /// of HTTP/1.
+    #[arg(long, env = "ENVELOPE_HEADER_READ_TIMEOUT", default_value = "10s", value_parser = parse_duration)]
+    header_read_timeout: Duration,
+    /// How long an HTTP/2 connection may stay without open streams.
+    #[arg(long, env = "ENVELOPE_HTTP2_IDLE_TIMEOUT", default_value = "30s", value_parser = parse_duration)]
+    http2_idle_timeout: Duration,
+    /// How long SIGINT/SIGTERM waits for requests in flight before closing their connections.
+    #[arg(long, env = "ENVELOPE_SHUTDOWN_GRACE", default_value = "3s", value_parser = parse_duration)]
+    shutdown_grace: Duration,
+}
+
+impl ConnectionArgs {
+    fn limits(&self) -> ConnectionLimits {
+        ConnectionLimits {
+            max_connections: self.max_connections as usize,
+            max_connections_per_address: self.max_connections_per_address as usize,
+            first_byte_timeout: self.first_byte_timeout,
+            header_read_timeout: self.header_read_timeout,
+            http2_idle_timeout: self.http2_idle_timeout,
+            shutdown_grace: self.shutdown_grace,
+        }
+    }
+}
+
+/// `250ms`, `10s`, `2m`: a whole number with a unit, from 1 ms to 1 hour.
+fn parse_duration(s: &str) -> Result<Duration, String> {
+    let err = || format!("'{s}' is not a duration like 500ms, 10s or 2m (at most 1 hour)");
+    let s = s.trim();
+    let split = s.find(|c: char| !c.is_ascii_digit()).ok_or_else(err)?;
+    let (num, unit) = s.split_at(split);
+    let n: u64 = num.parse().map_err(|_| err())?;
+    let d = match unit {
+        "ms" => Duration::from_millis(n),
+        "s" => Duration::from_secs(n),
+        "m" => Duration::from_secs(n.checked_mul(60).ok_or_else(err)?),
+        _ => return Err(err()),
+    };
+    if d.is_zero() || d > Duration::from_secs(3600) {
+        return Err(err());
+    }
+    Ok(d)
 }
 
 #[derive(Debug, Subcommand)]
@@ -198,8 +259,11 @@ impl StoreArgs {
     }
 }
 
-#[tokio::main]
-async fn main() -> ExitCode {
+/// How long the runtime waits, once `main`'s work is done, for blocking tasks (a PDF
+/// inspection has no await point at which it could be stopped).
+const BLOCKING_TASKS_LIMIT: Duration = Duration::from_millis(500);
+
+fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("ENVELOPE_LOG")
@@ -209,7 +273,31 @@ async fn main() -> ExitCode {
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let cli = Cli::parse();
-    let result = match cli.command {
+    // Built by hand rather than with `#[tokio::main]`: dropping a runtime waits for every
+    // blocking task without limit, and SIGTERM must end the process whatever PDF work runs.
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let result = runtime.block_on(run_command(cli));
+    runtime.shutdown_timeout(BLOCKING_TASKS_LIMIT);
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run_command(cli: Cli) -> Result<(), envelope_core::error::BoxError> {
+    match cli.command {
         None => run_serve(cli.serve).await,
         Some(Command::Serve(args)) => run_serve(*args).await,
         Some(Command::Accounts { store, command }) => {
@@ -251,13 +339,6 @@ async fn main() -> ExitCode {
             };
             run_admin_command(store, cmd).await
         }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
     }
 }
 
@@ -283,6 +364,7 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
             }),
             tsa_url: args.tsa_url,
         },
+        connections: args.connections.limits(),
     })
     .await
 }
@@ -293,4 +375,42 @@ async fn run_admin_command(
 ) -> Result<(), envelope_core::error::BoxError> {
     let svc = build_service(&store.options(), Default::default()).await?;
     run_admin(&svc, cmd, &mut std::io::stdout().lock()).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn connection_defaults_match_the_library() {
+        let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
+        assert_eq!(cli.serve.connections.limits(), ConnectionLimits::default());
+    }
+
+    #[test]
+    fn durations() {
+        let ok = [
+            ("250ms", Duration::from_millis(250)),
+            ("10s", Duration::from_secs(10)),
+            ("2m", Duration::from_secs(120)),
+            ("60m", Duration::from_secs(3600)),
+        ];
+        for (text, d) in ok {
+            assert_eq!(parse_duration(text), Ok(d), "{text}");
+        }
+        for bad in [
+            "",
+            "10",
+            "s",
+            "0s",
+            "61m",
+            "1h",
+            "-1s",
+            "1.5s",
+            "99999999999999999999s",
+        ] {
+            let e = parse_duration(bad).unwrap_err();
+            assert!(e.contains("is not a duration"), "{bad}: {e}");
+        }
+    }
 }

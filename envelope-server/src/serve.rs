@@ -11,7 +11,7 @@ use envelope_core::mail::{FileMailer, Mailbox, Mailer, SmtpCredentials, SmtpMail
 use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSettings};
 use envelope_core::{Settings, SigningService};
 
-use crate::app::App;
+use crate::app::{App, ConnectionLimits};
 use crate::signing::{SigningOptions, load_sealer};
 use crate::signing_page::{FrameAncestors, PageSecret, PageSettings};
 use crate::store::{StoreOptions, open_store};
@@ -38,6 +38,8 @@ pub struct ServeOptions {
     pub frame_ancestors: FrameAncestors,
     /// Key and certificates of the PAdES seal; none means a development certificate.
     pub signing: SigningOptions,
+    /// Connection caps, connection timeouts and the shutdown grace period.
+    pub connections: ConnectionLimits,
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -161,14 +163,27 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         tracing::info!(frame_ancestors = %pages.frame_ancestors.as_sources(), "signing pages may be framed");
     }
     let app = App::new(svc).with_pages(pages);
-    crate::run(listener, app, shutdown_signal()).await?;
+    let limits = app.limits().clone().with_connections(opts.connections);
+    crate::run(listener, app.with_limits(limits), shutdown_signal()).await?;
     expiry.abort();
     let _ = stop_worker.send(());
-    let _ = worker.await;
-    // Leaves a SQLite database checkpointed: the next start has no WAL to recover.
-    opened.sql.close().await;
+    // Bounded like the rest of shutdown: a worker stuck on a slow receiver or a store busy with
+    // a request's leftover work must not keep the process alive; both are safe to cut (writes
+    // are transactions, and the next start recovers the WAL).
+    let cleanup = async {
+        let _ = worker.await;
+        // Leaves a SQLite database checkpointed: the next start has no WAL to recover.
+        opened.sql.close().await;
+    };
+    if tokio::time::timeout(CLEANUP_LIMIT, cleanup).await.is_err() {
+        tracing::warn!("the webhook worker or the store did not stop in time; exiting anyway");
+    }
     Ok(())
 }
+
+/// How long `serve` waits, after the HTTP server has stopped, for the webhook worker and the
+/// store to close.
+const CLEANUP_LIMIT: Duration = Duration::from_secs(1);
 
 /// The key of the signing pages' form tokens, kept in `<data_dir>/signing-page.secret` (mode
 /// 0600) so that pages open in browsers keep working across restarts. Created on first use;

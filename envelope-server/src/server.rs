@@ -1,22 +1,34 @@
-//! The accept loop: connection limits, protocol timeouts, graceful shutdown.
+//! The accept loop: connection caps, protocol timeouts, graceful and bounded shutdown.
+//!
+//! Every connection is accepted at once. One under the caps ([`admission`]) is served by its own
+//! task ([`conn`]); one over a cap is answered a fixed `503` on the socket ([`refuse`]) instead
+//! of waiting unseen in the kernel's backlog. Nothing here reads a request or knows a route.
 
-use std::convert::Infallible;
+mod admission;
+mod conn;
+mod refuse;
+
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+use tokio::time::Instant;
 
 use crate::app::App;
-use crate::request::handle;
+use admission::{Admission, Refusal};
+
+/// Refusals that may linger at once (each holds its socket for at most a second); past this,
+/// a refused connection gets its `503` only if the socket takes it without waiting.
+const MAX_LINGERING_REFUSALS: usize = 256;
+
+/// At most one warning per this period while clients are being refused.
+const REFUSAL_WARNING_EVERY: Duration = Duration::from_secs(10);
 
 /// Serves `app` on `listener` until `shutdown` completes, then stops accepting, lets requests in
-/// flight finish (up to [`crate::HttpLimits::shutdown_grace`]) and returns.
+/// flight finish (up to [`crate::HttpLimits::shutdown_grace`]), closes what is left and returns.
 ///
 /// Tests call it on `127.0.0.1:0`; the binary calls it with a signal future.
 pub async fn run(
@@ -26,31 +38,15 @@ pub async fn run(
 ) -> std::io::Result<()> {
     let app = Arc::new(app);
     let limits = app.limits.clone();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder
-        .http1()
-        .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_read_timeout)
-        .keep_alive(true);
-    builder
-        .http2()
-        .timer(TokioTimer::new())
-        .max_concurrent_streams(limits.max_http2_streams)
-        .keep_alive_interval(Duration::from_secs(30))
-        .keep_alive_timeout(Duration::from_secs(20));
-    let graceful = GracefulShutdown::new();
-    let slots = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    let protocols = Arc::new(conn::Protocols::new(&limits));
+    let admission = Admission::new(limits.max_connections, limits.max_connections_per_address);
+    let lingering = Arc::new(Semaphore::new(MAX_LINGERING_REFUSALS));
+    let (stop, stopped) = watch::channel(());
+    let mut conns = JoinSet::new();
+    let mut refusals = RefusalLog::default();
     tokio::pin!(shutdown);
 
     loop {
-        // At the connection limit, stop accepting: new clients wait in the kernel's backlog.
-        let permit = tokio::select! {
-            p = slots.clone().acquire_owned() => match p {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            () = &mut shutdown => break,
-        };
         let (stream, peer) = tokio::select! {
             r = listener.accept() => match r {
                 Ok(x) => x,
@@ -61,33 +57,90 @@ pub async fn run(
                     continue;
                 }
             },
+            // Reaps finished connections so that the set holds only live ones.
+            Some(_) = conns.join_next(), if !conns.is_empty() => continue,
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
-        let app = app.clone();
-        let service = service_fn(move |req| {
-            let app = app.clone();
-            async move { Ok::<_, Infallible>(handle(&app, peer, req).await) }
-        });
-        let conn = builder
-            .serve_connection(TokioIo::new(stream), service)
-            .into_owned();
-        let conn = graceful.watch(conn);
-        tokio::spawn(async move {
-            if let Err(e) = conn.await {
-                tracing::debug!(error = %e, "connection ended with an error");
+        match admission.admit(peer.ip()) {
+            Ok(ticket) => {
+                let serve = conn::serve(
+                    stream,
+                    peer,
+                    app.clone(),
+                    protocols.clone(),
+                    stopped.clone(),
+                );
+                conns.spawn(async move {
+                    serve.await;
+                    drop(ticket);
+                });
             }
-            drop(permit);
-        });
+            Err(refusal) => {
+                refusals.note(refusal, admission.open());
+                match lingering.clone().try_acquire_owned() {
+                    Ok(slot) => {
+                        tokio::spawn(refuse::refuse(stream, refusal, slot));
+                    }
+                    Err(_) => refuse::refuse_now(stream, refusal),
+                }
+            }
+        }
     }
 
     drop(listener);
-    tracing::info!("shutting down: waiting for requests in flight");
-    tokio::select! {
-        () = graceful.shutdown() => tracing::info!("all connections closed"),
-        () = tokio::time::sleep(limits.shutdown_grace) => {
-            tracing::warn!("shutdown grace period over; closing remaining connections");
+    let _ = stop.send(());
+    tracing::info!(
+        connections = conns.len(),
+        "shutting down: waiting for requests in flight"
+    );
+    let drained = tokio::time::timeout(limits.shutdown_grace, async {
+        while conns.join_next().await.is_some() {}
+    })
+    .await;
+    match drained {
+        Ok(()) => tracing::info!("all connections closed"),
+        Err(_) => {
+            tracing::warn!(
+                remaining = conns.len(),
+                "shutdown grace period over; closing remaining connections"
+            );
+            conns.shutdown().await;
         }
     }
     Ok(())
+}
+
+/// Counts refusals and turns them into an occasional warning, not one log line per connection
+/// of a flood.
+#[derive(Default)]
+struct RefusalLog {
+    server_full: u64,
+    address_full: u64,
+    last_warning: Option<Instant>,
+}
+
+impl RefusalLog {
+    fn note(&mut self, refusal: Refusal, open: usize) {
+        match refusal {
+            Refusal::ServerFull => self.server_full += 1,
+            Refusal::AddressFull => self.address_full += 1,
+        }
+        let now = Instant::now();
+        if self
+            .last_warning
+            .is_some_and(|at| now.duration_since(at) < REFUSAL_WARNING_EVERY)
+        {
+            return;
+        }
+        tracing::warn!(
+            open,
+            server_full = self.server_full,
+            address_full = self.address_full,
+            "connections refused with 503 (connection caps reached)"
+        );
+        self.server_full = 0;
+        self.address_full = 0;
+        self.last_warning = Some(now);
+    }
 }

@@ -1,7 +1,8 @@
-//! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), and two
-//! processes racing on one PostgreSQL database (`multi_process`).
+//! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), two
+//! processes racing on one PostgreSQL database (`multi_process`), and SIGTERM during PDF work
+//! that does not end (`shutdown`).
 //!
-//! Both drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
+//! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
 
 #[path = "../common/pdf.rs"]
@@ -12,3 +13,4 @@ mod check;
 mod crash;
 mod multi_process;
 mod process;
+mod shutdown;

@@ -105,6 +105,34 @@ impl ServerProcess {
         test_key_in(self.stdout.iter())
     }
 
+    /// The process ID.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGTERM, as an orchestrator stops a service (through kill(1): no unsafe code here).
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -TERM failed");
+    }
+
+    /// Waits up to `limit` for the process to exit; `None` if it is still running.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
     /// SIGKILL: no shutdown code runs, as in a crash or an OOM kill.
     pub fn kill(mut self) {
         self.child.kill().unwrap();

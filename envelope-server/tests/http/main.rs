@@ -5,6 +5,7 @@ mod common;
 
 mod basics;
 mod bodies;
+mod connections;
 mod envelopes;
 mod idempotency;
 mod limits;
