@@ -4,6 +4,9 @@
 //! the envelope is `sent`, not expired, it is the signer's turn, and the signer is not done.
 //! [`LinkState`] tells a front end which page to show otherwise, without revealing anything to
 //! someone holding an unknown token.
+//!
+//! What a signer submits is checked on arrival (`signing/values.rs`): an accepted submission can
+//! always be stamped, so no signer can jam the envelope's completion.
 
 use std::collections::BTreeMap;
 
@@ -73,7 +76,8 @@ pub struct SigningSession {
 /// What a signer submits.
 #[derive(Debug, Clone, Default)]
 pub struct SignInput {
-    /// Field key -> value. Date fields are filled by the service with the signing date.
+    /// Field key -> value. Date fields are filled by the service with the signing date. Drawn
+    /// values are stored as the service's re-encoding of the PNG, not as given.
     pub values: BTreeMap<String, SignerValue>,
     /// The signature for the appended signature page, when the envelope has one.
     pub signature: Option<SignerValue>,
