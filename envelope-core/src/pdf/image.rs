@@ -76,7 +76,8 @@ impl fmt::Display for DrawingError {
             DrawingError::Unreadable => f.write_str("the drawing is not a readable PNG image"),
             DrawingError::TooLarge { width, height } => write!(
                 f,
-                "the drawing is {width}x{height} pixels; at most {}x{} and {} pixels in all are accepted",
+                "the drawing is {width}x{height} pixels; at most {}x{} and {} pixels in all \
+                 are accepted",
                 l.max_width, l.max_height, l.max_pixels
             ),
             DrawingError::Blank => f.write_str("the drawing is empty"),
