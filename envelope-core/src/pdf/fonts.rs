@@ -24,6 +24,83 @@ fn dejavu() -> Option<&'static TrueType> {
     FONT.get_or_init(|| TrueType::parse(DEJAVU)).as_ref()
 }
 
+/// Why a character cannot go into a stamped value. The stamper draws one line, left to right,
+/// one glyph per character, without shaping; this names what that cannot show faithfully.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Undrawable {
+    /// A control character or a line or paragraph separator: values are one line.
+    Control(char),
+    /// A character that draws nothing but changes how text around it reads (direction
+    /// overrides, zero-width joiners, variation selectors...): what is shown would not be what
+    /// is stored.
+    Invisible(char),
+    /// Right-to-left scripts would come out in reverse order and unjoined.
+    RightToLeft(char),
+    /// Neither WinAnsi nor DejaVu Sans has it: it would be drawn as an empty box.
+    NoGlyph(char),
+}
+
+impl std::fmt::Display for Undrawable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (what, c) = match *self {
+            Undrawable::Control(c) => ("a control character or line break", c),
+            Undrawable::Invisible(c) => ("an invisible formatting character", c),
+            Undrawable::RightToLeft(c) => ("right-to-left text, which cannot be laid out yet", c),
+            Undrawable::NoGlyph(c) => ("a character the document's fonts cannot draw", c),
+        };
+        write!(f, "contains {what} (U+{:04X})", u32::from(c))
+    }
+}
+
+impl std::error::Error for Undrawable {}
+
+/// Whether the stamper can draw `c` faithfully (see [`Undrawable`]).
+pub fn check_char(c: char) -> Result<(), Undrawable> {
+    let u = u32::from(c);
+    if c.is_control() || matches!(u, 0x2028 | 0x2029) {
+        return Err(Undrawable::Control(c));
+    }
+    if matches!(u,
+        0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0xE0000..=0xE0FFF)
+    {
+        return Err(Undrawable::Invisible(c));
+    }
+    if matches!(u,
+        0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFE | 0x10800..=0x10FFF
+        | 0x1E800..=0x1EFFF)
+    {
+        return Err(Undrawable::RightToLeft(c));
+    }
+    // Private-use code points mean whatever a font says; ours would draw someone else's icon.
+    let private = matches!(u, 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
+    let drawable = metrics::winansi_byte(c).is_some() || dejavu().is_some_and(|f| f.glyph(c) != 0);
+    if private || !drawable {
+        return Err(Undrawable::NoGlyph(c));
+    }
+    Ok(())
+}
+
+/// The first character of `text` the stamper cannot draw faithfully, if any.
+pub fn check_drawable(text: &str) -> Result<(), Undrawable> {
+    text.chars().try_for_each(check_char)
+}
+
+/// `text` cut to what can be recorded and drawn: whitespace of any kind becomes a space, other
+/// characters [`check_char`] refuses are dropped, and at most `max_chars` are kept. For values
+/// that are recorded rather than refused (a user agent, a decline reason).
+pub fn keep_drawable(text: &str, max_chars: usize) -> String {
+    text.chars()
+        .filter_map(|c| match check_char(c) {
+            Ok(()) => Some(c),
+            Err(_) if c.is_whitespace() => Some(' '),
+            Err(_) => None,
+        })
+        .take(max_chars)
+        .collect()
+}
+
 /// The look of a piece of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Face {
@@ -258,6 +335,52 @@ fn hex(b: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_can_be_drawn() {
+        for ok in [
+            "Zoë Ångström – €5",
+            "Łukasz Żółć",
+            "Ἀθηνᾶ",
+            "Пётр",
+            "e\u{301}",
+            "™",
+        ] {
+            assert_eq!(check_drawable(ok), Ok(()), "{ok}");
+        }
+        let refused = [
+            ("a\nb", Undrawable::Control('\n')),
+            ("tab\t", Undrawable::Control('\t')),
+            ("\u{85}", Undrawable::Control('\u{85}')),
+            ("line\u{2028}", Undrawable::Control('\u{2028}')),
+            ("abc\u{202E}fed", Undrawable::Invisible('\u{202E}')),
+            ("zero\u{200B}width", Undrawable::Invisible('\u{200B}')),
+            ("שלום", Undrawable::RightToLeft('ש')),
+            ("سلام", Undrawable::RightToLeft('س')),
+            ("李雷", Undrawable::NoGlyph('李')),
+            ("\u{1F680}", Undrawable::NoGlyph('\u{1F680}')),
+            ("\u{E000}", Undrawable::NoGlyph('\u{E000}')),
+            ("\u{FFFF}", Undrawable::NoGlyph('\u{FFFF}')),
+        ];
+        for (text, want) in refused {
+            assert_eq!(check_drawable(text), Err(want), "{text:?}");
+        }
+        assert_eq!(
+            Undrawable::NoGlyph('李').to_string(),
+            "contains a character the document's fonts cannot draw (U+674E)"
+        );
+    }
+
+    #[test]
+    fn recorded_text_keeps_only_what_draws() {
+        assert_eq!(
+            keep_drawable("Mozilla/5.0\r\n\u{202E}(X11)\u{0}李 ok", 100),
+            "Mozilla/5.0  (X11) ok"
+        );
+        assert_eq!(keep_drawable("abcdef", 3), "abc");
+        let all: String = (0..0x3000u32).filter_map(char::from_u32).collect();
+        assert_eq!(check_drawable(&keep_drawable(&all, usize::MAX)), Ok(()));
+    }
 
     #[test]
     fn picks_standard_fonts_for_winansi_and_dejavu_otherwise() {

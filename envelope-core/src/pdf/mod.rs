@@ -9,6 +9,8 @@
 
 use crate::field::{Field, PlacedField};
 
+pub use fonts::{Undrawable, check_char, check_drawable, keep_drawable};
+pub use image::{DrawingError, DrawingLimits, normalize_drawing};
 pub use seal::{PreparedSeal, SealSpec};
 
 mod acroform;

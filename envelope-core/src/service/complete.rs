@@ -3,7 +3,8 @@
 
 use base64::Engine;
 
-use super::{AuthContext, SigningService, blocking};
+use super::signing::values;
+use super::{AuthContext, SignInput, SigningService, blocking};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::FieldType;
@@ -42,7 +43,7 @@ impl SigningService {
                 if next.signers[i].signer.status == SignerStatus::Completed {
                     continue;
                 }
-                next.signers[i].values = sample_values(&next, i, now);
+                next.signers[i].values = sample_values(&next, i, now)?;
                 next.signers[i]
                     .ip_address
                     .get_or_insert_with(|| "127.0.0.1".into());
@@ -178,20 +179,38 @@ async fn seal(
         .map_err(|e| Error::Internal(format!("sealing failed: {e}")))
 }
 
-/// Values the test helper signs with: the signer's name as a typed signature, initials, today's
-/// date, and "Test value" in required text fields.
+/// Values the test helper signs with: the signer's name as a typed signature, its initials,
+/// "Test value" in required text fields, required boxes ticked (dates get the signing date).
+///
+/// They pass through the same checks as a signer's own submission, so the helper stores nothing
+/// a signer could not. A name the stamping fonts cannot draw (a CJK name, say) keeps only what
+/// they can, or becomes "Test signature".
 fn sample_values(
     rec: &EnvelopeRecord,
     i: usize,
     now: Timestamp,
-) -> std::collections::BTreeMap<String, SignerValue> {
+) -> Result<std::collections::BTreeMap<String, SignerValue>> {
     let s = &rec.signers[i].signer;
-    let initials: String = s
-        .name
-        .split_whitespace()
-        .filter_map(|w| w.chars().next())
-        .collect();
-    let mut values = std::collections::BTreeMap::new();
+    let drawable = |text: String, fallback: &str| {
+        let kept = pdf::keep_drawable(&text, values::MAX_TYPED);
+        let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+        if kept.is_empty() {
+            fallback.to_string()
+        } else {
+            kept
+        }
+    };
+    let name = drawable(s.name.clone(), "Test signature");
+    let initials = drawable(
+        name.split_whitespace()
+            .filter_map(|w| w.chars().next())
+            .collect(),
+        "TS",
+    );
+    let mut input = SignInput {
+        consent: true,
+        ..SignInput::default()
+    };
     for f in rec
         .fields
         .iter()
@@ -199,22 +218,19 @@ fn sample_values(
         .filter(|f| f.role.as_deref() == Some(&s.role) && !f.is_sender_field())
     {
         let v = match f.kind {
-            FieldType::Signature => SignerValue::Typed(s.name.clone()),
+            FieldType::Signature => SignerValue::Typed(name.clone()),
             FieldType::Initials => SignerValue::Typed(initials.clone()),
-            FieldType::Date => SignerValue::Text(now.datetime().format("%Y-%m-%d").to_string()),
             FieldType::Text if f.required => SignerValue::Text("Test value".into()),
-            FieldType::Text => continue,
+            FieldType::Date | FieldType::Text => continue,
             FieldType::Checkbox => SignerValue::Checkbox(f.required),
         };
-        values.insert(f.key.clone(), v);
+        input.values.insert(f.key.clone(), v);
     }
     if rec.signature_page {
-        values.insert(
-            SIGNATURE_PAGE_KEY.into(),
-            SignerValue::Typed(s.name.clone()),
-        );
+        input.signature = Some(SignerValue::Typed(name));
     }
-    values
+    values::checked_values(rec, i, &input, now)
+        .map_err(|e| Error::Internal(format!("the test helper's own values were refused: {e}")))
 }
 
 fn stamp_value(v: &SignerValue, key: &str) -> Result<pdf::StampValue> {

@@ -4,17 +4,17 @@
 //! the envelope is `sent`, not expired, it is the signer's turn, and the signer is not done.
 //! [`LinkState`] tells a front end which page to show otherwise, without revealing anything to
 //! someone holding an unknown token.
+//!
+//! What a signer submits is checked on arrival (`signing/values.rs`): an accepted submission can
+//! always be stamped, so no signer can jam the envelope's completion.
 
 use std::collections::BTreeMap;
 
-use base64::Engine;
-
 use super::SigningService;
-use super::complete::SIGNATURE_PAGE_KEY;
 use super::envelopes::mark_turns;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::field::{Field, FieldType};
+use crate::field::Field;
 use crate::ids;
 use crate::model::{
     Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue,
@@ -23,8 +23,10 @@ use crate::pdf;
 use crate::rules;
 use crate::store::{SigningToken, StoreError};
 
-/// Largest drawn signature accepted (PNG bytes).
-const MAX_DRAWING: usize = 512 * 1024;
+pub(super) mod values;
+
+use values::{checked_values, signing_date};
+
 const MAX_ATTEMPTS: usize = 8;
 
 /// Who is at the other end of a signing link (for the audit trail).
@@ -71,15 +73,11 @@ pub struct SigningSession {
     pub signing_date: String,
 }
 
-/// The value of a date field signed at `now`.
-fn signing_date(now: Timestamp) -> String {
-    now.datetime().format("%Y-%m-%d").to_string()
-}
-
 /// What a signer submits.
 #[derive(Debug, Clone, Default)]
 pub struct SignInput {
-    /// Field key -> value. Date fields are filled by the service with the signing date.
+    /// Field key -> value. Date fields are filled by the service with the signing date. Drawn
+    /// values are stored as the service's re-encoding of the PNG, not as given.
     pub values: BTreeMap<String, SignerValue>,
     /// The signature for the appended signature page, when the envelope has one.
     pub signature: Option<SignerValue>,
@@ -284,11 +282,8 @@ impl SigningService {
         reason: Option<&str>,
         client: &ClientInfo,
     ) -> Result<Envelope> {
-        if let Some(r) = reason
-            && r.chars().count() > 1000
-        {
-            return Err(Error::invalid("reason", "must be at most 1000 characters"));
-        }
+        let reason = values::recorded_reason(reason)?;
+        let reason = reason.as_deref();
         for _ in 0..MAX_ATTEMPTS {
             let (t, current) = self.resolve_token(token).await?;
             let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
@@ -334,108 +329,12 @@ fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) 
 
 fn record_client(rec: &mut EnvelopeRecord, i: usize, client: &ClientInfo) {
     let s = &mut rec.signers[i];
-    if let Some(ip) = &client.ip_address {
-        s.ip_address = Some(ip.chars().take(64).collect());
+    let (ip, ua) =
+        values::recorded_client(client.ip_address.as_deref(), client.user_agent.as_deref());
+    if ip.is_some() {
+        s.ip_address = ip;
     }
-    if let Some(ua) = &client.user_agent {
-        s.user_agent = Some(ua.chars().take(512).collect());
-    }
-}
-
-/// Checks a signer's submission against their fields: every key is theirs, types fit, required
-/// ones are present. Dates are the signing date.
-fn checked_values(
-    rec: &EnvelopeRecord,
-    i: usize,
-    input: &SignInput,
-    now: Timestamp,
-) -> Result<BTreeMap<String, SignerValue>> {
-    if !input.consent {
-        return Err(Error::ParameterMissing {
-            param: "consent".into(),
-        });
-    }
-    let role = &rec.signers[i].signer.role;
-    let fields: Vec<&Field> = rec
-        .fields
-        .iter()
-        .map(|f| &f.field)
-        .filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field())
-        .collect();
-    if let Some(k) = input
-        .values
-        .keys()
-        .find(|k| !fields.iter().any(|f| &f.key == *k))
-    {
-        return Err(Error::ParameterUnknown {
-            param: format!("values.{k}"),
-        });
-    }
-    let mut out = BTreeMap::new();
-    for f in fields {
-        let param = format!("values.{}", f.key);
-        let v = match (f.kind, input.values.get(&f.key)) {
-            (FieldType::Date, _) => Some(SignerValue::Text(signing_date(now))),
-            (_, None) => None,
-            (FieldType::Signature | FieldType::Initials, Some(v)) => Some(check_mark(&param, v)?),
-            (FieldType::Text, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,
-            (FieldType::Text, Some(SignerValue::Text(t))) if t.chars().count() <= 1000 => {
-                Some(SignerValue::Text(t.clone()))
-            }
-            (FieldType::Text, Some(_)) => {
-                return Err(Error::invalid(
-                    param,
-                    "expected text of at most 1000 characters",
-                ));
-            }
-            (FieldType::Checkbox, Some(SignerValue::Checkbox(b))) => {
-                Some(SignerValue::Checkbox(*b))
-            }
-            (FieldType::Checkbox, Some(_)) => {
-                return Err(Error::invalid(param, "expected true or false"));
-            }
-        };
-        let missing = match &v {
-            None => true,
-            Some(SignerValue::Checkbox(b)) => !b,
-            Some(_) => false,
-        };
-        if f.required && missing {
-            return Err(Error::missing(param));
-        }
-        if let Some(v) = v {
-            out.insert(f.key.clone(), v);
-        }
-    }
-    if rec.signature_page {
-        let v = input
-            .signature
-            .as_ref()
-            .ok_or_else(|| Error::missing("signature"))?;
-        out.insert(SIGNATURE_PAGE_KEY.into(), check_mark("signature", v)?);
-    }
-    Ok(out)
-}
-
-/// A signature or initials: typed text, or a drawn PNG (base64).
-fn check_mark(param: &str, v: &SignerValue) -> Result<SignerValue> {
-    match v {
-        SignerValue::Typed(t) => {
-            super::params::check_text(param, t, 200)?;
-            Ok(SignerValue::Typed(t.trim().to_string()))
-        }
-        SignerValue::Drawn(b64) => {
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(b64)
-                .map_err(|_| Error::invalid(param, "the drawing is not valid base64"))?;
-            if bytes.len() > MAX_DRAWING || !bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
-                return Err(Error::invalid(
-                    param,
-                    "the drawing must be a PNG image of at most 512 KB",
-                ));
-            }
-            Ok(v.clone())
-        }
-        _ => Err(Error::invalid(param, "expected a typed or drawn signature")),
+    if ua.is_some() {
+        s.user_agent = ua;
     }
 }

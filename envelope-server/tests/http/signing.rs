@@ -9,7 +9,7 @@ use envelope_core::{ManualClock, Timestamp};
 use envelope_server::{FrameAncestors, PageSecret, PageSettings};
 
 use crate::common::signing::{form_token, html, link, post_form, signing_envelope};
-use crate::common::{Options, TestServer};
+use crate::common::{Options, TestServer, b64};
 
 fn client_fields(csrf: &str) -> Vec<(&str, &str)> {
     vec![
@@ -431,4 +431,61 @@ async fn configured_sites_may_frame_the_pages() {
             .unwrap()
             .contains("frame-ancestors 'self' https://app.example.com")
     );
+}
+
+/// A 24x8 RGBA PNG with a diagonal stroke and a `tEXt` chunk, as a drawing pad might send it.
+const INK_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAABgAAAAICAYAAADjoT9jAAAAF3RFWHRDb21tZW50AGZyb20gdGhlIHNpZ25lclawGRQAAAA0SURBVHicY+ASqfiPhBmojdEFqG4ZPkmqWEasQrItI8dVJFlGaRgTtIyaKQarZdS0AKtlAI6eiGngRayzAAAAAElFTkSuQmCC";
+
+#[tokio::test]
+async fn a_junk_drawing_is_refused_on_arrival_and_the_envelope_still_completes() {
+    let s = TestServer::start().await;
+    let env = signing_envelope(&s, json!({"signing_order": true})).await;
+    let id = env["id"].as_str().unwrap();
+    let path = link(&s, id, "Client").await;
+    let page = html(&s.send(s.client.get(s.url(&path))).await);
+    let csrf = form_token(&page, "sign-form");
+
+    // The reported attack: the PNG magic followed by junk (and a chunk header the png crate
+    // used to describe with its Debug output).
+    let mut junk = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR".to_vec();
+    junk.extend_from_slice(&[0xAB; 64]);
+    let junk = format!("data:image/png;base64,{}", b64(&junk));
+    let mut fields = client_fields(&csrf);
+    fields.push(("mode:Client_signature", "draw"));
+    fields.push(("drawn:Client_signature", &junk));
+    let r = post_form(&s, &path, &fields, Some(&s.base)).await;
+    let refused = html(&r);
+    assert_eq!(r.status, 400, "{refused}");
+    assert!(
+        refused.contains("“Signature” was not accepted: the drawing is not a readable PNG image."),
+        "{refused}"
+    );
+    assert!(!refused.contains("ChunkType") && !refused.contains("Thank you for signing"));
+
+    // Typed text the fonts cannot draw faithfully is refused too, naming the character.
+    let mut fields = client_fields(&csrf);
+    fields.retain(|(k, _)| *k != "typed:Client_signature");
+    fields.push(("typed:Client_signature", "Ada \u{202E}ecalevol"));
+    let r = post_form(&s, &path, &fields, Some(&s.base)).await;
+    assert_eq!(r.status, 400);
+    assert!(html(&r).contains("invisible formatting character (U+202E)"));
+
+    // The same signer then draws for real; the drawing is accepted (and stored re-encoded).
+    let ink = format!("data:image/png;base64,{INK_PNG}");
+    let mut fields = client_fields(&csrf);
+    fields.push(("mode:Client_signature", "draw"));
+    fields.push(("drawn:Client_signature", &ink));
+    let r = post_form(&s, &path, &fields, Some(&s.base)).await;
+    assert_eq!(r.status, 200, "{}", html(&r));
+    assert!(html(&r).contains("Thank you for signing"));
+
+    let done = s
+        .post_empty(
+            &s.test_key,
+            &format!("/v1/test_helpers/envelopes/{id}/complete"),
+        )
+        .await
+        .ok(200);
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["files"], json!({"signed": true, "audit_trail": true}));
 }

@@ -1,0 +1,356 @@
+//! What a signer may submit, checked the moment it arrives.
+//!
+//! The rule this module keeps: a submission it accepts can always be stamped and recorded, so
+//! nothing a signer sends can make the envelope's completion fail later. Each value must fit its
+//! field's type; typed text must be drawable by the stamping fonts
+//! ([`pdf::check_drawable`]); a drawing must decode within [`pdf::DrawingLimits::SUBMITTED`] and
+//! is stored as the service's own re-encoding ([`pdf::normalize_drawing`]), never as sent.
+//! What is recorded rather than refused (the client's address and user agent, a decline reason)
+//! is cleaned instead, so declining or signing never fails on it.
+//!
+//! Messages are the service's own plain words; they never quote a dependency's error.
+
+use std::collections::BTreeMap;
+
+use base64::Engine;
+
+use super::SignInput;
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::field::{Field, FieldType};
+use crate::model::{EnvelopeRecord, SignerValue};
+use crate::pdf;
+use crate::service::complete::SIGNATURE_PAGE_KEY;
+
+/// Longest typed signature or initials, in characters.
+pub(in crate::service) const MAX_TYPED: usize = 200;
+/// Longest text field value, in characters.
+const MAX_TEXT: usize = 1000;
+/// Longest decline reason, in characters.
+pub(in crate::service) const MAX_REASON: usize = 1000;
+const MAX_IP: usize = 64;
+const MAX_USER_AGENT: usize = 512;
+
+/// The date a date field gets when its signer signs at `now`.
+pub(in crate::service) fn signing_date(now: Timestamp) -> String {
+    now.datetime().format("%Y-%m-%d").to_string()
+}
+
+/// Checks a signer's submission against their fields: every key is theirs, every value fits its
+/// field, required ones are present. Returns the values to store (dates are the signing date,
+/// drawings re-encoded).
+pub(in crate::service) fn checked_values(
+    rec: &EnvelopeRecord,
+    i: usize,
+    input: &SignInput,
+    now: Timestamp,
+) -> Result<BTreeMap<String, SignerValue>> {
+    if !input.consent {
+        return Err(Error::ParameterMissing {
+            param: "consent".into(),
+        });
+    }
+    let role = &rec.signers[i].signer.role;
+    let fields: Vec<&Field> = rec
+        .fields
+        .iter()
+        .map(|f| &f.field)
+        .filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field())
+        .collect();
+    if let Some(k) = input
+        .values
+        .keys()
+        .find(|k| !fields.iter().any(|f| &f.key == *k))
+    {
+        return Err(Error::ParameterUnknown {
+            param: format!("values.{}", shown_key(k)),
+        });
+    }
+    let mut out = BTreeMap::new();
+    for f in fields {
+        let param = format!("values.{}", f.key);
+        let v = check_value(&param, f.kind, input.values.get(&f.key), now)?;
+        let missing = match &v {
+            None => true,
+            Some(SignerValue::Checkbox(b)) => !b,
+            Some(_) => false,
+        };
+        if f.required && missing {
+            return Err(Error::missing(param));
+        }
+        if let Some(v) = v {
+            out.insert(f.key.clone(), v);
+        }
+    }
+    if rec.signature_page {
+        let v = input
+            .signature
+            .as_ref()
+            .ok_or_else(|| Error::missing("signature"))?;
+        out.insert(SIGNATURE_PAGE_KEY.into(), check_mark("signature", v)?);
+    }
+    Ok(out)
+}
+
+/// An unknown key as the error names it: short keys as given, anything long or odd cut, so that
+/// an error never echoes a megabyte or a control character back.
+fn shown_key(k: &str) -> String {
+    if k.chars().count() <= 100 && pdf::check_drawable(k).is_ok() {
+        return k.to_string();
+    }
+    let mut cut = pdf::keep_drawable(k, 40);
+    cut.push('…');
+    cut
+}
+
+/// One field's value: `None` when it is absent or empty.
+fn check_value(
+    param: &str,
+    kind: FieldType,
+    v: Option<&SignerValue>,
+    now: Timestamp,
+) -> Result<Option<SignerValue>> {
+    Ok(match (kind, v) {
+        // The service fills dates; a value sent along must at least be a date.
+        (FieldType::Date, None) => Some(SignerValue::Text(signing_date(now))),
+        (FieldType::Date, Some(SignerValue::Text(t)))
+            if chrono::NaiveDate::parse_from_str(t.trim(), "%Y-%m-%d").is_ok() =>
+        {
+            Some(SignerValue::Text(signing_date(now)))
+        }
+        (FieldType::Date, Some(_)) => {
+            return Err(Error::invalid(
+                param,
+                "expected a date as YYYY-MM-DD (date fields get the signing date)",
+            ));
+        }
+        (_, None) => None,
+        (FieldType::Signature | FieldType::Initials, Some(v)) => Some(check_mark(param, v)?),
+        (FieldType::Text, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,
+        (FieldType::Text, Some(SignerValue::Text(t))) => {
+            if t.chars().count() > MAX_TEXT {
+                return Err(Error::invalid(
+                    param,
+                    format!("must be at most {MAX_TEXT} characters"),
+                ));
+            }
+            drawable(param, t)?;
+            Some(SignerValue::Text(t.clone()))
+        }
+        (FieldType::Text, Some(_)) => return Err(Error::invalid(param, "expected text")),
+        (FieldType::Checkbox, Some(SignerValue::Checkbox(b))) => Some(SignerValue::Checkbox(*b)),
+        (FieldType::Checkbox, Some(_)) => {
+            return Err(Error::invalid(param, "expected true or false"));
+        }
+    })
+}
+
+fn drawable(param: &str, text: &str) -> Result<()> {
+    pdf::check_drawable(text).map_err(|e| Error::invalid(param, e.to_string()))
+}
+
+/// A signature or initials: typed text the fonts can draw, or a drawn PNG (base64), returned
+/// re-encoded.
+pub(in crate::service) fn check_mark(param: &str, v: &SignerValue) -> Result<SignerValue> {
+    match v {
+        SignerValue::Typed(t) => {
+            crate::service::params::check_text(param, t, MAX_TYPED)?;
+            let t = t.trim();
+            drawable(param, t)?;
+            Ok(SignerValue::Typed(t.to_string()))
+        }
+        SignerValue::Drawn(b64) => {
+            let max = pdf::DrawingLimits::SUBMITTED.max_bytes;
+            // Base64 needs 4 characters per 3 bytes; anything longer is too large before decoding.
+            if b64.len() > max.div_ceil(3) * 4 {
+                return Err(Error::invalid(
+                    param,
+                    pdf::DrawingError::TooManyBytes { max }.to_string(),
+                ));
+            }
+            let engine = base64::engine::general_purpose::STANDARD;
+            let bytes = engine
+                .decode(b64.trim())
+                .map_err(|_| Error::invalid(param, "the drawing is not valid base64"))?;
+            let png =
+                pdf::normalize_drawing(&bytes).map_err(|e| Error::invalid(param, e.to_string()))?;
+            Ok(SignerValue::Drawn(engine.encode(png)))
+        }
+        _ => Err(Error::invalid(param, "expected a typed or drawn signature")),
+    }
+}
+
+/// The client's address and user agent as recorded for the audit trail: cut to length, with
+/// line breaks, direction overrides and characters the fonts lack removed. `None` when nothing
+/// is left.
+pub(in crate::service) fn recorded_client(
+    ip: Option<&str>,
+    user_agent: Option<&str>,
+) -> (Option<String>, Option<String>) {
+    let clean = |s: Option<&str>, max| {
+        s.map(|s| pdf::keep_drawable(s, max).trim().to_string())
+            .filter(|s| !s.is_empty())
+    };
+    (clean(ip, MAX_IP), clean(user_agent, MAX_USER_AGENT))
+}
+
+/// A decline reason as recorded: at most [`MAX_REASON`] characters (more is refused), line
+/// breaks kept as `\n`, other control and invisible formatting characters dropped. Other
+/// characters stay as written: the reason is the signer's words, and the audit trail shows what
+/// its font lacks as code points.
+pub(in crate::service) fn recorded_reason(reason: Option<&str>) -> Result<Option<String>> {
+    let Some(r) = reason else { return Ok(None) };
+    if r.chars().count() > MAX_REASON {
+        return Err(Error::invalid(
+            "reason",
+            format!("must be at most {MAX_REASON} characters"),
+        ));
+    }
+    let cleaned: String = r
+        .replace("\r\n", "\n")
+        .chars()
+        .filter_map(|c| match pdf::check_char(c) {
+            Err(pdf::Undrawable::Control(_)) if c == '\n' => Some('\n'),
+            Err(pdf::Undrawable::Control(_)) if c.is_whitespace() => Some(' '),
+            Err(pdf::Undrawable::Control(_) | pdf::Undrawable::Invisible(_)) => None,
+            _ => Some(c),
+        })
+        .collect();
+    Ok(Some(cleaned.trim().to_string()).filter(|r| !r.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> Timestamp {
+        Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap()
+    }
+
+    #[test]
+    fn each_type_takes_only_its_values() {
+        let t = |s: &str| Some(SignerValue::Text(s.into()));
+        let ok: &[(FieldType, Option<SignerValue>, Option<SignerValue>)] = &[
+            (FieldType::Date, None, t("2027-03-10")),
+            (FieldType::Date, t("1999-01-01"), t("2027-03-10")),
+            (FieldType::Text, t("  "), None),
+            (FieldType::Text, t("Zoë's Bakery"), t("Zoë's Bakery")),
+            (
+                FieldType::Checkbox,
+                Some(SignerValue::Checkbox(false)),
+                Some(SignerValue::Checkbox(false)),
+            ),
+            (
+                FieldType::Initials,
+                Some(SignerValue::Typed(" ZC ".into())),
+                Some(SignerValue::Typed("ZC".into())),
+            ),
+        ];
+        for (kind, given, want) in ok {
+            assert_eq!(
+                &check_value("values.k", *kind, given.as_ref(), now()).unwrap(),
+                want,
+                "{kind:?} {given:?}"
+            );
+        }
+        let refused: &[(FieldType, SignerValue, &str)] = &[
+            (
+                FieldType::Date,
+                SignerValue::Text("10/03/2027".into()),
+                "YYYY-MM-DD",
+            ),
+            (FieldType::Date, SignerValue::Checkbox(true), "YYYY-MM-DD"),
+            (
+                FieldType::Text,
+                SignerValue::Checkbox(true),
+                "expected text",
+            ),
+            (
+                FieldType::Text,
+                SignerValue::Text("x".repeat(1001)),
+                "at most 1000",
+            ),
+            (
+                FieldType::Text,
+                SignerValue::Text("a\u{0}b".into()),
+                "U+0000",
+            ),
+            (
+                FieldType::Text,
+                SignerValue::Text("ok\u{202E}".into()),
+                "U+202E",
+            ),
+            (
+                FieldType::Checkbox,
+                SignerValue::Text("true".into()),
+                "true or false",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Text("Ada".into()),
+                "typed or drawn",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Typed("李雷".into()),
+                "U+674E",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Typed("Ada\nL".into()),
+                "U+000A",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Typed("x".repeat(201)),
+                "at most 200",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Drawn("%%%".into()),
+                "not valid base64",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Drawn("iVBORw0KGgoAAAANSnVua2p1bmtqdW5r".into()),
+                "not a readable PNG image",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Drawn("A".repeat(800_000)),
+                "at most 512 KB",
+            ),
+        ];
+        for (kind, given, needle) in refused {
+            let e = check_value("values.k", *kind, Some(given), now()).unwrap_err();
+            let msg = e.to_string();
+            assert!(
+                e.code() == "parameter_invalid" && msg.contains(needle) && !msg.contains('{'),
+                "{kind:?}: {msg}"
+            );
+        }
+    }
+
+    #[test]
+    fn recorded_strings_are_cleaned_not_refused() {
+        assert_eq!(
+            recorded_client(Some(" 203.0.113.7\n"), Some("A\u{202E}B\r\nC 李")),
+            (Some("203.0.113.7".into()), Some("AB  C".into()))
+        );
+        assert_eq!(recorded_client(Some("\u{0}"), None), (None, None));
+        assert_eq!(
+            recorded_reason(Some("Wrong\r\naddress\u{202E}\t李雷")).unwrap(),
+            Some("Wrong\naddress 李雷".into())
+        );
+        assert_eq!(recorded_reason(Some(" \u{200B} ")).unwrap(), None);
+        assert!(recorded_reason(Some(&"x".repeat(1001))).is_err());
+    }
+
+    #[test]
+    fn unknown_keys_are_named_briefly() {
+        assert_eq!(shown_key("Client_extra"), "Client_extra");
+        let long = shown_key(&"k".repeat(10_000));
+        assert_eq!(long.chars().count(), 41);
+        assert_eq!(shown_key("a\u{0}b"), "ab…");
+    }
+}
