@@ -3,7 +3,7 @@
 
 use base64::Engine;
 
-use super::{AuthContext, SigningService, blocking};
+use super::{AuthContext, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::FieldType;
@@ -101,7 +101,7 @@ impl SigningService {
         });
         let signed = match (&sealer, spec.clone()) {
             (Some(sealer), Some(spec)) => {
-                let prepared = blocking(move || {
+                let prepared = self.completion_blocking(move || {
                     pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
                         let digest = p.digest();
                         (p, digest)
@@ -111,7 +111,7 @@ impl SigningService {
                 .map_err(stamp_error)?;
                 seal(sealer.as_ref(), prepared).await?
             }
-            _ => blocking(move || pdf::stamp(&original, &request))
+            _ => self.completion_blocking(move || pdf::stamp(&original, &request))
                 .await?
                 .map_err(stamp_error)?,
         };
@@ -128,12 +128,12 @@ impl SigningService {
             .as_ref()
             .map(|s| s.certificate().sha256_fingerprint.clone());
         let trail = audit_trail(rec, &signed_file, &service, certificate, now);
-        let audit = blocking(move || pdf::audit_trail(&trail))
+        let audit = self.completion_blocking(move || pdf::audit_trail(&trail))
             .await?
             .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
         let audit = match (&sealer, spec) {
             (Some(sealer), Some(spec)) => {
-                let prepared = blocking(move || {
+                let prepared = self.completion_blocking(move || {
                     pdf::prepare_seal(&audit, &spec).map(|p| {
                         let digest = p.digest();
                         (p, digest)

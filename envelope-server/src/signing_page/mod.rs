@@ -183,6 +183,11 @@ impl Pages<'_> {
                 "Not accepted",
                 "The form could not be read. Go back, reload the page and try again.",
             ),
+            ApiError::Core(Error::Busy { .. }) => (
+                "Busy",
+                "Many documents are being processed right now and nothing was changed. Please \
+                 try again in a moment.",
+            ),
             ApiError::BodyTimeout => (
                 "Too slow",
                 "The form took too long to arrive. Check your connection and try again.",
@@ -202,7 +207,9 @@ impl Pages<'_> {
             ApiError::MethodNotAllowed { allow } => reply
                 .headers
                 .push((header::ALLOW, HeaderValue::from_static(allow))),
-            ApiError::Core(Error::RateLimited { retry_after_secs }) => reply
+            ApiError::Core(
+                Error::RateLimited { retry_after_secs } | Error::Busy { retry_after_secs },
+            ) => reply
                 .headers
                 .push((header::RETRY_AFTER, HeaderValue::from(retry_after_secs))),
             _ => {}
