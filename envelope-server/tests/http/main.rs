@@ -8,6 +8,7 @@ mod bodies;
 mod envelopes;
 mod idempotency;
 mod limits;
+mod memory;
 mod sealing;
 mod signing;
 mod templates;
