@@ -215,9 +215,9 @@ pub fn multipart_params(boundary: &str, bytes: Bytes) -> Result<(Params, Option<
                 return Err(invalid("The `payload` part must be a JSON object.".into()));
             }
             Params::json_body(p).map_err(|e| match e {
-                Error::InvalidBody { message } => invalid(
-                    message.replacen("The request body", "The `payload` part", 1),
-                ),
+                Error::InvalidBody { message } => {
+                    invalid(message.replacen("The request body", "The `payload` part", 1))
+                }
                 other => other,
             })?
         }
@@ -310,9 +310,18 @@ mod tests {
     fn json_bodies() {
         assert!(json_params(b"".to_vec()).unwrap().is_empty());
         assert!(json_params(b" \n".to_vec()).unwrap().is_empty());
-        assert_eq!(json_params(b"{".to_vec()).unwrap_err().code(), "invalid_body");
-        assert_eq!(json_params(b"[1]".to_vec()).unwrap_err().code(), "invalid_body");
-        assert_eq!(json_params(b"\"x\"".to_vec()).unwrap_err().code(), "invalid_body");
+        assert_eq!(
+            json_params(b"{".to_vec()).unwrap_err().code(),
+            "invalid_body"
+        );
+        assert_eq!(
+            json_params(b"[1]".to_vec()).unwrap_err().code(),
+            "invalid_body"
+        );
+        assert_eq!(
+            json_params(b"\"x\"".to_vec()).unwrap_err().code(),
+            "invalid_body"
+        );
     }
 
     #[test]

@@ -305,7 +305,12 @@ mod tests {
                 .iter()
                 .any(|(k, v)| k == hyper::header::RETRY_AFTER && v == "2")
         );
-        assert!(body(&r)["message"].as_str().unwrap().contains("Retry after 2"));
+        assert!(
+            body(&r)["message"]
+                .as_str()
+                .unwrap()
+                .contains("Retry after 2")
+        );
     }
 
     #[test]

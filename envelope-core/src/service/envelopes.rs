@@ -325,7 +325,8 @@ impl SigningService {
         let pdf_limits = pdf::PdfLimits {
             max_pages: limits.max_pages,
         };
-        let info = self.blocking(move || pdf::inspect(&bytes, &pdf_limits))
+        let info = self
+            .blocking(move || pdf::inspect(&bytes, &pdf_limits))
             .await?
             .map_err(|e| match e {
                 pdf::PdfError::TooManyPages { pages, max } => Error::TooManyPages { pages, max },

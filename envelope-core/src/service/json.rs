@@ -186,7 +186,9 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
         Ok(None)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
-        Err(self.budget.refuse("The request body must be a JSON object.".into()))
+        Err(self
+            .budget
+            .refuse("The request body must be a JSON object.".into()))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
@@ -441,7 +443,9 @@ mod tests {
         assert!(matches!(p.large, Some(LargeText::Unescaped(s)) if s == "QU/D"));
 
         // Not a string: a value for the parameter's own check to refuse.
-        let p = parse_body(br#"{"file_base64":5}"#, JSON_LIMITS).ok().unwrap();
+        let p = parse_body(br#"{"file_base64":5}"#, JSON_LIMITS)
+            .ok()
+            .unwrap();
         assert_eq!(p.members["file_base64"], 5);
     }
 }

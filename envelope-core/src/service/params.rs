@@ -274,12 +274,14 @@ impl Params {
         match self.raw(name)? {
             None => Ok(None),
             Some(Raw::Json(v)) => Ok(Some(v)),
-            Some(Raw::Text(t)) => json::parse_value(&t, JSON_LIMITS)
-                .map(Some)
-                .map_err(|e| match e {
-                    JsonError::Limit(m) => Error::invalid(name, m.trim_end_matches('.')),
-                    _ => Error::invalid(name, "expected JSON text in this form part"),
-                }),
+            Some(Raw::Text(t)) => {
+                json::parse_value(&t, JSON_LIMITS)
+                    .map(Some)
+                    .map_err(|e| match e {
+                        JsonError::Limit(m) => Error::invalid(name, m.trim_end_matches('.')),
+                        _ => Error::invalid(name, "expected JSON text in this form part"),
+                    })
+            }
         }
     }
 
@@ -605,7 +607,15 @@ mod tests {
     #[test]
     fn base64_refuses_what_the_standard_engine_refuses() {
         let long_then_padding = format!("{}QQ==QUJD", "QUJD".repeat(300));
-        for bad in ["QQ", "QQ=", "Q===", "QR==", "QU*D", "QQ==QUJD", &long_then_padding] {
+        for bad in [
+            "QQ",
+            "QQ=",
+            "Q===",
+            "QR==",
+            "QU*D",
+            "QQ==QUJD",
+            &long_then_padding,
+        ] {
             assert_eq!(decode(bad), None, "{bad}");
         }
     }

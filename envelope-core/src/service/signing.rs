@@ -217,7 +217,8 @@ impl SigningService {
         }
         let mut request = super::complete::stamp_request(&rec)?;
         request.signature_page = None;
-        let preview = self.blocking(move || pdf::stamp(&bytes, &request))
+        let preview = self
+            .blocking(move || pdf::stamp(&bytes, &request))
             .await?
             .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
         Ok((file.file_name.clone(), preview.into()))

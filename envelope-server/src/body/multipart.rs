@@ -207,8 +207,14 @@ mod tests {
     fn malformed_bodies_say_why() {
         for (b, why) in [
             ("garbage", "no boundary"),
-            ("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end", "closing"),
-            ("--b\r\nContent-Disposition: form-data", "headers do not end"),
+            (
+                "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end",
+                "closing",
+            ),
+            (
+                "--b\r\nContent-Disposition: form-data",
+                "headers do not end",
+            ),
             ("--bxx", "boundary line"),
         ] {
             let e = parts(&body(b), "b").unwrap_err();

@@ -283,7 +283,11 @@ impl Pages<'_> {
     /// The session behind a link that is about to take a form post, before a byte of the post
     /// is read: an unknown link, or one that cannot act any more (signed, voided, expired...),
     /// is answered with its page and costs no body read.
-    async fn ready_session(&self, token: &str, client: &ClientInfo) -> Result<SigningSession, Reply> {
+    async fn ready_session(
+        &self,
+        token: &str,
+        client: &ClientInfo,
+    ) -> Result<SigningSession, Reply> {
         match self.svc().open_signing_link(token, client).await {
             Ok(s) if s.state == LinkState::Ready => Ok(s),
             Ok(s) => Err(self.session_page(StatusCode::OK, token, &s, None, None, None)),

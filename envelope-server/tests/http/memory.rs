@@ -38,7 +38,12 @@ async fn past_the_pools_capacity_an_upload_is_503_with_retry_after_then_works() 
     let r = s.post(&s.test_key, "/v1/envelopes", body.clone()).await;
     let b = r.error(503, "service_busy");
     assert_eq!(b["type"], "api_error");
-    assert!(b["message"].as_str().unwrap().contains("nothing was changed"));
+    assert!(
+        b["message"]
+            .as_str()
+            .unwrap()
+            .contains("nothing was changed")
+    );
     assert_eq!(r.header("retry-after").as_deref(), Some("1"));
     let list = s.get(&s.test_key, "/v1/envelopes").await.ok(200);
     assert_eq!(list["data"].as_array().unwrap().len(), 0, "nothing created");
@@ -82,12 +87,18 @@ async fn a_completion_waits_for_a_slot_instead_of_failing() {
     // Well past a request's wait, the completion is still in line, not refused.
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert!(!complete.is_finished());
-    let got = s.get(&s.test_key, &format!("/v1/envelopes/{id}")).await.ok(200);
+    let got = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
     assert_eq!(got["status"], "sent", "nothing half-written meanwhile");
     drop(held);
     let r = complete.await.unwrap().unwrap();
     assert_eq!(r.status(), 200);
-    let got = s.get(&s.test_key, &format!("/v1/envelopes/{id}")).await.ok(200);
+    let got = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
     assert_eq!(got["status"], "completed");
 }
 
@@ -208,7 +219,12 @@ async fn post_head_only(s: &TestServer, path: &str, length: usize) -> String {
 async fn a_signing_post_is_read_only_behind_a_working_link_and_capped() {
     let s = TestServer::start().await;
     // An unknown link answers at once, its body never read.
-    let status = post_head_only(&s, "/sign/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg", 1_000_000).await;
+    let status = post_head_only(
+        &s,
+        "/sign/Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg",
+        1_000_000,
+    )
+    .await;
     assert!(status.contains(" 404 "), "{status}");
 
     let env = signing_envelope(&s, json!({})).await;
