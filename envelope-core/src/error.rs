@@ -77,6 +77,12 @@ pub enum Error {
     IdempotencyKeyReused,
     #[error("A request with this idempotency key is still being processed.")]
     IdempotencyKeyInUse,
+    /// Every slot of the PDF pool stayed taken for as long as the request could wait. Nothing
+    /// was changed; the same request can be sent again.
+    #[error(
+        "The service is busy with other documents; nothing was changed. Retry after {retry_after_secs} seconds."
+    )]
+    Busy { retry_after_secs: u64 },
     /// A backend failed; the cause is for logs only.
     #[error("a backend is unavailable")]
     Unavailable { source: BoxError },
@@ -100,6 +106,8 @@ pub enum ErrorKind {
     RateLimited,
     Idempotency,
     IdempotencyInFlight,
+    /// The service cannot take the work now but will later (busy); retrying is safe.
+    Unavailable,
     Internal,
 }
 
@@ -134,6 +142,7 @@ impl Error {
             RateLimited { .. } => "rate_limited",
             IdempotencyKeyReused => "idempotency_key_reused",
             IdempotencyKeyInUse => "idempotency_key_in_use",
+            Busy { .. } => "service_busy",
             Unavailable { .. } | Internal(_) => "internal_error",
         }
     }
@@ -154,6 +163,7 @@ impl Error {
             RateLimited { .. } => ErrorKind::RateLimited,
             IdempotencyKeyReused => ErrorKind::Idempotency,
             IdempotencyKeyInUse => ErrorKind::IdempotencyInFlight,
+            Busy { .. } => ErrorKind::Unavailable,
             Unavailable { .. } | Internal(_) => ErrorKind::Internal,
             InvalidBody { .. }
             | ParameterMissing { .. }

@@ -4,9 +4,11 @@
 //! This module decides nothing about parameters themselves: it only hands the core what the
 //! client sent. It must never buffer more than the route's limit.
 
+mod multipart;
+
 use std::time::Duration;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::HeaderMap;
 use hyper::body::{Body, Incoming};
@@ -53,12 +55,26 @@ impl MediaType {
     }
 }
 
-/// A body as received, not yet parsed.
-#[derive(Debug)]
+/// A body as received, not yet parsed. A JSON body is a `Vec` because its `file_base64` is
+/// decoded in place (`Params::json_body`); a multipart body is shared by its parts.
 pub enum RawBody {
     Empty,
-    Json(Bytes),
+    Json(Vec<u8>),
     Multipart { boundary: String, bytes: Bytes },
+}
+
+impl std::fmt::Debug for RawBody {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self {
+            RawBody::Empty => "Empty",
+            RawBody::Json(_) => "Json",
+            RawBody::Multipart { .. } => "Multipart",
+        };
+        f.debug_struct("RawBody")
+            .field("kind", &kind)
+            .field("len", &self.bytes().len())
+            .finish()
+    }
 }
 
 impl RawBody {
@@ -66,7 +82,8 @@ impl RawBody {
     pub fn bytes(&self) -> &[u8] {
         match self {
             RawBody::Empty => &[],
-            RawBody::Json(b) | RawBody::Multipart { bytes: b, .. } => b,
+            RawBody::Json(b) => b,
+            RawBody::Multipart { bytes: b, .. } => b,
         }
     }
 }
@@ -94,11 +111,16 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
 
 /// Reads the whole body, refusing it as soon as it is known to be over `limits.max_bytes`: at
 /// once from Content-Length, otherwise while counting the chunks.
+///
+/// The buffer is reserved at the declared length (within the limit), so that a large body is
+/// never copied while it grows. Reserving is not holding: the pages of a large buffer become
+/// resident only as bytes arrive, so a client that declares 30 MB and sends nothing costs
+/// address space, not memory.
 pub async fn read_limited(
     headers: &HeaderMap,
     mut body: Incoming,
     limits: BodyLimits,
-) -> Result<Bytes, ApiError> {
+) -> Result<Vec<u8>, ApiError> {
     let too_large = ApiError::BodyTooLarge {
         max_bytes: limits.max_bytes,
     };
@@ -107,10 +129,9 @@ pub async fn read_limited(
         return Err(too_large);
     }
     if body.is_end_stream() {
-        return Ok(Bytes::new());
+        return Ok(Vec::new());
     }
-    // Preallocate what was declared, but never much on a client's word alone.
-    let mut buf = BytesMut::with_capacity(declared.unwrap_or(0).min(1 << 20) as usize);
+    let mut buf = Vec::with_capacity(declared.unwrap_or(0) as usize);
     let deadline = Instant::now() + limits.total_timeout;
     loop {
         let next = deadline.min(Instant::now() + limits.idle_timeout);
@@ -132,75 +153,53 @@ pub async fn read_limited(
             buf.extend_from_slice(&data);
         }
     }
-    Ok(buf.freeze())
+    Ok(buf)
 }
 
-/// Parameters of a JSON body (an empty body is no parameters).
-pub fn json_params(bytes: &[u8]) -> Result<Params, Error> {
-    if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Params::empty());
-    }
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| Error::InvalidBody {
-            message: format!("The request body is not valid JSON: {e}."),
-        })?;
-    Params::json(value)
+/// Parameters of a JSON body (an empty body is no parameters), read into bounded values.
+pub fn json_params(bytes: Vec<u8>) -> Result<Params, Error> {
+    Params::json_body(bytes)
 }
 
 /// Parameters and the `file` part of a multipart form, in either form of the spec's rule:
 /// every parameter a text part (objects as JSON text), or one `payload` part holding a JSON
-/// object with every parameter. The PDF is always the part named `file`.
-pub async fn multipart_params(
-    boundary: &str,
-    bytes: Bytes,
-) -> Result<(Params, Option<Upload>), Error> {
+/// object with every parameter. The PDF is always the part named `file`, a slice of `bytes`.
+pub fn multipart_params(boundary: &str, bytes: Bytes) -> Result<(Params, Option<Upload>), Error> {
     let invalid = |message: String| Error::InvalidBody { message };
-    let stream =
-        futures_util::stream::once(async move { Ok::<Bytes, std::convert::Infallible>(bytes) });
-    let mut form = multer::Multipart::new(stream, boundary);
+    let parts = multipart::parts(&bytes, boundary).map_err(invalid)?;
+    drop(bytes);
     let mut texts: Vec<(String, String)> = Vec::new();
-    let mut payload: Option<String> = None;
+    let mut payload: Option<Vec<u8>> = None;
     let mut file: Option<Upload> = None;
-    loop {
-        let field = form
-            .next_field()
-            .await
-            .map_err(|e| invalid(format!("The multipart body is malformed: {e}.")))?;
-        let Some(field) = field else { break };
-        let name = field
-            .name()
-            .ok_or_else(|| invalid("Every multipart part needs a name.".into()))?
-            .to_string();
-        let file_name = field.file_name().map(str::to_string);
-        let data = field
-            .bytes()
-            .await
-            .map_err(|e| invalid(format!("The multipart body is malformed: {e}.")))?;
+    for part in parts {
+        let name = part
+            .name
+            .ok_or_else(|| invalid("Every multipart part needs a name.".into()))?;
         match name.as_str() {
             "file" => {
                 if file.is_some() {
                     return Err(invalid("The part `file` is given more than once.".into()));
                 }
                 file = Some(Upload {
-                    file_name: file_name
+                    file_name: part
+                        .file_name
                         .filter(|n| !n.trim().is_empty())
                         .unwrap_or_else(|| "document.pdf".into()),
-                    bytes: data,
+                    bytes: part.data,
                 });
             }
-            _ => {
-                let text = String::from_utf8(data.to_vec())
-                    .map_err(|_| invalid(format!("The part `{name}` is not UTF-8 text.")))?;
-                if name == "payload" {
-                    if payload.is_some() {
-                        return Err(invalid(
-                            "The part `payload` is given more than once.".into(),
-                        ));
-                    }
-                    payload = Some(text);
-                } else {
-                    texts.push((name, text));
+            "payload" => {
+                if payload.is_some() {
+                    return Err(invalid(
+                        "The part `payload` is given more than once.".into(),
+                    ));
                 }
+                payload = Some(part.data.to_vec());
+            }
+            _ => {
+                let text = std::str::from_utf8(&part.data)
+                    .map_err(|_| invalid(format!("The part `{name}` is not UTF-8 text.")))?;
+                texts.push((name, text.to_string()));
             }
         }
     }
@@ -212,12 +211,15 @@ pub async fn multipart_params(
                     "With a `payload` part every parameter belongs inside it; move `{name}` there."
                 )));
             }
-            let value: serde_json::Value = serde_json::from_str(&p)
-                .map_err(|e| invalid(format!("The `payload` part is not valid JSON: {e}.")))?;
-            if !value.is_object() {
+            if p.iter().all(u8::is_ascii_whitespace) {
                 return Err(invalid("The `payload` part must be a JSON object.".into()));
             }
-            Params::json(value)?
+            Params::json_body(p).map_err(|e| match e {
+                Error::InvalidBody { message } => {
+                    invalid(message.replacen("The request body", "The `payload` part", 1))
+                }
+                other => other,
+            })?
         }
     };
     Ok((params, file))
@@ -306,19 +308,28 @@ mod tests {
 
     #[test]
     fn json_bodies() {
-        assert!(json_params(b"").unwrap().is_empty());
-        assert!(json_params(b" \n").unwrap().is_empty());
-        assert_eq!(json_params(b"{").unwrap_err().code(), "invalid_body");
-        assert_eq!(json_params(b"[1]").unwrap_err().code(), "invalid_body");
-        assert_eq!(json_params(b"\"x\"").unwrap_err().code(), "invalid_body");
+        assert!(json_params(b"".to_vec()).unwrap().is_empty());
+        assert!(json_params(b" \n".to_vec()).unwrap().is_empty());
+        assert_eq!(
+            json_params(b"{".to_vec()).unwrap_err().code(),
+            "invalid_body"
+        );
+        assert_eq!(
+            json_params(b"[1]".to_vec()).unwrap_err().code(),
+            "invalid_body"
+        );
+        assert_eq!(
+            json_params(b"\"x\"".to_vec()).unwrap_err().code(),
+            "invalid_body"
+        );
     }
 
-    #[tokio::test]
-    async fn multipart_both_forms() {
+    #[test]
+    fn multipart_both_forms() {
         let body = "--b\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nNDA\r\n\
                     --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"x.pdf\"\r\n\
                     Content-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--b--\r\n";
-        let (mut p, f) = multipart_params("b", Bytes::from(body)).await.unwrap();
+        let (mut p, f) = multipart_params("b", Bytes::from(body)).unwrap();
         assert_eq!(p.string("name").unwrap().unwrap(), "NDA");
         let f = f.unwrap();
         assert_eq!(
@@ -328,13 +339,11 @@ mod tests {
 
         let body = "--b\r\nContent-Disposition: form-data; name=\"payload\"\r\n\r\n{\"name\":\"NDA\"}\r\n\
                     --b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n%PDF\r\n--b--\r\n";
-        let (mut p, f) = multipart_params("b", Bytes::from(body)).await.unwrap();
+        let (mut p, f) = multipart_params("b", Bytes::from(body)).unwrap();
         assert_eq!(p.string("name").unwrap().unwrap(), "NDA");
         assert_eq!(f.unwrap().file_name, "document.pdf");
 
-        let bad = multipart_params("b", Bytes::from("garbage"))
-            .await
-            .unwrap_err();
+        let bad = multipart_params("b", Bytes::from("garbage")).unwrap_err();
         assert_eq!(bad.code(), "invalid_body");
     }
 }

@@ -54,6 +54,7 @@ fn kind_status(kind: ErrorKind) -> (StatusCode, &'static str) {
         ErrorKind::RateLimited => (StatusCode::TOO_MANY_REQUESTS, "rate_limit_error"),
         ErrorKind::Idempotency => (StatusCode::UNPROCESSABLE_ENTITY, "idempotency_error"),
         ErrorKind::IdempotencyInFlight => (StatusCode::CONFLICT, "idempotency_error"),
+        ErrorKind::Unavailable => (StatusCode::SERVICE_UNAVAILABLE, "api_error"),
         ErrorKind::Internal => (StatusCode::INTERNAL_SERVER_ERROR, "api_error"),
     }
 }
@@ -85,7 +86,9 @@ impl ApiError {
             ApiError::Core(e) => {
                 let (status, kind) = kind_status(e.kind());
                 let mut headers = Vec::new();
-                if let Error::RateLimited { retry_after_secs } = e {
+                if let Error::RateLimited { retry_after_secs } | Error::Busy { retry_after_secs } =
+                    e
+                {
                     headers.push((
                         hyper::header::RETRY_AFTER,
                         HeaderValue::from(*retry_after_secs),
@@ -156,7 +159,10 @@ impl ApiError {
     /// The flat error body of decisions.md, with the request's ID.
     pub fn into_reply(self, request_id: &str) -> Reply {
         let p = self.parts();
-        if p.status.is_server_error() {
+        if p.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Expected under load, and the body already says all there is.
+            tracing::warn!(request_id, code = p.code, "request refused as busy");
+        } else if p.status.is_server_error() {
             // The cause is for the logs only; the body says nothing internal.
             tracing::error!(request_id, error = ?self, "request failed");
         }
@@ -249,6 +255,14 @@ mod tests {
                 "idempotency_key_in_use",
             ),
             (
+                Error::Busy {
+                    retry_after_secs: 2,
+                },
+                503,
+                "api_error",
+                "service_busy",
+            ),
+            (
                 Error::Internal("secret detail".into()),
                 500,
                 "api_error",
@@ -281,6 +295,21 @@ mod tests {
             r.headers
                 .iter()
                 .any(|(k, v)| k == hyper::header::RETRY_AFTER && v == "7")
+        );
+        let r = ApiError::Core(Error::Busy {
+            retry_after_secs: 2,
+        })
+        .into_reply("req_1");
+        assert!(
+            r.headers
+                .iter()
+                .any(|(k, v)| k == hyper::header::RETRY_AFTER && v == "2")
+        );
+        assert!(
+            body(&r)["message"]
+                .as_str()
+                .unwrap()
+                .contains("Retry after 2")
         );
     }
 

@@ -18,8 +18,8 @@ use crate::router::Route;
 async fn body_params(body: RawBody) -> Result<(Params, Option<Upload>), ApiError> {
     Ok(match body {
         RawBody::Empty => (Params::empty(), None),
-        RawBody::Json(bytes) => (json_params(&bytes)?, None),
-        RawBody::Multipart { boundary, bytes } => multipart_params(&boundary, bytes).await?,
+        RawBody::Json(bytes) => (json_params(bytes)?, None),
+        RawBody::Multipart { boundary, bytes } => multipart_params(&boundary, bytes)?,
     })
 }
 

@@ -280,7 +280,10 @@ async fn read_body(
     };
     let bytes = read_limited(&parts.headers, body, read).await?;
     Ok(match media {
-        MediaType::Multipart { boundary } => RawBody::Multipart { boundary, bytes },
+        MediaType::Multipart { boundary } => RawBody::Multipart {
+            boundary,
+            bytes: bytes.into(),
+        },
         _ => RawBody::Json(bytes),
     })
 }

@@ -4,7 +4,7 @@
 use base64::Engine;
 
 use super::signing::values;
-use super::{AuthContext, SignInput, SigningService, blocking};
+use super::{AuthContext, SignInput, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::FieldType;
@@ -102,17 +102,19 @@ impl SigningService {
         });
         let signed = match (&sealer, spec.clone()) {
             (Some(sealer), Some(spec)) => {
-                let prepared = blocking(move || {
-                    pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
-                        let digest = p.digest();
-                        (p, digest)
+                let prepared = self
+                    .completion_blocking(move || {
+                        pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
+                            let digest = p.digest();
+                            (p, digest)
+                        })
                     })
-                })
-                .await?
-                .map_err(stamp_error)?;
+                    .await?
+                    .map_err(stamp_error)?;
                 seal(sealer.as_ref(), prepared).await?
             }
-            _ => blocking(move || pdf::stamp(&original, &request))
+            _ => self
+                .completion_blocking(move || pdf::stamp(&original, &request))
                 .await?
                 .map_err(stamp_error)?,
         };
@@ -129,19 +131,21 @@ impl SigningService {
             .as_ref()
             .map(|s| s.certificate().sha256_fingerprint.clone());
         let trail = audit_trail(rec, &signed_file, &service, certificate, now);
-        let audit = blocking(move || pdf::audit_trail(&trail))
+        let audit = self
+            .completion_blocking(move || pdf::audit_trail(&trail))
             .await?
             .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
         let audit = match (&sealer, spec) {
             (Some(sealer), Some(spec)) => {
-                let prepared = blocking(move || {
-                    pdf::prepare_seal(&audit, &spec).map(|p| {
-                        let digest = p.digest();
-                        (p, digest)
+                let prepared = self
+                    .completion_blocking(move || {
+                        pdf::prepare_seal(&audit, &spec).map(|p| {
+                            let digest = p.digest();
+                            (p, digest)
+                        })
                     })
-                })
-                .await?
-                .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
+                    .await?
+                    .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
                 seal(sealer.as_ref(), prepared).await?
             }
             _ => audit,

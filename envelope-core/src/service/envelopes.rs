@@ -2,12 +2,11 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use base64::Engine;
 use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
-use super::{AuthContext, Limits, SigningService, blocking, period_of};
+use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
@@ -255,7 +254,7 @@ pub(crate) fn take_file(
     part: Option<Upload>,
     limits: &Limits,
 ) -> Result<Option<Upload>> {
-    let b64 = p.string("file_base64")?;
+    let b64 = p.base64("file_base64")?;
     let file_name = p.string("file_name")?;
     match (part, b64) {
         (Some(_), Some(_)) => Err(Error::invalid(
@@ -278,19 +277,15 @@ pub(crate) fn take_file(
                     max_bytes: limits.max_file_bytes,
                 });
             }
-            let cleaned: String = b64.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-            let bytes = base64::engine::general_purpose::STANDARD
-                .decode(cleaned.as_bytes())
-                .map_err(|_| Error::invalid("file_base64", "is not valid base64"))?;
+            let bytes = b64
+                .decode()
+                .ok_or_else(|| Error::invalid("file_base64", "is not valid base64"))?;
             if bytes.len() > limits.max_file_bytes {
                 return Err(Error::FileTooLarge {
                     max_bytes: limits.max_file_bytes,
                 });
             }
-            Ok(Some(Upload {
-                file_name,
-                bytes: bytes.into(),
-            }))
+            Ok(Some(Upload { file_name, bytes }))
         }
         (None, None) => {
             if file_name.is_some() {
@@ -330,7 +325,8 @@ impl SigningService {
         let pdf_limits = pdf::PdfLimits {
             max_pages: limits.max_pages,
         };
-        let info = blocking(move || pdf::inspect(&bytes, &pdf_limits))
+        let info = self
+            .blocking(move || pdf::inspect(&bytes, &pdf_limits))
             .await?
             .map_err(|e| match e {
                 pdf::PdfError::TooManyPages { pages, max } => Error::TooManyPages { pages, max },

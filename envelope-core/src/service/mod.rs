@@ -13,9 +13,11 @@ mod email_content;
 mod envelopes;
 mod events;
 mod fields;
+pub mod json;
 mod lifecycle;
 mod notify;
 pub mod params;
+mod pool;
 mod ratelimit;
 mod signing;
 mod templates;
@@ -33,6 +35,7 @@ pub use envelopes::{
 };
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
 pub use params::{ListParams, Params, Upload};
+pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
@@ -102,6 +105,8 @@ pub struct Settings {
     /// A claim on an idempotency key older than this is considered abandoned.
     pub idempotency_stale_after: Duration,
     pub reminder_interval: Duration,
+    /// How many documents are in PDF work at once, and how long callers wait for a slot.
+    pub pdf_pool: PdfPoolSettings,
 }
 
 impl Default for Settings {
@@ -120,6 +125,7 @@ impl Default for Settings {
             idempotency_ttl: Duration::hours(24),
             idempotency_stale_after: Duration::minutes(5),
             reminder_interval: Duration::hours(1),
+            pdf_pool: PdfPoolSettings::default(),
         }
     }
 }
@@ -182,6 +188,7 @@ pub(crate) struct Inner {
     pub sealer: Option<Arc<dyn Sealer>>,
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
+    pub pool: pool::PdfPool,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -263,6 +270,7 @@ impl SigningServiceBuilder {
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock)),
                 sealer: self.sealer,
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
+                pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 settings,
             }),
         }
@@ -413,11 +421,29 @@ pub(crate) fn period_of(t: Timestamp) -> (String, Timestamp, Timestamp) {
     )
 }
 
-/// Runs CPU-bound PDF work off the async threads.
-pub(crate) async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> T + Send + 'static,
-) -> Result<T> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| Error::Internal(format!("PDF task failed: {e}")))
+impl SigningService {
+    /// Runs PDF work of a request (inspection, a preview) in the PDF pool, off the async
+    /// threads. Past the pool's capacity for its `queue_wait`: [`Error::Busy`].
+    pub(crate) async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T> {
+        self.inner.pool.run(pool::Patience::Request, f).await
+    }
+
+    /// Runs the PDF work of a completion in the PDF pool, waiting up to `completion_wait`.
+    pub(crate) async fn completion_blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T> {
+        self.inner.pool.run(pool::Patience::Completion, f).await
+    }
+
+    /// Takes one slot of the PDF pool, waiting like a request does (then [`Error::Busy`]).
+    ///
+    /// For embedders that run their own PDF work (`pdf::stamp`, `pdf::inspect`) beside the
+    /// service: holding a slot while doing it keeps the total within the pool's capacity.
+    pub async fn pdf_slot(&self) -> Result<PdfSlot> {
+        self.inner.pool.slot(pool::Patience::Request).await
+    }
 }

@@ -8,9 +8,11 @@
 
 use std::collections::BTreeMap;
 
+use base64::Engine;
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
+use super::json::{self, JSON_LIMITS, JsonError, LARGE_MEMBER, LargeText};
 use crate::error::{Error, Result};
 
 /// Raw parameters of one request.
@@ -18,6 +20,84 @@ use crate::error::{Error, Result};
 pub struct Params {
     source: Source,
     taken: Vec<String>,
+    /// The top-level `file_base64` of a JSON body, still in the body's bytes.
+    large: Option<Base64Text>,
+}
+
+/// The text of a base64 parameter, kept where it arrived (a request body, a form part) so that
+/// decoding writes the bytes into the same buffer instead of holding the text and a copy.
+#[derive(Clone)]
+pub(crate) struct Base64Text {
+    buf: Vec<u8>,
+    range: std::ops::Range<usize>,
+}
+
+impl std::fmt::Debug for Base64Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Base64Text")
+            .field("len", &self.range.len())
+            .finish()
+    }
+}
+
+impl Base64Text {
+    fn whole(text: String) -> Base64Text {
+        let buf = text.into_bytes();
+        Base64Text {
+            range: 0..buf.len(),
+            buf,
+        }
+    }
+
+    /// Bytes of text, whitespace included.
+    pub(crate) fn len(&self) -> usize {
+        self.range.len()
+    }
+
+    /// Decodes standard base64 (padding required, ASCII whitespace anywhere ignored) into the
+    /// buffer that held the text, and frees the rest of it; `None` when the text is not base64.
+    pub(crate) fn decode(self) -> Option<Bytes> {
+        let Base64Text { mut buf, range } = self;
+        let len = decode_in_place(&mut buf, range)?;
+        buf.truncate(len);
+        // Gives the text's tail back (a large buffer shrinks where it is).
+        buf.shrink_to_fit();
+        Some(Bytes::from(buf))
+    }
+}
+
+/// Decodes `buf[range]` into `buf[..n]` and returns `n`. Writing never overtakes reading: each
+/// 4 characters read give at most 3 bytes written, from the start of the buffer.
+fn decode_in_place(buf: &mut [u8], range: std::ops::Range<usize>) -> Option<usize> {
+    const CHUNK: usize = 1024;
+    let engine = &base64::engine::general_purpose::STANDARD;
+    let total = buf[range.clone()]
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace())
+        .count();
+    let mut chunk = [0u8; CHUNK];
+    let mut out = [0u8; CHUNK / 4 * 3];
+    let (mut read, mut written, mut seen) = (range.start, 0, 0);
+    while seen < total {
+        let mut n = 0;
+        while n < CHUNK && read < range.end {
+            let c = buf[read];
+            read += 1;
+            if !c.is_ascii_whitespace() {
+                chunk[n] = c;
+                n += 1;
+            }
+        }
+        seen += n;
+        // Padding may only end the text; a middle chunk decodes without any.
+        if seen < total && chunk[..n].contains(&b'=') {
+            return None;
+        }
+        let k = engine.decode_slice(&chunk[..n], &mut out).ok()?;
+        buf[written..written + k].copy_from_slice(&out[..k]);
+        written += k;
+    }
+    Some(written)
 }
 
 #[derive(Debug, Clone)]
@@ -49,6 +129,7 @@ impl Params {
             Value::Object(map) => Ok(Params {
                 source: Source::Json(map),
                 taken: Vec::new(),
+                large: None,
             }),
             Value::Null => Ok(Params::empty()),
             _ => Err(Error::InvalidBody {
@@ -57,11 +138,38 @@ impl Params {
         }
     }
 
+    /// Parameters from the bytes of a JSON body, read into bounded values (see
+    /// [`json::JSON_LIMITS`]): a body past a limit is refused with a message naming it, before
+    /// it costs more than its own size. A top-level `file_base64` stays in `body` and is later
+    /// decoded there. Whitespace only is no parameters.
+    pub fn json_body(body: Vec<u8>) -> Result<Params> {
+        if body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(Params::empty());
+        }
+        let parsed = json::parse_body(&body, JSON_LIMITS).map_err(|e| Error::InvalidBody {
+            message: match e {
+                JsonError::Limit(m) => m,
+                JsonError::Syntax(m) => format!("The request body is not valid JSON: {m}."),
+                JsonError::NotAnObject => "The request body must be a JSON object.".into(),
+            },
+        })?;
+        let large = parsed.large.map(|text| match text {
+            LargeText::InBody(range) => Base64Text { buf: body, range },
+            LargeText::Unescaped(s) => Base64Text::whole(s),
+        });
+        Ok(Params {
+            source: Source::Json(parsed.members),
+            taken: Vec::new(),
+            large,
+        })
+    }
+
     /// Parameters from the text parts of a multipart form (or a query string).
     pub fn form(parts: Vec<(String, String)>) -> Params {
         Params {
             source: Source::Form(parts),
             taken: Vec::new(),
+            large: None,
         }
     }
 
@@ -69,18 +177,40 @@ impl Params {
         Params {
             source: Source::Json(Map::new()),
             taken: Vec::new(),
+            large: None,
         }
     }
 
     /// True when no parameter was given at all.
     pub fn is_empty(&self) -> bool {
-        match &self.source {
-            Source::Json(m) => m.is_empty(),
-            Source::Form(p) => p.is_empty(),
+        self.large.is_none()
+            && match &self.source {
+                Source::Json(m) => m.is_empty(),
+                Source::Form(p) => p.is_empty(),
+            }
+    }
+
+    /// A base64 parameter, taken without copying its text.
+    pub(crate) fn base64(&mut self, name: &str) -> Result<Option<Base64Text>> {
+        if name == LARGE_MEMBER
+            && let Some(text) = self.large.take()
+        {
+            self.taken.push(name.to_string());
+            return Ok(Some(text));
         }
+        Ok(self.string(name)?.map(Base64Text::whole))
     }
 
     fn raw(&mut self, name: &str) -> Result<Option<Raw>> {
+        if name == LARGE_MEMBER
+            && let Some(text) = self.large.take()
+        {
+            self.taken.push(name.to_string());
+            let bytes = text.buf[text.range].to_vec();
+            return String::from_utf8(bytes)
+                .map(|s| Some(Raw::Text(s)))
+                .map_err(|_| Error::invalid(name, "expected a string"));
+        }
         self.taken.push(name.to_string());
         Ok(match &self.source {
             Source::Json(m) => match m.get(name) {
@@ -144,14 +274,24 @@ impl Params {
         match self.raw(name)? {
             None => Ok(None),
             Some(Raw::Json(v)) => Ok(Some(v)),
-            Some(Raw::Text(t)) => serde_json::from_str(&t)
-                .map(Some)
-                .map_err(|_| Error::invalid(name, "expected JSON text in this form part")),
+            Some(Raw::Text(t)) => {
+                json::parse_value(&t, JSON_LIMITS)
+                    .map(Some)
+                    .map_err(|e| match e {
+                        JsonError::Limit(m) => Error::invalid(name, m.trim_end_matches('.')),
+                        _ => Error::invalid(name, "expected JSON text in this form part"),
+                    })
+            }
         }
     }
 
     /// Refuses every parameter that was not asked for.
     pub fn finish(self) -> Result<()> {
+        if self.large.is_some() {
+            return Err(Error::ParameterUnknown {
+                param: LARGE_MEMBER.into(),
+            });
+        }
         let unknown = match &self.source {
             Source::Json(m) => m
                 .keys()
@@ -431,6 +571,81 @@ mod tests {
             ("parameter_unknown", Some("zzz"))
         );
         assert_eq!(Params::json(json!([1])).unwrap_err().code(), "invalid_body");
+    }
+
+    fn decode(text: &str) -> Option<Vec<u8>> {
+        Base64Text::whole(text.to_string())
+            .decode()
+            .map(|b| b.to_vec())
+    }
+
+    #[test]
+    fn base64_decodes_in_place_like_the_standard_engine() {
+        let engine = &base64::engine::general_purpose::STANDARD;
+        // Lengths around the chunk size, with padding of every kind.
+        for len in [0, 1, 2, 3, 767, 768, 769, 770, 3000] {
+            let data: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            let text = engine.encode(&data);
+            assert_eq!(decode(&text).as_deref(), Some(&data[..]), "{len}");
+            let spaced: String = text
+                .as_bytes()
+                .chunks(76)
+                .map(|c| format!("{}\r\n ", std::str::from_utf8(c).unwrap()))
+                .collect();
+            assert_eq!(decode(&spaced).as_deref(), Some(&data[..]), "{len} spaced");
+        }
+        // The text sits in a larger buffer (a JSON body): decoding starts at its range.
+        let body = br#"{"file_base64":"QUJDRA=="}"#.to_vec();
+        let text = Base64Text {
+            range: 16..24,
+            buf: body,
+        };
+        assert_eq!(text.len(), 8);
+        assert_eq!(&text.decode().unwrap()[..], b"ABCD");
+    }
+
+    #[test]
+    fn base64_refuses_what_the_standard_engine_refuses() {
+        let long_then_padding = format!("{}QQ==QUJD", "QUJD".repeat(300));
+        for bad in [
+            "QQ",
+            "QQ=",
+            "Q===",
+            "QR==",
+            "QU*D",
+            "QQ==QUJD",
+            &long_then_padding,
+        ] {
+            assert_eq!(decode(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn json_bodies_keep_file_base64_for_decoding() {
+        let mut p = Params::json_body(br#"{"file_base64":"QUJD","name":"x"}"#.to_vec()).unwrap();
+        assert!(!p.is_empty());
+        assert_eq!(p.string("name").unwrap().unwrap(), "x");
+        let text = p.base64("file_base64").unwrap().unwrap();
+        assert_eq!(&text.decode().unwrap()[..], b"ABC");
+        p.finish().unwrap();
+
+        let p = Params::json_body(br#"{"file_base64":"QUJD"}"#.to_vec()).unwrap();
+        let e = p.finish().unwrap_err();
+        assert_eq!(e.param().as_deref(), Some("file_base64"));
+
+        let zeros = format!("{{\"a\":[{}0]}}", "0,".repeat(200_000));
+        let e = Params::json_body(zeros.into_bytes()).unwrap_err();
+        assert_eq!(e.code(), "invalid_body");
+        assert!(e.to_string().contains("more than 100000 values"), "{e}");
+    }
+
+    #[test]
+    fn json_form_parts_are_bounded_too() {
+        let deep = format!("{}{}", "[".repeat(40), "]".repeat(40));
+        let mut p = Params::form(vec![("fields".into(), deep)]);
+        let e = p.json_value("fields").unwrap_err();
+        assert_eq!(e.param().as_deref(), Some("fields"));
+        assert!(e.to_string().contains("32 levels"), "{e}");
     }
 
     #[test]

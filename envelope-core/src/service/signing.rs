@@ -86,6 +86,14 @@ pub struct SignInput {
     pub consent: bool,
 }
 
+fn has_drawing(input: &SignInput) -> bool {
+    input
+        .values
+        .values()
+        .chain(input.signature.as_ref())
+        .any(|v| matches!(v, SignerValue::Drawn(_)))
+}
+
 fn unknown_link() -> Error {
     Error::not_found("signing link", "token")
 }
@@ -215,7 +223,8 @@ impl SigningService {
         }
         let mut request = super::complete::stamp_request(&rec)?;
         request.signature_page = None;
-        let preview = super::blocking(move || pdf::stamp(&bytes, &request))
+        let preview = self
+            .blocking(move || pdf::stamp(&bytes, &request))
             .await?
             .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
         Ok((file.file_name.clone(), preview.into()))
@@ -235,7 +244,15 @@ impl SigningService {
             let now = self.now();
             check_link(&current, &t, i, now)?;
             let mut next = current.clone();
-            next.signers[i].values = checked_values(&next, i, &input, now)?;
+            next.signers[i].values = if has_drawing(&input) {
+                // Decoding and re-encoding a drawing is CPU work: it goes through the PDF pool
+                // like stamping, so a burst of large drawings cannot stall the async threads.
+                let (rec, input) = (next.clone(), input.clone());
+                self.blocking(move || checked_values(&rec, i, &input, now))
+                    .await??
+            } else {
+                checked_values(&next, i, &input, now)?
+            };
             next.signers[i].consented_at = Some(now);
             record_client(&mut next, i, client);
             let last = rules::sign(&mut next, i, now)?;

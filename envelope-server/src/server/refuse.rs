@@ -32,7 +32,7 @@ const DRAIN_BYTES: usize = 64 * 1024;
 impl Refusal {
     fn code(self) -> &'static str {
         match self {
-            Refusal::ServerFull => "server_busy",
+            Refusal::ServerFull => "service_busy",
             Refusal::AddressFull => "too_many_connections",
         }
     }
@@ -122,7 +122,7 @@ mod tests {
     #[test]
     fn the_answer_is_a_complete_http_response_with_an_api_error_body() {
         for (refusal, code) in [
-            (Refusal::ServerFull, "server_busy"),
+            (Refusal::ServerFull, "service_busy"),
             (Refusal::AddressFull, "too_many_connections"),
         ] {
             let raw = response(refusal);

@@ -16,6 +16,7 @@
 //! [`security`]. Tokens never reach a log line (see `request::redact`).
 
 mod form;
+mod form_cap;
 mod html;
 mod ready;
 pub mod security;
@@ -102,17 +103,26 @@ pub async fn handle(
     let m = &parts.method;
     match rest {
         [token] if m == Method::GET => page.open(token, &client).await,
-        [token] if m == Method::POST => match page.read_form(parts, body).await {
-            Ok(post) => page.sign(token, post, client).await,
-            Err(reply) => reply,
-        },
+        [token] if m == Method::POST => {
+            let cap = match page.ready_session(token, &client).await {
+                Ok(session) => form_cap::sign(&session),
+                Err(reply) => return reply,
+            };
+            match page.read_form(parts, body, cap).await {
+                Ok(post) => page.sign(token, post, client).await,
+                Err(reply) => reply,
+            }
+        }
         [token, "document"] if m == Method::GET => page.document(token).await,
         [token, "decline"] if m == Method::POST => {
             let page = Pages {
                 root: "../../",
                 ..page
             };
-            match page.read_form(parts, body).await {
+            if let Err(reply) = page.ready_session(token, &client).await {
+                return reply;
+            }
+            match page.read_form(parts, body, form_cap::DECLINE).await {
                 Ok(post) => page.decline(token, post, client).await,
                 Err(reply) => reply,
             }
@@ -183,6 +193,11 @@ impl Pages<'_> {
                 "Not accepted",
                 "The form could not be read. Go back, reload the page and try again.",
             ),
+            ApiError::Core(Error::Busy { .. }) => (
+                "Busy",
+                "Many documents are being processed right now and nothing was changed. Please \
+                 try again in a moment.",
+            ),
             ApiError::BodyTimeout => (
                 "Too slow",
                 "The form took too long to arrive. Check your connection and try again.",
@@ -202,7 +217,9 @@ impl Pages<'_> {
             ApiError::MethodNotAllowed { allow } => reply
                 .headers
                 .push((header::ALLOW, HeaderValue::from_static(allow))),
-            ApiError::Core(Error::RateLimited { retry_after_secs }) => reply
+            ApiError::Core(
+                Error::RateLimited { retry_after_secs } | Error::Busy { retry_after_secs },
+            ) => reply
                 .headers
                 .push((header::RETRY_AFTER, HeaderValue::from(retry_after_secs))),
             _ => {}
@@ -263,9 +280,29 @@ impl Pages<'_> {
         }
     }
 
-    /// Reads a form post: its type, origin and size. Anything wrong is a page. (The form token
-    /// is checked by the action, which knows which one it needs.)
-    async fn read_form(&self, parts: &Parts, body: Incoming) -> Result<form::FormPost, Reply> {
+    /// The session behind a link that is about to take a form post, before a byte of the post
+    /// is read: an unknown link, or one that cannot act any more (signed, voided, expired...),
+    /// is answered with its page and costs no body read.
+    async fn ready_session(
+        &self,
+        token: &str,
+        client: &ClientInfo,
+    ) -> Result<SigningSession, Reply> {
+        match self.svc().open_signing_link(token, client).await {
+            Ok(s) if s.state == LinkState::Ready => Ok(s),
+            Ok(s) => Err(self.session_page(StatusCode::OK, token, &s, None, None, None)),
+            Err(e) => Err(self.error(e.into())),
+        }
+    }
+
+    /// Reads a form post of at most `cap` bytes: its type, origin and size. Anything wrong is a
+    /// page. (The form token is checked by the action, which knows which one it needs.)
+    async fn read_form(
+        &self,
+        parts: &Parts,
+        body: Incoming,
+        cap: usize,
+    ) -> Result<form::FormPost, Reply> {
         let is_form = parts
             .headers
             .get(header::CONTENT_TYPE)
@@ -291,7 +328,7 @@ impl Pages<'_> {
         }
         let limits = &self.app.limits;
         let read = BodyLimits {
-            max_bytes: limits.max_form_body,
+            max_bytes: cap.min(limits.max_form_body),
             idle_timeout: limits.body_idle_timeout,
             total_timeout: limits.body_total_timeout,
         };

@@ -197,7 +197,7 @@ async fn at_the_global_cap_a_new_connection_gets_503_at_once() {
     }
     // A raw client that sends nothing still gets the answer.
     let mut fifth = TcpStream::connect(addr(&s)).await.unwrap();
-    let b = assert_refusal(&read_until_closed(&mut fifth).await, "server_busy");
+    let b = assert_refusal(&read_until_closed(&mut fifth).await, "service_busy");
     assert!(b["request_id"].as_str().unwrap().starts_with("req_"));
     // A real client that sends its request reads it too.
     let started = Instant::now();
@@ -216,7 +216,7 @@ async fn at_the_global_cap_a_new_connection_gets_503_at_once() {
     assert_eq!(r.headers()["retry-after"], "1");
     assert_eq!(
         r.json::<serde_json::Value>().await.unwrap()["code"],
-        "server_busy"
+        "service_busy"
     );
 
     // A freed slot is usable again.

@@ -9,6 +9,7 @@ mod connections;
 mod envelopes;
 mod idempotency;
 mod limits;
+mod memory;
 mod sealing;
 mod signing;
 mod templates;
