@@ -329,6 +329,7 @@ impl SigningService {
         let bytes = upload.bytes.clone();
         let pdf_limits = pdf::PdfLimits {
             max_pages: limits.max_pages,
+            ..pdf::PdfLimits::default()
         };
         let info = blocking(move || pdf::inspect(&bytes, &pdf_limits))
             .await?
