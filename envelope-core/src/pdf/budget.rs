@@ -56,6 +56,18 @@ impl Default for PdfLimits {
     }
 }
 
+impl PdfLimits {
+    /// The limits for reading a document that was inspected already (stamping, sealing): the
+    /// defaults, with a deadline long enough that a busy machine never fails a completion. The
+    /// counters bound the work all the same.
+    pub(crate) fn for_stamping() -> Self {
+        PdfLimits {
+            deadline: Duration::from_secs(30),
+            ..PdfLimits::default()
+        }
+    }
+}
+
 /// The limit a document went past, with its value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Limit {

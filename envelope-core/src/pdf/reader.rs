@@ -39,9 +39,9 @@ struct ObjStm {
 }
 
 impl<'a> Document<'a> {
-    /// [`Document::open`] with the default limits (stamping reads documents already inspected).
+    /// [`Document::open`] with the limits for documents already inspected (stamping, sealing).
     pub fn load(bytes: &'a [u8]) -> Result<Document<'a>, PdfError> {
-        Self::open(bytes, &PdfLimits::default())
+        Self::open(bytes, &PdfLimits::for_stamping())
     }
 
     /// Opens `bytes`: checks the header, reads the xref chain (or recovers it), refuses encrypted

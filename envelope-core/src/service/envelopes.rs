@@ -339,6 +339,8 @@ impl SigningService {
                     param: "file".into(),
                     reason: "the PDF is encrypted".into(),
                 },
+                // Unreadable, or past a limit of the work budget (`TooComplex`, whose message
+                // names the limit): the uploader gets invalid_pdf either way.
                 other => Error::InvalidPdf {
                     param: "file".into(),
                     reason: other.to_string(),
