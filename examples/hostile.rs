@@ -21,7 +21,12 @@ mod support;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let r = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+    let r = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
         ["--write", dir] => write(dir),
         ["--inspect", file] => measure(file),
         _ => Err("usage: hostile --write DIR | hostile --inspect FILE".into()),

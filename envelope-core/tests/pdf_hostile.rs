@@ -106,7 +106,7 @@ fn a_deep_page_tree_stops_at_the_nesting_limit() {
 fn xref_streams_claiming_millions_of_entries_stop_at_the_map_limit() {
     assert_eq!(
         limit_of(inspect(&xref_stream_rows(3_000_000), &counters_only())),
-        Limit::MapEntries(2_000_000)
+        Limit::MapEntries(1_000_000)
     );
 }
 
@@ -114,7 +114,7 @@ fn xref_streams_claiming_millions_of_entries_stop_at_the_map_limit() {
 fn full_range_cmaps_stop_at_the_map_limit() {
     assert_eq!(
         limit_of(inspect(&cmap_full_ranges(1000), &counters_only())),
-        Limit::MapEntries(2_000_000)
+        Limit::MapEntries(1_000_000)
     );
     // A few full ranges are fine.
     assert_eq!(reads(&cmap_full_ranges(3)).page_count, 1);
@@ -161,7 +161,11 @@ fn a_dictionary_with_too_many_keys_stops_at_the_object_limit() {
 #[test]
 fn streams_that_never_end_are_scanned_once() {
     let info = reads(&endless_streams(20_000));
-    assert_eq!(info.fields.len(), 1, "the signature tag of the readable page");
+    assert_eq!(
+        info.fields.len(),
+        1,
+        "the signature tag of the readable page"
+    );
 }
 
 #[test]
@@ -213,7 +217,14 @@ fn every_limit_is_named_in_plain_words() {
 
 #[test]
 fn repeated_byte_streams_inflate_to_what_they_claim() {
-    for (byte, n) in [(0u8, 0usize), (0, 1), (b' ', 258), (b' ', 259), (0xFF, 1000), (7, 70_001)] {
+    for (byte, n) in [
+        (0u8, 0usize),
+        (0, 1),
+        (b' ', 258),
+        (b' ', 259),
+        (0xFF, 1000),
+        (7, 70_001),
+    ] {
         let z = zlib_of_repeated(byte, n);
         let mut out = Vec::new();
         flate2::read::ZlibDecoder::new(&z[..])

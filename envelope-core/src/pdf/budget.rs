@@ -44,12 +44,12 @@ impl Default for PdfLimits {
     fn default() -> Self {
         PdfLimits {
             max_pages: 200,
-            max_objects: 1_000_000,
+            max_objects: 500_000,
             max_stream_bytes: 64 << 20,
             max_decoded_bytes: 256 << 20,
             max_content_ops: 10_000_000,
-            max_glyphs: 2_000_000,
-            max_map_entries: 2_000_000,
+            max_glyphs: 1_000_000,
+            max_map_entries: 1_000_000,
             max_nesting: 64,
             deadline: Duration::from_millis(1500),
         }
@@ -299,6 +299,11 @@ impl Budget {
         }
     }
 
+    /// Map entries that may still be added before the limit.
+    pub fn entries_left(&self) -> u64 {
+        self.limits.max_map_entries.saturating_sub(self.entries)
+    }
+
     /// Fails when `depth` is past the nesting limit.
     pub fn depth(&mut self, depth: usize) -> Result<(), PdfError> {
         self.check()?;
@@ -368,6 +373,10 @@ mod tests {
             m,
             "the PDF needs more than 2000000 content operators and operands to read; it is too complex"
         );
-        assert!(!Limit::Deadline(Duration::from_millis(1500)).to_string().contains('{'));
+        assert!(
+            !Limit::Deadline(Duration::from_millis(1500))
+                .to_string()
+                .contains('{')
+        );
     }
 }

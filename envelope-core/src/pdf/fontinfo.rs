@@ -235,7 +235,10 @@ fn codespace_bytes(data: &[u8]) -> usize {
 }
 
 /// Parses the `bfchar`/`bfrange` sections of a ToUnicode CMap, charging every entry.
-pub fn parse_to_unicode(data: &[u8], budget: &mut Budget) -> Result<HashMap<u32, String>, PdfError> {
+pub fn parse_to_unicode(
+    data: &[u8],
+    budget: &mut Budget,
+) -> Result<HashMap<u32, String>, PdfError> {
     let mut map = HashMap::new();
     let mut lx = Lexer::new(data, 0);
     let code = |s: &[u8]| s.iter().take(4).fold(0u32, |a, &b| a << 8 | u32::from(b));

@@ -503,8 +503,8 @@ mod tests {
                     ..PdfLimits::default()
                 }
             )
-                .map(|i| i.page_count)
-                .ok(),
+            .map(|i| i.page_count)
+            .ok(),
             Some(201)
         );
     }

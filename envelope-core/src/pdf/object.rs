@@ -5,7 +5,9 @@
 //! holds values and turns them into bytes.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// An indirect reference `num gen R`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,7 +44,32 @@ pub enum Object {
 #[derive(Debug, Clone, Default)]
 pub struct Dict {
     entries: Vec<(Vec<u8>, Object)>,
-    index: Option<Box<HashMap<Vec<u8>, usize>>>,
+    index: Option<Box<Index>>,
+}
+
+type Index = HashMap<Vec<u8>, usize, BuildHasherDefault<Fnv>>;
+
+/// FNV-1a: keys are short names, and a million of them must hash in milliseconds. Collisions
+/// crafted against it cost the attacker's own budget only (a dictionary's size is bounded by
+/// the object limit).
+#[derive(Debug, Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
 }
 
 /// Entries above which a dictionary keeps a hash index.
@@ -85,26 +112,30 @@ impl Dict {
     /// Sets `key`, replacing an existing entry in place.
     pub fn set(&mut self, key: &[u8], value: impl Into<Object>) {
         let value = value.into();
+        let at = self.entries.len();
+        if let Some(ix) = &mut self.index {
+            match ix.entry(key.to_vec()) {
+                Entry::Occupied(e) => self.entries[*e.get()].1 = value,
+                Entry::Vacant(e) => {
+                    e.insert(at);
+                    self.entries.push((key.to_vec(), value));
+                }
+            }
+            return;
+        }
         if let Some(i) = self.position(key) {
             self.entries[i].1 = value;
             return;
         }
         self.entries.push((key.to_vec(), value));
-        let at = self.entries.len() - 1;
-        match &mut self.index {
-            Some(ix) => {
-                ix.insert(key.to_vec(), at);
-            }
-            None if self.entries.len() > INDEX_FROM => {
-                let ix = self
-                    .entries
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (k, _))| (k.clone(), i))
-                    .collect();
-                self.index = Some(Box::new(ix));
-            }
-            None => {}
+        if self.entries.len() > INDEX_FROM {
+            let ix = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            self.index = Some(Box::new(ix));
         }
     }
     pub fn with(mut self, key: &[u8], value: impl Into<Object>) -> Self {
@@ -353,7 +384,10 @@ mod tests {
         let keys: Vec<&[u8]> = d.iter().map(|(k, _)| k).take(2).collect();
         assert_eq!(keys, [&b"K999"[..], b"K998"]);
         assert_eq!(d.iter().count(), 1000);
-        assert_eq!(Dict::from_pairs(d.iter().map(|(k, v)| (k.to_vec(), v.clone()))), d);
+        assert_eq!(
+            Dict::from_pairs(d.iter().map(|(k, v)| (k.to_vec(), v.clone()))),
+            d
+        );
     }
 
     #[test]

@@ -230,7 +230,9 @@ impl<'a> Document<'a> {
         match r {
             Ok(v) => Ok(v),
             Err(filter::FilterError::TooLarge) => Err(self.budget.stream_too_large(cap)),
-            Err(e) => Err(PdfError::Invalid(format!("a stream cannot be decoded: {e}"))),
+            Err(e) => Err(PdfError::Invalid(format!(
+                "a stream cannot be decoded: {e}"
+            ))),
         }
     }
 

@@ -212,7 +212,13 @@ impl<'d, 'a> Extractor<'d, 'a> {
         if scope.fonts.is_none() {
             scope.fonts = Some(self.doc.dict(scope.res.get(b"Font"))?);
         }
-        let Some(f) = scope.fonts.as_ref().and_then(Option::as_ref).and_then(|d| d.get(name)).cloned() else {
+        let Some(f) = scope
+            .fonts
+            .as_ref()
+            .and_then(Option::as_ref)
+            .and_then(|d| d.get(name))
+            .cloned()
+        else {
             return Ok(None);
         };
         if let Some(r) = f.as_ref()

@@ -231,7 +231,6 @@ fn read_xref_stream(
     entries: &mut HashMap<u32, Entry>,
     budget: &mut Budget,
 ) -> Result<(), String> {
-    let data = decode(dict, data, budget)?;
     let w: Vec<usize> = dict
         .get(b"W")
         .and_then(Object::as_array)
@@ -250,6 +249,25 @@ fn read_xref_stream(
         None => vec![0, size],
     };
     let row = w.iter().sum::<usize>();
+    // Decode no more rows than the map limit allows: a stream claiming tens of millions of
+    // entries stops at the limit instead of inflating them all first.
+    let rows_left = budget.entries_left().saturating_add(1);
+    let room = usize::try_from(rows_left.saturating_mul(row as u64)).unwrap_or(usize::MAX);
+    let data = if room < budget.stream_cap() {
+        let mut spent = 0;
+        let r = filter::decode(dict, data, room, &mut spent);
+        budget.decoded(spent).map_err(|e| e.to_string())?;
+        match r {
+            Ok(v) => v,
+            Err(filter::FilterError::TooLarge) => {
+                let max = budget.limits().max_map_entries;
+                return Err(budget.trip(super::Limit::MapEntries(max)).to_string());
+            }
+            Err(e) => return Err(format!("xref stream: {e}")),
+        }
+    } else {
+        decode(dict, data, budget)?
+    };
     let mut rows = data.chunks_exact(row);
     let field = |b: &[u8]| b.iter().fold(0u64, |a, &c| a << 8 | u64::from(c));
     for pair in index.chunks_exact(2) {

@@ -157,7 +157,9 @@ pub fn xref_stream_rows(rows: usize) -> Vec<u8> {
 /// A Type0 font whose ToUnicode CMap has `lines` full-range `bfrange` lines, shown on a page.
 pub fn cmap_full_ranges(lines: usize) -> Vec<u8> {
     let mut b = Builder::new();
-    let mut cmap = format!("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n{lines} beginbfrange\n");
+    let mut cmap = format!(
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n{lines} beginbfrange\n"
+    );
     for _ in 0..lines {
         cmap.push_str("<0000> <FFFF> <0041>\n");
     }
@@ -178,14 +180,15 @@ pub fn cmap_full_ranges(lines: usize) -> Vec<u8> {
     b.finish(root, Layout::Classic)
 }
 
-/// `pages` pages, each with its own deflate stream of `size` spaces as content.
+/// `pages` pages, each with its own stream of `size` spaces as content, deflated twice (so that
+/// hundreds of 64 MB streams fit in an upload of a few hundred kilobytes).
 pub fn many_deflate_streams(pages: usize, size: usize) -> Vec<u8> {
     let mut b = Builder::new();
-    let z = zlib_of_repeated(b' ', size);
+    let z = super::zlib(&zlib_of_repeated(b' ', size));
     let pages_id = b.reserve();
     let mut kids = String::new();
     for _ in 0..pages {
-        let c = b.stream("/Filter /FlateDecode", &z);
+        let c = b.stream("/Filter [/FlateDecode /FlateDecode]", &z);
         let p = b.add(format!(
             "<</Type /Page /Parent {pages_id} 0 R /MediaBox [0 0 612 792] /Contents {c} 0 R>>"
         ));
@@ -400,13 +403,19 @@ pub fn zlib_of_repeated(byte: u8, n: usize) -> Vec<u8> {
 pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {
     vec![
         ("self-drawing-form.pdf", self_drawing_form()),
-        ("fan-out-forms.pdf", fan_out_forms(8, 20, "{{text:A}} and more")),
+        (
+            "fan-out-forms.pdf",
+            fan_out_forms(8, 20, "{{text:A}} and more"),
+        ),
         ("deep-forms.pdf", deep_forms(200)),
         ("huge-kids.pdf", huge_kids(1_200_000, 50_000)),
         ("deep-page-tree.pdf", deep_page_tree(500)),
         ("xref-stream-rows.pdf", xref_stream_rows(40_000_000)),
         ("cmap-full-ranges.pdf", cmap_full_ranges(2_000)),
-        ("many-deflate-streams.pdf", many_deflate_streams(300, (64 << 20) - 4096)),
+        (
+            "many-deflate-streams.pdf",
+            many_deflate_streams(150, (64 << 20) - 4096),
+        ),
         ("million-keys.pdf", dict_with_keys(1_000_000)),
         ("endless-streams.pdf", endless_streams(200_000)),
         ("brace-run.pdf", brace_run(1_000_000)),

@@ -259,7 +259,9 @@ fn objects_pdf(objects: &[String]) -> Vec<u8> {
         out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
     }
     let start = out.len();
-    out.extend_from_slice(format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes());
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
     for off in offsets {
         out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
     }
@@ -274,7 +276,10 @@ fn objects_pdf(objects: &[String]) -> Vec<u8> {
 }
 
 fn stream(dict: &str, data: &str) -> String {
-    format!("<<{dict} /Length {}>>\nstream\n{data}\nendstream", data.len())
+    format!(
+        "<<{dict} /Length {}>>\nstream\n{data}\nendstream",
+        data.len()
+    )
 }
 
 /// One page drawing form 5; `forms` are objects 5, 6, ... (Helvetica is object 4).
@@ -309,12 +314,18 @@ async fn pdfs_that_would_stall_the_engine_are_answered() {
             envelope_body(&looping, client_signer()),
         )
         .await;
-    assert!(r.status < 500, "answered without an internal error: {}", r.status);
+    assert!(
+        r.status < 500,
+        "answered without an internal error: {}",
+        r.status
+    );
     // Eight levels of forms, each drawing the next 20 times, the last showing text: 20^8 copies
     // of a line. The glyph limit stops it: 400 invalid_pdf naming the limit.
     let mut forms = Vec::new();
     for level in 0..8 {
-        let body: String = (0..20).map(|i| format!("q 1 0 0 1 0 {i} cm /N Do Q ")).collect();
+        let body: String = (0..20)
+            .map(|i| format!("q 1 0 0 1 0 {i} cm /N Do Q "))
+            .collect();
         forms.push(stream(
             "/Type /XObject /Subtype /Form /BBox [0 0 600 800]",
             &body,
