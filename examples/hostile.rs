@@ -9,7 +9,8 @@
 //! `--inspect FILE` runs `inspect` with the default limits (and, when that succeeds, `stamp` with
 //! a signature page), then prints the answer, the time each took and the process's peak RSS
 //! (`VmHWM` from /proc/self/status), so one process per file gives one file's peak. The
-//! generators are the test suite's (`envelope-core/tests/support/hostile.rs`).
+//! generators are the test suite's (`envelope-core/tests/support/hostile.rs`). `--write-big FILE`
+//! writes the benchmarks' 200-page document, a happy-path file to compare against.
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -29,7 +30,11 @@ fn main() -> ExitCode {
     {
         ["--write", dir] => write(dir),
         ["--inspect", file] => measure(file),
-        _ => Err("usage: hostile --write DIR | hostile --inspect FILE".into()),
+        ["--write-big", file] => std::fs::write(file, support::big_document(200, 120_000))
+            .map_err(|e| format!("cannot write {file}: {e}")),
+        _ => Err(
+            "usage: hostile --write DIR | hostile --inspect FILE | hostile --write-big FILE".into(),
+        ),
     };
     match r {
         Ok(()) => ExitCode::SUCCESS,

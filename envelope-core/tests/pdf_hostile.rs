@@ -145,6 +145,19 @@ fn many_streams_near_the_cap_stop_at_the_total() {
 }
 
 #[test]
+fn a_flood_of_operators_stops_at_the_operation_limit() {
+    let limits = PdfLimits {
+        max_content_ops: 100_000,
+        ..counters_only()
+    };
+    assert_eq!(
+        limit_of(inspect(&operator_flood(1 << 20), &limits)),
+        Limit::ContentOps(100_000)
+    );
+    assert_eq!(reads(&operator_flood(100_000)).page_count, 1);
+}
+
+#[test]
 fn a_dictionary_with_too_many_keys_stops_at_the_object_limit() {
     let limits = PdfLimits {
         max_objects: 100_000,

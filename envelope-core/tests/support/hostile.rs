@@ -202,6 +202,22 @@ pub fn many_deflate_streams(pages: usize, size: usize) -> Vec<u8> {
     b.finish(root, Layout::Classic)
 }
 
+/// One page whose content is `q Q ` repeated to `size` bytes (each `q` and `Q` an operator).
+pub fn operator_flood(size: usize) -> Vec<u8> {
+    let mut b = Builder::new();
+    let c = b.zstream("", "q Q ".repeat(size / 4).as_bytes());
+    let pages = b.reserve();
+    let page = b.add(format!(
+        "<</Type /Page /Parent {pages} 0 R /MediaBox [0 0 612 792] /Contents {c} 0 R>>"
+    ));
+    b.set(
+        pages,
+        format!("<</Type /Pages /Kids [{page} 0 R] /Count 1>>"),
+    );
+    let root = b.add(format!("<</Type /Catalog /Pages {pages} 0 R>>"));
+    b.finish(root, Layout::Classic)
+}
+
 /// A catalog with `keys` extra keys.
 pub fn dict_with_keys(keys: usize) -> Vec<u8> {
     let mut b = Builder::new();
@@ -417,6 +433,7 @@ pub fn corpus() -> Vec<(&'static str, Vec<u8>)> {
             many_deflate_streams(150, (64 << 20) - 4096),
         ),
         ("million-keys.pdf", dict_with_keys(1_000_000)),
+        ("operator-flood.pdf", operator_flood(60 << 20)),
         ("endless-streams.pdf", endless_streams(200_000)),
         ("brace-run.pdf", brace_run(1_000_000)),
         ("deep-arrays.pdf", deep_arrays(1_000_000)),
