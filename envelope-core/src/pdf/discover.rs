@@ -84,7 +84,9 @@ pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
             j += 1;
         }
         let Some(end) = end else {
-            i = start + 2;
+            // Every start up to `j` would find the same opening and fail the same way (no `{` lies
+            // between `open + 2` and `j`), so resume at `j`: the scan stays linear on long runs.
+            i = j.max(start + 2);
             continue;
         };
         let inner: String = chars[open + 2..end - 1].iter().map(|c| c.0).collect();
@@ -249,5 +251,18 @@ mod tests {
     #[test]
     fn unterminated_tags_are_text() {
         assert!(find_tags(&glyphs("{{signature:Client and more {{ }}")).is_empty());
+    }
+
+    #[test]
+    fn a_tag_after_failed_openings_is_still_found() {
+        let s = format!(
+            "{}{{{{x {} {{{{text:A}}}} {{{{ {{{{data:k}}}}",
+            "{".repeat(5000),
+            "y".repeat(300)
+        );
+        let tags = find_tags(&glyphs(&s));
+        assert_eq!(tags.len(), 2);
+        assert_eq!(tags[0].role.as_deref(), Some("A"));
+        assert_eq!(tags[1].key.as_deref(), Some("k"));
     }
 }

@@ -1,11 +1,16 @@
 //! Stream filters: FlateDecode (with PNG/TIFF predictors), ASCIIHex, ASCII85.
 //!
-//! Decoding is capped: a stream never inflates past the caller's limit (decompression bombs), and
-//! a damaged stream yields what could be decoded. It must never allocate more than the cap.
+//! Decoding is capped: no filter stage produces more than the caller's limit (decompression
+//! bombs), the bytes of every stage are reported so that the document's budget counts them, a
+//! chain holds at most [`MAX_FILTERS`] stages, and a damaged stream yields what could be decoded.
+//! It must never allocate more than the cap.
 
 use std::io::Read;
 
 use super::object::{Dict, Object};
+
+/// Most filters in one stream's chain (real files use one or two).
+pub const MAX_FILTERS: usize = 8;
 
 /// Why a stream could not be decoded.
 #[derive(Debug, PartialEq)]
@@ -15,14 +20,40 @@ pub enum FilterError {
     Corrupt,
 }
 
-/// Decodes `data` through the filters named in `dict`, never producing more than `cap` bytes.
-pub fn decode(dict: &Dict, data: &[u8], cap: usize) -> Result<Vec<u8>, FilterError> {
+impl std::fmt::Display for FilterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FilterError::Unsupported(name) => write!(f, "the filter {name} is not supported"),
+            FilterError::TooLarge => f.write_str("the stream decodes to too many bytes"),
+            FilterError::Corrupt => f.write_str("the stream's compressed data is damaged"),
+        }
+    }
+}
+
+/// Decodes `data` through the filters named in `dict`; no stage produces more than `cap` bytes.
+/// `spent` grows by the bytes every stage produced (even when a later stage fails).
+pub fn decode(
+    dict: &Dict,
+    data: &[u8],
+    cap: usize,
+    spent: &mut u64,
+) -> Result<Vec<u8>, FilterError> {
     let filters: Vec<&[u8]> = match dict.get(b"Filter") {
-        None => return Ok(data.to_vec()),
+        None if data.len() > cap => return Err(FilterError::TooLarge),
+        None => {
+            *spent += data.len() as u64;
+            return Ok(data.to_vec());
+        }
         Some(Object::Name(n)) => vec![n.as_slice()],
         Some(Object::Array(a)) => a.iter().filter_map(Object::as_name).collect(),
-        Some(_) => return Err(FilterError::Unsupported("odd /Filter".into())),
+        Some(_) => return Err(FilterError::Unsupported("named oddly".into())),
     };
+    if filters.len() > MAX_FILTERS {
+        return Err(FilterError::Unsupported(format!(
+            "chain of {} stages",
+            filters.len()
+        )));
+    }
     let parms: Vec<Option<&Dict>> = match dict.get(b"DecodeParms") {
         Some(Object::Array(a)) => a.iter().map(Object::as_dict).collect(),
         Some(o) => vec![o.as_dict()],
@@ -34,18 +65,20 @@ pub fn decode(dict: &Dict, data: &[u8], cap: usize) -> Result<Vec<u8>, FilterErr
             b"FlateDecode" | b"Fl" => {
                 let raw = inflate(&cur, cap)?;
                 match parms.get(i).copied().flatten() {
-                    Some(p) => predict(p, raw)?,
+                    Some(p) => predict(p, raw, cap)?,
                     None => raw,
                 }
             }
             b"ASCIIHexDecode" | b"AHx" => ascii_hex(&cur),
             b"ASCII85Decode" | b"A85" => ascii85(&cur)?,
             other => {
+                let other = &other[..other.len().min(64)];
                 return Err(FilterError::Unsupported(
                     String::from_utf8_lossy(other).into_owned(),
                 ));
             }
         };
+        *spent += cur.len() as u64;
         if cur.len() > cap {
             return Err(FilterError::TooLarge);
         }
@@ -75,7 +108,7 @@ pub fn inflate(data: &[u8], cap: usize) -> Result<Vec<u8>, FilterError> {
     Ok(out)
 }
 
-fn predict(parms: &Dict, data: Vec<u8>) -> Result<Vec<u8>, FilterError> {
+fn predict(parms: &Dict, data: Vec<u8>, cap: usize) -> Result<Vec<u8>, FilterError> {
     let get = |k: &[u8], d: i64| parms.get(k).and_then(Object::as_i64).unwrap_or(d);
     let predictor = get(b"Predictor", 1);
     if predictor < 10 {
@@ -86,6 +119,10 @@ fn predict(parms: &Dict, data: Vec<u8>) -> Result<Vec<u8>, FilterError> {
     let columns = get(b"Columns", 1).clamp(1, 1 << 20) as usize;
     let bpp = (colors * bpc).div_ceil(8).max(1);
     let row_len = (colors * bpc * columns).div_ceil(8);
+    // A short stream must not claim one huge row (the output is at least a row).
+    if row_len > cap {
+        return Err(FilterError::TooLarge);
+    }
     let mut out = Vec::with_capacity(data.len());
     let mut prev = vec![0u8; row_len];
     for chunk in data.chunks(row_len + 1) {
@@ -188,15 +225,25 @@ mod tests {
         let data = vec![7u8; 100_000];
         let z = deflate(&data);
         let d = Dict::new().with(b"Filter", Object::name(b"FlateDecode"));
-        assert_eq!(decode(&d, &z, 1 << 20), Ok(data));
-        assert_eq!(decode(&d, &z, 1000), Err(FilterError::TooLarge));
+        let mut spent = 0;
+        assert_eq!(decode(&d, &z, 1 << 20, &mut spent), Ok(data));
+        assert_eq!(spent, 100_000);
+        assert_eq!(decode(&d, &z, 1000, &mut spent), Err(FilterError::TooLarge));
+        let long = Dict::new().with(
+            b"Filter",
+            Object::Array(vec![Object::name(b"FlateDecode"); MAX_FILTERS + 1]),
+        );
+        assert!(matches!(
+            decode(&long, &z, 1 << 20, &mut spent),
+            Err(FilterError::Unsupported(_))
+        ));
     }
 
     #[test]
     fn png_up_predictor() {
         let rows = [2u8, 1, 1, 2, 1, 1];
         let p = Dict::new().with(b"Predictor", 12i64).with(b"Columns", 2i64);
-        assert_eq!(predict(&p, rows.to_vec()), Ok(vec![1, 1, 2, 2]));
+        assert_eq!(predict(&p, rows.to_vec(), 100), Ok(vec![1, 1, 2, 2]));
     }
 
     #[test]

@@ -2,12 +2,14 @@
 //! which Unicode text each code stands for (`/ToUnicode`, `/Encoding` + `/Differences`), glyph
 //! widths (`/Widths`, `/W`, standard-14 metrics) and the vertical extent of its glyphs.
 //!
-//! It reads fonts only through the lazy reader and must never trust sizes in the file: maps are
-//! bounded by the data that defines them.
+//! It reads fonts only through the lazy reader and must never trust sizes in the file: every
+//! entry put into a map is charged to the document's budget, and one range adds at most
+//! [`MAX_RANGE`] entries.
 
 use std::collections::HashMap;
 
 use super::PdfError;
+use super::budget::Budget;
 use super::lexer::{Lexer, Token};
 use super::metrics;
 use super::object::{Dict, Object};
@@ -59,8 +61,8 @@ impl FontInfo {
         f.base = font.name(b"BaseFont").unwrap_or(b"").to_vec();
         let subtype = font.name(b"Subtype").unwrap_or(b"");
         if let Some(tu) = font.get(b"ToUnicode") {
-            let data = doc.stream_bytes(tu);
-            f.to_unicode = parse_to_unicode(&data);
+            let data = doc.stream_bytes(tu)?;
+            f.to_unicode = parse_to_unicode(&data, &mut doc.budget)?;
         }
         let mut descriptor = doc.dict(font.get(b"FontDescriptor"))?;
         if subtype == b"Type0" {
@@ -68,7 +70,7 @@ impl FontInfo {
             if let Some(enc) = font.get(b"Encoding")
                 && let Object::Stream(_) = doc.resolve(enc)?
             {
-                let data = doc.stream_bytes(enc);
+                let data = doc.stream_bytes(enc)?;
                 f.two_byte = codespace_bytes(&data) != 1;
             }
             let desc = match font.get(b"DescendantFonts") {
@@ -143,6 +145,7 @@ impl FontInfo {
                         .enumerate()
                     {
                         if let Some(v) = v.as_f64() {
+                            doc.budget.entries(1)?;
                             self.cid_widths.insert(first.saturating_add(k as u32), v);
                         }
                     }
@@ -154,6 +157,7 @@ impl FontInfo {
                         .get(i + 2)
                         .and_then(Object::as_f64)
                         .unwrap_or(self.default_width);
+                    doc.budget.entries(1)?;
                     self.cid_ranges.push((first, last, v));
                     i += 3;
                 }
@@ -230,8 +234,11 @@ fn codespace_bytes(data: &[u8]) -> usize {
     2
 }
 
-/// Parses the `bfchar`/`bfrange` sections of a ToUnicode CMap.
-pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
+/// Parses the `bfchar`/`bfrange` sections of a ToUnicode CMap, charging every entry.
+pub fn parse_to_unicode(
+    data: &[u8],
+    budget: &mut Budget,
+) -> Result<HashMap<u32, String>, PdfError> {
     let mut map = HashMap::new();
     let mut lx = Lexer::new(data, 0);
     let code = |s: &[u8]| s.iter().take(4).fold(0u32, |a, &b| a << 8 | u32::from(b));
@@ -247,9 +254,11 @@ pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
             Token::Keyword(b"beginbfchar") => loop {
                 match (lx.next_token(), lx.next_token()) {
                     (Some(Token::Str(src)), Some(Token::Str(dst))) => {
+                        budget.entries(1)?;
                         map.insert(code(&src), utf16(&dst));
                     }
                     (Some(Token::Str(src)), Some(Token::Name(n))) => {
+                        budget.entries(1)?;
                         if let Some(c) = glyph_char(&n) {
                             map.insert(code(&src), c.to_string());
                         }
@@ -271,6 +280,7 @@ pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
                     }
                     match dst {
                         Some(Token::Str(dst)) => {
+                            budget.entries(u64::from(hi - lo) + 1)?;
                             let base = utf16(&dst);
                             let mut chars: Vec<char> = base.chars().collect();
                             for c in lo..=hi {
@@ -283,6 +293,7 @@ pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
                         Some(Token::ArrayStart) => {
                             let mut c = lo;
                             while let Some(Token::Str(dst)) = lx.next_token() {
+                                budget.entries(1)?;
                                 if c <= hi {
                                     map.insert(c, utf16(&dst));
                                 }
@@ -296,7 +307,7 @@ pub fn parse_to_unicode(data: &[u8]) -> HashMap<u32, String> {
             _ => {}
         }
     }
-    map
+    Ok(map)
 }
 
 fn simple_encoding(doc: &mut Document<'_>, font: &Dict) -> Result<Vec<Option<char>>, PdfError> {
@@ -410,7 +421,7 @@ mod tests {
     #[test]
     fn parses_to_unicode_cmaps() {
         let cmap = b"1 beginbfchar <0003> <007B> endbfchar 2 beginbfrange <0010> <0012> <0061> <0020> <0021> [<0041> <00420043>] endbfrange";
-        let m = parse_to_unicode(cmap);
+        let m = parse_to_unicode(cmap, &mut budget()).expect("within the budget");
         assert_eq!(m.get(&3).map(String::as_str), Some("{"));
         assert_eq!(m.get(&0x12).map(String::as_str), Some("c"));
         assert_eq!(m.get(&0x21).map(String::as_str), Some("BC"));
@@ -418,8 +429,26 @@ mod tests {
 
     #[test]
     fn hostile_ranges_are_bounded() {
-        let m = parse_to_unicode(b"beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange");
+        let m = parse_to_unicode(
+            b"beginbfrange <00000000> <FFFFFFFF> <0041> endbfrange",
+            &mut budget(),
+        )
+        .expect("within the budget");
         assert!(m.is_empty());
+    }
+
+    #[test]
+    fn full_range_lines_spend_the_budget() {
+        let cmap = "beginbfrange <0000> <FFFF> <0041> endbfrange\n".repeat(100);
+        let r = parse_to_unicode(cmap.as_bytes(), &mut budget());
+        assert!(matches!(
+            r,
+            Err(PdfError::TooComplex(super::super::Limit::MapEntries(_)))
+        ));
+    }
+
+    fn budget() -> Budget {
+        Budget::new(&super::super::PdfLimits::default())
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! Tokens and objects from PDF bytes: the lexer behind the file reader and the content-stream
 //! interpreter.
 //!
-//! Every input is hostile: the lexer never panics, never reads past its slice, and bounds nesting
-//! ([`MAX_DEPTH`]) and string sizes by the input itself. It must never resolve references or look
-//! at anything but the slice it was given.
+//! Every input is hostile: the lexer never panics, never reads past its slice, bounds nesting
+//! ([`MAX_DEPTH`], or the caller's limit) and string sizes by the input itself, and stops building
+//! an object once it holds more values than the caller's quota. It tells the caller why it
+//! stopped ([`Lexer::stopped`]) so that the document's budget can name the limit. It must never
+//! resolve references or look at anything but the slice it was given.
 
 use super::object::{Dict, ObjRef, Object};
 
@@ -35,13 +37,26 @@ pub fn is_delim(b: u8) -> bool {
     )
 }
 
+/// Why the lexer refused the object it was building.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// Nesting went past the depth limit.
+    TooDeep,
+    /// More values than the quota.
+    Quota,
+}
+
 /// A cursor over bytes.
 #[derive(Debug, Clone)]
 pub struct Lexer<'a> {
     pub data: &'a [u8],
     pub pos: usize,
-    /// Set once nesting went past [`MAX_DEPTH`]: the object being parsed is refused.
-    too_deep: bool,
+    /// Set once a limit was passed: the object being parsed is refused.
+    stop: Option<Stop>,
+    max_depth: usize,
+    /// Values built so far (every array item and dictionary value counts).
+    pub objects: u64,
+    quota: u64,
 }
 
 impl<'a> Lexer<'a> {
@@ -49,8 +64,22 @@ impl<'a> Lexer<'a> {
         Lexer {
             data,
             pos: pos.min(data.len()),
-            too_deep: false,
+            stop: None,
+            max_depth: MAX_DEPTH,
+            objects: 0,
+            quota: u64::MAX,
         }
+    }
+
+    /// Sets the nesting limit and the quota of values (counted over this lexer's life).
+    pub fn limit(&mut self, max_depth: usize, quota: u64) {
+        self.max_depth = max_depth;
+        self.quota = quota;
+    }
+
+    /// Why the last object was refused, when a limit refused it.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
     }
 
     pub fn skip_ws(&mut self) {
@@ -252,7 +281,7 @@ impl<'a> Lexer<'a> {
 
     /// Parses one object starting at the cursor (references `n g R` included).
     pub fn parse_object(&mut self) -> Option<Object> {
-        self.too_deep = false;
+        self.stop = None;
         let t = self.next_token()?;
         self.object_from(t, 0)
     }
@@ -261,10 +290,18 @@ impl<'a> Lexer<'a> {
     /// an object (a keyword other than `true`/`false`/`null`, or nesting too deep).
     pub fn object_from(&mut self, t: Token<'a>, depth: usize) -> Option<Object> {
         if depth == 0 {
-            self.too_deep = false;
+            self.stop = None;
         }
-        if depth > MAX_DEPTH || self.too_deep {
-            self.too_deep = true;
+        if self.stop.is_some() {
+            return None;
+        }
+        if depth > self.max_depth {
+            self.stop = Some(Stop::TooDeep);
+            return None;
+        }
+        self.objects += 1;
+        if self.objects > self.quota {
+            self.stop = Some(Stop::Quota);
             return None;
         }
         Some(match t {
@@ -291,7 +328,7 @@ impl<'a> Lexer<'a> {
                         Some(t) => {
                             if let Some(o) = self.object_from(t, depth + 1) {
                                 items.push(o);
-                            } else if self.too_deep {
+                            } else if self.stop.is_some() {
                                 return None;
                             }
                         }
@@ -311,7 +348,7 @@ impl<'a> Lexer<'a> {
                             }
                             match self.object_from(t, depth + 1) {
                                 Some(v) => d.set(&k, v),
-                                None if self.too_deep => return None,
+                                None if self.stop.is_some() => return None,
                                 None => {}
                             }
                         }
@@ -391,6 +428,21 @@ mod tests {
         let deep = "[".repeat(10_000);
         assert_eq!(parse(&deep), None);
         let deep = "<</A ".repeat(10_000);
-        assert_eq!(parse(&deep), None);
+        let mut lx = Lexer::new(deep.as_bytes(), 0);
+        assert_eq!(lx.parse_object(), None);
+        assert_eq!(lx.stopped(), Some(Stop::TooDeep));
+    }
+
+    #[test]
+    fn stops_at_the_quota() {
+        let many = format!("[{}]", "1 ".repeat(1000));
+        let mut lx = Lexer::new(many.as_bytes(), 0);
+        lx.limit(MAX_DEPTH, 100);
+        assert_eq!(lx.parse_object(), None);
+        assert_eq!(lx.stopped(), Some(Stop::Quota));
+        let mut lx = Lexer::new(many.as_bytes(), 0);
+        lx.limit(MAX_DEPTH, 1001);
+        assert!(lx.parse_object().is_some());
+        assert_eq!(lx.objects, 1001);
     }
 }

@@ -3,18 +3,22 @@
 //! seal (the signature field and the `/ByteRange`; the CMS itself comes from [`crate::seal`]).
 //!
 //! This module knows nothing of envelopes, stores or HTTP: it takes bytes and plain values and
-//! gives bytes back. The service calls it from a blocking task (it is CPU-bound).
+//! gives bytes back. The service calls it from a blocking task (it is CPU-bound). Every read is
+//! bounded by a per-document work budget ([`PdfLimits`], `pdf/budget.rs`): hostile input gets
+//! [`PdfError::TooComplex`] naming the limit, quickly, instead of a stalled core.
 //!
 //! It must never modify the original bytes: a signed copy is always `original ++ update`.
 
 use crate::field::{Field, PlacedField};
 
+pub use budget::{Limit, PdfLimits};
 pub use fonts::{Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
 pub use seal::{PreparedSeal, SealSpec};
 
 mod acroform;
 mod audit;
+mod budget;
 mod discover;
 mod draw;
 mod filter;
@@ -34,19 +38,6 @@ mod truetype;
 mod writer;
 mod xref;
 
-/// Limits that [`inspect`] enforces.
-#[derive(Debug, Clone, Copy)]
-pub struct PdfLimits {
-    /// Most pages a document may have (200 by the spec).
-    pub max_pages: u32,
-}
-
-impl Default for PdfLimits {
-    fn default() -> Self {
-        PdfLimits { max_pages: 200 }
-    }
-}
-
 /// Why a document was refused or could not be processed.
 #[derive(Debug, thiserror::Error)]
 pub enum PdfError {
@@ -65,6 +56,9 @@ pub enum PdfError {
     /// The CMS does not fit the room reserved for it in `/Contents`.
     #[error("the signature needs {needed} bytes but {reserved} were reserved")]
     SealTooLarge { needed: usize, reserved: usize },
+    /// Reading the document would cost more than a limit of [`PdfLimits`] allows.
+    #[error("{0}")]
+    TooComplex(Limit),
 }
 
 /// The size of a page as displayed (after `/Rotate`), in points.
@@ -90,7 +84,7 @@ pub struct PdfInfo {
 /// Reads lazily: the xref chain, the catalog, the page tree, each page's content and fonts, and
 /// the AcroForm; never the images or other objects.
 pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
-    let mut doc = reader::Document::load(bytes)?;
+    let mut doc = reader::Document::open(bytes, limits)?;
     let claimed = pages::claimed_count(&mut doc)?;
     if claimed > i64::from(limits.max_pages) {
         let pages = u32::try_from(claimed).unwrap_or(u32::MAX);
@@ -99,7 +93,8 @@ pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
             max: limits.max_pages,
         });
     }
-    let pages = pages::pages(&mut doc)?;
+    // The walk stops one page past the limit: a lying /Count must not buy a huge walk.
+    let pages = pages::pages(&mut doc, Some(limits.max_pages as usize + 1))?;
     if pages.len() > limits.max_pages as usize {
         let pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
         return Err(PdfError::TooManyPages {
@@ -112,7 +107,7 @@ pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
     for (i, page) in pages.iter().enumerate() {
         extractor.glyphs.clear();
         let content = page_content(extractor.doc(), page)?;
-        extractor.run(&content, page.resources.as_ref())?;
+        extractor.run(&content, page.resources.as_deref())?;
         for tag in discover::find_tags(&extractor.glyphs) {
             fields.push(discover::tag_field(&tag, i as u32 + 1, page));
         }
@@ -141,14 +136,14 @@ pub(crate) fn page_content(
     match doc.resolve(c)? {
         object::Object::Array(parts) => {
             for p in parts.iter().take(10_000) {
-                out.extend(doc.stream_bytes(p));
+                out.extend(doc.stream_bytes(p)?);
                 out.push(b'\n');
-                if out.len() > reader::MAX_STREAM {
-                    return Err(PdfError::Invalid("page content too large".into()));
+                if out.len() > doc.max_stream_bytes() {
+                    return Err(doc.stream_limit_passed());
                 }
             }
         }
-        other => out = doc.stream_bytes(&other),
+        other => out = doc.stream_bytes(&other)?,
     }
     Ok(out)
 }
@@ -503,9 +498,15 @@ mod tests {
             })
         ));
         assert_eq!(
-            inspect(&pdf, &PdfLimits { max_pages: 201 })
-                .map(|i| i.page_count)
-                .ok(),
+            inspect(
+                &pdf,
+                &PdfLimits {
+                    max_pages: 201,
+                    ..PdfLimits::default()
+                }
+            )
+            .map(|i| i.page_count)
+            .ok(),
             Some(201)
         );
     }

@@ -4,7 +4,10 @@
 //! originals), streams keep their *encoded* bytes. This module must never touch the file: it only
 //! holds values and turns them into bytes.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::fmt::Write as _;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// An indirect reference `num gen R`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -36,9 +39,47 @@ pub enum Object {
     Ref(ObjRef),
 }
 
-/// A dictionary in file order.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Dict(pub Vec<(Vec<u8>, Object)>);
+/// A dictionary in file order, with a hash index once it is large: lookups stay O(1) on hostile
+/// dictionaries with a million keys, and small ones (nearly all) pay nothing for it.
+#[derive(Debug, Clone, Default)]
+pub struct Dict {
+    entries: Vec<(Vec<u8>, Object)>,
+    index: Option<Box<Index>>,
+}
+
+type Index = HashMap<Vec<u8>, usize, BuildHasherDefault<Fnv>>;
+
+/// FNV-1a: keys are short names, and a million of them must hash in milliseconds. Collisions
+/// crafted against it cost the attacker's own budget only (a dictionary's size is bounded by
+/// the object limit).
+#[derive(Debug, Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+/// Entries above which a dictionary keeps a hash index.
+const INDEX_FROM: usize = 16;
+
+impl PartialEq for Dict {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
 
 /// A stream: its dictionary and its encoded data.
 #[derive(Debug, Clone, PartialEq)]
@@ -49,20 +90,52 @@ pub struct Stream {
 
 impl Dict {
     pub fn new() -> Self {
-        Dict(Vec::new())
+        Dict::default()
+    }
+    /// A dictionary of `pairs` in their order (a repeated key keeps its first place, last value).
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (Vec<u8>, Object)>) -> Self {
+        let mut d = Dict::new();
+        for (k, v) in pairs {
+            d.set(&k, v);
+        }
+        d
+    }
+    fn position(&self, key: &[u8]) -> Option<usize> {
+        match &self.index {
+            Some(ix) => ix.get(key).copied(),
+            None => self.entries.iter().position(|(k, _)| k == key),
+        }
     }
     pub fn get(&self, key: &[u8]) -> Option<&Object> {
-        self.0.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-    pub fn get_mut(&mut self, key: &[u8]) -> Option<&mut Object> {
-        self.0.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.position(key).map(|i| &self.entries[i].1)
     }
     /// Sets `key`, replacing an existing entry in place.
     pub fn set(&mut self, key: &[u8], value: impl Into<Object>) {
         let value = value.into();
-        match self.get_mut(key) {
-            Some(v) => *v = value,
-            None => self.0.push((key.to_vec(), value)),
+        let at = self.entries.len();
+        if let Some(ix) = &mut self.index {
+            match ix.entry(key.to_vec()) {
+                Entry::Occupied(e) => self.entries[*e.get()].1 = value,
+                Entry::Vacant(e) => {
+                    e.insert(at);
+                    self.entries.push((key.to_vec(), value));
+                }
+            }
+            return;
+        }
+        if let Some(i) = self.position(key) {
+            self.entries[i].1 = value;
+            return;
+        }
+        self.entries.push((key.to_vec(), value));
+        if self.entries.len() > INDEX_FROM {
+            let ix = self
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i))
+                .collect();
+            self.index = Some(Box::new(ix));
         }
     }
     pub fn with(mut self, key: &[u8], value: impl Into<Object>) -> Self {
@@ -72,6 +145,10 @@ impl Dict {
     /// The name stored at `key`, if it is a name.
     pub fn name(&self, key: &[u8]) -> Option<&[u8]> {
         self.get(key).and_then(Object::as_name)
+    }
+    /// The entries in file order.
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], &Object)> {
+        self.entries.iter().map(|(k, v)| (k.as_slice(), v))
     }
 }
 
@@ -195,7 +272,7 @@ impl From<Stream> for Object {
 
 fn write_dict(d: &Dict, out: &mut Vec<u8>) {
     out.extend_from_slice(b"<<");
-    for (k, v) in &d.0 {
+    for (k, v) in d.iter() {
         write_name(k, out);
         out.push(b' ');
         v.write(out);
@@ -292,6 +369,25 @@ mod tests {
         let mut out = Vec::new();
         Object::Dict(d).write(&mut out);
         assert_eq!(out, b"<</Type /Page/A#20b [1 0.5 (a\\(b\\))]>>");
+    }
+
+    #[test]
+    fn large_dicts_keep_order_and_find_every_key() {
+        let mut d = Dict::new();
+        for i in 0..1000i64 {
+            d.set(format!("K{}", 999 - i).as_bytes(), i);
+        }
+        d.set(b"K500", Object::Null);
+        assert_eq!(d.get(b"K999"), Some(&Object::Int(0)));
+        assert_eq!(d.get(b"K500"), Some(&Object::Null));
+        assert_eq!(d.get(b"K1000"), None);
+        let keys: Vec<&[u8]> = d.iter().map(|(k, _)| k).take(2).collect();
+        assert_eq!(keys, [&b"K999"[..], b"K998"]);
+        assert_eq!(d.iter().count(), 1000);
+        assert_eq!(
+            Dict::from_pairs(d.iter().map(|(k, v)| (k.to_vec(), v.clone()))),
+            d
+        );
     }
 
     #[test]

@@ -2,16 +2,19 @@
 //! mapping between PDF user space and the API's coordinates (points, origin at the top-left of the
 //! page as displayed).
 //!
-//! The walk is bounded (loops in `/Kids`, depth, node count); it must never follow a node twice.
+//! The walk is bounded (loops in `/Kids`, depth by the budget's nesting limit, node count); it
+//! must never follow a node twice. Inherited attributes are shared (`Rc`), never copied per kid:
+//! a node with a million kids and a large `/Resources` must cost a million pointers, not a
+//! million dictionaries.
 
 use std::collections::HashSet;
+use std::rc::Rc;
 
 use super::PageSize;
 use super::PdfError;
 use super::object::{Dict, ObjRef, Object};
 use super::reader::Document;
 
-const MAX_TREE_DEPTH: usize = 64;
 /// Most page-tree nodes visited; far above any page limit, a guard against absurd trees.
 const MAX_NODES: usize = 200_000;
 
@@ -21,13 +24,14 @@ pub struct Page {
     pub id: ObjRef,
     /// The page dictionary as stored.
     pub dict: Dict,
-    /// `/Resources`, inherited when the page has none.
-    pub resources: Option<Object>,
+    /// `/Resources`, inherited when the page has none (shared with the node it comes from).
+    pub resources: Option<Rc<Object>>,
     pub geometry: Geometry,
 }
 
-/// Walks the page tree in order. Fails on a document without pages.
-pub fn pages(doc: &mut Document<'_>) -> Result<Vec<Page>, PdfError> {
+/// Walks the page tree in order, stopping once `stop_at` pages are found (the caller refuses
+/// that many). Fails on a document without pages.
+pub fn pages(doc: &mut Document<'_>, stop_at: Option<usize>) -> Result<Vec<Page>, PdfError> {
     let catalog = doc.catalog()?;
     let root = catalog
         .get(b"Pages")
@@ -38,10 +42,12 @@ pub fn pages(doc: &mut Document<'_>) -> Result<Vec<Page>, PdfError> {
     // (node, inherited Resources, MediaBox, CropBox, Rotate, depth)
     let mut stack = vec![(root, Inherited::default(), 0usize)];
     while let Some((node, inh, depth)) = stack.pop() {
-        if depth > MAX_TREE_DEPTH || seen.len() > MAX_NODES {
-            return Err(PdfError::Invalid(
-                "the page tree is too deep or too large".into(),
-            ));
+        doc.budget.depth(depth)?;
+        if seen.len() > MAX_NODES {
+            return Err(PdfError::Invalid("the page tree is too large".into()));
+        }
+        if stop_at.is_some_and(|n| out.len() >= n) {
+            break;
         }
         let id = node.as_ref();
         if let Some(id) = id
@@ -60,15 +66,20 @@ pub fn pages(doc: &mut Document<'_>) -> Result<Vec<Page>, PdfError> {
             (b"Rotate", &mut inh.rotate),
         ] {
             if let Some(v) = dict.get(key) {
-                *slot = Some(v.clone());
+                *slot = Some(Rc::new(v.clone()));
             }
         }
         let kids = match dict.get(b"Kids") {
-            Some(k) => doc.resolve(k)?.as_array().map(<[Object]>::to_vec),
+            Some(k) => match doc.resolve(k)? {
+                Object::Array(a) => Some(a),
+                _ => None,
+            },
             None => None,
         };
         match (kids, dict.name(b"Type")) {
             (Some(kids), t) if t != Some(b"Page") => {
+                // Cheap per kid: the inherited values are reference-counted.
+                doc.budget.entries(kids.len() as u64)?;
                 for k in kids.into_iter().rev() {
                     stack.push((k, inh.clone(), depth + 1));
                 }
@@ -103,10 +114,10 @@ pub fn claimed_count(doc: &mut Document<'_>) -> Result<i64, PdfError> {
 
 #[derive(Debug, Clone, Default)]
 struct Inherited {
-    resources: Option<Object>,
-    media: Option<Object>,
-    crop: Option<Object>,
-    rotate: Option<Object>,
+    resources: Option<Rc<Object>>,
+    media: Option<Rc<Object>>,
+    crop: Option<Rc<Object>>,
+    rotate: Option<Rc<Object>>,
 }
 
 /// The visible box of a page (CropBox within MediaBox) and its rotation.
@@ -122,7 +133,7 @@ pub struct Geometry {
 
 impl Geometry {
     fn new(doc: &mut Document<'_>, inh: &Inherited) -> Result<Geometry, PdfError> {
-        let mut rect = |o: &Option<Object>| -> Result<Option<[f64; 4]>, PdfError> {
+        let mut rect = |o: &Option<Rc<Object>>| -> Result<Option<[f64; 4]>, PdfError> {
             let Some(o) = o else { return Ok(None) };
             let a = doc.resolve(o)?;
             let Some(a) = a.as_array() else {

@@ -2,19 +2,19 @@
 //!
 //! Opening a document costs its xref; resolving an object costs that object (and, for objects in
 //! object streams, that stream once). This is what keeps stamping a 24 MB file near the cost of
-//! hashing it. The reader must never modify the bytes, never panic on hostile input, and never
-//! decode more than [`MAX_STREAM`] bytes from one stream.
+//! hashing it. The reader must never modify the bytes, never panic on hostile input, and never do
+//! work its [`Budget`] does not allow: every object parsed and every byte decoded is charged, and
+//! once the budget is spent every read fails with the limit's error.
 
 use std::collections::HashMap;
 
-use super::PdfError;
+use super::budget::{Budget, PdfLimits};
 use super::filter;
 use super::lexer::{Lexer, Token};
 use super::object::{Dict, ObjRef, Object, Stream};
-use super::xref::{self, Entry, Xref};
+use super::xref::{self, Ends, Entry, Xref};
+use super::{Limit, PdfError};
 
-/// Largest decoded stream (content streams, object streams, CMaps, fonts).
-pub const MAX_STREAM: usize = 64 << 20;
 /// Deepest chain of references followed while resolving `/Length` and the like.
 const MAX_RESOLVE_DEPTH: usize = 16;
 
@@ -26,6 +26,9 @@ pub struct Document<'a> {
     /// The xref was rebuilt by scanning because offsets were damaged.
     pub recovered: bool,
     objstms: HashMap<u32, ObjStm>,
+    /// What reading this document may still cost.
+    pub budget: Budget,
+    ends: Ends,
 }
 
 #[derive(Debug)]
@@ -36,15 +39,23 @@ struct ObjStm {
 }
 
 impl<'a> Document<'a> {
-    /// Opens `bytes`: checks the header, reads the xref chain (or recovers it), refuses encrypted
-    /// files, and checks that the catalog can be read.
+    /// [`Document::open`] with the limits for documents already inspected (stamping, sealing).
     pub fn load(bytes: &'a [u8]) -> Result<Document<'a>, PdfError> {
+        Self::open(bytes, &PdfLimits::for_stamping())
+    }
+
+    /// Opens `bytes`: checks the header, reads the xref chain (or recovers it), refuses encrypted
+    /// files, and checks that the catalog can be read. All later reads share one budget.
+    pub fn open(bytes: &'a [u8], limits: &PdfLimits) -> Result<Document<'a>, PdfError> {
+        let mut budget = Budget::new(limits);
+        let mut ends = Ends::default();
         let head = &bytes[..bytes.len().min(1024)];
         if super::lexer::find(head, b"%PDF-", 0).is_none() {
             return Err(PdfError::Invalid("no %PDF- header".into()));
         }
         // A truncated file has lost its tail; refuse it rather than guess.
-        let chain = xref::read_chain(bytes);
+        let chain = xref::read_chain(bytes, &mut budget, &mut ends);
+        budget.check()?;
         if let Err(e) = &chain
             && e.contains("truncated")
         {
@@ -53,7 +64,11 @@ impl<'a> Document<'a> {
         let (x, recovered) = match chain {
             Ok(x) if offsets_ok(bytes, &x) => (x, false),
             Ok(x) if x.encrypted => return Err(PdfError::Encrypted),
-            _ => (xref::recover(bytes).map_err(PdfError::Invalid)?, true),
+            _ => {
+                let x = xref::recover(bytes, &mut budget, &mut ends);
+                budget.check()?;
+                (x.map_err(PdfError::Invalid)?, true)
+            }
         };
         if x.encrypted {
             return Err(PdfError::Encrypted);
@@ -63,6 +78,8 @@ impl<'a> Document<'a> {
             xref: x,
             recovered,
             objstms: HashMap::new(),
+            budget,
+            ends,
         };
         let root = doc.catalog()?;
         if root.get(b"Pages").is_none() {
@@ -127,24 +144,24 @@ impl<'a> Document<'a> {
     }
 
     fn get_depth(&mut self, r: ObjRef, depth: usize) -> Result<Object, PdfError> {
+        self.budget.check()?;
         if depth > MAX_RESOLVE_DEPTH {
             return Ok(Object::Null);
         }
-        match self.xref.entries.get(&r.num).copied() {
-            Some(Entry::InFile { offset, .. }) => {
-                Ok(self.parse_at(offset, depth).unwrap_or(Object::Null))
-            }
-            Some(Entry::InStream { stream, index }) => {
-                Ok(self.in_objstm(stream, index, depth).unwrap_or(Object::Null))
-            }
-            _ => Ok(Object::Null),
-        }
+        let o = match self.xref.entries.get(&r.num).copied() {
+            Some(Entry::InFile { offset, .. }) => self.parse_at(offset, depth),
+            Some(Entry::InStream { stream, index }) => self.in_objstm(stream, index, depth),
+            _ => None,
+        };
+        // Failures above become null, except a spent budget.
+        self.budget.check()?;
+        Ok(o.unwrap_or(Object::Null))
     }
 
     fn parse_at(&mut self, offset: usize, depth: usize) -> Option<Object> {
         let (_, _, pos) = xref::object_header(self.bytes, offset)?;
         let mut lx = Lexer::new(self.bytes, pos);
-        let obj = lx.parse_object()?;
+        let obj = self.budget.parse(&mut lx).ok()??;
         let Object::Dict(dict) = obj else {
             return Some(obj);
         };
@@ -157,7 +174,7 @@ impl<'a> Document<'a> {
             Some(o) => o.as_i64(),
             None => None,
         };
-        let data = xref::stream_data(self.bytes, lx.pos, len)?;
+        let data = xref::stream_data(self.bytes, lx.pos, len, &mut self.budget, &mut self.ends)?;
         Some(Object::Stream(Stream {
             dict,
             data: data.to_vec(),
@@ -169,7 +186,7 @@ impl<'a> Document<'a> {
             let Object::Stream(s) = self.get_depth(ObjRef::new(stream, 0), depth + 1).ok()? else {
                 return None;
             };
-            let data = filter::decode(&s.dict, &s.data, MAX_STREAM).ok()?;
+            let data = self.decode_with(&s.dict, &s.data).ok()?;
             let n = s
                 .dict
                 .get(b"N")
@@ -190,6 +207,7 @@ impl<'a> Document<'a> {
                 else {
                     break;
                 };
+                self.budget.entries(1).ok()?;
                 offsets.push((
                     u32::try_from(num).ok()?,
                     first.saturating_add(off.max(0) as usize),
@@ -199,10 +217,26 @@ impl<'a> Document<'a> {
         }
         let os = self.objstms.get(&stream)?;
         let &(_, off) = os.offsets.get(index as usize)?;
-        Lexer::new(&os.data, off).parse_object()
+        let mut lx = Lexer::new(&os.data, off);
+        self.budget.parse(&mut lx).ok()?
     }
 
-    /// The decoded data of a stream (capped at [`MAX_STREAM`]).
+    /// Decodes within the budget: the cap is the per-stream limit or what is left of the total.
+    fn decode_with(&mut self, dict: &Dict, data: &[u8]) -> Result<Vec<u8>, PdfError> {
+        let cap = self.budget.stream_cap();
+        let mut spent = 0;
+        let r = filter::decode(dict, data, cap, &mut spent);
+        self.budget.decoded(spent)?;
+        match r {
+            Ok(v) => Ok(v),
+            Err(filter::FilterError::TooLarge) => Err(self.budget.stream_too_large(cap)),
+            Err(e) => Err(PdfError::Invalid(format!(
+                "a stream cannot be decoded: {e}"
+            ))),
+        }
+    }
+
+    /// The decoded data of a stream (within the budget).
     pub fn decode(&mut self, s: &Stream) -> Result<Vec<u8>, PdfError> {
         let mut dict = s.dict.clone();
         // Filter parameters may be indirect.
@@ -212,16 +246,31 @@ impl<'a> Document<'a> {
                 dict.set(key, v);
             }
         }
-        filter::decode(&dict, &s.data, MAX_STREAM)
-            .map_err(|e| PdfError::Invalid(format!("stream: {e:?}")))
+        self.decode_with(&dict, &s.data)
     }
 
-    /// The decoded data of the stream `o` refers to; empty when it is not a readable stream.
-    pub fn stream_bytes(&mut self, o: &Object) -> Vec<u8> {
-        match self.resolve(o) {
-            Ok(Object::Stream(s)) => self.decode(&s).unwrap_or_default(),
-            _ => Vec::new(),
+    /// The decoded data of the stream `o` refers to; empty when it is not a readable stream. Fails
+    /// only when the budget is spent.
+    pub fn stream_bytes(&mut self, o: &Object) -> Result<Vec<u8>, PdfError> {
+        let r = match self.resolve(o)? {
+            Object::Stream(s) => self.decode(&s),
+            _ => Ok(Vec::new()),
+        };
+        match r {
+            Err(e @ PdfError::TooComplex(_)) => Err(e),
+            r => Ok(r.unwrap_or_default()),
         }
+    }
+
+    /// The largest decoded stream the limits allow (also the joined content of one page).
+    pub fn max_stream_bytes(&self) -> usize {
+        self.budget.limits().max_stream_bytes
+    }
+
+    /// Fails with the stream limit (for content joined from several streams).
+    pub fn stream_limit_passed(&mut self) -> PdfError {
+        let max = self.max_stream_bytes();
+        self.budget.trip(Limit::StreamBytes(max))
     }
 
     /// Every object number that is in use, for a full xref table after recovery.

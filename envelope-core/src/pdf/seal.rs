@@ -99,7 +99,7 @@ impl PreparedSeal {
 /// as the audit trail).
 pub fn prepare_existing(pdf: &[u8], spec: &SealSpec) -> Result<PreparedSeal, PdfError> {
     let mut doc = Document::load(pdf)?;
-    let pages = pages::pages(&mut doc)?;
+    let pages = pages::pages(&mut doc, None)?;
     let up = Update::new(&doc);
     prepare(&mut doc, &pages, up, spec)
 }
@@ -317,7 +317,7 @@ mod tests {
         );
         let prepared = prepare_existing(&pdf, &spec()).expect("prepare");
         let mut doc = Document::load(prepared.bytes()).expect("reload");
-        let pages = pages::pages(&mut doc).expect("pages");
+        let pages = pages::pages(&mut doc, None).expect("pages");
         let fields = acroform::form_fields(&mut doc, &pages).expect("fields");
         let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
         assert_eq!(names, ["Seal", "Seal_2"]);

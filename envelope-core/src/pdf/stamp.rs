@@ -26,7 +26,7 @@ use crate::field::{FieldSource, FieldType};
 /// Produces `original ++ update`.
 pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     let mut doc = Document::load(original)?;
-    let pages = pages::pages(&mut doc)?;
+    let pages = pages::pages(&mut doc, None)?;
     let mut up = Update::new(&doc);
     stamp_into(&mut doc, &pages, &mut up, request)?;
     Ok(up.write(&doc))
@@ -40,7 +40,7 @@ pub fn stamp_for_seal(
     spec: &SealSpec,
 ) -> Result<PreparedSeal, PdfError> {
     let mut doc = Document::load(original)?;
-    let pages = pages::pages(&mut doc)?;
+    let pages = pages::pages(&mut doc, None)?;
     let mut up = Update::new(&doc);
     stamp_into(&mut doc, &pages, &mut up, request)?;
     seal::prepare(&mut doc, &pages, up, spec)
@@ -123,9 +123,9 @@ fn stamp_into(
         .map(|(n, r)| (n.as_bytes().to_vec(), Object::Ref(*r)))
         .collect();
     let mut res = Dict::new();
-    res.set(b"Font", Dict(font_entries.clone()));
+    res.set(b"Font", Dict::from_pairs(font_entries.clone()));
     if !image_entries.is_empty() {
-        res.set(b"XObject", Dict(image_entries.clone()));
+        res.set(b"XObject", Dict::from_pairs(image_entries.clone()));
     }
     up.replace(shared_res, Object::Dict(res));
 
@@ -175,7 +175,7 @@ fn stamp_into(
 fn content_without_tags(doc: &mut Document<'_>, page: &Page) -> Result<Vec<u8>, PdfError> {
     let content = super::page_content(doc, page)?;
     let mut ex = Extractor::new(doc);
-    ex.run(&content, page.resources.as_ref())?;
+    ex.run(&content, page.resources.as_deref())?;
     let mut remove = vec![false; ex.glyphs.len()];
     for tag in discover::find_tags(&ex.glyphs) {
         for flag in remove.iter_mut().take(tag.glyphs.1 + 1).skip(tag.glyphs.0) {
@@ -241,7 +241,7 @@ fn merge_resources(
     fonts: &[(Vec<u8>, Object)],
     images: &[(Vec<u8>, Object)],
 ) -> Result<Object, PdfError> {
-    let mut res = doc.dict(page.resources.as_ref())?.unwrap_or_default();
+    let mut res = doc.dict(page.resources.as_deref())?.unwrap_or_default();
     for (key, entries) in [(&b"Font"[..], fonts), (b"XObject", images)] {
         if entries.is_empty() {
             continue;
@@ -360,7 +360,7 @@ fn fill_form_field(
             let existing = doc.dict(existing.as_ref())?;
             let on = existing
                 .as_ref()
-                .and_then(|n| n.0.iter().map(|(k, _)| k.clone()).find(|k| k != b"Off"))
+                .and_then(|n| n.iter().map(|(k, _)| k.to_vec()).find(|k| k != b"Off"))
                 .unwrap_or_else(|| b"Yes".to_vec());
             if existing.is_none() {
                 let mut ops = String::new();
@@ -377,7 +377,7 @@ fn fill_form_field(
                     b"AP",
                     Dict::new().with(
                         b"N",
-                        Dict(vec![
+                        Dict::from_pairs(vec![
                             (on.clone(), Object::Ref(on_ap)),
                             (b"Off".to_vec(), Object::Ref(off_ap)),
                         ]),

@@ -1,8 +1,11 @@
 //! Text with positions: a content-stream interpreter that tracks the graphics and text state and
 //! yields every shown glyph's Unicode text and box in user space, in content order.
 //!
-//! It only reads: it must never change a stream, and it is bounded (operand stack, `q` nesting,
-//! form XObject depth, inline images skipped without interpretation).
+//! It only reads: it must never change a stream. It is bounded by the document's budget (every
+//! operator and operand, every glyph, form nesting) and by its own small stacks (operands, `q`
+//! nesting; inline images are skipped without interpretation). A form XObject is interpreted once
+//! per text state it is drawn with: its glyphs are kept relative to the caller's matrix and
+//! replayed at each later use, and a form that draws itself (directly or through others) is cut.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -18,7 +21,6 @@ pub const IDENTITY: Matrix = [1.0, 0.0, 0.0, 1.0, 0.0, 0.0];
 
 const MAX_OPERANDS: usize = 64;
 const MAX_Q_DEPTH: usize = 64;
-const MAX_FORM_DEPTH: usize = 8;
 
 /// One shown glyph.
 #[derive(Debug, Clone)]
@@ -82,6 +84,67 @@ struct GState {
     rise: f64,
 }
 
+/// A glyph of a form, with its box's corners in the space of the form's caller.
+#[derive(Debug, Clone)]
+struct FormGlyph {
+    text: String,
+    corners: [(f64, f64); 4],
+}
+
+/// Where the resources of a content stream come from: a form's own, or those of the run (page)
+/// that a form without `/Resources` inherits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum ResKey {
+    Run(u32),
+    Form(ObjRef),
+}
+
+/// A font compared by identity (the extractor keeps every font it loaded alive).
+#[derive(Debug, Clone)]
+struct FontKey(Rc<FontInfo>);
+
+impl PartialEq for FontKey {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for FontKey {}
+impl std::hash::Hash for FontKey {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (Rc::as_ptr(&self.0) as usize).hash(h);
+    }
+}
+
+/// What a form's glyphs depend on besides the caller's matrix: the form, its resources, and the
+/// text state it inherits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct FormKey {
+    form: ObjRef,
+    res: ResKey,
+    font: Option<FontKey>,
+    state: [u64; 6],
+}
+
+/// What an XObject is, as far as text goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum XKind {
+    /// An image, or not a readable form.
+    Other,
+    /// A form with its own `/Resources`.
+    OwnResources,
+    /// A form that uses its caller's resources.
+    Inherits,
+}
+
+/// The resources of one content stream, with the dictionaries the operators look up resolved once.
+#[derive(Debug)]
+struct Scope {
+    res: Dict,
+    key: ResKey,
+    fonts: Option<Option<Dict>>,
+    xobjects: Option<Option<Dict>>,
+}
+
 /// Extracts the glyphs of a page.
 #[derive(Debug)]
 pub struct Extractor<'d, 'a> {
@@ -91,6 +154,14 @@ pub struct Extractor<'d, 'a> {
     /// The show operations of the top-level content, when recording.
     pub shows: Vec<ShowOp>,
     current: Option<(usize, usize)>,
+    forms: HashMap<FormKey, Rc<Vec<FormGlyph>>>,
+    /// What each XObject drawn so far is, so that a repeated `Do` never parses it again.
+    kinds: HashMap<ObjRef, XKind>,
+    /// Forms being interpreted, innermost last (a form among them drawing again is cut).
+    active: Vec<ObjRef>,
+    /// Glyph buffers of the forms being recorded, innermost last; empty at the top level.
+    recording: Vec<Vec<FormGlyph>>,
+    runs: u32,
 }
 
 impl<'d, 'a> Extractor<'d, 'a> {
@@ -101,6 +172,11 @@ impl<'d, 'a> Extractor<'d, 'a> {
             glyphs: Vec::new(),
             shows: Vec::new(),
             current: None,
+            forms: HashMap::new(),
+            kinds: HashMap::new(),
+            active: Vec::new(),
+            recording: Vec::new(),
+            runs: 0,
         }
     }
 
@@ -112,6 +188,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
     /// Interprets `content` with `resources` and appends its glyphs.
     pub fn run(&mut self, content: &[u8], resources: Option<&Object>) -> Result<(), PdfError> {
         let res = self.doc.dict(resources)?.unwrap_or_default();
+        self.runs += 1;
         let gs = GState {
             ctm: IDENTITY,
             font: None,
@@ -122,14 +199,26 @@ impl<'d, 'a> Extractor<'d, 'a> {
             leading: 0.0,
             rise: 0.0,
         };
-        self.interpret(content, &res, gs, 0)
+        let mut scope = Scope {
+            res,
+            key: ResKey::Run(self.runs),
+            fonts: None,
+            xobjects: None,
+        };
+        self.interpret(content, &mut scope, gs, 0)
     }
 
-    fn font(&mut self, res: &Dict, name: &[u8]) -> Result<Option<Rc<FontInfo>>, PdfError> {
-        let Some(fonts) = self.doc.dict(res.get(b"Font"))? else {
-            return Ok(None);
-        };
-        let Some(f) = fonts.get(name).cloned() else {
+    fn font(&mut self, scope: &mut Scope, name: &[u8]) -> Result<Option<Rc<FontInfo>>, PdfError> {
+        if scope.fonts.is_none() {
+            scope.fonts = Some(self.doc.dict(scope.res.get(b"Font"))?);
+        }
+        let Some(f) = scope
+            .fonts
+            .as_ref()
+            .and_then(Option::as_ref)
+            .and_then(|d| d.get(name))
+            .cloned()
+        else {
             return Ok(None);
         };
         if let Some(r) = f.as_ref()
@@ -142,6 +231,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
         };
         let info = Rc::new(FontInfo::load(self.doc, &d)?);
         if let Some(r) = f.as_ref() {
+            self.doc.budget.entries(1)?;
             self.fonts.insert(r, info.clone());
         }
         Ok(Some(info))
@@ -150,7 +240,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
     fn interpret(
         &mut self,
         content: &[u8],
-        res: &Dict,
+        scope: &mut Scope,
         mut gs: GState,
         depth: usize,
     ) -> Result<(), PdfError> {
@@ -169,7 +259,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
             let op = match t {
                 Token::Keyword(k) if !matches!(k, b"true" | b"false" | b"null") => k,
                 other => {
-                    if let Some(o) = lx.object_from(other, 0) {
+                    if let Some(o) = self.doc.budget.operand(&mut lx, other)? {
                         if ops.len() >= MAX_OPERANDS {
                             ops.remove(0);
                         }
@@ -178,6 +268,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
                     continue;
                 }
             };
+            self.doc.budget.content_ops(1)?;
             let num = |i: usize| ops.get(i).and_then(Object::as_f64).unwrap_or(0.0);
             match op {
                 b"q" if stack.len() < MAX_Q_DEPTH => stack.push(gs.clone()),
@@ -196,7 +287,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
                 b"Tf" => {
                     if let Some(name) = ops.first().and_then(Object::as_name) {
                         let name = name.to_vec();
-                        gs.font = self.font(res, &name)?;
+                        gs.font = self.font(scope, &name)?;
                     }
                     gs.size = num(1);
                 }
@@ -242,7 +333,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
                             );
                             self.current = Some((self.shows.len() - 1, 0));
                         }
-                        self.show(&s, &gs, &mut tm);
+                        self.show(&s, &gs, &mut tm)?;
                         self.current = None;
                     }
                 }
@@ -260,7 +351,7 @@ impl<'d, 'a> Extractor<'d, 'a> {
                             self.current = Some((self.shows.len() - 1, i));
                         }
                         match item {
-                            Object::Str(s) => self.show(&s, &gs, &mut tm),
+                            Object::Str(s) => self.show(&s, &gs, &mut tm)?,
                             other => {
                                 let adj = other.as_f64().unwrap_or(0.0);
                                 let tx = -adj / 1000.0 * gs.size * gs.scale;
@@ -270,10 +361,10 @@ impl<'d, 'a> Extractor<'d, 'a> {
                     }
                     self.current = None;
                 }
-                b"Do" if depth < MAX_FORM_DEPTH => {
+                b"Do" => {
                     if let Some(name) = ops.first().and_then(Object::as_name) {
                         let name = name.to_vec();
-                        self.form(res, &name, &gs, depth)?;
+                        self.form(scope, &name, &gs, depth)?;
                     }
                 }
                 b"BI" => skip_inline_image(&mut lx),
@@ -284,20 +375,88 @@ impl<'d, 'a> Extractor<'d, 'a> {
         Ok(())
     }
 
-    fn form(&mut self, res: &Dict, name: &[u8], gs: &GState, depth: usize) -> Result<(), PdfError> {
-        let Some(xobjects) = self.doc.dict(res.get(b"XObject"))? else {
+    /// Draws the form XObject `name`: from the memo when it was interpreted with this text state
+    /// before, otherwise by interpreting it once relative to the caller's matrix.
+    fn form(
+        &mut self,
+        scope: &mut Scope,
+        name: &[u8],
+        gs: &GState,
+        depth: usize,
+    ) -> Result<(), PdfError> {
+        if scope.xobjects.is_none() {
+            scope.xobjects = Some(self.doc.dict(scope.res.get(b"XObject"))?);
+        }
+        let Some(x) = scope
+            .xobjects
+            .as_ref()
+            .and_then(Option::as_ref)
+            .and_then(|d| d.get(name))
+            .cloned()
+        else {
             return Ok(());
         };
-        let Some(x) = xobjects.get(name).cloned() else {
-            return Ok(());
+        // Streams are always indirect; anything else is not a form.
+        let Some(id) = x.as_ref() else { return Ok(()) };
+        if self.active.contains(&id) {
+            return Ok(()); // a form drawing itself: cut
+        }
+        let f = |v: f64| v.to_bits();
+        let state = [
+            f(gs.size),
+            f(gs.char_spacing),
+            f(gs.word_spacing),
+            f(gs.scale),
+            f(gs.leading),
+            f(gs.rise),
+        ];
+        let font = gs.font.clone().map(FontKey);
+        // A form without resources inherits the caller's: its result depends on them too.
+        let res_key = |kind| match kind {
+            XKind::OwnResources => ResKey::Form(id),
+            _ => scope.key,
         };
-        let Object::Stream(s) = self.doc.resolve(&x)? else {
+        let known = self.kinds.get(&id).copied();
+        if known == Some(XKind::Other) {
+            return Ok(());
+        }
+        if let Some(kind) = known {
+            let key = FormKey {
+                form: id,
+                res: res_key(kind),
+                font: font.clone(),
+                state,
+            };
+            if let Some(hit) = self.forms.get(&key).cloned() {
+                return self.replay(&hit, &gs.ctm);
+            }
+        }
+        let Object::Stream(s) = self.doc.get(id)? else {
+            self.remember(id, XKind::Other)?;
             return Ok(());
         };
         if s.dict.name(b"Subtype") != Some(b"Form") {
+            self.remember(id, XKind::Other)?;
             return Ok(());
         }
-        let data = self.doc.decode(&s).unwrap_or_default();
+        self.doc.budget.depth(depth + 1)?;
+        let own = self.doc.dict(s.dict.get(b"Resources"))?;
+        let kind = if own.is_some() {
+            XKind::OwnResources
+        } else {
+            XKind::Inherits
+        };
+        self.remember(id, kind)?;
+        let key = FormKey {
+            form: id,
+            res: res_key(kind),
+            font,
+            state,
+        };
+        let data = match self.doc.decode(&s) {
+            Err(e @ PdfError::TooComplex(_)) => return Err(e),
+            r => r.unwrap_or_default(),
+        };
         let m = s.dict.get(b"Matrix").and_then(Object::as_array).map(|a| {
             let mut m = IDENTITY;
             for (i, v) in a.iter().take(6).enumerate() {
@@ -306,10 +465,67 @@ impl<'d, 'a> Extractor<'d, 'a> {
             m
         });
         let mut inner = gs.clone();
-        inner.ctm = mul(&m.unwrap_or(IDENTITY), &gs.ctm);
-        let own = self.doc.dict(s.dict.get(b"Resources"))?;
-        let res = own.unwrap_or_else(|| res.clone());
-        self.interpret(&data, &res, inner, depth + 1)
+        inner.ctm = m.unwrap_or(IDENTITY);
+        let mut inner_scope = match own {
+            Some(res) => Scope {
+                res,
+                key: key.res,
+                fonts: None,
+                xobjects: None,
+            },
+            None => Scope {
+                res: scope.res.clone(),
+                key: scope.key,
+                fonts: scope.fonts.clone(),
+                xobjects: scope.xobjects.clone(),
+            },
+        };
+        self.active.push(id);
+        self.recording.push(Vec::new());
+        let r = self.interpret(&data, &mut inner_scope, inner, depth + 1);
+        self.active.pop();
+        let recorded = Rc::new(self.recording.pop().unwrap_or_default());
+        r?;
+        self.doc.budget.entries(1)?;
+        self.forms.insert(key, recorded.clone());
+        self.replay(&recorded, &gs.ctm)
+    }
+
+    fn remember(&mut self, id: ObjRef, kind: XKind) -> Result<(), PdfError> {
+        if self.kinds.insert(id, kind).is_none() {
+            self.doc.budget.entries(1)?;
+        }
+        Ok(())
+    }
+
+    /// Emits a form's glyphs under the caller's matrix. Each use costs its glyphs.
+    fn replay(&mut self, glyphs: &[FormGlyph], ctm: &Matrix) -> Result<(), PdfError> {
+        self.doc.budget.glyphs(glyphs.len() as u64)?;
+        for g in glyphs {
+            let corners = g.corners.map(|(x, y)| apply(ctm, x, y));
+            self.emit(g.text.clone(), corners, None);
+        }
+        Ok(())
+    }
+
+    /// Adds one glyph: to the innermost form being recorded, or to the page's glyphs.
+    fn emit(&mut self, text: String, corners: [(f64, f64); 4], src: Option<GlyphSrc>) {
+        if let Some(buf) = self.recording.last_mut() {
+            buf.push(FormGlyph { text, corners });
+            return;
+        }
+        let mut rect = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
+        for (u, v) in corners {
+            rect = [
+                rect[0].min(u),
+                rect[1].min(v),
+                rect[2].max(u),
+                rect[3].max(v),
+            ];
+        }
+        if rect.iter().all(|v| v.is_finite()) {
+            self.glyphs.push(Glyph { text, rect, src });
+        }
     }
 
     fn record(
@@ -329,32 +545,27 @@ impl<'d, 'a> Extractor<'d, 'a> {
         });
     }
 
-    fn show(&mut self, s: &[u8], gs: &GState, tm: &mut Matrix) {
-        let Some(font) = gs.font.clone() else { return };
+    fn show(&mut self, s: &[u8], gs: &GState, tm: &mut Matrix) -> Result<(), PdfError> {
+        let Some(font) = gs.font.clone() else {
+            return Ok(());
+        };
         let base = mul(
             &[gs.size * gs.scale, 0.0, 0.0, gs.size, 0.0, gs.rise],
             &mul(tm, &gs.ctm),
         );
         let mut advance = 0.0;
         let mut at = 0;
-        for code in font.decode(s) {
+        let codes = font.decode(s);
+        self.doc.budget.glyphs(codes.len() as u64)?;
+        for code in codes {
             let w = code.width / 1000.0;
             let corners = [
                 (advance, font.descent / 1000.0),
                 (advance + w, font.ascent / 1000.0),
                 (advance, font.ascent / 1000.0),
                 (advance + w, font.descent / 1000.0),
-            ];
-            let mut rect = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
-            for (x, y) in corners {
-                let (u, v) = apply(&base, x, y);
-                rect = [
-                    rect[0].min(u),
-                    rect[1].min(v),
-                    rect[2].max(u),
-                    rect[3].max(v),
-                ];
-            }
+            ]
+            .map(|(x, y)| apply(&base, x, y));
             let spacing = gs.char_spacing + if code.is_space { gs.word_spacing } else { 0.0 };
             let tx = (w * gs.size + spacing) * gs.scale;
             // Advance in unscaled text space, measured in units of the scaled font matrix.
@@ -370,17 +581,12 @@ impl<'d, 'a> Extractor<'d, 'a> {
                     advance: tx / unit * 1000.0,
                 });
             at += code.bytes;
-            if rect.iter().all(|v| v.is_finite()) {
-                self.glyphs.push(Glyph {
-                    text: code.text,
-                    rect,
-                    src,
-                });
-            }
+            self.emit(code.text, corners, src);
             advance += if unit.abs() > 1e-9 { tx / unit } else { w };
         }
         let total = advance * gs.size * gs.scale;
         *tm = mul(&[1.0, 0.0, 0.0, 1.0, total, 0.0], tm);
+        Ok(())
     }
 }
 

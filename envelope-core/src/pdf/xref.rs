@@ -3,10 +3,14 @@
 //!
 //! This module only maps object numbers to places in the file. It must never parse objects other
 //! than xref streams (and, during recovery, object headers and object streams' indexes), so that
-//! opening a large file costs only its xref.
+//! opening a large file costs only its xref. Every row read and every object parsed is charged
+//! to the document's [`Budget`]; when a function here fails because the budget is spent, the
+//! caller finds out through [`Budget::check`].
 
 use std::collections::{HashMap, HashSet};
 
+use super::PdfError;
+use super::budget::Budget;
 use super::filter;
 use super::lexer::{Lexer, Token, find, is_white, rfind};
 use super::object::{Dict, Object};
@@ -44,11 +48,49 @@ pub struct Xref {
 
 /// Most sections followed in a `/Prev` chain (hostile loops are also caught by offset).
 const MAX_SECTIONS: usize = 512;
-/// Largest decoded xref stream.
-const MAX_XREF_STREAM: usize = 64 << 20;
+
+/// Where `endstream` occurs in the file, found by one scan the first time a stream's `/Length` is
+/// wrong: searching forward from every such stream would be quadratic on a file of streams that
+/// never end.
+#[derive(Debug, Default)]
+pub struct Ends {
+    at: Option<Vec<usize>>,
+}
+
+impl Ends {
+    /// The first `endstream` at or after `from`.
+    fn after(&mut self, bytes: &[u8], from: usize, budget: &mut Budget) -> Option<usize> {
+        if self.at.is_none() {
+            let mut v = Vec::new();
+            let mut i = 0;
+            while let Some(p) = find(bytes, b"endstream", i) {
+                v.push(p);
+                i = p + 9;
+            }
+            // An index is a map too; a failed charge leaves the budget spent for the caller.
+            let _ = budget.entries(v.len() as u64);
+            self.at = Some(v);
+        }
+        let v = self.at.as_deref().unwrap_or(&[]);
+        v.get(v.partition_point(|&p| p < from)).copied()
+    }
+}
+
+/// Decodes a stream of the xref machinery within the budget.
+fn decode(dict: &Dict, data: &[u8], budget: &mut Budget) -> Result<Vec<u8>, String> {
+    let cap = budget.stream_cap();
+    let mut spent = 0;
+    let r = filter::decode(dict, data, cap, &mut spent);
+    budget.decoded(spent).map_err(|e| e.to_string())?;
+    match r {
+        Err(filter::FilterError::TooLarge) => Err(budget.stream_too_large(cap).to_string()),
+        Err(e) => Err(format!("xref stream: {e}")),
+        Ok(v) => Ok(v),
+    }
+}
 
 /// Reads the xref chain from the `startxref` at the end of the file.
-pub fn read_chain(bytes: &[u8]) -> Result<Xref, String> {
+pub fn read_chain(bytes: &[u8], budget: &mut Budget, ends: &mut Ends) -> Result<Xref, String> {
     let tail_start = bytes.len().saturating_sub(4096);
     let at = rfind(&bytes[tail_start..], b"startxref")
         .ok_or("no startxref: the file is truncated")?
@@ -69,11 +111,11 @@ pub fn read_chain(bytes: &[u8]) -> Result<Xref, String> {
         if !seen.insert(off) || seen.len() > MAX_SECTIONS {
             break;
         }
-        let (trailer, is_stream) = read_section(bytes, off, &mut x.entries)?;
+        let (trailer, is_stream) = read_section(bytes, off, &mut x.entries, budget, ends)?;
         if let Some(stm) = trailer.get(b"XRefStm").and_then(Object::as_i64) {
             // Hybrid file: the hidden stream lists objects the table marks free or omits.
             let mut hidden = HashMap::new();
-            if let Ok(_t) = read_section(bytes, stm.max(0) as usize, &mut hidden) {
+            if let Ok(_t) = read_section(bytes, stm.max(0) as usize, &mut hidden, budget, ends) {
                 for (k, v) in hidden {
                     let e = x.entries.entry(k).or_insert(v);
                     if *e == Entry::Free {
@@ -114,31 +156,38 @@ fn read_section(
     bytes: &[u8],
     off: usize,
     entries: &mut HashMap<u32, Entry>,
+    budget: &mut Budget,
+    ends: &mut Ends,
 ) -> Result<(Dict, bool), String> {
     if off >= bytes.len() {
         return Err("xref offset past the end".into());
     }
     let mut lx = Lexer::new(bytes, off);
     match lx.next_token() {
-        Some(Token::Keyword(b"xref")) => read_table(&mut lx, entries).map(|t| (t, false)),
+        Some(Token::Keyword(b"xref")) => read_table(&mut lx, entries, budget).map(|t| (t, false)),
         Some(Token::Int(_)) => {
-            let (dict, data) = read_stream_at(bytes, off).ok_or("xref stream unreadable")?;
+            let (dict, data) =
+                read_stream_at(bytes, off, budget, ends).ok_or("xref stream unreadable")?;
             if dict.name(b"Type") != Some(b"XRef") {
                 return Err("startxref does not point at an xref".into());
             }
-            read_xref_stream(&dict, &data, entries)?;
+            read_xref_stream(&dict, &data, entries, budget)?;
             Ok((dict, true))
         }
         _ => Err("startxref does not point at an xref".into()),
     }
 }
 
-fn read_table(lx: &mut Lexer<'_>, entries: &mut HashMap<u32, Entry>) -> Result<Dict, String> {
+fn read_table(
+    lx: &mut Lexer<'_>,
+    entries: &mut HashMap<u32, Entry>,
+    budget: &mut Budget,
+) -> Result<Dict, String> {
     let max_entries = lx.data.len() / 10 + 1;
     loop {
         match lx.next_token() {
             Some(Token::Keyword(b"trailer")) => {
-                return match lx.parse_object() {
+                return match budget.parse(lx).map_err(|e| e.to_string())? {
                     Some(Object::Dict(d)) => Ok(d),
                     _ => Err("bad trailer".into()),
                 };
@@ -152,6 +201,7 @@ fn read_table(lx: &mut Lexer<'_>, entries: &mut HashMap<u32, Entry>) -> Result<D
                     return Err("bad xref subsection".into());
                 }
                 for i in 0..count {
+                    budget.entries(1).map_err(|e| e.to_string())?;
                     let (Some(Token::Int(o)), Some(Token::Int(g)), Some(Token::Keyword(k))) =
                         (lx.next_token(), lx.next_token(), lx.next_token())
                     else {
@@ -179,9 +229,8 @@ fn read_xref_stream(
     dict: &Dict,
     data: &[u8],
     entries: &mut HashMap<u32, Entry>,
+    budget: &mut Budget,
 ) -> Result<(), String> {
-    let data =
-        filter::decode(dict, data, MAX_XREF_STREAM).map_err(|e| format!("xref stream: {e:?}"))?;
     let w: Vec<usize> = dict
         .get(b"W")
         .and_then(Object::as_array)
@@ -200,6 +249,25 @@ fn read_xref_stream(
         None => vec![0, size],
     };
     let row = w.iter().sum::<usize>();
+    // Decode no more rows than the map limit allows: a stream claiming tens of millions of
+    // entries stops at the limit instead of inflating them all first.
+    let rows_left = budget.entries_left().saturating_add(1);
+    let room = usize::try_from(rows_left.saturating_mul(row as u64)).unwrap_or(usize::MAX);
+    let data = if room < budget.stream_cap() {
+        let mut spent = 0;
+        let r = filter::decode(dict, data, room, &mut spent);
+        budget.decoded(spent).map_err(|e| e.to_string())?;
+        match r {
+            Ok(v) => v,
+            Err(filter::FilterError::TooLarge) => {
+                let max = budget.limits().max_map_entries;
+                return Err(budget.trip(super::Limit::MapEntries(max)).to_string());
+            }
+            Err(e) => return Err(format!("xref stream: {e}")),
+        }
+    } else {
+        decode(dict, data, budget)?
+    };
     let mut rows = data.chunks_exact(row);
     let field = |b: &[u8]| b.iter().fold(0u64, |a, &c| a << 8 | u64::from(c));
     for pair in index.chunks_exact(2) {
@@ -209,6 +277,7 @@ fn read_xref_stream(
         }
         for i in 0..count {
             let Some(r) = rows.next() else { return Ok(()) };
+            budget.entries(1).map_err(|e| e.to_string())?;
             let Ok(num) = u32::try_from(first + i) else {
                 return Ok(());
             };
@@ -245,20 +314,31 @@ pub fn object_header(bytes: &[u8], off: usize) -> Option<(u32, u16, usize)> {
 
 /// Reads a stream object at `off` whose `/Length` is direct (xref streams, recovery). Returns its
 /// dictionary and raw data.
-pub fn read_stream_at(bytes: &[u8], off: usize) -> Option<(Dict, Vec<u8>)> {
+pub fn read_stream_at(
+    bytes: &[u8],
+    off: usize,
+    budget: &mut Budget,
+    ends: &mut Ends,
+) -> Option<(Dict, Vec<u8>)> {
     let (_, _, pos) = object_header(bytes, off)?;
     let mut lx = Lexer::new(bytes, pos);
-    let Some(Object::Dict(d)) = lx.parse_object() else {
+    let Some(Object::Dict(d)) = budget.parse(&mut lx).ok()? else {
         return None;
     };
     let len = d.get(b"Length").and_then(Object::as_i64);
-    let data = stream_data(bytes, lx.pos, len)?;
+    let data = stream_data(bytes, lx.pos, len, budget, ends)?;
     Some((d, data.to_vec()))
 }
 
 /// Finds the data of a stream whose dictionary ends at `pos`. `len` is `/Length` when known; when
-/// it is wrong or missing, `endstream` is searched for.
-pub fn stream_data(bytes: &[u8], pos: usize, len: Option<i64>) -> Option<&[u8]> {
+/// it is wrong or missing, the next `endstream` ends it.
+pub fn stream_data<'b>(
+    bytes: &'b [u8],
+    pos: usize,
+    len: Option<i64>,
+    budget: &mut Budget,
+    ends: &mut Ends,
+) -> Option<&'b [u8]> {
     let mut lx = Lexer::new(bytes, pos);
     if lx.next_token() != Some(Token::Keyword(b"stream")) {
         return None;
@@ -283,7 +363,7 @@ pub fn stream_data(bytes: &[u8], pos: usize, len: Option<i64>) -> Option<&[u8]> 
             return Some(&bytes[start..end]);
         }
     }
-    let mut end = find(bytes, b"endstream", start)?;
+    let mut end = ends.after(bytes, start, budget)?;
     if end > start && bytes[end - 1] == b'\n' {
         end -= 1;
     }
@@ -295,7 +375,8 @@ pub fn stream_data(bytes: &[u8], pos: usize, len: Option<i64>) -> Option<&[u8]> 
 
 /// Rebuilds the xref by scanning the whole file for `n g obj` headers and trailers, as qpdf does
 /// for damaged files.
-pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
+pub fn recover(bytes: &[u8], budget: &mut Budget, ends: &mut Ends) -> Result<Xref, String> {
+    let spent = |e: PdfError| e.to_string();
     let mut x = Xref::default();
     let mut at = 0;
     let mut objects: Vec<(u32, usize)> = Vec::new();
@@ -310,6 +391,7 @@ pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
         if let Some(start) = header_start(bytes, p)
             && let Some((num, generation, _)) = object_header(bytes, start)
         {
+            budget.entries(1).map_err(spent)?;
             x.entries.insert(
                 num,
                 Entry::InFile {
@@ -323,7 +405,7 @@ pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
     let mut at = 0;
     while let Some(p) = find(bytes, b"trailer", at) {
         at = p + 7;
-        if let Some(Object::Dict(t)) = Lexer::new(bytes, p + 7).parse_object() {
+        if let Some(Object::Dict(t)) = budget.parse(&mut Lexer::new(bytes, p + 7)).map_err(spent)? {
             if t.get(b"Encrypt").is_some() {
                 x.encrypted = true;
             }
@@ -334,7 +416,8 @@ pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
     }
     // Xref streams carry trailer keys; object streams hold objects the scan cannot see.
     for &(num, off) in &objects {
-        let Some((d, data)) = read_stream_at(bytes, off) else {
+        let Some((d, data)) = read_stream_at(bytes, off, budget, ends) else {
+            budget.check().map_err(spent)?;
             continue;
         };
         match d.name(b"Type") {
@@ -347,8 +430,12 @@ pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
                 }
             }
             Some(b"ObjStm") => {
-                let Ok(raw) = filter::decode(&d, &data, MAX_XREF_STREAM) else {
-                    continue;
+                let raw = match decode(&d, &data, budget) {
+                    Ok(raw) => raw,
+                    Err(_) => {
+                        budget.check().map_err(spent)?;
+                        continue;
+                    }
                 };
                 let n = d
                     .get(b"N")
@@ -362,6 +449,7 @@ pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
                     else {
                         break;
                     };
+                    budget.entries(1).map_err(spent)?;
                     if let Ok(o) = u32::try_from(o) {
                         x.entries
                             .entry(o)
@@ -376,7 +464,8 @@ pub fn recover(bytes: &[u8]) -> Result<Xref, String> {
         // Last resort: the newest /Catalog object.
         for &(_, off) in objects.iter().rev() {
             if let Some((n, g, pos)) = object_header(bytes, off)
-                && let Some(Object::Dict(d)) = Lexer::new(bytes, pos).parse_object()
+                && let Some(Object::Dict(d)) =
+                    budget.parse(&mut Lexer::new(bytes, pos)).map_err(spent)?
                 && d.name(b"Type") == Some(b"Catalog")
             {
                 x.trailer

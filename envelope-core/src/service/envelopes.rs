@@ -324,6 +324,7 @@ impl SigningService {
         let bytes = upload.bytes.clone();
         let pdf_limits = pdf::PdfLimits {
             max_pages: limits.max_pages,
+            ..pdf::PdfLimits::default()
         };
         let info = self
             .blocking(move || pdf::inspect(&bytes, &pdf_limits))
@@ -334,6 +335,8 @@ impl SigningService {
                     param: "file".into(),
                     reason: "the PDF is encrypted".into(),
                 },
+                // Unreadable, or past a limit of the work budget (`TooComplex`, whose message
+                // names the limit): the uploader gets invalid_pdf either way.
                 other => Error::InvalidPdf {
                     param: "file".into(),
                     reason: other.to_string(),

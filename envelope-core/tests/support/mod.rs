@@ -5,6 +5,8 @@
 //! Test support only: it must stay deterministic (no clock, no randomness without a seed).
 #![allow(dead_code)]
 
+pub mod hostile;
+
 use std::fmt::Write as _;
 use std::io::Write as _;
 
