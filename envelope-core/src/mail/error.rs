@@ -7,7 +7,7 @@ use std::time::Duration;
 #[non_exhaustive]
 pub enum MailError {
     /// The SMTP URL's scheme is not `smtp` or `smtps`.
-    #[error("SMTP URL scheme must be smtp or smtps, not {scheme:?}")]
+    #[error("SMTP URL scheme must be smtp or smtps, not \"{scheme}\"")]
     UnsupportedScheme { scheme: String },
     /// The SMTP URL could not be used; the URL itself is not repeated (it may hold secrets).
     #[error("invalid SMTP URL: {reason}")]
@@ -26,7 +26,7 @@ pub enum MailError {
     )]
     CredentialsWithoutTls,
     /// An address (sender or recipient) is not a valid email address.
-    #[error("invalid email address {address:?}")]
+    #[error("invalid email address \"{address}\"")]
     InvalidAddress {
         address: String,
         #[source]
@@ -39,7 +39,7 @@ pub enum MailError {
     #[error("SMTP: {0}")]
     Smtp(#[from] lettre::transport::smtp::Error),
     /// The whole send took longer than the configured timeout.
-    #[error("SMTP send timed out after {after:?}")]
+    #[error("SMTP send timed out after {} ms", after.as_millis())]
     Timeout { after: Duration },
     /// Writing a file failed.
     #[error("mail file: {0}")]

@@ -87,7 +87,7 @@ fn stamp_into(
                     .and_then(|all| all.iter().find(|ff| &ff.name == name))
                     .ok_or_else(|| PdfError::InvalidValue {
                         key: f.key.clone(),
-                        reason: format!("the document has no form field named {name:?}"),
+                        reason: format!("the document has no form field named \"{name}\""),
                     })?;
                 fill_form_field(doc, up, &mut painter, field, fs, value, pages, shared_res)?;
             }

@@ -237,7 +237,7 @@ impl SqlStore {
     ) -> Result<SqlStore, OpenError> {
         if !valid_schema_name(schema) {
             return Err(OpenError::Invalid(format!(
-                "schema name {schema:?} must match [a-z_][a-z0-9_]* (at most 63 characters)"
+                "schema name \"{schema}\" must match [a-z_][a-z0-9_]* (at most 63 characters)"
             )));
         }
         let options = PgConnectOptions::from_str(url)?;
