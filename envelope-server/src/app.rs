@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use envelope_core::SigningService;
 
+use crate::body::UploadMemory;
 use crate::signing_page::PageSettings;
 
 /// Limits and deadlines of the HTTP layer. The defaults are what docs/HTTP.md explains.
@@ -29,6 +30,11 @@ pub struct HttpLimits {
     pub body_idle_timeout: Duration,
     /// Longest time to receive a whole body.
     pub body_total_timeout: Duration,
+    /// Memory that upload bodies (the two creates) may hold at once, across all requests; an
+    /// upload reserves its declared length before its body is read (`body/memory.rs`).
+    pub max_upload_memory: usize,
+    /// How long an upload waits for that memory before it is answered `503 service_busy`.
+    pub upload_memory_wait: Duration,
     /// Longest time a response write may make no progress (a client that stops reading);
     /// then the connection is closed.
     pub write_stall_timeout: Duration,
@@ -61,6 +67,11 @@ impl HttpLimits {
             header_read_timeout: c.header_read_timeout,
             body_idle_timeout: Duration::from_secs(20),
             body_total_timeout: Duration::from_secs(300),
+            // Five of the largest JSON uploads (six multipart ones) at once: with the PDF pool's
+            // work and one blob write, ten concurrent 25 MB uploads stay under 400 MB
+            // (docs/ROBUSTNESS.md).
+            max_upload_memory: (max_file_bytes.div_ceil(3) * 4 + SLACK) * 5,
+            upload_memory_wait: Duration::from_secs(10),
             write_stall_timeout: Duration::from_secs(20),
             max_connections: c.max_connections,
             max_connections_per_address: c.max_connections_per_address,
@@ -128,6 +139,11 @@ pub struct App {
     pub(crate) svc: SigningService,
     pub(crate) limits: HttpLimits,
     pub(crate) pages: PageSettings,
+    pub(crate) upload_memory: UploadMemory,
+}
+
+fn upload_memory(limits: &HttpLimits) -> UploadMemory {
+    UploadMemory::new(limits.max_upload_memory, limits.upload_memory_wait)
 }
 
 impl App {
@@ -137,12 +153,14 @@ impl App {
         let limits = HttpLimits::for_max_file(svc.settings().limits.max_file_bytes);
         App {
             svc,
+            upload_memory: upload_memory(&limits),
             limits,
             pages: PageSettings::default(),
         }
     }
 
     pub fn with_limits(mut self, limits: HttpLimits) -> App {
+        self.upload_memory = upload_memory(&limits);
         self.limits = limits;
         self
     }

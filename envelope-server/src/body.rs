@@ -4,7 +4,10 @@
 //! This module decides nothing about parameters themselves: it only hands the core what the
 //! client sent. It must never buffer more than the route's limit.
 
+mod memory;
 mod multipart;
+
+pub use memory::{Reservation, UploadMemory};
 
 use std::time::Duration;
 

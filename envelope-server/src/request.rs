@@ -19,7 +19,7 @@ use envelope_core::store::{IdempotencyBegin, StoredResponse};
 use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
 
 use crate::app::App;
-use crate::body::{BodyLimits, MediaType, RawBody, query_params, read_limited};
+use crate::body::{BodyLimits, MediaType, RawBody, Reservation, query_params, read_limited};
 use crate::error::ApiError;
 use crate::handlers;
 use crate::response::{Meta, Reply, finish};
@@ -161,7 +161,7 @@ async fn api(
         .into());
     }
     let route = router::resolve(&parts.method, segments)?;
-    let body = read_body(app, parts, body, route.body_policy()).await?;
+    let (body, reservation) = read_body(app, parts, body, route.body_policy()).await?;
     let query = query_params(parts.uri.query());
 
     let idempotency_key = match parts.headers.get("idempotency-key") {
@@ -173,7 +173,7 @@ async fn api(
         _ => None,
     };
     let Some(idem) = idempotency_key else {
-        return run_detached(svc, ctx, route, query, body).await;
+        return run_detached(svc, ctx, route, query, body, reservation).await;
     };
     let path_and_query = parts
         .uri
@@ -194,7 +194,7 @@ async fn api(
             if let IdempotencyBegin::Started { origin } = begun {
                 run_ctx.idempotency_origin = Some(origin);
             }
-            let reply = match run_detached(svc, run_ctx, route, query, body).await {
+            let reply = match run_detached(svc, run_ctx, route, query, body, reservation).await {
                 Ok(reply) => reply,
                 Err(e) => e.into_reply(&meta.request_id),
             };
@@ -236,13 +236,18 @@ async fn run_detached(
     route: Route,
     query: Params,
     body: RawBody,
+    reservation: Option<Reservation>,
 ) -> Result<Reply, ApiError> {
     if route.is_read() {
         return handlers::dispatch(svc, &ctx, route, query, body).await;
     }
     let svc = svc.clone();
-    let task =
-        tokio::spawn(async move { handlers::dispatch(&svc, &ctx, route, query, body).await });
+    let task = tokio::spawn(async move {
+        let reply = handlers::dispatch(&svc, &ctx, route, query, body).await;
+        // The body's memory is given back when the operation that holds it ends.
+        drop(reservation);
+        reply
+    });
     match task.await {
         Ok(result) => result,
         Err(e) => Err(Error::Internal(format!("request task failed: {e}")).into()),
@@ -255,10 +260,10 @@ async fn read_body(
     parts: &Parts,
     body: Incoming,
     policy: BodyPolicy,
-) -> Result<RawBody, ApiError> {
+) -> Result<(RawBody, Option<Reservation>), ApiError> {
     let limits = &app.limits;
     let (accepted, small) = match policy {
-        BodyPolicy::None => return Ok(RawBody::Empty),
+        BodyPolicy::None => return Ok((RawBody::Empty, None)),
         BodyPolicy::Json => ("application/json", true),
         BodyPolicy::Upload => ("application/json or multipart/form-data", false),
     };
@@ -267,7 +272,7 @@ async fn read_body(
         body.is_end_stream() || crate::body::content_length(&parts.headers) == Some(0);
     let media = MediaType::of(&parts.headers);
     let max_bytes = match &media {
-        _ if declared_empty => return Ok(RawBody::Empty),
+        _ if declared_empty => return Ok((RawBody::Empty, None)),
         MediaType::Json if small => limits.max_small_body,
         MediaType::Json => limits.max_json_upload_body,
         MediaType::Multipart { .. } if !small => limits.max_multipart_body,
@@ -278,14 +283,23 @@ async fn read_body(
         idle_timeout: limits.body_idle_timeout,
         total_timeout: limits.body_total_timeout,
     };
+    // Uploads reserve their memory before a byte is read (body/memory.rs); a declared length
+    // over the limit is refused by `read_limited` without waiting.
+    let declared = crate::body::content_length(&parts.headers).map(|n| n as usize);
+    let reservation = match declared {
+        _ if small => None,
+        Some(n) if n > max_bytes => None,
+        n => Some(app.upload_memory.reserve(n.unwrap_or(max_bytes)).await?),
+    };
     let bytes = read_limited(&parts.headers, body, read).await?;
-    Ok(match media {
+    let body = match media {
         MediaType::Multipart { boundary } => RawBody::Multipart {
             boundary,
             bytes: bytes.into(),
         },
         _ => RawBody::Json(bytes),
-    })
+    };
+    Ok((body, reservation))
 }
 
 #[cfg(test)]

@@ -165,3 +165,106 @@ fn xref_offsets_point_at_objects() {
         assert!(pdf[off..].starts_with(want.as_bytes()), "object {}", n + 1);
     }
 }
+
+/// A PDF of `objects` (object 1 is the catalog), uncompressed, with a classic xref table.
+pub fn objects_pdf(objects: &[String]) -> Vec<u8> {
+    let objects: Vec<Vec<u8>> = objects.iter().map(|o| o.clone().into_bytes()).collect();
+    objects_pdf_bytes(&objects)
+}
+
+/// [`objects_pdf`] for objects that hold binary stream data.
+pub fn objects_pdf_bytes(objects: &[Vec<u8>]) -> Vec<u8> {
+    let mut out = b"%PDF-1.7\n".to_vec();
+    let mut offsets = Vec::new();
+    for (i, body) in objects.iter().enumerate() {
+        offsets.push(out.len());
+        out.extend_from_slice(format!("{} 0 obj\n", i + 1).as_bytes());
+        out.extend_from_slice(body);
+        out.extend_from_slice(b"\nendobj\n");
+    }
+    let start = out.len();
+    out.extend_from_slice(
+        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
+    );
+    for off in offsets {
+        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
+    }
+    out.extend_from_slice(
+        format!(
+            "trailer\n<</Size {} /Root 1 0 R>>\nstartxref\n{start}\n%%EOF\n",
+            objects.len() + 1
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+pub fn stream(dict: &str, data: &str) -> String {
+    format!(
+        "<<{dict} /Length {}>>\nstream\n{data}\nendstream",
+        data.len()
+    )
+}
+
+/// One page drawing form 5; `forms` are objects 5, 6, ... (Helvetica is object 4).
+pub fn page_with_forms(forms: Vec<String>) -> Vec<u8> {
+    let mut objects = vec![
+        "<</Type /Catalog /Pages 2 0 R>>".to_string(),
+        "<</Type /Pages /Kids [3 0 R] /Count 1>>".to_string(),
+        format!(
+            "<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources <</XObject <</F 5 0 R>>>> /Contents {} 0 R>>",
+            5 + forms.len()
+        ),
+        "<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>".to_string(),
+    ];
+    objects.extend(forms);
+    objects.push(stream("", "/F Do"));
+    objects_pdf(&objects)
+}
+
+/// Eight levels of form XObjects, each drawing the next 20 times, the last showing a line of
+/// text: 20^8 copies of a line from a file of about 6 KB. A reader that interprets each use
+/// again never finishes; the work budget stops it (the glyph limit).
+pub fn fan_out_pdf() -> Vec<u8> {
+    let mut forms = Vec::new();
+    for level in 0..8 {
+        let body: String = (0..20)
+            .map(|i| format!("q 1 0 0 1 0 {i} cm /N Do Q "))
+            .collect();
+        let next = 5 + level + 1;
+        forms.push(stream(
+            &format!(
+                "/Type /XObject /Subtype /Form /BBox [0 0 600 800] /Resources <</XObject <</N {next} 0 R>>>>"
+            ),
+            &body,
+        ));
+    }
+    forms.push(stream(
+        "/Type /XObject /Subtype /Form /BBox [0 0 600 20] /Resources <</Font <</F1 4 0 R>>>>",
+        "BT /F1 10 Tf 0 0 Td (A line of text that is shown many times) Tj ET",
+    ));
+    page_with_forms(forms)
+}
+
+/// One page whose content stream inflates to `q Q ` repeated 15 million times (60 MB from about
+/// 60 KB): the reader interprets operators until its operator limit or its deadline stops it,
+/// the longest piece of bounded work a small upload can cause.
+pub fn operator_flood_pdf() -> Vec<u8> {
+    use std::io::Write;
+    let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    let chunk = "q Q ".repeat(1 << 16);
+    for _ in 0..(15_000_000 / (1 << 16)) {
+        z.write_all(chunk.as_bytes()).expect("in memory");
+    }
+    let data = z.finish().expect("in memory");
+    let mut content =
+        format!("<</Filter /FlateDecode /Length {}>>\nstream\n", data.len()).into_bytes();
+    content.extend_from_slice(&data);
+    content.extend_from_slice(b"\nendstream");
+    objects_pdf_bytes(&[
+        b"<</Type /Catalog /Pages 2 0 R>>".to_vec(),
+        b"<</Type /Pages /Kids [3 0 R] /Count 1>>".to_vec(),
+        b"<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R>>".to_vec(),
+        content,
+    ])
+}

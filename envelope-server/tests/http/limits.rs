@@ -10,6 +10,7 @@ use tokio::net::TcpStream;
 use envelope_core::{ManualClock, Settings, Timestamp};
 use envelope_server::HttpLimits;
 
+use crate::common::pdf::{fan_out_pdf, page_with_forms, stream};
 use crate::common::{Options, TestServer, client_signer, envelope_body};
 
 fn fixed_clock() -> Arc<ManualClock> {
@@ -250,54 +251,6 @@ async fn a_slow_request_head_is_cut_off() {
     s.get(&s.test_key, "/v1/account").await.ok(200);
 }
 
-/// A PDF of `objects` (object 1 is the catalog), uncompressed, with a classic xref table.
-fn objects_pdf(objects: &[String]) -> Vec<u8> {
-    let mut out = b"%PDF-1.7\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, body) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{body}\nendobj\n", i + 1).as_bytes());
-    }
-    let start = out.len();
-    out.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for off in offsets {
-        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<</Size {} /Root 1 0 R>>\nstartxref\n{start}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
-}
-
-fn stream(dict: &str, data: &str) -> String {
-    format!(
-        "<<{dict} /Length {}>>\nstream\n{data}\nendstream",
-        data.len()
-    )
-}
-
-/// One page drawing form 5; `forms` are objects 5, 6, ... (Helvetica is object 4).
-fn page_with_forms(forms: Vec<String>) -> Vec<u8> {
-    let mut objects = vec![
-        "<</Type /Catalog /Pages 2 0 R>>".to_string(),
-        "<</Type /Pages /Kids [3 0 R] /Count 1>>".to_string(),
-        format!(
-            "<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources <</XObject <</F 5 0 R>>>> /Contents {} 0 R>>",
-            5 + forms.len()
-        ),
-        "<</Type /Font /Subtype /Type1 /BaseFont /Helvetica>>".to_string(),
-    ];
-    objects.extend(forms);
-    objects.push(stream("", "/F Do"));
-    objects_pdf(&objects)
-}
-
 #[tokio::test]
 async fn pdfs_that_would_stall_the_engine_are_answered() {
     let s = TestServer::start().await;
@@ -321,27 +274,7 @@ async fn pdfs_that_would_stall_the_engine_are_answered() {
     );
     // Eight levels of forms, each drawing the next 20 times, the last showing text: 20^8 copies
     // of a line. The glyph limit stops it: 400 invalid_pdf naming the limit.
-    let mut forms = Vec::new();
-    for level in 0..8 {
-        let body: String = (0..20)
-            .map(|i| format!("q 1 0 0 1 0 {i} cm /N Do Q "))
-            .collect();
-        forms.push(stream(
-            "/Type /XObject /Subtype /Form /BBox [0 0 600 800]",
-            &body,
-        ));
-        let next = 5 + level + 1;
-        let last = forms.len() - 1;
-        forms[last] = forms[last].replace(
-            "/BBox [0 0 600 800]",
-            &format!("/BBox [0 0 600 800] /Resources <</XObject <</N {next} 0 R>>>>"),
-        );
-    }
-    forms.push(stream(
-        "/Type /XObject /Subtype /Form /BBox [0 0 600 20] /Resources <</Font <</F1 4 0 R>>>>",
-        "BT /F1 10 Tf 0 0 Td (A line of text that is shown many times) Tj ET",
-    ));
-    let fan_out = page_with_forms(forms);
+    let fan_out = fan_out_pdf();
     assert!(fan_out.len() < 8192, "{} bytes", fan_out.len());
     let r = s
         .post(
