@@ -8,6 +8,8 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
+pub mod graph;
+
 /// Objects numbered from 1, written in order.
 #[derive(Debug, Default, Clone)]
 pub struct Builder {
