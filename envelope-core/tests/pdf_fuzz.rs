@@ -24,7 +24,9 @@ const MUTATION_CASES: u32 = 160;
 
 #[test]
 fn hostile_object_graphs_finish_without_panic() {
-    Campaign::new("graph", GRAPH_CASES).run(graph(), |g| g.to_pdf(), |g| format!("{g:#?}"));
+    let campaign = Campaign::new("graph", GRAPH_CASES);
+    let scale = campaign.scale();
+    campaign.run(graph(scale), |g| g.to_pdf(), |g| format!("{g:#?}"));
 }
 
 #[test]
@@ -35,4 +37,11 @@ fn mutated_corpus_documents_finish_without_panic() {
         |m| m.apply(&corpus),
         |m| format!("{m:#?}"),
     );
+}
+
+/// The minimal inputs earlier campaigns found (tests/pdf_fuzz/seeds/, README there).
+#[test]
+fn saved_seeds_finish_without_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/pdf_fuzz/seeds");
+    Campaign::new("seeds", 0).replay(&dir);
 }

@@ -30,7 +30,7 @@ const WORKER_STACK: usize = 2 << 20;
 /// What one case did.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Verdict {
-    Pass,
+    Pass(Reach),
     /// Still running at the deadline.
     Hang,
     Panic(String),
@@ -41,12 +41,20 @@ pub enum Verdict {
 impl Verdict {
     fn class(&self) -> &'static str {
         match self {
-            Verdict::Pass => "pass",
+            Verdict::Pass(_) => "pass",
             Verdict::Hang => "hang",
             Verdict::Panic(_) => "panic",
             Verdict::Broken(_) => "broken",
         }
     }
+}
+
+/// How far a passing case got: a campaign that is refused at the door tests little.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reach {
+    Refused,
+    Inspected,
+    Stamped,
 }
 
 /// One fuzz campaign: its name, case count and the knobs read from the environment.
@@ -58,6 +66,9 @@ pub struct Campaign {
     shrink_hangs: bool,
     keep_going: Option<usize>,
     verbose: bool,
+    scale: u32,
+    /// Passing cases slower than this are saved too (to find what is slow, not to fail).
+    save_slow: Option<Duration>,
     leaked: usize,
 }
 
@@ -87,8 +98,15 @@ impl Campaign {
             shrink_hangs: std::env::var_os("PDF_FUZZ_SHRINK_HANGS").is_some(),
             keep_going: env_u64("PDF_FUZZ_KEEP_GOING").map(|n| n as usize),
             verbose: std::env::var_os("PDF_FUZZ_VERBOSE").is_some(),
+            scale: env_u64("PDF_FUZZ_SCALE").map_or(1, |n| n.clamp(1, 1000) as u32),
+            save_slow: env_u64("PDF_FUZZ_SAVE_SLOW_MS").map(Duration::from_millis),
             leaked: 0,
         }
+    }
+
+    /// How much larger than in CI the generator's rare blow-ups are (`PDF_FUZZ_SCALE`, 1).
+    pub fn scale(&self) -> u32 {
+        self.scale
     }
 
     /// Runs the campaign; panics with a report (and the saved files) when a case fails.
@@ -112,6 +130,7 @@ impl Campaign {
         let started = Instant::now();
         let (mut bytes_total, mut slowest) = (0usize, Duration::ZERO);
         let mut failures: Vec<String> = Vec::new();
+        let (mut executed, mut reached) = (0u32, [0u32; 3]);
         for case in 0..self.cases {
             let mut tree = match strategy.new_tree(&mut runner) {
                 Ok(t) => t,
@@ -126,11 +145,16 @@ impl Campaign {
                 let ms = t.elapsed().as_millis();
                 println!("{} case {case}: {} bytes, {ms} ms, {}", self.name, bytes.len(), verdict.class());
             }
-            if verdict == Verdict::Pass {
+            executed += 1;
+            if let Verdict::Pass(reach) = verdict {
+                reached[reach as usize] += 1;
+                if self.save_slow.is_some_and(|slow| t.elapsed() > slow) {
+                    save(self.name, case, "slow", &bytes, &describe(&tree.current()));
+                }
                 continue;
             }
             let (bytes, verdict, value) = self.shrink(&mut tree, bytes, verdict, &to_bytes);
-            let saved = save(self.name, case, &verdict, &bytes, &describe(&value));
+            let saved = save(self.name, case, verdict.class(), &bytes, &format!("{verdict:?}\n\n{}", describe(&value)));
             let line = format!(
                 "{} case {case} (seed {}): {} {} bytes, saved as {}{}",
                 self.name,
@@ -153,15 +177,46 @@ impl Campaign {
             }
         }
         println!(
-            "pdf_fuzz {}: {} cases from seed {} in {:.1} s, {} KB generated, slowest case {} ms, {} failures",
+            "pdf_fuzz {}: {executed} cases (scale {}) from seed {} in {:.1} s, {} KB generated, slowest case {} ms; refused {}, inspected {}, stamped {}; {} failures",
             self.name,
-            self.cases,
+            self.scale,
             self.seed,
             started.elapsed().as_secs_f64(),
             bytes_total / 1024,
             slowest.as_millis(),
+            reached[0],
+            reached[1],
+            reached[2],
             failures.len()
         );
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// Runs saved files (the committed seeds, and any named in `PDF_FUZZ_REPLAY`, separated by
+    /// `:`); panics naming every one that fails.
+    pub fn replay(mut self, dir: &std::path::Path) {
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+            .unwrap_or_default();
+        paths.retain(|p| p.extension().is_some_and(|e| e == "pdf"));
+        paths.sort();
+        assert!(!paths.is_empty(), "no seeds in {}", dir.display());
+        if let Some(extra) = std::env::var_os("PDF_FUZZ_REPLAY") {
+            paths.extend(std::env::split_paths(&extra));
+        }
+        let mut failures = Vec::new();
+        for path in &paths {
+            let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let t = Instant::now();
+            let verdict = self.check(bytes);
+            println!("{}: {} in {} ms", path.display(), verdict.class(), t.elapsed().as_millis());
+            if !matches!(verdict, Verdict::Pass(_)) {
+                failures.push(format!("{}: {verdict:?}", path.display()));
+                if self.leaked >= MAX_LEAKED {
+                    break;
+                }
+            }
+        }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
     }
 
@@ -174,7 +229,7 @@ impl Campaign {
         to_bytes: &impl Fn(&V::Value) -> Vec<u8>,
     ) -> (Vec<u8>, Verdict, V::Value) {
         let mut best = (bytes, verdict, tree.current());
-        if best.1 == Verdict::Hang && !self.shrink_hangs {
+        if matches!(best.1, Verdict::Hang) && !self.shrink_hangs {
             return best;
         }
         let mut more = tree.simplify();
@@ -208,7 +263,7 @@ impl Campaign {
             panic!("cannot start a worker thread: {e}");
         }
         match rx.recv_timeout(self.deadline) {
-            Ok(Ok(Ok(()))) => Verdict::Pass,
+            Ok(Ok(Ok(reach))) => Verdict::Pass(reach),
             Ok(Ok(Err(broken))) => Verdict::Broken(broken),
             Ok(Err(panic)) => Verdict::Panic(panic_message(panic.as_ref())),
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -230,23 +285,23 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 }
 
 /// Writes the case to `target/tmp/pdf_fuzz/`; returns the `.pdf` path.
-fn save(name: &str, case: u32, verdict: &Verdict, bytes: &[u8], description: &str) -> PathBuf {
+fn save(name: &str, case: u32, class: &str, bytes: &[u8], description: &str) -> PathBuf {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pdf_fuzz");
     let _ = std::fs::create_dir_all(&dir);
-    let stem = dir.join(format!("{name}-{case}-{}", verdict.class()));
+    let stem = dir.join(format!("{name}-{case}-{class}"));
     let pdf = stem.with_extension("pdf");
     let _ = std::fs::write(&pdf, bytes);
-    let _ = std::fs::write(stem.with_extension("txt"), format!("{verdict:?}\n\n{description}\n"));
+    let _ = std::fs::write(stem.with_extension("txt"), format!("{description}\n"));
     pdf
 }
 
 /// `inspect`, then `stamp` of every field found, then `inspect` of the signed copy. `Err` names
 /// a broken rule; a panic or a hang is caught by the caller.
-pub fn exercise(bytes: &[u8]) -> Result<(), String> {
+pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
     let limits = PdfLimits::default();
     let info = match inspect(bytes, &limits) {
         Ok(info) => info,
-        Err(e) => return plain_words(&e.to_string()),
+        Err(e) => return plain_words(&e.to_string()).map(|()| Reach::Refused),
     };
     if info.pages.len() != info.page_count as usize || info.page_count > limits.max_pages {
         return Err(format!(
@@ -285,14 +340,14 @@ pub fn exercise(bytes: &[u8]) -> Result<(), String> {
     };
     let signed = match stamp(bytes, &request) {
         Ok(s) => s,
-        Err(e) => return plain_words(&e.to_string()),
+        Err(e) => return plain_words(&e.to_string()).map(|()| Reach::Inspected),
     };
     if !signed.starts_with(bytes) {
         return Err("the signed copy changed bytes of the original".into());
     }
     // Reading the signed copy must return too; whether it reads depends on the original's damage.
     let _ = inspect(&signed, &limits);
-    Ok(())
+    Ok(Reach::Stamped)
 }
 
 fn value_for(kind: FieldType) -> StampValue {

@@ -274,9 +274,9 @@ fn nums<const N: usize>() -> impl Strategy<Value = [Num; N]> {
     vec(num(), N).prop_map(|v| v.try_into().unwrap_or_else(|_| unreachable!()))
 }
 
-/// A count that is small nearly always and large now and then.
-fn blow(small: u32, large: u32) -> impl Strategy<Value = u32> {
-    prop_oneof![12 => 0..=small, 1 => 0..=large]
+/// A count that is small nearly always and large now and then; `scale` multiplies the large end.
+fn blow(small: u32, large: u32, scale: u32) -> impl Strategy<Value = u32> {
+    prop_oneof![12 => 0..=small, 1 => 0..=large.saturating_mul(scale)]
 }
 
 fn name() -> impl Strategy<Value = String> {
@@ -286,7 +286,7 @@ fn name() -> impl Strategy<Value = String> {
     ]
 }
 
-pub fn val() -> impl Strategy<Value = Val> {
+pub fn val(scale: u32) -> impl Strategy<Value = Val> {
     let leaf = prop_oneof![
         1 => Just(Val::Null),
         1 => any::<bool>().prop_map(Val::Bool),
@@ -294,10 +294,10 @@ pub fn val() -> impl Strategy<Value = Val> {
         1 => name().prop_map(Val::Name),
         1 => vec(any::<u8>(), 0..12).prop_map(Val::Str),
         3 => link().prop_map(Val::Ref),
-        1 => blow(8, 20_000).prop_map(Val::Deep),
-        1 => blow(8, 50_000).prop_map(Val::Wide),
+        1 => blow(8, 2_000, scale).prop_map(Val::Deep),
+        1 => blow(8, 2_000, scale).prop_map(Val::Wide),
     ];
-    leaf.prop_recursive(3, 24, 5, |inner| {
+    leaf.prop_recursive(3, 24, 5, move |inner| {
         prop_oneof![
             vec(inner.clone(), 0..5).prop_map(Val::Array),
             vec((name(), inner), 0..5).prop_map(Val::Dict),
@@ -313,19 +313,19 @@ fn text() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-pub fn op() -> impl Strategy<Value = Op> {
+pub fn op(scale: u32) -> impl Strategy<Value = Op> {
     prop_oneof![
         8 => (0u8..4, num(), (num(), num()), text(), 0u8..4).prop_map(
             |(font, size, at, text, split)| Op::Text { font, size, at, text, split }
         ),
-        2 => blow(4, 5_000).prop_map(Op::Save),
-        2 => blow(4, 5_000).prop_map(Op::Restore),
+        2 => blow(4, 500, scale).prop_map(Op::Save),
+        2 => blow(4, 500, scale).prop_map(Op::Restore),
         1 => nums::<6>().prop_map(Op::Cm),
         4 => (0u8..4, prop_oneof![8 => 1u32..=2, 1 => 1u32..=40]).prop_map(|(x, n)| Op::Do(x, n)),
-        1 => blow(16, 100_000).prop_map(Op::Braces),
+        1 => blow(16, 10_000, scale).prop_map(Op::Braces),
         1 => vec(any::<u8>(), 0..24).prop_map(Op::InlineImage),
-        1 => blow(8, 50_000).prop_map(Op::Nest),
-        1 => blow(8, 50_000).prop_map(Op::Operands),
+        1 => blow(8, 2_000, scale).prop_map(Op::Nest),
+        1 => blow(8, 2_000, scale).prop_map(Op::Operands),
         1 => vec(any::<u8>(), 0..24).prop_map(Op::Raw),
     ]
 }
@@ -342,8 +342,8 @@ fn enc() -> impl Strategy<Value = Enc> {
     (prop::bool::weighted(0.6), length).prop_map(|(flate, length)| Enc { flate, length })
 }
 
-fn resources() -> impl Strategy<Value = Resources> {
-    (links(4), links(4), any::<bool>(), blow(2, 20_000)).prop_map(
+fn resources(scale: u32) -> impl Strategy<Value = Resources> {
+    (links(4), links(4), any::<bool>(), blow(2, 2_000, scale)).prop_map(
         |(fonts, xobjects, indirect, padding)| Resources {
             fonts,
             xobjects,
@@ -353,9 +353,9 @@ fn resources() -> impl Strategy<Value = Resources> {
     )
 }
 
-fn inherit() -> impl Strategy<Value = Inherit> {
+fn inherit(scale: u32) -> impl Strategy<Value = Inherit> {
     (
-        prop::option::weighted(0.7, resources()),
+        prop::option::weighted(0.7, resources(scale)),
         prop::option::weighted(0.5, nums::<4>()),
         prop::option::weighted(0.1, nums::<4>()),
         prop::option::weighted(0.2, num()),
@@ -368,14 +368,14 @@ fn inherit() -> impl Strategy<Value = Inherit> {
         })
 }
 
-fn page_node() -> impl Strategy<Value = PageNode> {
+fn page_node(scale: u32) -> impl Strategy<Value = PageNode> {
     (
         prop::bool::weighted(0.6),
         links(5),
-        prop_oneof![10 => Just(1u32), 1 => 1u32..=5_000],
+        prop_oneof![10 => Just(1u32), 1 => 1u32..=500 * scale],
         num(),
         prop::bool::weighted(0.9),
-        inherit(),
+        inherit(scale),
         links(3),
         links(3),
         prop::option::weighted(0.5, link()),
@@ -408,7 +408,7 @@ fn font() -> impl Strategy<Value = Font> {
     })
 }
 
-fn cmap() -> impl Strategy<Value = CMap> {
+fn cmap(scale: u32) -> impl Strategy<Value = CMap> {
     let line = prop_oneof![
         4 => (any::<u16>(), 0x20u32..0x3000).prop_map(|(s, d)| CMapLine::Char(s, d)),
         2 => (0u32..0x100, 0u32..0x200, 0x20u32..0x3000).prop_map(|(lo, n, d)| CMapLine::Range(lo, lo + n, d)),
@@ -416,7 +416,7 @@ fn cmap() -> impl Strategy<Value = CMap> {
         1 => Just(CMapLine::Range(0, u32::MAX, 0x41)),
         1 => (any::<u16>(), any::<u16>(), vec(any::<u16>(), 0..6)).prop_map(|(a, b, d)| CMapLine::RangeArray(a, b, d)),
     ];
-    (vec(line, 0..8), blow(1, 2_000), enc()).prop_map(|(lines, repeat, enc)| CMap {
+    (vec(line, 0..8), blow(1, 200, scale), enc()).prop_map(|(lines, repeat, enc)| CMap {
         lines,
         repeat: repeat.max(1),
         enc,
@@ -445,21 +445,21 @@ fn field() -> impl Strategy<Value = FieldNode> {
 }
 
 prop_compose! {
-    /// A hostile document.
-    pub fn graph()(
-        nodes in vec(page_node(), 1..8),
-        contents in vec((vec(op(), 0..10), enc()).prop_map(|(ops, enc)| Content { ops, enc }), 0..5),
+    /// A hostile document; `scale` (1 in CI) multiplies the sizes of the rare blow-ups.
+    pub fn graph(scale: u32)(
+        nodes in vec(page_node(scale), 1..8),
+        contents in vec((vec(op(scale), 0..10), enc()).prop_map(|(ops, enc)| Content { ops, enc }), 0..5),
         forms in vec(
-            (vec(op(), 0..8), enc(), prop::option::weighted(0.5, resources()),
+            (vec(op(scale), 0..8), enc(), prop::option::weighted(0.5, resources(scale)),
              prop::option::weighted(0.3, nums::<6>()), prop::bool::weighted(0.9))
                 .prop_map(|(ops, enc, resources, matrix, is_form)| Form { ops, enc, resources, matrix, is_form }),
             0..5),
         fonts in vec(font(), 0..4),
-        cmaps in vec(cmap(), 0..3),
+        cmaps in vec(cmap(scale), 0..3),
         fields in vec(field(), 0..6),
         form_roots in prop::option::weighted(0.6, links(4)),
-        junk in vec(val(), 0..4),
-        file in file::file_plan(),
+        junk in vec(val(scale), 0..4),
+        file in file::file_plan(scale),
     ) -> Graph {
         Graph { nodes, contents, forms, fonts, cmaps, fields, form_roots, junk, file }
     }

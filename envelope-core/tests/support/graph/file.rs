@@ -51,7 +51,7 @@ fn layouts() -> impl Strategy<Value = Layout> {
     ]
 }
 
-fn damage_one() -> impl Strategy<Value = Damage> {
+fn damage_one(scale: u32) -> impl Strategy<Value = Damage> {
     prop_oneof![
         2 => Just(Damage::Shift),
         2 => (any::<Index>(), any::<u32>()).prop_map(|(i, o)| Damage::Offset(i, o)),
@@ -59,7 +59,7 @@ fn damage_one() -> impl Strategy<Value = Damage> {
         2 => Just(Damage::PrevLoop),
         2 => prop::option::weighted(0.7, any::<Index>()).prop_map(Damage::NoEndstream),
         1 => (prop_oneof![1u32..100, Just(50_000_000), Just(u32::MAX)],
-              prop_oneof![4 => 0u32..64, 1 => 0u32..200_000])
+              prop_oneof![4 => 0u32..64, 1 => 0u32..20_000 * scale])
             .prop_map(|(size, rows)| Damage::XrefBomb { size, rows }),
         1 => (any::<Index>(), vec(any::<u8>(), 1..16)).prop_map(|(i, b)| Damage::Insert(i, b)),
         1 => (any::<Index>(), any::<Index>(), any::<u16>()).prop_map(|(a, b, n)| Damage::Splice(a, b, n)),
@@ -67,11 +67,11 @@ fn damage_one() -> impl Strategy<Value = Damage> {
     ]
 }
 
-pub fn file_plan() -> impl Strategy<Value = FilePlan> {
+pub fn file_plan(scale: u32) -> impl Strategy<Value = FilePlan> {
     (
         layouts(),
-        vec(vec((link(), val()), 1..3), 0..3),
-        prop_oneof![2 => Just(Vec::new()), 3 => vec(damage_one(), 1..3)],
+        vec(vec((link(), val(scale)), 1..3), 0..3),
+        prop_oneof![2 => Just(Vec::new()), 3 => vec(damage_one(scale), 1..3)],
     )
         .prop_map(|(layout, updates, damage)| FilePlan {
             layout,
