@@ -19,8 +19,8 @@ use harness::Campaign;
 use support::graph::graph;
 
 /// Cases per campaign in CI (debug build, two cores): together well under a minute.
-const GRAPH_CASES: u32 = 160;
-const MUTATION_CASES: u32 = 160;
+const GRAPH_CASES: u32 = 400;
+const MUTATION_CASES: u32 = 800;
 
 #[test]
 fn hostile_object_graphs_finish_without_panic() {

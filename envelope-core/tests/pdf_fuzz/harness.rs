@@ -6,10 +6,11 @@
 //! spinning. So hangs are not shrunk unless asked (`PDF_FUZZ_SHRINK_HANGS=1`), and no more than
 //! [`MAX_LEAKED`] hung threads are ever left behind.
 
+use std::cell::RefCell;
 use std::fmt::Debug;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
-use std::sync::mpsc;
+use std::sync::{Once, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,30 @@ const MAX_LEAKED: usize = 3;
 const DEFAULT_SEED: u64 = 0x5EED_0F11;
 /// Stack of a worker thread: that of tokio's blocking pool, where the service runs PDF work.
 const WORKER_STACK: usize = 2 << 20;
+
+const WORKER_NAME: &str = "pdf-fuzz-case";
+
+thread_local! {
+    /// Where the current worker panicked, kept by the panic hook.
+    static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Keeps workers' panics quiet (shrinking would print hundreds of backtraces) and remembers
+/// where each happened, for the report.
+fn install_panic_hook() {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if thread::current().name() == Some(WORKER_NAME) {
+                let at = info.location().map(ToString::to_string);
+                PANIC_AT.with(|p| *p.borrow_mut() = at);
+            } else {
+                default(info);
+            }
+        }));
+    });
+}
 
 /// What one case did.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,7 +151,8 @@ impl Campaign {
             failure_persistence: None,
             ..Config::default()
         };
-        let mut runner = TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
+        let mut runner =
+            TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &seed));
         let started = Instant::now();
         let (mut bytes_total, mut slowest) = (0usize, Duration::ZERO);
         let mut failures: Vec<String> = Vec::new();
@@ -143,7 +169,12 @@ impl Campaign {
             slowest = slowest.max(t.elapsed());
             if self.verbose {
                 let ms = t.elapsed().as_millis();
-                println!("{} case {case}: {} bytes, {ms} ms, {}", self.name, bytes.len(), verdict.class());
+                println!(
+                    "{} case {case}: {} bytes, {ms} ms, {}",
+                    self.name,
+                    bytes.len(),
+                    verdict.class()
+                );
             }
             executed += 1;
             if let Verdict::Pass(reach) = verdict {
@@ -154,7 +185,13 @@ impl Campaign {
                 continue;
             }
             let (bytes, verdict, value) = self.shrink(&mut tree, bytes, verdict, &to_bytes);
-            let saved = save(self.name, case, verdict.class(), &bytes, &format!("{verdict:?}\n\n{}", describe(&value)));
+            let saved = save(
+                self.name,
+                case,
+                verdict.class(),
+                &bytes,
+                &format!("{verdict:?}\n\n{}", describe(&value)),
+            );
             let line = format!(
                 "{} case {case} (seed {}): {} {} bytes, saved as {}{}",
                 self.name,
@@ -209,7 +246,12 @@ impl Campaign {
             let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let t = Instant::now();
             let verdict = self.check(bytes);
-            println!("{}: {} in {} ms", path.display(), verdict.class(), t.elapsed().as_millis());
+            println!(
+                "{}: {} in {} ms",
+                path.display(),
+                verdict.class(),
+                t.elapsed().as_millis()
+            );
             if !matches!(verdict, Verdict::Pass(_)) {
                 failures.push(format!("{}: {verdict:?}", path.display()));
                 if self.leaked >= MAX_LEAKED {
@@ -251,12 +293,16 @@ impl Campaign {
 
     /// Runs one case on a worker thread; a case past the deadline is left running and counted.
     fn check(&mut self, bytes: Vec<u8>) -> Verdict {
+        install_panic_hook();
         let (tx, rx) = mpsc::channel();
         let spawned = thread::Builder::new()
-            .name("pdf-fuzz-case".into())
+            .name(WORKER_NAME.into())
             .stack_size(WORKER_STACK)
             .spawn(move || {
-                let outcome = catch_unwind(AssertUnwindSafe(|| exercise(&bytes)));
+                let outcome = catch_unwind(AssertUnwindSafe(|| exercise(&bytes))).map_err(|p| {
+                    let at = PANIC_AT.with(|a| a.borrow_mut().take()).unwrap_or_default();
+                    format!("{} at {at}", panic_message(p.as_ref()))
+                });
                 let _ = tx.send(outcome);
             });
         if let Err(e) = spawned {
@@ -265,7 +311,7 @@ impl Campaign {
         match rx.recv_timeout(self.deadline) {
             Ok(Ok(Ok(reach))) => Verdict::Pass(reach),
             Ok(Ok(Err(broken))) => Verdict::Broken(broken),
-            Ok(Err(panic)) => Verdict::Panic(panic_message(panic.as_ref())),
+            Ok(Err(panic)) => Verdict::Panic(panic),
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 self.leaked += 1;
                 Verdict::Hang
@@ -313,10 +359,16 @@ pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
     for f in &info.fields {
         let f = &f.field;
         if f.page == 0 || f.page > info.page_count {
-            return Err(format!("field {} is on page {} of {}", f.key, f.page, info.page_count));
+            return Err(format!(
+                "field {} is on page {} of {}",
+                f.key, f.page, info.page_count
+            ));
         }
         if ![f.x, f.y, f.width, f.height].iter().all(|v| v.is_finite()) {
-            return Err(format!("field {} has a coordinate that is not a number", f.key));
+            return Err(format!(
+                "field {} has a coordinate that is not a number",
+                f.key
+            ));
         }
     }
     let request = StampRequest {
@@ -372,7 +424,9 @@ pub fn plain_words(msg: &str) -> Result<(), String> {
             && word.chars().any(|c| c.is_ascii_lowercase())
             && word.chars().skip(1).any(|c| c.is_ascii_uppercase());
         if camel && !word.starts_with('/') {
-            return Err(format!("error message has a Debug variant name ({word}): {msg}"));
+            return Err(format!(
+                "error message has a Debug variant name ({word}): {msg}"
+            ));
         }
     }
     // A unit variant printed with `{:?}` at the end: "stream: Corrupt".
@@ -381,7 +435,9 @@ pub fn plain_words(msg: &str) -> Result<(), String> {
         && last.chars().next().is_some_and(|c| c.is_ascii_uppercase())
         && last.chars().skip(1).all(|c| c.is_ascii_lowercase())
     {
-        return Err(format!("error message ends in a Debug variant name ({last}): {msg}"));
+        return Err(format!(
+            "error message ends in a Debug variant name ({last}): {msg}"
+        ));
     }
     Ok(())
 }

@@ -30,8 +30,22 @@ const SNIPPETS: &[&str] = &[
 ];
 
 const KEYWORDS: &[&str] = &[
-    "obj", "endobj", "stream", "endstream", "xref", "trailer", "startxref", " R", "/Root",
-    "/Pages", "/Kids", "/Contents", "/Length", "/Filter", "/Prev", "/Type",
+    "obj",
+    "endobj",
+    "stream",
+    "endstream",
+    "xref",
+    "trailer",
+    "startxref",
+    " R",
+    "/Root",
+    "/Pages",
+    "/Kids",
+    "/Contents",
+    "/Length",
+    "/Filter",
+    "/Prev",
+    "/Type",
 ];
 
 /// One edit.
@@ -64,7 +78,12 @@ pub fn corpus() -> Vec<Vec<u8>> {
         &mut b,
         &[
             PageSpec::letter(helv_text(10.0, 72.0, 700.0, "{{signature:A}} {{data:k}}")),
-            PageSpec::letter(helv_text(10.0, 72.0, 600.0, "{{text:B:name}} {{checkbox:B}}")),
+            PageSpec::letter(helv_text(
+                10.0,
+                72.0,
+                600.0,
+                "{{text:B:name}} {{checkbox:B}}",
+            )),
         ],
         "",
         Layout::XrefStream { objstm: false },
@@ -92,7 +111,10 @@ pub fn corpus() -> Vec<Vec<u8>> {
 fn root_of(bytes: &[u8]) -> u32 {
     let at = bytes.windows(5).rposition(|w| w == b"/Root").unwrap_or(0);
     let s = String::from_utf8_lossy(&bytes[at + 5..(at + 20).min(bytes.len())]).into_owned();
-    s.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or(1)
+    s.split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1)
 }
 
 fn edit() -> impl Strategy<Value = Edit> {

@@ -11,7 +11,6 @@
 //!
 //! Deterministic: the same value always writes the same bytes, so a failing case reproduces.
 
-
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -130,7 +129,9 @@ pub enum FontKind {
     /// A simple font with `/Differences`.
     Simple(Vec<(u8, String)>),
     /// Type0 / Identity-H with a CIDFont and `/W`.
-    Type0 { widths: Vec<(u16, u16, Num)> },
+    Type0 {
+        widths: Vec<(u16, u16, Num)>,
+    },
 }
 
 #[derive(Debug, Clone)]
@@ -240,10 +241,44 @@ const TAGS: &[&str] = &[
 ];
 
 const NAMES: &[&str] = &[
-    "Type", "Subtype", "Length", "Filter", "FlateDecode", "Kids", "Parent", "Resources",
-    "Font", "XObject", "Form", "Page", "Pages", "Contents", "Annots", "Fields", "T", "FT",
-    "Tx", "Btn", "Sig", "Rect", "P", "MediaBox", "Rotate", "ObjStm", "XRef", "Prev", "Size",
-    "W", "Index", "N", "First", "DecodeParms", "Predictor", "Columns", "ToUnicode", "A",
+    "Type",
+    "Subtype",
+    "Length",
+    "Filter",
+    "FlateDecode",
+    "Kids",
+    "Parent",
+    "Resources",
+    "Font",
+    "XObject",
+    "Form",
+    "Page",
+    "Pages",
+    "Contents",
+    "Annots",
+    "Fields",
+    "T",
+    "FT",
+    "Tx",
+    "Btn",
+    "Sig",
+    "Rect",
+    "P",
+    "MediaBox",
+    "Rotate",
+    "ObjStm",
+    "XRef",
+    "Prev",
+    "Size",
+    "W",
+    "Index",
+    "N",
+    "First",
+    "DecodeParms",
+    "Predictor",
+    "Columns",
+    "ToUnicode",
+    "A",
 ];
 
 pub fn link() -> impl Strategy<Value = Link> {
@@ -402,10 +437,8 @@ fn font() -> impl Strategy<Value = Font> {
         1 => vec((any::<u16>(), any::<u16>(), num()), 0..4)
             .prop_map(|widths| FontKind::Type0 { widths }),
     ];
-    (kind, prop::option::weighted(0.7, link())).prop_map(|(kind, to_unicode)| Font {
-        kind,
-        to_unicode,
-    })
+    (kind, prop::option::weighted(0.7, link()))
+        .prop_map(|(kind, to_unicode)| Font { kind, to_unicode })
 }
 
 fn cmap(scale: u32) -> impl Strategy<Value = CMap> {
@@ -426,7 +459,10 @@ fn cmap(scale: u32) -> impl Strategy<Value = CMap> {
 fn field() -> impl Strategy<Value = FieldNode> {
     (
         prop::option::weighted(0.9, "[A-Za-z]{1,5}(\\.[a-z]{1,3})?"),
-        prop::option::weighted(0.8, prop::sample::select(vec!["Tx", "Btn", "Sig", "Ch", "X"])),
+        prop::option::weighted(
+            0.8,
+            prop::sample::select(vec!["Tx", "Btn", "Sig", "Ch", "X"]),
+        ),
         links(3),
         prop::option::weighted(0.4, link()),
         prop::option::weighted(0.8, nums::<4>()),
@@ -512,4 +548,3 @@ impl Graph {
         self.base(pool) + l.at.index(len) as u32
     }
 }
-

@@ -4,7 +4,10 @@
 use std::fmt::Write as _;
 
 use super::super::{Builder, append_update, last_startxref, lit, zlib};
-use super::{CMap, CMapLine, Enc, Font, FontKind, FieldNode, Graph, Length, Link, Num, Op, PageNode, Pool, Resources, Val, file};
+use super::{
+    CMap, CMapLine, Enc, FieldNode, Font, FontKind, Graph, Length, Link, Num, Op, PageNode, Pool,
+    Resources, Val, file,
+};
 
 impl Graph {
     /// The whole file.
@@ -69,7 +72,11 @@ impl Writer<'_> {
         for (i, f) in g.forms.iter().enumerate() {
             let num = g.base(Pool::Form) + i as u32;
             let mut dict = String::from("/Type /XObject /BBox [0 0 100 100]");
-            dict.push_str(if f.is_form { " /Subtype /Form" } else { " /Subtype /Image" });
+            dict.push_str(if f.is_form {
+                " /Subtype /Form"
+            } else {
+                " /Subtype /Image"
+            });
             if let Some(m) = &f.matrix {
                 write!(dict, " /Matrix {}", nums_str(m)).unwrap();
             }
@@ -111,13 +118,22 @@ impl Writer<'_> {
         let g = self.g;
         let mut d = String::from("<<");
         if n.typed {
-            d.push_str(if n.leaf { "/Type /Page" } else { "/Type /Pages" });
+            d.push_str(if n.leaf {
+                "/Type /Page"
+            } else {
+                "/Type /Pages"
+            });
         }
         if !n.leaf || !n.kids.is_empty() && !n.typed {
             let one = self.refs(Pool::Node, &n.kids);
             let inner = &one[1..one.len() - 1];
-            write!(d, " /Kids [{}] /Count {}", inner.repeat(n.fan_out as usize), num_str(&n.count))
-                .unwrap();
+            write!(
+                d,
+                " /Kids [{}] /Count {}",
+                inner.repeat(n.fan_out as usize),
+                num_str(&n.count)
+            )
+            .unwrap();
         }
         if let Some(p) = &n.parent {
             write!(d, " /Parent {} 0 R", g.resolve(Pool::Node, p)).unwrap();
@@ -188,7 +204,9 @@ impl Writer<'_> {
                     write!(d, "{code} /{name} ").unwrap();
                 }
                 d.push(']');
-                format!("<</Type /Font /Subtype /TrueType /BaseFont /Fuzz /FirstChar 32 /LastChar 40 /Widths [500 600 -1 99999] /Encoding <</Differences {d}>>{tu}>>")
+                format!(
+                    "<</Type /Font /Subtype /TrueType /BaseFont /Fuzz /FirstChar 32 /LastChar 40 /Widths [500 600 -1 99999] /Encoding <</Differences {d}>>{tu}>>"
+                )
             }
             FontKind::Type0 { widths } => {
                 let mut w = String::from("[");
@@ -196,8 +214,12 @@ impl Writer<'_> {
                     write!(w, "{lo} {hi} {} {lo} [{}] ", num_str(v), num_str(v)).unwrap();
                 }
                 w.push(']');
-                let cid = self.b.add(format!("<</Type /Font /Subtype /CIDFontType2 /BaseFont /Fuzz /DW 1000 /W {w}>>"));
-                format!("<</Type /Font /Subtype /Type0 /BaseFont /Fuzz /Encoding /Identity-H /DescendantFonts [{cid} 0 R]{tu}>>")
+                let cid = self.b.add(format!(
+                    "<</Type /Font /Subtype /CIDFontType2 /BaseFont /Fuzz /DW 1000 /W {w}>>"
+                ));
+                format!(
+                    "<</Type /Font /Subtype /Type0 /BaseFont /Fuzz /Encoding /Identity-H /DescendantFonts [{cid} 0 R]{tu}>>"
+                )
             }
         }
     }
@@ -340,8 +362,19 @@ fn ops_bytes(ops: &[Op]) -> Vec<u8> {
     let mut o = Vec::new();
     for op in ops {
         match op {
-            Op::Text { font, size, at, text, split } => {
-                let head = format!("BT /F{font} {} Tf {} {} Td ", num_str(size), num_str(&at.0), num_str(&at.1));
+            Op::Text {
+                font,
+                size,
+                at,
+                text,
+                split,
+            } => {
+                let head = format!(
+                    "BT /F{font} {} Tf {} {} Td ",
+                    num_str(size),
+                    num_str(&at.0),
+                    num_str(&at.1)
+                );
                 o.extend_from_slice(head.as_bytes());
                 if *split == 0 {
                     o.extend_from_slice(&lit_bytes(text));
@@ -362,7 +395,9 @@ fn ops_bytes(ops: &[Op]) -> Vec<u8> {
                 let parts: Vec<String> = m.iter().map(num_str).collect();
                 o.extend_from_slice(format!("{} cm\n", parts.join(" ")).as_bytes());
             }
-            Op::Do(x, n) => o.extend_from_slice(format!("/X{x} Do ").repeat(*n as usize).as_bytes()),
+            Op::Do(x, n) => {
+                o.extend_from_slice(format!("/X{x} Do ").repeat(*n as usize).as_bytes())
+            }
             Op::Braces(n) => {
                 o.extend_from_slice(b"BT /F0 10 Tf (");
                 o.extend(std::iter::repeat_n(b'{', *n as usize));
@@ -392,7 +427,9 @@ fn ops_bytes(ops: &[Op]) -> Vec<u8> {
 }
 
 fn cmap_bytes(c: &CMap) -> Vec<u8> {
-    let mut s = String::from("/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n");
+    let mut s = String::from(
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap\n1 begincodespacerange <0000> <FFFF> endcodespacerange\n",
+    );
     let mut body = String::new();
     for line in &c.lines {
         match line {
@@ -401,7 +438,11 @@ fn cmap_bytes(c: &CMap) -> Vec<u8> {
             }
             CMapLine::Range(lo, hi, dst) => {
                 let width = if *hi > 0xFFFF { 8 } else { 4 };
-                write!(body, "1 beginbfrange <{lo:0width$X}> <{hi:0width$X}> <{dst:04X}> endbfrange\n").unwrap()
+                write!(
+                    body,
+                    "1 beginbfrange <{lo:0width$X}> <{hi:0width$X}> <{dst:04X}> endbfrange\n"
+                )
+                .unwrap()
             }
             CMapLine::RangeArray(lo, hi, dsts) => {
                 write!(body, "1 beginbfrange <{lo:04X}> <{hi:04X}> [").unwrap();
