@@ -380,7 +380,7 @@ pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
                 value: Some(value_for(f.field.kind)),
             })
             .collect(),
-        signature_page: (bytes.len() % 2 == 0).then(|| {
+        signature_page: bytes.len().is_multiple_of(2).then(|| {
             vec![SignatureBlock {
                 role: "Client".into(),
                 name: "Ada Lovelace".into(),

@@ -6,7 +6,8 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::sample::Index;
 
-use crate::support::graph::{Num, num, num_str};
+use crate::support::graph::write::num_str;
+use crate::support::graph::{Num, num};
 use crate::support::*;
 
 /// Snippets that reach the reader's bounds when put anywhere in a file.

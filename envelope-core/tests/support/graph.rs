@@ -16,10 +16,9 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 
 pub mod file;
-mod write;
+pub mod write;
 
 pub use file::FilePlan;
-pub use write::num_str;
 
 /// A reference into a pool (or, with `any`, to any object number, possibly a missing one).
 #[derive(Debug, Clone)]

@@ -434,13 +434,13 @@ fn cmap_bytes(c: &CMap) -> Vec<u8> {
     for line in &c.lines {
         match line {
             CMapLine::Char(src, dst) => {
-                write!(body, "1 beginbfchar <{src:04X}> <{dst:04X}> endbfchar\n").unwrap()
+                writeln!(body, "1 beginbfchar <{src:04X}> <{dst:04X}> endbfchar").unwrap()
             }
             CMapLine::Range(lo, hi, dst) => {
                 let width = if *hi > 0xFFFF { 8 } else { 4 };
-                write!(
+                writeln!(
                     body,
-                    "1 beginbfrange <{lo:0width$X}> <{hi:0width$X}> <{dst:04X}> endbfrange\n"
+                    "1 beginbfrange <{lo:0width$X}> <{hi:0width$X}> <{dst:04X}> endbfrange"
                 )
                 .unwrap()
             }
