@@ -10,6 +10,8 @@ pub mod hostile;
 use std::fmt::Write as _;
 use std::io::Write as _;
 
+pub mod graph;
+
 /// Objects numbered from 1, written in order.
 #[derive(Debug, Default, Clone)]
 pub struct Builder {
