@@ -17,6 +17,10 @@ use super::{Limit, PdfError};
 
 /// Deepest chain of references followed while resolving `/Length` and the like.
 const MAX_RESOLVE_DEPTH: usize = 16;
+/// Highest object number the format allows (ISO 32000-1, Annex C: 8,388,607 indirect objects).
+/// A file that claims more is refused on load, which also leaves an update room to number its
+/// new objects without overflow.
+pub const MAX_OBJECT_NUMBER: u32 = 8_388_607;
 
 /// A document opened for reading.
 #[derive(Debug)]
@@ -81,6 +85,11 @@ impl<'a> Document<'a> {
             budget,
             ends,
         };
+        if doc.next_object_number() > MAX_OBJECT_NUMBER + 1 {
+            return Err(PdfError::Invalid(format!(
+                "the PDF numbers its objects past {MAX_OBJECT_NUMBER}, the format's limit"
+            )));
+        }
         let root = doc.catalog()?;
         if root.get(b"Pages").is_none() {
             return Err(PdfError::Invalid("the catalog has no page tree".into()));
