@@ -4,7 +4,7 @@
 //! The naming rules live here (decisions.md, "Templates and fields"). This module must never
 //! write anything; it reads through the lazy reader only.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::geometry_box;
 use super::pages::Page;
@@ -176,13 +176,22 @@ pub fn order_and_name(mut fields: Vec<PlacedField>) -> Vec<PlacedField> {
     });
     ordered.append(&mut row);
     let mut used: HashSet<String> = HashSet::new();
+    // The next suffix to try per base key: `used` only grows, so the first free suffix of a base
+    // never goes down, and starting where the last search ended gives the same keys in linear
+    // time (thousands of tags with one key were quadratic).
+    let mut next_suffix: HashMap<String, u32> = HashMap::new();
     for f in &mut ordered {
         let base = f.field.key.clone();
         let mut key = base.clone();
-        let mut n = 2;
-        while used.contains(&key) {
-            key = format!("{base}_{n}");
-            n += 1;
+        if used.contains(&key) {
+            let n = next_suffix.entry(base.clone()).or_insert(2);
+            loop {
+                key = format!("{base}_{n}");
+                *n += 1;
+                if !used.contains(&key) {
+                    break;
+                }
+            }
         }
         used.insert(key.clone());
         f.field.key = key;
@@ -203,6 +212,47 @@ mod tests {
                 rect: [i as f64 * 5.0, 0.0, i as f64 * 5.0 + 5.0, 10.0],
             })
             .collect()
+    }
+
+    #[test]
+    fn duplicate_keys_are_numbered_from_2_skipping_taken_ones() {
+        use crate::field::{Field, FieldSource, FieldType, PlacedField};
+        let at = |key: &str, x: f64| PlacedField {
+            field: Field {
+                key: key.into(),
+                kind: FieldType::Text,
+                role: Some("A".into()),
+                filled_by: "A".into(),
+                required: true,
+                page: 1,
+                x,
+                y: 10.0,
+                width: 5.0,
+                height: 5.0,
+            },
+            source: FieldSource::Tag,
+        };
+        let keys = |fields: Vec<PlacedField>| -> Vec<String> {
+            order_and_name(fields)
+                .into_iter()
+                .map(|f| f.field.key)
+                .collect()
+        };
+        assert_eq!(
+            keys(vec![
+                at("a", 1.0),
+                at("a", 2.0),
+                at("a_2", 3.0),
+                at("a", 4.0),
+                at("a_3", 5.0)
+            ]),
+            ["a", "a_2", "a_2_2", "a_3", "a_3_2"]
+        );
+        // Many tags with one key: every key distinct, numbered in order.
+        let many = keys((0..5000).map(|i| at("k", f64::from(i))).collect());
+        assert_eq!(many[0], "k");
+        assert_eq!(many[4999], "k_5000");
+        assert_eq!(many.iter().collect::<HashSet<_>>().len(), 5000);
     }
 
     #[test]
