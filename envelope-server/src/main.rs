@@ -118,6 +118,14 @@ struct ServeArgs {
     tsa_url: Option<String>,
     #[command(flatten)]
     connections: ConnectionArgs,
+    /// PDF inspections and stampings at once (the PDF pool); default one per core, at least 2.
+    /// A request that finds every slot busy for 2 s is answered 503 service_busy.
+    #[arg(long, env = "ENVELOPE_PDF_WORKERS", value_parser = clap::value_parser!(u32).range(1..))]
+    pdf_workers: Option<u32>,
+    /// Memory that upload bodies may hold at once, in MiB; default five of the largest JSON
+    /// uploads (about 180 MiB). An upload waits up to 10 s for room, then gets 503.
+    #[arg(long, env = "ENVELOPE_MAX_UPLOAD_MEMORY_MIB", value_parser = clap::value_parser!(u32).range(1..))]
+    max_upload_memory_mib: Option<u32>,
 }
 
 /// Connection caps and timeouts (docs/HTTP.md). Durations take a unit: ms, s or m.
@@ -365,6 +373,8 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
             tsa_url: args.tsa_url,
         },
         connections: args.connections.limits(),
+        pdf_workers: args.pdf_workers.map(|n| n as usize),
+        max_upload_memory: args.max_upload_memory_mib.map(|m| m as usize * 1024 * 1024),
     })
     .await
 }

@@ -40,6 +40,10 @@ pub struct ServeOptions {
     pub signing: SigningOptions,
     /// Connection caps, connection timeouts and the shutdown grace period.
     pub connections: ConnectionLimits,
+    /// Slots of the PDF pool; `None` is the core's default (one per core, at least 2).
+    pub pdf_workers: Option<usize>,
+    /// Memory upload bodies may hold at once; `None` is `HttpLimits`' default.
+    pub max_upload_memory: Option<usize>,
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -112,13 +116,16 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         .public_url
         .clone()
         .unwrap_or_else(|| default_public_url(opts.listen));
-    let settings = Settings {
+    let mut settings = Settings {
         public_url: public_url.trim_end_matches('/').to_string(),
         signing_host: opts.signing_host.clone(),
         allow_insecure_webhook_urls: opts.allow_insecure_webhooks,
         rate_limit_per_minute: opts.rate_limit_per_minute,
         ..Settings::default()
     };
+    if let Some(n) = opts.pdf_workers {
+        settings.pdf_pool.capacity = n.max(1);
+    }
     if opts.allow_insecure_webhooks {
         tracing::warn!(
             "INSECURE: --allow-insecure-webhooks is on; webhooks may go to http:// and private \
@@ -163,7 +170,10 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         tracing::info!(frame_ancestors = %pages.frame_ancestors.as_sources(), "signing pages may be framed");
     }
     let app = App::new(svc).with_pages(pages);
-    let limits = app.limits().clone().with_connections(opts.connections);
+    let mut limits = app.limits().clone().with_connections(opts.connections);
+    if let Some(bytes) = opts.max_upload_memory {
+        limits.max_upload_memory = bytes;
+    }
     crate::run(listener, app.with_limits(limits), shutdown_signal()).await?;
     expiry.abort();
     let _ = stop_worker.send(());

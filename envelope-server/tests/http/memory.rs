@@ -249,3 +249,70 @@ async fn a_signing_post_is_read_only_behind_a_working_link_and_capped() {
         "the voided page"
     );
 }
+
+/// A server whose uploads may hold `budget` bytes at once, waiting `wait` for room.
+async fn upload_budget_server(budget: usize, wait: Duration) -> TestServer {
+    let mut limits = envelope_server::HttpLimits::for_max_file(25 * 1024 * 1024);
+    limits.max_upload_memory = budget;
+    limits.upload_memory_wait = wait;
+    TestServer::start_with(Options {
+        limits: Some(limits),
+        ..Options::default()
+    })
+    .await
+}
+
+#[tokio::test]
+async fn uploads_wait_for_the_memory_budget_then_get_503_and_later_succeed() {
+    let s = upload_budget_server(1024 * 1024, Duration::from_millis(300)).await;
+    let body = serde_json::to_vec(&envelope_body(&client_contract(), client_signer())).unwrap();
+    assert!(body.len() < 1024 * 1024, "the upload fits the budget alone");
+
+    // A slow client declares a body as large as the whole budget and sends half of it: its
+    // reservation holds the budget while it trickles.
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let mut slow = TcpStream::connect(&addr).await.unwrap();
+    let declared = 1024 * 1024;
+    slow.write_all(
+        format!(
+            "POST /v1/envelopes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nContent-Length: {declared}\r\n\r\n",
+            s.test_key
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    slow.write_all(&vec![b' '; declared / 2]).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    let post = || {
+        s.client
+            .post(s.url("/v1/envelopes"))
+            .bearer_auth(&s.test_key)
+            .header("content-type", "application/json")
+            .body(body.clone())
+    };
+    let r = s.send(post()).await;
+    let b = r.error(503, "service_busy");
+    assert_eq!(b["type"], "api_error");
+    assert_eq!(r.header("retry-after").as_deref(), Some("1"));
+
+    // Small requests take no reservation.
+    s.get(&s.test_key, "/v1/envelopes").await.ok(200);
+
+    // The slow client goes away: its reservation is given back and the upload goes through.
+    drop(slow);
+    let mut answered = None;
+    for _ in 0..50 {
+        let r = s.send(post()).await;
+        if r.status != 503 {
+            answered = Some(r);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    answered
+        .expect("an answer other than 503 once the budget is free")
+        .ok(201);
+}
