@@ -1,6 +1,8 @@
 //! The SigningService end to end on the in-memory seams, with a manual clock: every operation,
 //! the rules of decisions.md, events, emails, and the PDF engine behind completion.
 
+mod support;
+
 use std::sync::Arc;
 
 use chrono::Duration;
@@ -13,6 +15,7 @@ use envelope_core::service::{
 use envelope_core::store::IdempotencyBegin;
 use envelope_core::{ManualClock, MemoryMailer, Mode, SigningService, Timestamp};
 use serde_json::{Value, json};
+use support::simple_pdf;
 
 const CONTRACT: &[u8] = include_bytes!("../../examples/contract.pdf");
 
@@ -773,45 +776,6 @@ async fn templates_make_envelopes_and_archive() {
         w.svc.test_complete(&w.test, &env.id).await.unwrap().status,
         EnvelopeStatus::Completed
     );
-}
-
-/// A one-page PDF (Helvetica, classic xref) with one line of text per entry.
-fn simple_pdf(lines: &[&str]) -> Vec<u8> {
-    let mut content = String::new();
-    for (i, l) in lines.iter().enumerate() {
-        content.push_str(&format!(
-            "BT /F1 12 Tf 72 {} Td ({l}) Tj ET\n",
-            700 - 30 * i
-        ));
-    }
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>".to_string(),
-        format!("<< /Length {} >>\nstream\n{content}endstream", content.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_string(),
-    ];
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len();
-    out.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for off in offsets {
-        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
 }
 
 #[tokio::test]

@@ -3,6 +3,8 @@
 //! next signer, stamping, audit trail, seal). Property tests generate hostile submissions; a few
 //! fixed cases pin what is refused and what is stored.
 
+mod support;
+
 use std::sync::{Arc, OnceLock};
 
 use base64::Engine;
@@ -14,6 +16,7 @@ use envelope_core::service::{
 use envelope_core::{ManualClock, MemoryMailer, SigningService, Timestamp};
 use proptest::prelude::*;
 use serde_json::json;
+use support::{png_chunk, simple_pdf};
 
 // ---------------------------------------------------------------------------------------------
 // The world: one service with a sealer, an envelope per case.
@@ -42,45 +45,6 @@ async fn world() -> World {
     let acct = svc.admin().create_account("Acme").await.unwrap();
     let test = svc.authenticate(&acct.test_key.secret).await.unwrap();
     World { svc, test }
-}
-
-/// A one-page PDF with one line of Helvetica text per entry (tags are found in it).
-fn simple_pdf(lines: &[&str]) -> Vec<u8> {
-    let mut content = String::new();
-    for (i, l) in lines.iter().enumerate() {
-        content.push_str(&format!(
-            "BT /F1 12 Tf 72 {} Td ({l}) Tj ET\n",
-            700 - 40 * i
-        ));
-    }
-    let objects = [
-        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
-        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
-        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>".to_string(),
-        format!("<< /Length {} >>\nstream\n{content}endstream", content.len()),
-        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".to_string(),
-    ];
-    let mut out = b"%PDF-1.4\n".to_vec();
-    let mut offsets = Vec::new();
-    for (i, o) in objects.iter().enumerate() {
-        offsets.push(out.len());
-        out.extend_from_slice(format!("{} 0 obj\n{o}\nendobj\n", i + 1).as_bytes());
-    }
-    let xref = out.len();
-    out.extend_from_slice(
-        format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1).as_bytes(),
-    );
-    for off in offsets {
-        out.extend_from_slice(format!("{off:010} 00000 n \n").as_bytes());
-    }
-    out.extend_from_slice(
-        format!(
-            "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
-            objects.len() + 1
-        )
-        .as_bytes(),
-    );
-    out
 }
 
 /// The hostile signer's fields: every type, as tags.
@@ -175,30 +139,6 @@ impl World {
 // ---------------------------------------------------------------------------------------------
 // Hostile PNGs.
 
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in bytes {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-    let start = out.len();
-    out.extend_from_slice(kind);
-    out.extend_from_slice(data);
-    let crc = crc32(&out[start..]);
-    out.extend_from_slice(&crc.to_be_bytes());
-}
-
 const MAGIC: &[u8] = b"\x89PNG\r\n\x1a\n";
 
 /// A valid header claiming `w`x`h` pixels of `color` at `depth`, then a little pixel data.
@@ -208,9 +148,9 @@ fn claimed(w: u32, h: u32, color: u8, depth: u8, idat: &[u8]) -> Vec<u8> {
     ihdr.extend_from_slice(&w.to_be_bytes());
     ihdr.extend_from_slice(&h.to_be_bytes());
     ihdr.extend_from_slice(&[depth, color, 0, 0, 0]);
-    chunk(&mut out, b"IHDR", &ihdr);
-    chunk(&mut out, b"IDAT", idat);
-    chunk(&mut out, b"IEND", &[]);
+    png_chunk(&mut out, b"IHDR", &ihdr);
+    png_chunk(&mut out, b"IDAT", idat);
+    png_chunk(&mut out, b"IEND", &[]);
     out
 }
 

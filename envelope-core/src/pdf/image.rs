@@ -275,6 +275,7 @@ pub fn add_image(up: &mut Update, png: &Png) -> ObjRef {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::pdf::testpdf::png_chunk;
 
     /// A small RGBA PNG with a diagonal stroke.
     pub fn sample_png() -> Vec<u8> {
@@ -315,30 +316,6 @@ mod tests {
         assert!(decode_png(&cut).is_err());
     }
 
-    fn crc32(bytes: &[u8]) -> u32 {
-        let mut crc = !0u32;
-        for &b in bytes {
-            crc ^= u32::from(b);
-            for _ in 0..8 {
-                crc = if crc & 1 == 1 {
-                    (crc >> 1) ^ 0xEDB8_8320
-                } else {
-                    crc >> 1
-                };
-            }
-        }
-        !crc
-    }
-
-    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
-        out.extend_from_slice(&(data.len() as u32).to_be_bytes());
-        let start = out.len();
-        out.extend_from_slice(kind);
-        out.extend_from_slice(data);
-        let crc = crc32(&out[start..]);
-        out.extend_from_slice(&crc.to_be_bytes());
-    }
-
     /// A well-formed header claiming `w`x`h` RGBA pixels, followed by a tiny IDAT.
     fn claimed(w: u32, h: u32) -> Vec<u8> {
         let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
@@ -346,13 +323,13 @@ mod tests {
         ihdr.extend_from_slice(&w.to_be_bytes());
         ihdr.extend_from_slice(&h.to_be_bytes());
         ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
-        chunk(&mut out, b"IHDR", &ihdr);
-        chunk(
+        png_chunk(&mut out, b"IHDR", &ihdr);
+        png_chunk(
             &mut out,
             b"IDAT",
             &[0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01],
         );
-        chunk(&mut out, b"IEND", &[]);
+        png_chunk(&mut out, b"IEND", &[]);
         out
     }
 

@@ -532,3 +532,38 @@ pub fn transform(tool: &str, args: &[&str], bytes: &[u8]) -> Vec<u8> {
     );
     std::fs::read(&output).unwrap()
 }
+
+/// A one-page PDF (Helvetica, classic xref) with one line of text per entry, 30 points apart.
+pub fn simple_pdf(lines: &[&str]) -> Vec<u8> {
+    let content: String = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| helv_text(12.0, 72.0, 700.0 - 30.0 * i as f64, l))
+        .collect();
+    document(
+        &mut Builder::new(),
+        &[PageSpec::letter(content)],
+        "",
+        Layout::Classic,
+    )
+}
+
+/// Appends one PNG chunk (length, type, data, CRC-32) to `out`: for hand-made, hostile PNGs.
+pub fn png_chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+    out.extend_from_slice(&(data.len() as u32).to_be_bytes());
+    let start = out.len();
+    out.extend_from_slice(kind);
+    out.extend_from_slice(data);
+    let mut crc = !0u32;
+    for &b in &out[start..] {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    out.extend_from_slice(&(!crc).to_be_bytes());
+}
