@@ -19,6 +19,7 @@ mod notify;
 pub mod params;
 mod pool;
 mod ratelimit;
+mod response_key;
 mod signing;
 mod templates;
 mod webhooks;
@@ -37,6 +38,7 @@ pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
+pub use response_key::ResponseKey;
 pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -189,6 +191,8 @@ pub(crate) struct Inner {
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
     pub pool: pool::PdfPool,
+    /// Seals the responses kept by idempotency records (they may carry secrets).
+    pub response_key: ResponseKey,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -215,6 +219,7 @@ pub struct SigningServiceBuilder {
     sink: Option<Arc<dyn WebhookSink>>,
     clock: Option<Arc<dyn Clock>>,
     sealer: Option<Arc<dyn Sealer>>,
+    response_key: Option<ResponseKey>,
     settings: Settings,
 }
 
@@ -257,6 +262,14 @@ impl SigningServiceBuilder {
         self.sealer = Some(sealer);
         self
     }
+    /// The key that encrypts the responses idempotency records keep. Without one the service
+    /// makes a random key, which suits a store that lives no longer than the process; a
+    /// persistent store needs a persistent key, shared by every server on it, or replays after a
+    /// restart fail (the server keeps it in `<data-dir>/idempotency.key`).
+    pub fn response_key(mut self, key: ResponseKey) -> Self {
+        self.response_key = Some(key);
+        self
+    }
     pub fn build(self) -> SigningService {
         let settings = self.settings;
         SigningService {
@@ -269,6 +282,7 @@ impl SigningServiceBuilder {
                 sink: self.sink.unwrap_or_else(|| Arc::new(MemorySink::new())),
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock)),
                 sealer: self.sealer,
+                response_key: self.response_key.unwrap_or_else(ResponseKey::random),
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 settings,
@@ -354,13 +368,31 @@ impl SigningService {
             .idempotency_begin(&ctx.scope(), key, fingerprint, now, stale)
             .await?;
         match begin {
+            IdempotencyBegin::Replay(stored) => {
+                let body = self
+                    .inner
+                    .response_key
+                    .open(&ctx.scope(), key, stored.status, &stored.body)
+                    .map_err(|_| {
+                        Error::Internal(
+                            "an idempotency record does not decrypt: the response key changed \
+                             or the record was altered"
+                                .into(),
+                        )
+                    })?;
+                Ok(IdempotencyBegin::Replay(StoredResponse {
+                    status: stored.status,
+                    body,
+                }))
+            }
             IdempotencyBegin::Mismatch => Err(Error::IdempotencyKeyReused),
             IdempotencyBegin::InFlight => Err(Error::IdempotencyKeyInUse),
             other => Ok(other),
         }
     }
 
-    /// Stores the response of a request whose key was claimed (kept for the idempotency TTL).
+    /// Stores the response of a request whose key was claimed (kept for the idempotency TTL),
+    /// its body encrypted with the service's [`ResponseKey`].
     pub async fn idempotency_finish(
         &self,
         ctx: &AuthContext,
@@ -368,6 +400,13 @@ impl SigningService {
         response: StoredResponse,
     ) -> Result<()> {
         let expires = self.now() + self.inner.settings.idempotency_ttl;
+        let response = StoredResponse {
+            body: self
+                .inner
+                .response_key
+                .seal(&ctx.scope(), key, response.status, &response.body),
+            status: response.status,
+        };
         Ok(self
             .inner
             .store
