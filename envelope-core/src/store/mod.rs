@@ -32,6 +32,7 @@
 pub mod conformance;
 mod dir;
 mod memory;
+pub mod private;
 #[cfg(feature = "sql")]
 pub mod sql;
 

@@ -1,6 +1,7 @@
 //! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), two
 //! processes racing on one PostgreSQL database (`multi_process`), and SIGTERM during PDF work
-//! that does not end (`shutdown`).
+//! that does not end (`shutdown`), and secrets at rest: encrypted idempotency records and an
+//! owner-only data dir (`secrets`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -13,4 +14,6 @@ mod check;
 mod crash;
 mod multi_process;
 mod process;
+#[cfg(unix)]
+mod secrets;
 mod shutdown;
