@@ -289,7 +289,10 @@ pub async fn webhook_outbox_fairness(store: Arc<dyn Store>, _: Arc<dyn BlobStore
         .claim_deliveries(due, lease, &claim(1, 100, 2, &busy))
         .await
         .unwrap();
-    assert!(mine(&got, &a).is_empty(), "an account at its cap is skipped");
+    assert!(
+        mine(&got, &a).is_empty(),
+        "an account at its cap is skipped"
+    );
     assert_eq!(
         mine(&got, &b),
         vec![late.id.clone()],

@@ -27,7 +27,10 @@ const CANDIDATES: &str = "SELECT d.id, d.endpoint_id, d.account FROM webhook_del
 fn candidates_sql(excluded_endpoints: usize, excluded_accounts: usize) -> String {
     let mut sql = String::from(CANDIDATES);
     let mut n = 3;
-    for (column, count) in [("d.endpoint_id", excluded_endpoints), ("d.account", excluded_accounts)] {
+    for (column, count) in [
+        ("d.endpoint_id", excluded_endpoints),
+        ("d.account", excluded_accounts),
+    ] {
         if count > 0 {
             let marks: Vec<String> = (n..n + count).map(|i| format!("${i}")).collect();
             sql.push_str(&format!(" AND {column} NOT IN ({})", marks.join(", ")));
