@@ -65,6 +65,8 @@ pub struct Limits {
     pub max_expires_in_days: u32,
     pub max_list_limit: usize,
     pub max_fields: usize,
+    /// Webhook endpoints per account and mode.
+    pub max_webhook_endpoints: usize,
 }
 
 impl Default for Limits {
@@ -77,6 +79,7 @@ impl Default for Limits {
             max_expires_in_days: 90,
             max_list_limit: 100,
             max_fields: 500,
+            max_webhook_endpoints: 16,
         }
     }
 }
@@ -92,6 +95,8 @@ pub struct Settings {
     pub signing_host: Option<String>,
     /// Requests per API key per minute.
     pub rate_limit_per_minute: u32,
+    /// `POST /events/{id}/resend` calls per account per minute.
+    pub resend_per_minute: u32,
     pub limits: Limits,
     /// Development only: accept `http://` and loopback webhook URLs.
     pub allow_insecure_webhook_urls: bool,
@@ -118,6 +123,7 @@ impl Default for Settings {
             public_url: "http://127.0.0.1:8080".into(),
             signing_host: None,
             rate_limit_per_minute: 600,
+            resend_per_minute: 30,
             limits: Limits::default(),
             allow_insecure_webhook_urls: false,
             default_monthly_allowance: 100,
@@ -190,6 +196,7 @@ pub(crate) struct Inner {
     pub sealer: Option<Arc<dyn Sealer>>,
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
+    pub resend_limiter: ratelimit::RateLimiter,
     pub pool: pool::PdfPool,
     /// Seals the responses kept by idempotency records (they may carry secrets).
     pub response_key: ResponseKey,
@@ -284,6 +291,7 @@ impl SigningServiceBuilder {
                 sealer: self.sealer,
                 response_key: self.response_key.unwrap_or_else(ResponseKey::random),
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
+                resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 settings,
             }),
