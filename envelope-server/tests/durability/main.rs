@@ -1,7 +1,8 @@
 //! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), two
 //! processes racing on one PostgreSQL database (`multi_process`), and SIGTERM during PDF work
 //! that does not end (`shutdown`), and secrets at rest: encrypted idempotency records and an
-//! owner-only data dir (`secrets`).
+//! owner-only data dir (`secrets`); one account's hanging webhook receivers against another's
+//! delivery (`webhook_fairness`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -17,3 +18,4 @@ mod process;
 #[cfg(unix)]
 mod secrets;
 mod shutdown;
+mod webhook_fairness;
