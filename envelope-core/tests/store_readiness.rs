@@ -189,3 +189,43 @@ async fn postgres_without_write_privilege_is_unwritable() {
     assert!(e.detail.contains("permission denied"), "{e}");
     ready_again.expect("ready once the privilege is back");
 }
+
+/// The service probes the store at most once per `READINESS_TTL` of its clock, however often
+/// it is asked: counted in SQLite commits, each probe being one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_service_probes_once_per_second() {
+    use envelope_core::service::{READINESS_TTL, Readiness};
+    use envelope_core::{ManualClock, SigningService};
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqlStore::open_sqlite(dir.path().join("envelope.db"))
+        .await
+        .unwrap();
+    let clock = Arc::new(ManualClock::new(at(0)));
+    let svc = SigningService::builder()
+        .blobs(Arc::new(store.blobs()))
+        .store(Arc::new(store.clone()))
+        .clock(clock.clone())
+        .build();
+    let commits = || store.commit_stats().unwrap().commits;
+
+    let before = commits();
+    let asks: Vec<_> = (0..50)
+        .map(|_| {
+            let svc = svc.clone();
+            tokio::spawn(async move { svc.readiness().await })
+        })
+        .collect();
+    for ask in asks {
+        assert_eq!(ask.await.unwrap(), Readiness::Ready);
+    }
+    assert_eq!(commits() - before, 1, "50 concurrent asks, one probe");
+
+    let ttl_ms = READINESS_TTL.as_millis() as i64;
+    clock.set(at(0) + chrono::TimeDelta::milliseconds(ttl_ms - 1));
+    assert_eq!(svc.readiness().await, Readiness::Ready);
+    assert_eq!(commits() - before, 1, "still within the TTL");
+    clock.set(at(0) + chrono::TimeDelta::milliseconds(ttl_ms));
+    assert_eq!(svc.readiness().await, Readiness::Ready);
+    assert_eq!(commits() - before, 2, "a new probe once the TTL has passed");
+}
