@@ -17,6 +17,7 @@
 //! | [`response`] | response constructors and the headers of every response |
 //! | [`store`] | [`store::open_store`], the one way to open the store |
 //! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
+//! | [`health`] | `/healthz`, `/readyz`, and stopping when the store fails for good |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
 //! | [`signing`] | the sealer of `serve`: configured or development certificate, HTTP TSA |
 //!
@@ -28,6 +29,7 @@ pub mod app;
 pub mod body;
 pub mod error;
 pub mod handlers;
+pub mod health;
 pub mod request;
 pub mod response;
 pub mod router;

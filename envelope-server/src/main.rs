@@ -11,6 +11,7 @@ use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
 use envelope_server::ConnectionLimits;
 use envelope_server::admin::{AdminCommand, run_admin};
+use envelope_server::health::{EXIT_STORE_FAILED, StoreFailed};
 use envelope_server::serve::{ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::signing_page::FrameAncestors;
@@ -299,8 +300,18 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            exit_code(&*e)
         }
+    }
+}
+
+/// A store that failed for good exits with its own status, so that supervisors and operators
+/// can tell it from a bad configuration (docs/OPERATIONS.md).
+fn exit_code(e: &(dyn std::error::Error + 'static)) -> ExitCode {
+    if e.downcast_ref::<StoreFailed>().is_some() {
+        ExitCode::from(EXIT_STORE_FAILED)
+    } else {
+        ExitCode::FAILURE
     }
 }
 
@@ -390,6 +401,14 @@ async fn run_admin_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_store_has_its_own_exit_status() {
+        let failed: envelope_core::error::BoxError = StoreFailed("fsync failed".into()).into();
+        assert_eq!(exit_code(&*failed), ExitCode::from(74));
+        let other: envelope_core::error::BoxError = "cannot bind".into();
+        assert_eq!(exit_code(&*other), ExitCode::FAILURE);
+    }
 
     #[test]
     fn connection_defaults_match_the_library() {

@@ -13,6 +13,7 @@ mod email_content;
 mod envelopes;
 mod events;
 mod fields;
+mod health;
 pub mod json;
 mod lifecycle;
 mod notify;
@@ -33,6 +34,7 @@ pub use envelopes::{
     CreateEnvelopeParams, FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget,
     SignerParam, SigningUrl,
 };
+pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
@@ -189,6 +191,8 @@ pub(crate) struct Inner {
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
     pub pool: pool::PdfPool,
+    /// The last readiness probe's answer (`health.rs`).
+    pub readiness: health::ReadinessCache,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -271,6 +275,7 @@ impl SigningServiceBuilder {
                 sealer: self.sealer,
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
+                readiness: health::ReadinessCache::default(),
                 settings,
             }),
         }

@@ -1,6 +1,7 @@
 //! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), two
-//! processes racing on one PostgreSQL database (`multi_process`), and SIGTERM during PDF work
-//! that does not end (`shutdown`).
+//! processes racing on one PostgreSQL database (`multi_process`), SIGTERM during PDF work
+//! that does not end (`shutdown`), and `/readyz` following a PostgreSQL role that loses its
+//! write privilege (`health`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -11,6 +12,7 @@ mod pdf;
 
 mod check;
 mod crash;
+mod health;
 mod multi_process;
 mod process;
 mod shutdown;

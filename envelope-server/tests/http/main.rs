@@ -7,6 +7,7 @@ mod basics;
 mod bodies;
 mod connections;
 mod envelopes;
+mod health;
 mod idempotency;
 mod limits;
 mod memory;
