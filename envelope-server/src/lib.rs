@@ -27,6 +27,7 @@
 pub mod admin;
 pub mod app;
 pub mod body;
+pub mod client_addr;
 pub mod error;
 pub mod handlers;
 pub mod health;
@@ -41,5 +42,6 @@ pub mod store;
 pub mod webhook_sink;
 
 pub use app::{App, ConnectionLimits, HttpLimits};
+pub use client_addr::TrustedProxies;
 pub use server::run;
 pub use signing_page::{FrameAncestors, PageSecret, PageSettings};

@@ -32,6 +32,13 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
     let started = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    // Behind a trusted proxy the client is who the proxy says; everything below (rate limits,
+    // the audit trail's addresses) sees that address. The socket's peer is still logged.
+    let socket_peer = peer;
+    let peer = SocketAddr::new(
+        app.trusted_proxies.client(peer.ip(), req.headers()),
+        peer.port(),
+    );
     let mut meta = Meta {
         request_id: ids::new_id(ids::REQUEST),
         mode: Mode::Test,
@@ -57,6 +64,8 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
                 duration_ms = started.elapsed().as_millis() as u64,
                 request_id = %meta.request_id,
                 mode = %meta.mode.as_str(),
+                client = %peer.ip(),
+                peer = %socket_peer,
                 "request"
             )
         };

@@ -12,6 +12,7 @@ use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSetting
 use envelope_core::{Settings, SigningService};
 
 use crate::app::{App, ConnectionLimits};
+use crate::client_addr::TrustedProxies;
 use crate::health::{
     EXIT_STORE_FAILED, FAILURE_EXIT_DELAY, Stopped, StoreFailed, run_until_store_fails,
 };
@@ -47,6 +48,8 @@ pub struct ServeOptions {
     pub pdf_workers: Option<usize>,
     /// Memory upload bodies may hold at once; `None` is `HttpLimits`' default.
     pub max_upload_memory: Option<usize>,
+    /// Reverse proxies trusted to name the client (`--trusted-proxies`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -174,7 +177,12 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     if !pages.frame_ancestors.is_none() {
         tracing::info!(frame_ancestors = %pages.frame_ancestors.as_sources(), "signing pages may be framed");
     }
-    let app = App::new(svc).with_pages(pages);
+    if !opts.trusted_proxies.is_empty() {
+        tracing::info!("trusted proxies set: Forwarded / X-Forwarded-For name the client");
+    }
+    let app = App::new(svc)
+        .with_pages(pages)
+        .with_trusted_proxies(opts.trusted_proxies.clone());
     let mut limits = app.limits().clone().with_connections(opts.connections);
     if let Some(bytes) = opts.max_upload_memory {
         limits.max_upload_memory = bytes;

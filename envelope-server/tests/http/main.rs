@@ -11,6 +11,7 @@ mod health;
 mod idempotency;
 mod limits;
 mod memory;
+mod proxy;
 mod sealing;
 mod signing;
 mod templates;
