@@ -161,12 +161,15 @@ mod tests {
         s.parse().unwrap()
     }
 
+    /// (socket peer, header lines, expected client)
+    type Case<'a> = (&'a str, &'a [(&'static str, &'a str)], &'a str);
+
     #[test]
     fn the_rightmost_untrusted_hop_is_the_client() {
         let trusted = TrustedProxies::parse("10.0.0.0/8, 192.0.2.10, 2001:db8:1::/48").unwrap();
         let xff = "x-forwarded-for";
         let fwd = "forwarded";
-        let cases: &[(&str, &[(&'static str, &str)], &str)] = &[
+        let cases: &[Case] = &[
             // Not from a trusted proxy: the headers are ignored.
             ("203.0.113.9", &[(xff, "198.51.100.1")], "203.0.113.9"),
             // One proxy.
