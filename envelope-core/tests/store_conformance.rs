@@ -213,6 +213,7 @@ macro_rules! all_clauses {
             webhook_outbox,
             webhook_outbox_raced,
             webhook_outbox_fairness,
+            readiness,
         );
     };
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 use envelope_core::SigningService;
 
 use crate::body::UploadMemory;
+use crate::client_addr::TrustedProxies;
 use crate::signing_page::PageSettings;
 
 /// Limits and deadlines of the HTTP layer. The defaults are what docs/HTTP.md explains.
@@ -140,6 +141,7 @@ pub struct App {
     pub(crate) limits: HttpLimits,
     pub(crate) pages: PageSettings,
     pub(crate) upload_memory: UploadMemory,
+    pub(crate) trusted_proxies: TrustedProxies,
 }
 
 fn upload_memory(limits: &HttpLimits) -> UploadMemory {
@@ -156,12 +158,20 @@ impl App {
             upload_memory: upload_memory(&limits),
             limits,
             pages: PageSettings::default(),
+            trusted_proxies: TrustedProxies::none(),
         }
     }
 
     pub fn with_limits(mut self, limits: HttpLimits) -> App {
         self.upload_memory = upload_memory(&limits);
         self.limits = limits;
+        self
+    }
+
+    /// Proxies whose `Forwarded` / `X-Forwarded-For` name the client (`client_addr.rs`); none
+    /// by default, and then those headers are ignored.
+    pub fn with_trusted_proxies(mut self, proxies: TrustedProxies) -> App {
+        self.trusted_proxies = proxies;
         self
     }
 

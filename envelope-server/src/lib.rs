@@ -17,6 +17,7 @@
 //! | [`response`] | response constructors and the headers of every response |
 //! | [`store`] | [`store::open_store`], the one way to open the store |
 //! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
+//! | [`health`] | `/healthz`, `/readyz`, and stopping when the store fails for good |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
 //! | [`signing`] | the sealer of `serve`: configured or development certificate, HTTP TSA |
 //!
@@ -26,8 +27,10 @@
 pub mod admin;
 pub mod app;
 pub mod body;
+pub mod client_addr;
 pub mod error;
 pub mod handlers;
+pub mod health;
 pub mod request;
 pub mod response;
 pub mod router;
@@ -39,5 +42,6 @@ pub mod store;
 pub mod webhook_sink;
 
 pub use app::{App, ConnectionLimits, HttpLimits};
+pub use client_addr::TrustedProxies;
 pub use server::run;
 pub use signing_page::{FrameAncestors, PageSecret, PageSettings};

@@ -9,12 +9,13 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
-use envelope_server::ConnectionLimits;
 use envelope_server::admin::{AdminCommand, run_admin};
+use envelope_server::health::{EXIT_STORE_FAILED, StoreFailed};
 use envelope_server::serve::{ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
+use envelope_server::{ConnectionLimits, TrustedProxies};
 
 /// The Envelope Signing Service: HTTP server and admin commands.
 #[derive(Debug, Parser)]
@@ -126,6 +127,11 @@ struct ServeArgs {
     /// uploads (about 180 MiB). An upload waits up to 10 s for room, then gets 503.
     #[arg(long, env = "ENVELOPE_MAX_UPLOAD_MEMORY_MIB", value_parser = clap::value_parser!(u32).range(1..))]
     max_upload_memory_mib: Option<u32>,
+    /// Reverse proxies whose Forwarded / X-Forwarded-For headers name the client:
+    /// CIDR[,CIDR...] such as "10.0.0.0/8,127.0.0.1". The client is the rightmost address that
+    /// is not one of them. Without it those headers are ignored.
+    #[arg(long, env = "ENVELOPE_TRUSTED_PROXIES", value_parser = TrustedProxies::parse)]
+    trusted_proxies: Option<TrustedProxies>,
 }
 
 /// Connection caps and timeouts (docs/HTTP.md). Durations take a unit: ms, s or m.
@@ -299,8 +305,18 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::FAILURE
+            exit_code(&*e)
         }
+    }
+}
+
+/// A store that failed for good exits with its own status, so that supervisors and operators
+/// can tell it from a bad configuration (docs/OPERATIONS.md).
+fn exit_code(e: &(dyn std::error::Error + 'static)) -> ExitCode {
+    if e.downcast_ref::<StoreFailed>().is_some() {
+        ExitCode::from(EXIT_STORE_FAILED)
+    } else {
+        ExitCode::FAILURE
     }
 }
 
@@ -375,6 +391,7 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         connections: args.connections.limits(),
         pdf_workers: args.pdf_workers.map(|n| n as usize),
         max_upload_memory: args.max_upload_memory_mib.map(|m| m as usize * 1024 * 1024),
+        trusted_proxies: args.trusted_proxies.unwrap_or_default(),
     })
     .await
 }
@@ -390,6 +407,14 @@ async fn run_admin_command(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_store_has_its_own_exit_status() {
+        let failed: envelope_core::error::BoxError = StoreFailed("fsync failed".into()).into();
+        assert_eq!(exit_code(&*failed), ExitCode::from(74));
+        let other: envelope_core::error::BoxError = "cannot bind".into();
+        assert_eq!(exit_code(&*other), ExitCode::FAILURE);
+    }
 
     #[test]
     fn connection_defaults_match_the_library() {

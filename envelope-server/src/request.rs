@@ -22,6 +22,7 @@ use crate::app::App;
 use crate::body::{BodyLimits, MediaType, RawBody, Reservation, query_params, read_limited};
 use crate::error::ApiError;
 use crate::handlers;
+use crate::health;
 use crate::response::{Meta, Reply, finish};
 use crate::router::{self, BodyPolicy, Route};
 use crate::signing_page;
@@ -31,6 +32,13 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
     let started = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    // Behind a trusted proxy the client is who the proxy says; everything below (rate limits,
+    // the audit trail's addresses) sees that address. The socket's peer is still logged.
+    let socket_peer = peer;
+    let peer = SocketAddr::new(
+        app.trusted_proxies.client(peer.ip(), req.headers()),
+        peer.port(),
+    );
     let mut meta = Meta {
         request_id: ids::new_id(ids::REQUEST),
         mode: Mode::Test,
@@ -46,16 +54,34 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
         Err(_) => ApiError::Core(Error::Internal("request handler panicked".into()))
             .into_reply(&meta.request_id),
     };
-    tracing::info!(
-        method = %method,
-        path = %redact(&path),
-        status = reply.status.as_u16(),
-        duration_ms = started.elapsed().as_millis() as u64,
-        request_id = %meta.request_id,
-        mode = %meta.mode.as_str(),
-        "request"
-    );
+    macro_rules! log_request {
+        ($level:expr) => {
+            tracing::event!(
+                $level,
+                method = %method,
+                path = %redact(&path),
+                status = reply.status.as_u16(),
+                duration_ms = started.elapsed().as_millis() as u64,
+                request_id = %meta.request_id,
+                mode = %meta.mode.as_str(),
+                client = %peer.ip(),
+                peer = %socket_peer,
+                "request"
+            )
+        };
+    }
+    // An orchestrator probes every few seconds: its successful probes would bury the other
+    // lines. Readiness changes are logged by the core, once each.
+    if is_probe(&path) && reply.status.is_success() {
+        log_request!(tracing::Level::DEBUG);
+    } else {
+        log_request!(tracing::Level::INFO);
+    }
     finish(reply, &meta)
+}
+
+fn is_probe(path: &str) -> bool {
+    matches!(path, "/healthz" | "/readyz")
 }
 
 /// Link tokens are secrets: paths that carry one are logged without it.
@@ -91,6 +117,9 @@ async fn process(
             handlers::download(&app.svc, token).await
         }
         ["sign", rest @ ..] => Ok(signing_page::handle(app, peer, &parts, body, rest, meta).await),
+        // Health probes need no key and are not rate limited (health.rs says why).
+        ["healthz"] => health::healthz(&parts.method),
+        ["readyz"] => health::readyz(app, &parts.method).await,
         ["assets", name] => {
             limit_by_address(&app.svc, peer, meta)?;
             signing_page::asset(&parts.method, name)

@@ -12,6 +12,10 @@ use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSetting
 use envelope_core::{Settings, SigningService};
 
 use crate::app::{App, ConnectionLimits};
+use crate::client_addr::TrustedProxies;
+use crate::health::{
+    EXIT_STORE_FAILED, FAILURE_EXIT_DELAY, Stopped, StoreFailed, run_until_store_fails,
+};
 use crate::signing::{SigningOptions, load_sealer};
 use crate::signing_page::{FrameAncestors, PageSecret, PageSettings};
 use crate::store::{StoreOptions, open_store};
@@ -44,6 +48,8 @@ pub struct ServeOptions {
     pub pdf_workers: Option<usize>,
     /// Memory upload bodies may hold at once; `None` is `HttpLimits`' default.
     pub max_upload_memory: Option<usize>,
+    /// Reverse proxies trusted to name the client (`--trusted-proxies`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -152,6 +158,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         let mut out = std::io::stdout().lock();
         crate::admin::print_new_account(&acct, &mut out)?;
     }
+    // Logs the first readiness ("ready", or why not) before the first request.
+    let _ = svc.readiness().await;
     let listener = tokio::net::TcpListener::bind(opts.listen).await?;
     tracing::info!(address = %listener.local_addr()?, base_url = %format!("{public_url}/v1"), "listening");
     let expiry = tokio::spawn(expire_periodically(svc.clone()));
@@ -171,14 +179,34 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     if !pages.frame_ancestors.is_none() {
         tracing::info!(frame_ancestors = %pages.frame_ancestors.as_sources(), "signing pages may be framed");
     }
-    let app = App::new(svc).with_pages(pages);
+    if !opts.trusted_proxies.is_empty() {
+        tracing::info!("trusted proxies set: Forwarded / X-Forwarded-For name the client");
+    }
+    let app = App::new(svc)
+        .with_pages(pages)
+        .with_trusted_proxies(opts.trusted_proxies.clone());
     let mut limits = app.limits().clone().with_connections(opts.connections);
     if let Some(bytes) = opts.max_upload_memory {
         limits.max_upload_memory = bytes;
     }
-    crate::run(listener, app.with_limits(limits), shutdown_signal()).await?;
+    let stopped = run_until_store_fails(
+        listener,
+        app.with_limits(limits),
+        shutdown_signal(),
+        FAILURE_EXIT_DELAY,
+    )
+    .await?;
     expiry.abort();
     let _ = stop_worker.send(());
+    if let Stopped::StoreFailed(why) = stopped {
+        // No final checkpoint: after a failed fsync the WAL on disk, not the page cache, is
+        // the truth, and the next start recovers from it (docs/STORAGE.md).
+        tracing::error!(
+            exit_status = EXIT_STORE_FAILED,
+            "stopped: the store failed for good"
+        );
+        return Err(StoreFailed(why).into());
+    }
     // Bounded like the rest of shutdown: a worker stuck on a slow receiver or a store busy with
     // a request's leftover work must not keep the process alive; both are safe to cut (writes
     // are transactions, and the next start recovers the WAL).
@@ -190,6 +218,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     if tokio::time::timeout(CLEANUP_LIMIT, cleanup).await.is_err() {
         tracing::warn!("the webhook worker or the store did not stop in time; exiting anyway");
     }
+    tracing::info!("stopped");
     Ok(())
 }
 

@@ -13,6 +13,7 @@ mod email_content;
 mod envelopes;
 mod events;
 mod fields;
+mod health;
 pub mod json;
 mod lifecycle;
 mod notify;
@@ -34,6 +35,7 @@ pub use envelopes::{
     CreateEnvelopeParams, FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget,
     SignerParam, SigningUrl,
 };
+pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
@@ -200,6 +202,8 @@ pub(crate) struct Inner {
     pub pool: pool::PdfPool,
     /// Seals the responses kept by idempotency records (they may carry secrets).
     pub response_key: ResponseKey,
+    /// The last readiness probe's answer (`health.rs`).
+    pub readiness: health::ReadinessCache,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -293,6 +297,7 @@ impl SigningServiceBuilder {
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
                 resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
+                readiness: health::ReadinessCache::default(),
                 settings,
             }),
         }

@@ -20,6 +20,7 @@ mod accounts;
 mod blobs;
 mod envelopes;
 pub mod fixtures;
+mod health;
 mod idempotency;
 mod lists;
 mod outbox;
@@ -30,6 +31,7 @@ pub use envelopes::{
     allowance, allowance_raced, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
 };
+pub use health::readiness;
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
 pub use outbox::{webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced};
@@ -71,6 +73,7 @@ pub const CLAUSES: &[&str] = &[
     "webhook_outbox",
     "webhook_outbox_raced",
     "webhook_outbox_fairness",
+    "readiness",
 ];
 
 /// Runs every clause on one store.
@@ -95,6 +98,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     idempotency_raced(store.clone(), blobs.clone()).await;
     idempotency_origin(store.clone(), blobs.clone()).await;
     purge_expired(store.clone(), blobs.clone()).await;
+    readiness(store.clone(), blobs.clone()).await;
     self::blobs(store, blobs).await;
 }
 

@@ -25,6 +25,8 @@
 //!   item inserted while a caller pages never shifts the pages it has not read yet.
 //! - **Idempotency**: [`Store::idempotency_begin`] admits exactly one request per key and scope.
 //! - **Durability**: a call that returned `Ok` survives a crash (for durable implementations).
+//! - **Readiness**: [`Store::check_ready`] answers `Ok` only after a real read and a real write,
+//!   and repeated calls leave the store's size unchanged.
 //!
 //! Blobs are written before the records that point at them, so a crash leaves at worst an
 //! unreferenced blob, never a record without its bytes.
@@ -70,6 +72,36 @@ pub enum StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// Why [`Store::check_ready`] found the store unable to serve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotReadyCause {
+    /// A read failed (the database is down or unreachable).
+    Unreadable,
+    /// Reads work but a write failed (read-only database, full disk, missing privilege).
+    Unwritable,
+    /// The store has failed for good in this process and only a restart recovers it (SQLite:
+    /// a failed fsync, after which nothing written can be promised durable).
+    Failed,
+}
+
+/// What [`Store::check_ready`] reports when the store cannot serve. `detail` is for the logs:
+/// it may carry the driver's words and is never shown to a client.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{detail}")]
+pub struct NotReady {
+    pub cause: NotReadyCause,
+    pub detail: String,
+}
+
+impl NotReady {
+    pub fn new(cause: NotReadyCause, detail: impl std::fmt::Display) -> NotReady {
+        NotReady {
+            cause,
+            detail: detail.to_string(),
+        }
+    }
+}
 
 /// One page of a list request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -376,6 +408,20 @@ pub trait Store: Send + Sync + 'static {
     /// says how many went; call again while it returns `limit` of a kind. Nothing else is ever
     /// deleted: envelopes, events, templates and deliveries are kept.
     async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged>;
+
+    // Health.
+    /// Proves that the store serves a read and a durable write now. The write overwrites one
+    /// fixed row with `now`, so calling this often never grows the store; the caller bounds how
+    /// often (see `SigningService::readiness`). A store that has failed for good answers
+    /// [`NotReadyCause::Failed`] without trying.
+    async fn check_ready(&self, now: Timestamp) -> Result<(), NotReady>;
+
+    /// Completes, with the reason, once the store has failed for good in this process (SQLite:
+    /// a failed fsync); until then it waits. Stores that cannot fail that way never complete,
+    /// which is the default.
+    async fn failed_for_good(&self) -> String {
+        std::future::pending().await
+    }
 }
 
 /// Bytes of documents, by key. Keys are chosen by the service and never reused.

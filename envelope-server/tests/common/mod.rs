@@ -27,6 +27,8 @@ pub struct Options {
     pub mailer: Option<Arc<dyn Mailer>>,
     pub pages: Option<PageSettings>,
     pub sealer: Option<Arc<dyn envelope_core::seal::Sealer>>,
+    /// `--trusted-proxies` of the server (none by default).
+    pub trusted_proxies: Option<envelope_server::TrustedProxies>,
 }
 
 /// A running server with one account.
@@ -123,6 +125,9 @@ impl TestServer {
         }
         if let Some(pages) = opts.pages {
             app = app.with_pages(pages);
+        }
+        if let Some(proxies) = opts.trusted_proxies {
+            app = app.with_trusted_proxies(proxies);
         }
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(run(listener, app, async {

@@ -83,11 +83,24 @@ impl std::fmt::Debug for GroupCommit {
 /// A way to make everything written so far durable (the WAL fsync; tests substitute their own).
 pub(crate) type SyncFn = Arc<dyn Fn() -> io::Result<()> + Send + Sync>;
 
+/// Makes everything written to a SQLite WAL so far durable: the seam of the group commit's
+/// fsync. The store fsyncs its WAL file itself; [`SqlStore::open_sqlite_with_wal_sync`]
+/// (super::SqlStore::open_sqlite_with_wal_sync) takes another, so that a test can see what a
+/// failed fsync does to the store and to the process above it.
+pub trait WalSync: Send + Sync + 'static {
+    fn sync(&self) -> io::Result<()>;
+}
+
 impl GroupCommit {
     /// Group commit for the SQLite database at `db` (its WAL is `<db>-wal`), with its syncer
     /// spawned on the current Tokio runtime.
     pub(crate) fn for_database(db: &Path) -> GroupCommit {
         GroupCommit::with_sync(Arc::new(WalFile::new(db).into_sync_fn()))
+    }
+
+    /// Group commit whose fsync is `sync`.
+    pub(crate) fn with_wal_sync(sync: Arc<dyn WalSync>) -> GroupCommit {
+        GroupCommit::with_sync(Arc::new(move || sync.sync()))
     }
 
     pub(crate) fn with_sync(sync: SyncFn) -> GroupCommit {
@@ -142,6 +155,25 @@ impl GroupCommit {
             return Ok(());
         }
         self.durable(n).await
+    }
+
+    /// Why the store failed for good, once an fsync has failed.
+    pub(crate) fn failure(&self) -> Option<Arc<str>> {
+        self.inner.synced.borrow().failed.clone()
+    }
+
+    /// Waits until an fsync fails (for ever on a healthy disk), and says why.
+    pub(crate) async fn failed(&self) -> Arc<str> {
+        let mut synced = self.inner.synced.clone();
+        let failed = synced
+            .wait_for(|s| s.failed.is_some())
+            .await
+            .map(|state| state.failed.clone());
+        match failed {
+            Ok(why) => why.unwrap_or_else(|| "fsync failed".into()),
+            // The syncer is gone only when the store is: nothing is left to fail.
+            Err(_) => std::future::pending().await,
+        }
     }
 
     /// Follows the highest completed ticket (for work that paces itself by commits).
@@ -408,6 +440,22 @@ mod tests {
         assert!(err.to_string().contains("disk on fire"), "{err}");
         assert!(commit(&gc).await.is_err());
         assert!(gc.visible().await.is_err());
+        assert!(gc.failure().is_some_and(|why| why.contains("disk on fire")));
+        assert!(gc.failed().await.contains("disk on fire"));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_healthy_store_has_not_failed() {
+        let gate = Gate::new(false);
+        gate.release();
+        let gc = GroupCommit::with_sync(gate.sync_fn());
+        commit(&gc).await.unwrap();
+        assert!(gc.failure().is_none());
+        let waiting = tokio::time::timeout(Duration::from_millis(50), gc.failed()).await;
+        assert!(
+            waiting.is_err(),
+            "failed() waits while every fsync succeeds"
+        );
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,7 @@ mod inline;
 mod links;
 mod lists;
 mod purge;
+mod ready;
 mod schema;
 mod sqlite;
 mod store_impl;
@@ -43,7 +44,7 @@ use std::time::Duration;
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 pub use blobs::SqlBlobStore;
-pub use group_commit::CommitStats;
+pub use group_commit::{CommitStats, WalSync};
 pub use schema::SCHEMA_VERSION;
 
 use super::{StoreError, StoreResult};
@@ -206,7 +207,24 @@ impl SqlStore {
     /// with `synchronous=NORMAL` and one fsync of the WAL covers every commit made while the
     /// previous one ran (see `group_commit.rs`). Must be called within a Tokio runtime.
     pub async fn open_sqlite(path: impl AsRef<Path>) -> Result<SqlStore, OpenError> {
-        let lite = sqlite::Lite::open(path.as_ref()).await?;
+        Self::open_sqlite_inner(path.as_ref(), None).await
+    }
+
+    /// Like [`SqlStore::open_sqlite`], with `sync` in place of the fsync of the WAL: the seam
+    /// through which tests make an fsync fail. A `sync` that does not really fsync gives up
+    /// durability, so only tests should use this.
+    pub async fn open_sqlite_with_wal_sync(
+        path: impl AsRef<Path>,
+        sync: std::sync::Arc<dyn WalSync>,
+    ) -> Result<SqlStore, OpenError> {
+        Self::open_sqlite_inner(path.as_ref(), Some(sync)).await
+    }
+
+    async fn open_sqlite_inner(
+        path: &Path,
+        sync: Option<std::sync::Arc<dyn WalSync>>,
+    ) -> Result<SqlStore, OpenError> {
+        let lite = sqlite::Lite::open(path, sync).await?;
         let store = Self::ready(Pool::Sqlite(lite)).await?;
         if let Pool::Sqlite(lite) = &store.pool {
             lite.migrated().await?;

@@ -10,7 +10,7 @@ use sqlx::sqlite::{
 };
 
 use super::OpenError;
-use super::group_commit::GroupCommit;
+use super::group_commit::{GroupCommit, WalSync};
 use super::inline::InlineReads;
 
 /// A SQLite database: one connection for writes (writes are serialized anyway, and one
@@ -28,7 +28,11 @@ pub(crate) struct Lite {
 impl Lite {
     /// Opens the connections of the database at `path` (created if missing) and starts its
     /// syncer and checkpoint tasks. Migrations come next, then [`Lite::migrated`].
-    pub(super) async fn open(path: &Path) -> Result<Lite, OpenError> {
+    /// `sync` replaces the fsync of the WAL file (tests); `None` is the real one.
+    pub(super) async fn open(
+        path: &Path,
+        sync: Option<Arc<dyn WalSync>>,
+    ) -> Result<Lite, OpenError> {
         owner_only(path)?;
         let options = SqliteConnectOptions::new()
             .filename(path)
@@ -54,7 +58,10 @@ impl Lite {
             .connect_with(options.clone().pragma("cache_size", WRITER_CACHE_KIB))
             .await?;
         let pool = pool_options(8).connect_with(options).await?;
-        let commits = GroupCommit::for_database(path);
+        let commits = match sync {
+            Some(sync) => GroupCommit::with_wal_sync(sync),
+            None => GroupCommit::for_database(path),
+        };
         let reads = Arc::new(InlineReads::new(path).map_err(OpenError::Readers)?);
         tokio::spawn(checkpoint_when_due(pool.clone(), commits.clone()));
         Ok(Lite {

@@ -9,8 +9,8 @@ use crate::model::{
     EventType, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
 };
 use crate::store::{
-    AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, PageRequest, PurgeBefore,
-    Purged, SigningToken, Store, StoreResult, StoredResponse,
+    AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, NotReady, PageRequest,
+    PurgeBefore, Purged, SigningToken, Store, StoreResult, StoredResponse,
 };
 
 #[async_trait]
@@ -214,5 +214,11 @@ impl Store for SqlStore {
 
     async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged> {
         self.purge_expired_impl(before, limit).await
+    }
+    async fn check_ready(&self, now: Timestamp) -> Result<(), NotReady> {
+        self.check_ready_impl(now).await
+    }
+    async fn failed_for_good(&self) -> String {
+        self.failed_for_good_impl().await
     }
 }
