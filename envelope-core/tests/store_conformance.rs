@@ -212,6 +212,7 @@ macro_rules! all_clauses {
             blobs,
             webhook_outbox,
             webhook_outbox_raced,
+            webhook_outbox_fairness,
             readiness,
         );
     };

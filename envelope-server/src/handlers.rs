@@ -40,7 +40,11 @@ pub async fn dispatch(
     // Only list routes take query parameters; elsewhere any is unknown.
     if !matches!(
         route,
-        Route::ListEnvelopes | Route::ListTemplates | Route::ListEndpoints | Route::ListEvents
+        Route::ListEnvelopes
+            | Route::ListTemplates
+            | Route::ListEndpoints
+            | Route::ListEvents
+            | Route::EventDeliveries(_)
     ) {
         query.finish()?;
         query = Params::empty();
@@ -121,7 +125,11 @@ pub async fn dispatch(
             Reply::ok(&svc.list_events(ctx, &list, kind.as_deref()).await?)
         }
         Route::GetEvent(id) => Reply::ok(&svc.get_event(ctx, &id).await?),
-        Route::EventDeliveries(id) => Reply::ok(&svc.event_deliveries(ctx, &id).await?),
+        Route::EventDeliveries(id) => {
+            let list = ListParams::take(&mut query, max_list)?;
+            query.finish()?;
+            Reply::ok(&svc.list_event_deliveries(ctx, &id, &list).await?)
+        }
         Route::ResendEvent(id) => {
             let mut p = plain_params(body).await?;
             let endpoint = p.string("endpoint")?;

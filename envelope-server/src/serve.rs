@@ -61,6 +61,7 @@ pub async fn build_service(
     let svc = SigningService::builder()
         .store(opened.store)
         .blobs(opened.blobs)
+        .response_key(opened.response_key)
         .settings(settings)
         .build();
     Ok(svc)
@@ -150,6 +151,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         .mailer(mailer(&opts)?)
         .webhook_sink(sink)
         .sealer(sealer)
+        .response_key(opened.response_key)
         .settings(settings)
         .build();
     if let Some(acct) = svc.admin().bootstrap("Default account").await? {

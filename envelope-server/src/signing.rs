@@ -5,7 +5,7 @@
 //! The private key and its password never reach a log line or a `Debug` string: they are held
 //! as [`Secret`]s until `envelope_core` parses them.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -152,9 +152,9 @@ fn development_identity(data_dir: &Path, service_name: &str) -> Result<SigningId
         return Ok(identity);
     }
     let dev = SigningIdentity::generate_development(&format!("{service_name} (development)"))?;
-    std::fs::create_dir_all(&dir)?;
+    envelope_core::store::private::create_dir_all(&dir)?;
     write_private(&key_path, dev.key_pem.as_bytes())?;
-    std::fs::write(&cert_path, dev.cert_pem.as_bytes())?;
+    write_private(&cert_path, dev.cert_pem.as_bytes())?;
     tracing::warn!(
         certificate = %cert_path.display(),
         sha256_fingerprint = %dev.identity.info().sha256_fingerprint,
@@ -165,16 +165,9 @@ fn development_identity(data_dir: &Path, service_name: &str) -> Result<SigningId
 }
 
 /// Writes a file readable by its owner only (on Unix), creating it anew.
-fn write_private(path: &PathBuf, bytes: &[u8]) -> std::io::Result<()> {
+fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    let mut opts = std::fs::OpenOptions::new();
-    opts.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
-    }
-    opts.open(path)?.write_all(bytes)
+    envelope_core::store::private::create_new(path)?.write_all(bytes)
 }
 
 /// Most bytes of a timestamp response that are read.

@@ -5,12 +5,20 @@
 //! | (default) | SQLite file `envelope.sqlite3` in `--data-dir`, PDFs in the same database |
 //! | `--database-url postgres://...` | PostgreSQL (several servers may share it), PDFs in it too |
 //! | `--database-url sqlite:///path/file.db` | SQLite at that path |
+//!
+//! The data dir is created 0700 and every file the server makes in it 0600 (database, WAL and
+//! shared memory, mail, keys): see `envelope_core::store::private`. It also holds
+//! `idempotency.key`, the key that encrypts the responses idempotency records keep (they may
+//! carry signing URLs and webhook secrets); servers sharing a PostgreSQL database must share
+//! that file, as they share `signing-page.secret`.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use envelope_core::error::BoxError;
-use envelope_core::store::SqlStore;
+use envelope_core::service::ResponseKey;
+use envelope_core::store::{SqlStore, private};
 use envelope_core::{BlobStore, Store};
 
 /// Where data lives.
@@ -29,6 +37,8 @@ pub struct OpenedStore {
     pub blobs: Arc<dyn BlobStore>,
     /// The same store, typed (for its engine and its commit counters).
     pub sql: SqlStore,
+    /// The key of idempotency records, from `<data-dir>/idempotency.key`.
+    pub response_key: ResponseKey,
 }
 
 impl std::fmt::Debug for OpenedStore {
@@ -39,6 +49,13 @@ impl std::fmt::Debug for OpenedStore {
 
 /// Opens the store that `options` describe, migrating its schema.
 pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError> {
+    private::create_dir_all(&options.data_dir).map_err(|e| {
+        format!(
+            "cannot create the data directory {}: {e}",
+            options.data_dir.display()
+        )
+    })?;
+    let response_key = response_key(&options.data_dir)?;
     let store = match options.database_url.as_deref() {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             SqlStore::connect_postgres(url).await?
@@ -52,20 +69,41 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
                 "--database-url must start with postgres://, postgresql:// or sqlite://".into(),
             );
         }
-        None => {
-            std::fs::create_dir_all(&options.data_dir).map_err(|e| {
-                format!(
-                    "cannot create the data directory {}: {e}",
-                    options.data_dir.display()
-                )
-            })?;
-            SqlStore::open_sqlite(&options.data_dir.join("envelope.sqlite3")).await?
-        }
+        None => SqlStore::open_sqlite(&options.data_dir.join("envelope.sqlite3")).await?,
     };
     let blobs = store.blobs();
     Ok(OpenedStore {
         store: Arc::new(store.clone()),
         blobs: Arc::new(blobs),
         sql: store,
+        response_key,
     })
 }
+
+/// Reads `<data_dir>/idempotency.key`, creating it (0600) on first start.
+fn response_key(data_dir: &Path) -> Result<ResponseKey, BoxError> {
+    let path = data_dir.join(RESPONSE_KEY_FILE);
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            return ResponseKey::from_stored(&bytes).ok_or_else(|| {
+                format!("{} holds no usable key (64 hex digits)", path.display()).into()
+            });
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display()).into()),
+    }
+    let key = ResponseKey::random();
+    match private::create_new(&path) {
+        Ok(mut f) => {
+            f.write_all(key.to_stored().as_bytes())?;
+            f.sync_all()?;
+            Ok(key)
+        }
+        // Another process created it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => response_key(data_dir),
+        Err(e) => Err(format!("cannot create {}: {e}", path.display()).into()),
+    }
+}
+
+/// Name of the idempotency records' key file in the data dir.
+pub const RESPONSE_KEY_FILE: &str = "idempotency.key";

@@ -36,10 +36,11 @@ impl std::fmt::Debug for FileMailer {
 }
 
 impl FileMailer {
-    /// Creates `dir` (and its parents) if needed. The sender is [`Mailbox::default_from`].
+    /// Creates `dir` (and its parents, 0700) if needed; messages are written 0600 (they carry
+    /// signing links). The sender is [`Mailbox::default_from`].
     pub fn new(dir: impl Into<PathBuf>) -> Result<Self, MailError> {
         let dir = dir.into();
-        std::fs::create_dir_all(&dir)?;
+        crate::store::private::create_dir_all(&dir)?;
         Ok(Self {
             dir,
             from: mailbox(&Mailbox::default_from())?,
@@ -86,7 +87,7 @@ fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, Mai
     let tmp = dir.join(format!(".{name}.tmp"));
     let path = dir.join(name);
     let written = (|| {
-        let mut f = std::fs::File::create_new(&tmp)?;
+        let mut f = crate::store::private::create_new(&tmp)?;
         f.write_all(bytes)?;
         // Durable before it becomes visible: a crash leaves a temp file, never a torn .eml.
         f.sync_all()?;

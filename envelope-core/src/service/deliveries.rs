@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{AuthContext, SigningService};
+use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::model::{DeliveryStatus, EndpointStatus, List, Scope};
@@ -45,7 +45,38 @@ impl SigningService {
         )
     }
 
-    /// `GET /events/{id}/deliveries`: one entry per delivery (endpoint), oldest first.
+    /// `GET /events/{id}/deliveries`: one page of the event's deliveries, oldest first, like
+    /// every list (`limit`, `starting_after` a delivery ID, `has_more`). Resends add deliveries
+    /// to an event without bound over time, so the API never answers them all at once.
+    pub async fn list_event_deliveries(
+        &self,
+        ctx: &AuthContext,
+        event: &str,
+        list: &ListParams,
+    ) -> Result<List<DeliveryView>> {
+        let all = self.event_deliveries_in(&ctx.scope(), event).await?;
+        let start = match &list.starting_after {
+            None => 0,
+            Some(after) => {
+                all.data
+                    .iter()
+                    .position(|d| &d.id == after)
+                    .ok_or_else(|| Error::NotFound {
+                        resource: "webhook_delivery",
+                        id: after.chars().take(80).collect(),
+                        param: Some("starting_after".into()),
+                    })?
+                    + 1
+            }
+        };
+        let end = start.saturating_add(list.limit).min(all.data.len());
+        let has_more = end < all.data.len();
+        let data = all.data.into_iter().skip(start).take(end - start).collect();
+        Ok(List::new(&all.url, data, has_more))
+    }
+
+    /// Every delivery of an event, one entry per delivery (endpoint), oldest first: for the
+    /// admin commands and embedders; the API pages them ([`Self::list_event_deliveries`]).
     pub async fn event_deliveries(
         &self,
         ctx: &AuthContext,
@@ -101,12 +132,22 @@ impl SigningService {
 
     /// `POST /events/{id}/resend`: a new delivery to `endpoint`, or to every enabled endpoint
     /// subscribed to the event's type. Answers the event's deliveries.
+    ///
+    /// Limited per account to `Settings::resend_per_minute` calls a minute (both modes
+    /// together): each call can fan out to every endpoint, so it is the cheapest way to load the
+    /// worker. Past it: [`Error::RateLimited`].
     pub async fn resend_event(
         &self,
         ctx: &AuthContext,
         event: &str,
         endpoint: Option<&str>,
     ) -> Result<List<DeliveryView>> {
+        let window = self.inner.resend_limiter.hit(&ctx.account.id, self.now());
+        if window.exceeded {
+            return Err(Error::RateLimited {
+                retry_after_secs: window.reset_secs,
+            });
+        }
         self.resend_event_in(&ctx.scope(), event, endpoint).await
     }
 

@@ -20,6 +20,7 @@ mod notify;
 pub mod params;
 mod pool;
 mod ratelimit;
+mod response_key;
 mod signing;
 mod templates;
 mod webhooks;
@@ -39,6 +40,7 @@ pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
+pub use response_key::ResponseKey;
 pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -65,6 +67,8 @@ pub struct Limits {
     pub max_expires_in_days: u32,
     pub max_list_limit: usize,
     pub max_fields: usize,
+    /// Webhook endpoints per account and mode.
+    pub max_webhook_endpoints: usize,
 }
 
 impl Default for Limits {
@@ -77,6 +81,7 @@ impl Default for Limits {
             max_expires_in_days: 90,
             max_list_limit: 100,
             max_fields: 500,
+            max_webhook_endpoints: 16,
         }
     }
 }
@@ -92,6 +97,8 @@ pub struct Settings {
     pub signing_host: Option<String>,
     /// Requests per API key per minute.
     pub rate_limit_per_minute: u32,
+    /// `POST /events/{id}/resend` calls per account per minute.
+    pub resend_per_minute: u32,
     pub limits: Limits,
     /// Development only: accept `http://` and loopback webhook URLs.
     pub allow_insecure_webhook_urls: bool,
@@ -118,6 +125,7 @@ impl Default for Settings {
             public_url: "http://127.0.0.1:8080".into(),
             signing_host: None,
             rate_limit_per_minute: 600,
+            resend_per_minute: 30,
             limits: Limits::default(),
             allow_insecure_webhook_urls: false,
             default_monthly_allowance: 100,
@@ -190,7 +198,10 @@ pub(crate) struct Inner {
     pub sealer: Option<Arc<dyn Sealer>>,
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
+    pub resend_limiter: ratelimit::RateLimiter,
     pub pool: pool::PdfPool,
+    /// Seals the responses kept by idempotency records (they may carry secrets).
+    pub response_key: ResponseKey,
     /// The last readiness probe's answer (`health.rs`).
     pub readiness: health::ReadinessCache,
 }
@@ -219,6 +230,7 @@ pub struct SigningServiceBuilder {
     sink: Option<Arc<dyn WebhookSink>>,
     clock: Option<Arc<dyn Clock>>,
     sealer: Option<Arc<dyn Sealer>>,
+    response_key: Option<ResponseKey>,
     settings: Settings,
 }
 
@@ -261,6 +273,14 @@ impl SigningServiceBuilder {
         self.sealer = Some(sealer);
         self
     }
+    /// The key that encrypts the responses idempotency records keep. Without one the service
+    /// makes a random key, which suits a store that lives no longer than the process; a
+    /// persistent store needs a persistent key, shared by every server on it, or replays after a
+    /// restart fail (the server keeps it in `<data-dir>/idempotency.key`).
+    pub fn response_key(mut self, key: ResponseKey) -> Self {
+        self.response_key = Some(key);
+        self
+    }
     pub fn build(self) -> SigningService {
         let settings = self.settings;
         SigningService {
@@ -273,7 +293,9 @@ impl SigningServiceBuilder {
                 sink: self.sink.unwrap_or_else(|| Arc::new(MemorySink::new())),
                 clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock)),
                 sealer: self.sealer,
+                response_key: self.response_key.unwrap_or_else(ResponseKey::random),
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
+                resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 readiness: health::ReadinessCache::default(),
                 settings,
@@ -359,13 +381,31 @@ impl SigningService {
             .idempotency_begin(&ctx.scope(), key, fingerprint, now, stale)
             .await?;
         match begin {
+            IdempotencyBegin::Replay(stored) => {
+                let body = self
+                    .inner
+                    .response_key
+                    .open(&ctx.scope(), key, stored.status, &stored.body)
+                    .map_err(|_| {
+                        Error::Internal(
+                            "an idempotency record does not decrypt: the response key changed \
+                             or the record was altered"
+                                .into(),
+                        )
+                    })?;
+                Ok(IdempotencyBegin::Replay(StoredResponse {
+                    status: stored.status,
+                    body,
+                }))
+            }
             IdempotencyBegin::Mismatch => Err(Error::IdempotencyKeyReused),
             IdempotencyBegin::InFlight => Err(Error::IdempotencyKeyInUse),
             other => Ok(other),
         }
     }
 
-    /// Stores the response of a request whose key was claimed (kept for the idempotency TTL).
+    /// Stores the response of a request whose key was claimed (kept for the idempotency TTL),
+    /// its body encrypted with the service's [`ResponseKey`].
     pub async fn idempotency_finish(
         &self,
         ctx: &AuthContext,
@@ -373,6 +413,13 @@ impl SigningService {
         response: StoredResponse,
     ) -> Result<()> {
         let expires = self.now() + self.inner.settings.idempotency_ttl;
+        let response = StoredResponse {
+            body: self
+                .inner
+                .response_key
+                .seal(&ctx.scope(), key, response.status, &response.body),
+            status: response.status,
+        };
         Ok(self
             .inner
             .store

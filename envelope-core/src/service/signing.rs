@@ -125,6 +125,11 @@ impl SigningService {
     }
 
     fn link_state(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) -> LinkState {
+        // A link's expiry holds whatever became of the envelope: the link of a completed
+        // envelope serves the signed copy, and must stop doing so when it expires.
+        if t.expires_at <= now {
+            return LinkState::Expired;
+        }
         match rec.status {
             EnvelopeStatus::Completed => return LinkState::Completed,
             EnvelopeStatus::Voided if rec.void_reason.as_deref() == Some(rules::EXPIRED_REASON) => {
@@ -136,9 +141,6 @@ impl SigningService {
             EnvelopeStatus::Voided => return LinkState::Voided,
             EnvelopeStatus::Draft => return LinkState::Voided,
             EnvelopeStatus::Sent => {}
-        }
-        if t.expires_at <= now {
-            return LinkState::Expired;
         }
         match rec.signers[i].signer.status {
             SignerStatus::Completed => LinkState::Signed,

@@ -122,13 +122,23 @@ impl SigningService {
             })
     }
 
-    /// Creates an endpoint; the response alone carries its `secret`.
+    /// Creates an endpoint; the response alone carries its `secret`. An account has at most
+    /// `Limits::max_webhook_endpoints` per mode (409 `invalid_state` past it).
     pub async fn create_webhook_endpoint(
         &self,
         ctx: &AuthContext,
         p: CreateEndpointParams,
     ) -> Result<WebhookEndpoint> {
         let url = self.checked_url(&p.url)?;
+        let max = self.inner.settings.limits.max_webhook_endpoints;
+        // Checked before the insert, not in it: creates racing past the cap can exceed it by
+        // their number, which still bounds what one account makes the worker do.
+        if self.count_webhook_endpoints(ctx, max).await? >= max {
+            return Err(Error::state(format!(
+                "This account already has {max} webhook endpoints in this mode, the most it \
+                 may have; delete one before creating another."
+            )));
+        }
         let rec = WebhookEndpointRecord {
             id: ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"),
             account: ctx.account.id.clone(),
@@ -157,6 +167,32 @@ impl SigningService {
         let mut view = rec.view();
         view.secret = Some(rec.secret.clone());
         Ok(view)
+    }
+
+    /// The scope's endpoints, counted up to `stop`.
+    async fn count_webhook_endpoints(&self, ctx: &AuthContext, stop: usize) -> Result<usize> {
+        let mut n = 0;
+        let mut after = None;
+        while n < stop {
+            let page = crate::store::PageRequest {
+                limit: 100,
+                starting_after: after,
+            };
+            let crate::store::Listed::Page(items, more) = self
+                .inner
+                .store
+                .list_webhook_endpoints(&ctx.scope(), &page)
+                .await?
+            else {
+                break;
+            };
+            n += items.len();
+            after = items.last().map(|e| e.id.clone());
+            if !more {
+                break;
+            }
+        }
+        Ok(n)
     }
 
     async fn load_endpoint(&self, ctx: &AuthContext, id: &str) -> Result<WebhookEndpointRecord> {

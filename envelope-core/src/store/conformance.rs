@@ -34,7 +34,7 @@ pub use envelopes::{
 pub use health::readiness;
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
-pub use outbox::{webhook_outbox, webhook_outbox_raced};
+pub use outbox::{webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -72,6 +72,7 @@ pub const CLAUSES: &[&str] = &[
     "blobs",
     "webhook_outbox",
     "webhook_outbox_raced",
+    "webhook_outbox_fairness",
     "readiness",
 ];
 
@@ -89,6 +90,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     list_filters(store.clone(), blobs.clone()).await;
     webhook_outbox(store.clone(), blobs.clone()).await;
     webhook_outbox_raced(store.clone(), blobs.clone()).await;
+    webhook_outbox_fairness(store.clone(), blobs.clone()).await;
     expired_envelopes(store.clone(), blobs.clone()).await;
     webhook_endpoints(store.clone(), blobs.clone()).await;
     links(store.clone(), blobs.clone()).await;

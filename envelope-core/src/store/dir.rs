@@ -22,10 +22,10 @@ pub struct DirBlobStore {
 }
 
 impl DirBlobStore {
-    /// Creates the directory when missing.
+    /// Creates the directory (0700) when missing; blobs are written 0600.
     pub fn open(dir: impl Into<PathBuf>) -> std::io::Result<DirBlobStore> {
         let dir = dir.into();
-        std::fs::create_dir_all(&dir)?;
+        super::private::create_dir_all(&dir)?;
         Ok(DirBlobStore { dir })
     }
 
@@ -51,7 +51,7 @@ fn io_err(e: std::io::Error) -> StoreError {
 fn write_atomically(dir: &Path, key: &str, bytes: &[u8]) -> std::io::Result<()> {
     let tmp = dir.join(format!(".tmp-{key}-{}", crate::ids::random_base62(12)));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
+        let mut f = super::private::create_new(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         drop(f);

@@ -428,9 +428,7 @@ impl Store for MemoryStore {
         &self,
         now: Timestamp,
         lease_until: Timestamp,
-        limit: usize,
-        per_endpoint: usize,
-        exclude: &[String],
+        limits: &super::ClaimLimits<'_>,
     ) -> StoreResult<Vec<DueDelivery>> {
         let mut g = self.lock();
         let mut due: Vec<usize> = (0..g.deliveries.len())
@@ -438,7 +436,7 @@ impl Store for MemoryStore {
                 let d = &g.deliveries[i];
                 d.status == DeliveryStatus::Pending
                     && d.next_attempt_at.is_some_and(|t| t <= now)
-                    && !exclude.contains(&d.endpoint)
+                    && !limits.busy_endpoints.contains(&d.endpoint)
                     && g.endpoints
                         .by_id
                         .get(&d.endpoint)
@@ -447,16 +445,23 @@ impl Store for MemoryStore {
             .collect();
         due.sort_by_key(|&i| (g.deliveries[i].next_attempt_at, i));
         let mut per: HashMap<String, usize> = HashMap::new();
+        let mut per_account: HashMap<String, usize> = HashMap::new();
         let mut out = Vec::new();
         for i in due {
-            if out.len() == limit {
+            if out.len() == limits.limit {
                 break;
             }
+            let account = &g.deliveries[i].account;
+            let a = per_account.entry(account.clone()).or_insert(0);
+            if *a >= limits.account_room(account) {
+                continue;
+            }
             let n = per.entry(g.deliveries[i].endpoint.clone()).or_insert(0);
-            if *n >= per_endpoint {
+            if *n >= limits.per_endpoint {
                 continue;
             }
             *n += 1;
+            *a += 1;
             g.deliveries[i].next_attempt_at = Some(lease_until);
             let d = g.deliveries[i].clone();
             let ep = &g.endpoints.by_id[&d.endpoint];

@@ -34,6 +34,7 @@
 pub mod conformance;
 mod dir;
 mod memory;
+pub mod private;
 #[cfg(feature = "sql")]
 pub mod sql;
 
@@ -186,6 +187,41 @@ pub struct StoredResponse {
     pub body: Vec<u8>,
 }
 
+/// How much one claim of the webhook worker may take, and from whom: its fairness rules.
+#[derive(Debug, Clone, Copy)]
+pub struct ClaimLimits<'a> {
+    /// Deliveries in all.
+    pub limit: usize,
+    /// Deliveries of one endpoint.
+    pub per_endpoint: usize,
+    /// Endpoints with attempts still running in the caller: none of theirs are claimed.
+    pub busy_endpoints: &'a [String],
+    /// Deliveries of one account, counting those still running in the caller.
+    pub per_account: usize,
+    /// Attempts still running in the caller, per account.
+    pub busy_accounts: &'a [(String, usize)],
+}
+
+impl ClaimLimits<'_> {
+    /// How many more deliveries `account` may take in this claim.
+    pub fn account_room(&self, account: &str) -> usize {
+        let busy = self
+            .busy_accounts
+            .iter()
+            .find(|(a, _)| a == account)
+            .map_or(0, |(_, n)| *n);
+        self.per_account.saturating_sub(busy)
+    }
+
+    /// Accounts with no room left.
+    pub fn full_accounts(&self) -> impl Iterator<Item = &str> {
+        self.busy_accounts
+            .iter()
+            .filter(|(_, n)| *n >= self.per_account)
+            .map(|(a, _)| a.as_str())
+    }
+}
+
 /// What [`Store::idempotency_begin`] decided.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IdempotencyBegin {
@@ -321,18 +357,17 @@ pub trait Store: Send + Sync + 'static {
     async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>>;
 
     // Webhook delivery (the outbox worker).
-    /// Claims up to `limit` pending deliveries due at `now` whose endpoint exists and is
-    /// enabled, at most `per_endpoint` per endpoint and none for endpoints in `exclude`, oldest
-    /// due first. Each claimed delivery's `next_attempt_at` becomes `lease_until`, so no other
-    /// worker claims it before then (a worker that dies loses nothing: the lease runs out).
-    /// Two concurrent claims never return the same delivery.
+    /// Claims pending deliveries due at `now` whose endpoint exists and is enabled, oldest due
+    /// first, within `limits` (see [`ClaimLimits`]). Each claimed delivery's `next_attempt_at`
+    /// becomes `lease_until`, so no other worker claims it before then (a worker that dies
+    /// loses nothing: the lease runs out). Two concurrent claims never return the same
+    /// delivery. Deliveries that the limits skip must not hide others that fit: an account at
+    /// its cap, or a busy endpoint, with a backlog of thousands does not delay anyone else.
     async fn claim_deliveries(
         &self,
         now: Timestamp,
         lease_until: Timestamp,
-        limit: usize,
-        per_endpoint: usize,
-        exclude: &[String],
+        limits: &ClaimLimits<'_>,
     ) -> StoreResult<Vec<DueDelivery>>;
     /// Appends attempts and moves each delivery on (delivered, retry at, or failed), all in one
     /// transaction (the worker records attempts in batches, so one commit serves many).

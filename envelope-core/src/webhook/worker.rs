@@ -4,8 +4,9 @@
 //! Safe with several workers (processes) on one store: a claim leases a delivery until
 //! `now + lease`, so nobody else takes it meanwhile, and a worker that dies mid-attempt loses
 //! nothing (the lease runs out and another worker retries). Fair: at most `per_endpoint`
-//! attempts run per endpoint and `max_in_flight` overall, so a slow or dead endpoint occupies
-//! only its own slots.
+//! attempts run per endpoint, `per_account` per account and `max_in_flight` overall, so a slow
+//! or dead endpoint occupies only its own slots, and one account's slow endpoints (however
+//! many) leave the other slots to everyone else.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -18,7 +19,7 @@ use super::{RetrySchedule, WebhookRequest, WebhookSink, signature_header};
 use crate::clock::Clock;
 use crate::ids;
 use crate::model::{DeliveryAttempt, DeliveryNext, DueDelivery};
-use crate::store::{Store, StoreError};
+use crate::store::{ClaimLimits, Store, StoreError};
 
 /// How the worker behaves.
 #[derive(Debug, Clone)]
@@ -30,6 +31,8 @@ pub struct WorkerSettings {
     pub max_in_flight: usize,
     /// Attempts running at once for one endpoint.
     pub per_endpoint: usize,
+    /// Attempts running at once for one account (all its endpoints, both modes).
+    pub per_account: usize,
     /// How long a claim holds a delivery; longer than `timeout` plus the time to record.
     pub lease: Duration,
     /// How often the worker looks for due deliveries when idle.
@@ -43,6 +46,9 @@ impl Default for WorkerSettings {
             timeout: Duration::from_secs(10),
             max_in_flight: 128,
             per_endpoint: 16,
+            // A quarter of the slots: an account whose endpoints all hang for the whole timeout
+            // leaves three quarters to the others.
+            per_account: 32,
             lease: Duration::from_secs(60),
             poll_interval: Duration::from_millis(200),
         }
@@ -61,6 +67,8 @@ pub struct WebhookWorker {
     settings: WorkerSettings,
     slots: Arc<Semaphore>,
     busy: HashMap<String, usize>,
+    /// Attempts running per account.
+    busy_accounts: HashMap<String, usize>,
 }
 
 impl std::fmt::Debug for WebhookWorker {
@@ -73,6 +81,8 @@ impl std::fmt::Debug for WebhookWorker {
 
 /// What an attempt task hands back: the attempt to record and the next step.
 type Outcome = (DeliveryAttempt, DeliveryNext);
+/// An outcome and the account whose slot it held.
+type Finished = (Outcome, String);
 
 impl WebhookWorker {
     pub(crate) fn new(
@@ -89,13 +99,14 @@ impl WebhookWorker {
             settings,
             slots,
             busy: HashMap::new(),
+            busy_accounts: HashMap::new(),
         }
     }
 
     /// Runs until `shutdown` resolves, then lets attempts in flight finish and records them.
     pub async fn run(mut self, shutdown: impl std::future::Future<Output = ()>) {
         tokio::pin!(shutdown);
-        let mut tasks: JoinSet<Outcome> = JoinSet::new();
+        let mut tasks: JoinSet<Finished> = JoinSet::new();
         let mut done: Vec<Outcome> = Vec::new();
         loop {
             while let Some(r) = tasks.try_join_next() {
@@ -152,15 +163,11 @@ impl WebhookWorker {
         }
     }
 
-    fn finished(&mut self, r: Result<Outcome, tokio::task::JoinError>, done: &mut Vec<Outcome>) {
+    fn finished(&mut self, r: Result<Finished, tokio::task::JoinError>, done: &mut Vec<Outcome>) {
         match r {
-            Ok(outcome) => {
-                if let Some(n) = self.busy.get_mut(&outcome.0.endpoint) {
-                    *n = n.saturating_sub(1);
-                    if *n == 0 {
-                        self.busy.remove(&outcome.0.endpoint);
-                    }
-                }
+            Ok((outcome, account)) => {
+                release(&mut self.busy, &outcome.0.endpoint);
+                release(&mut self.busy_accounts, &account);
                 done.push(outcome);
             }
             // A panicked attempt is not recorded: its lease runs out and it is tried again.
@@ -193,21 +200,31 @@ impl WebhookWorker {
             return Ok(Vec::new());
         }
         let busy: Vec<String> = self.busy.keys().cloned().collect();
+        let busy_accounts: Vec<(String, usize)> = self
+            .busy_accounts
+            .iter()
+            .map(|(a, n)| (a.clone(), *n))
+            .collect();
         let now = self.clock.now();
         let lease = chrono::Duration::from_std(self.settings.lease)
             .unwrap_or(chrono::Duration::seconds(60));
+        let limits = ClaimLimits {
+            limit: permits.len(),
+            per_endpoint: self.settings.per_endpoint,
+            busy_endpoints: &busy,
+            per_account: self.settings.per_account.max(1),
+            busy_accounts: &busy_accounts,
+        };
         let batch = self
             .store
-            .claim_deliveries(
-                now,
-                now + lease,
-                permits.len(),
-                self.settings.per_endpoint,
-                &busy,
-            )
+            .claim_deliveries(now, now + lease, &limits)
             .await?;
         for d in &batch {
             *self.busy.entry(d.delivery.endpoint.clone()).or_insert(0) += 1;
+            *self
+                .busy_accounts
+                .entry(d.delivery.account.clone())
+                .or_insert(0) += 1;
         }
         Ok(batch.into_iter().zip(permits).collect())
     }
@@ -216,13 +233,24 @@ impl WebhookWorker {
         &self,
         due: DueDelivery,
         permit: OwnedSemaphorePermit,
-    ) -> impl std::future::Future<Output = Outcome> + Send + 'static {
+    ) -> impl std::future::Future<Output = Finished> + Send + 'static {
         let sink = self.sink.clone();
         let clock = self.clock.clone();
         let settings = self.settings.clone();
         async move {
             let _permit = permit;
-            attempt(&*sink, &*clock, &settings, due).await
+            let account = due.delivery.account.clone();
+            (attempt(&*sink, &*clock, &settings, due).await, account)
+        }
+    }
+}
+
+/// One attempt of `key` finished: count it down, forgetting keys with none left.
+fn release(busy: &mut HashMap<String, usize>, key: &str) {
+    if let Some(n) = busy.get_mut(key) {
+        *n = n.saturating_sub(1);
+        if *n == 0 {
+            busy.remove(key);
         }
     }
 }

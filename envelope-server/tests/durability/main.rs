@@ -1,7 +1,9 @@
 //! Durability of the real binary: SIGKILL during a stream of writes on SQLite (`crash`), two
 //! processes racing on one PostgreSQL database (`multi_process`), SIGTERM during PDF work
-//! that does not end (`shutdown`), and `/readyz` following a PostgreSQL role that loses its
-//! write privilege (`health`).
+//! that does not end (`shutdown`), `/readyz` following a PostgreSQL role that loses its
+//! write privilege (`health`), secrets at rest: encrypted idempotency records and an
+//! owner-only data dir (`secrets`), and one account's hanging webhook receivers against
+//! another's delivery (`webhook_fairness`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -15,4 +17,7 @@ mod crash;
 mod health;
 mod multi_process;
 mod process;
+#[cfg(unix)]
+mod secrets;
 mod shutdown;
+mod webhook_fairness;

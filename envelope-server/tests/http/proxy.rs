@@ -88,15 +88,24 @@ async fn through_a_trusted_proxy_the_forwarded_client_reaches_the_audit_trail() 
     let trail = sign_through_proxy_and_read_the_trail(&s).await;
     // The Client signed through the proxy (reqwest sends no user agent). The test helper signs
     // for the Provider under its own fixed address, which is not the Client's.
-    assert!(trail.contains("IP 203.0.113.7, user agent unknown"), "{trail}");
-    assert!(!trail.contains("IP 127.0.0.1, user agent unknown"), "{trail}");
+    assert!(
+        trail.contains("IP 203.0.113.7, user agent unknown"),
+        "{trail}"
+    );
+    assert!(
+        !trail.contains("IP 127.0.0.1, user agent unknown"),
+        "{trail}"
+    );
 }
 
 #[tokio::test]
 async fn without_trusted_proxies_the_header_is_ignored() {
     let s = TestServer::start().await;
     let trail = sign_through_proxy_and_read_the_trail(&s).await;
-    assert!(trail.contains("IP 127.0.0.1, user agent unknown"), "{trail}");
+    assert!(
+        trail.contains("IP 127.0.0.1, user agent unknown"),
+        "{trail}"
+    );
     assert!(!trail.contains("203.0.113.7"), "{trail}");
 }
 

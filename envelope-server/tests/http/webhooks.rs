@@ -142,3 +142,142 @@ async fn deliveries_and_resend_routes() {
         .await
         .error(404, "resource_missing");
 }
+
+/// An event with one delivery to a new endpoint of the test key; returns the event ID.
+async fn event_with_endpoint(s: &TestServer) -> (String, String) {
+    let ep = s.endpoint(&s.test_key, "https://example.com/hook").await;
+    s.post(
+        &s.test_key,
+        "/v1/envelopes",
+        crate::common::envelope_body(
+            &crate::common::pdf::client_contract(),
+            crate::common::client_signer(),
+        ),
+    )
+    .await
+    .ok(201);
+    let events = s
+        .get(&s.test_key, "/v1/events?type=envelope.created")
+        .await
+        .ok(200);
+    (
+        events["data"][0]["id"].as_str().unwrap().to_string(),
+        ep["id"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn deliveries_are_paginated_like_every_list() {
+    let s = TestServer::start().await;
+    let (id, ep) = event_with_endpoint(&s).await;
+    for _ in 0..4 {
+        s.post(
+            &s.test_key,
+            &format!("/v1/events/{id}/resend"),
+            json!({"endpoint": ep}),
+        )
+        .await
+        .ok(200);
+    }
+    let path = format!("/v1/events/{id}/deliveries");
+    let all = s
+        .get(&s.test_key, &format!("{path}?limit=100"))
+        .await
+        .ok(200);
+    let all: Vec<String> = all["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(all.len(), 5);
+    let mut seen = Vec::new();
+    let mut url = format!("{path}?limit=2");
+    loop {
+        let page = s.get(&s.test_key, &url).await.ok(200);
+        assert_eq!(page["object"], "list");
+        assert_eq!(page["url"], path);
+        let data = page["data"].as_array().unwrap();
+        assert!(data.len() <= 2);
+        seen.extend(data.iter().map(|d| d["id"].as_str().unwrap().to_string()));
+        if page["has_more"] != true {
+            break;
+        }
+        url = format!("{path}?limit=2&starting_after={}", seen.last().unwrap());
+    }
+    assert_eq!(seen, all, "pages walk every delivery once, oldest first");
+    let default = s.get(&s.test_key, &path).await.ok(200);
+    assert_eq!(
+        default["data"].as_array().unwrap().len(),
+        5,
+        "default limit 10"
+    );
+    assert_eq!(default["has_more"], false);
+    s.get(&s.test_key, &format!("{path}?limit=0"))
+        .await
+        .error(400, "parameter_invalid");
+    s.get(&s.test_key, &format!("{path}?starting_after=wd_nope"))
+        .await
+        .error(404, "resource_missing");
+    s.get(&s.test_key, &format!("{path}?color=red"))
+        .await
+        .error(400, "parameter_unknown");
+}
+
+#[tokio::test]
+async fn endpoints_per_account_are_capped() {
+    let s = TestServer::start().await;
+    let max = s.svc.settings().limits.max_webhook_endpoints;
+    for i in 0..max {
+        s.endpoint(&s.test_key, &format!("https://example.com/hook/{i}"))
+            .await;
+    }
+    let over = s
+        .post(
+            &s.test_key,
+            "/v1/webhook_endpoints",
+            json!({"url": "https://example.com/one-too-many"}),
+        )
+        .await
+        .error(409, "invalid_state");
+    assert!(over["message"].as_str().unwrap().contains(&max.to_string()));
+    // The cap is per mode, and a deleted endpoint frees its place.
+    s.endpoint(&s.live_key, "https://example.com/live").await;
+    let list = s
+        .get(&s.test_key, "/v1/webhook_endpoints?limit=1")
+        .await
+        .ok(200);
+    let first = list["data"][0]["id"].as_str().unwrap().to_string();
+    s.delete(&s.test_key, &format!("/v1/webhook_endpoints/{first}"))
+        .await
+        .ok(200);
+    s.endpoint(&s.test_key, "https://example.com/again").await;
+}
+
+#[tokio::test]
+async fn resend_is_rate_limited_per_account() {
+    let s = TestServer::start().await;
+    let (id, ep) = event_with_endpoint(&s).await;
+    let per_minute = s.svc.settings().resend_per_minute;
+    let path = format!("/v1/events/{id}/resend");
+    // The clock may cross a minute boundary mid-loop: then the window resets and the 429 comes
+    // later, so count until it comes, within two windows' worth.
+    let mut ok = 0;
+    let refused = loop {
+        let r = s.post(&s.test_key, &path, json!({"endpoint": ep})).await;
+        if r.status == 429 {
+            break r;
+        }
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        ok += 1;
+        assert!(ok <= 2 * per_minute, "never refused");
+    };
+    assert!(ok >= per_minute);
+    refused.error(429, "rate_limited");
+    let wait: u64 = refused.header("retry-after").unwrap().parse().unwrap();
+    assert!((1..=60).contains(&wait));
+    // Other routes of the same key are not counted against it.
+    s.get(&s.test_key, &format!("/v1/events/{id}/deliveries"))
+        .await
+        .ok(200);
+}

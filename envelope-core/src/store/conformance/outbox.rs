@@ -8,7 +8,7 @@ use super::fixtures::*;
 use crate::model::{
     DeliveryAttempt, DeliveryNext, DeliveryStatus, EndpointStatus, EventType, Scope,
 };
-use crate::store::{BlobStore, Store};
+use crate::store::{BlobStore, ClaimLimits, Store};
 
 /// Makes an endpoint and `n` envelopes whose `envelope.created` events it wants; returns the
 /// endpoint ID and the event IDs.
@@ -28,6 +28,17 @@ async fn fan_out(store: &dyn Store, s: &Scope, n: usize) -> (String, Vec<String>
     (ep.id, events)
 }
 
+/// Limits without a per-account cap.
+fn limits(limit: usize, per_endpoint: usize, busy_endpoints: &[String]) -> ClaimLimits<'_> {
+    ClaimLimits {
+        limit,
+        per_endpoint,
+        busy_endpoints,
+        per_account: usize::MAX,
+        busy_accounts: &[],
+    }
+}
+
 fn mine(d: &[crate::model::DueDelivery], s: &Scope) -> Vec<String> {
     d.iter()
         .filter(|d| d.delivery.account == s.account)
@@ -45,7 +56,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 
     // Per-endpoint cap and exclusion.
     let first = store
-        .claim_deliveries(now, lease, 100, 1, &[])
+        .claim_deliveries(now, lease, &limits(100, 1, &[]))
         .await
         .unwrap();
     assert_eq!(mine(&first, &s).len(), 1, "at most one per endpoint");
@@ -59,7 +70,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(d.event.kind, EventType::Created);
     assert_eq!(d.delivery.endpoint, ep);
     let excluded = store
-        .claim_deliveries(now, lease, 100, 10, std::slice::from_ref(&ep))
+        .claim_deliveries(now, lease, &limits(100, 10, std::slice::from_ref(&ep)))
         .await
         .unwrap();
     assert!(
@@ -69,7 +80,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 
     // The rest; then nothing until the leases run out.
     let rest = store
-        .claim_deliveries(now, lease, 100, 10, &[])
+        .claim_deliveries(now, lease, &limits(100, 10, &[]))
         .await
         .unwrap();
     assert_eq!(mine(&rest, &s).len(), 2);
@@ -81,7 +92,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert!(
         mine(
             &store
-                .claim_deliveries(now, lease, 100, 10, &[])
+                .claim_deliveries(now, lease, &limits(100, 10, &[]))
                 .await
                 .unwrap(),
             &s
@@ -108,7 +119,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert!(
         mine(
             &store
-                .claim_deliveries(t(1_004_999), t(1_070_000), 100, 10, &[])
+                .claim_deliveries(t(1_004_999), t(1_070_000), &limits(100, 10, &[]))
                 .await
                 .unwrap(),
             &s
@@ -116,7 +127,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .is_empty()
     );
     let again = store
-        .claim_deliveries(t(1_005_000), t(1_070_000), 100, 10, &[])
+        .claim_deliveries(t(1_005_000), t(1_070_000), &limits(100, 10, &[]))
         .await
         .unwrap();
     assert_eq!(mine(&again, &s), vec![id.clone()]);
@@ -157,7 +168,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
     // Long after every lease: delivered ones never come back.
     let late = store
-        .claim_deliveries(t(9_000_000), t(9_060_000), 100, 10, &[])
+        .claim_deliveries(t(9_000_000), t(9_060_000), &limits(100, 10, &[]))
         .await
         .unwrap();
     assert_eq!(
@@ -179,7 +190,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert!(
         mine(
             &store
-                .claim_deliveries(t(9_900_000), t(9_960_000), 100, 10, &[])
+                .claim_deliveries(t(9_900_000), t(9_960_000), &limits(100, 10, &[]))
                 .await
                 .unwrap(),
             &s
@@ -195,7 +206,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .await
         .unwrap();
     let resent = store
-        .claim_deliveries(t(9_950_000), t(9_990_000), 100, 10, &[])
+        .claim_deliveries(t(9_950_000), t(9_990_000), &limits(100, 10, &[]))
         .await
         .unwrap();
     assert_eq!(mine(&resent, &s), vec![row.id.clone()]);
@@ -214,7 +225,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     rec.status = EndpointStatus::Disabled;
     store.update_webhook_endpoint(&rec).await.unwrap();
     let none = store
-        .claim_deliveries(t(9_999_000), t(9_999_999), 100, 10, &[])
+        .claim_deliveries(t(9_999_000), t(9_999_999), &limits(100, 10, &[]))
         .await
         .unwrap();
     assert!(none.iter().all(|x| x.delivery.endpoint != ep2));
@@ -230,7 +241,7 @@ pub async fn webhook_outbox_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
         let store = store.clone();
         tasks.push(tokio::spawn(async move {
             store
-                .claim_deliveries(now, t(2_060_000), 5, 100, &[])
+                .claim_deliveries(now, t(2_060_000), &limits(5, 100, &[]))
                 .await
                 .unwrap()
         }));
@@ -242,4 +253,66 @@ pub async fn webhook_outbox_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
     let unique: BTreeSet<&String> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "a delivery was claimed twice");
     assert_eq!(seen.len(), 12, "every due delivery was claimed once");
+}
+
+/// Per-account caps: an account at its cap is skipped, however large its backlog, so that
+/// another account's due delivery is claimed even when the first one's rows are older and more
+/// numerous than the claim's candidate window; one below its cap gets only the room left.
+pub async fn webhook_outbox_fairness(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    use crate::webhook::worker::new_delivery;
+    // Due at t(5), before every other clause's rows (t(30) and later), so only these count.
+    let due = t(5);
+    let lease = t(60_000);
+    let a = new_scope(&*store, 10).await;
+    let (ep_a, ev_a) = fan_out(&*store, &a, 1).await;
+    let backlog: Vec<_> = (0..10)
+        .map(|_| new_delivery(&a.account, a.mode, &ev_a[0], &ep_a, due))
+        .collect();
+    store.insert_deliveries(&backlog).await.unwrap();
+    let b = new_scope(&*store, 10).await;
+    let (ep_b, ev_b) = fan_out(&*store, &b, 1).await;
+    let late = new_delivery(&b.account, b.mode, &ev_b[0], &ep_b, due);
+    store
+        .insert_deliveries(std::slice::from_ref(&late))
+        .await
+        .unwrap();
+
+    let claim = |limit, per_endpoint, per_account, busy_accounts| ClaimLimits {
+        limit,
+        per_endpoint,
+        busy_endpoints: &[],
+        per_account,
+        busy_accounts,
+    };
+    let busy = [(a.account.clone(), 2)];
+    let got = store
+        .claim_deliveries(due, lease, &claim(1, 100, 2, &busy))
+        .await
+        .unwrap();
+    assert!(
+        mine(&got, &a).is_empty(),
+        "an account at its cap is skipped"
+    );
+    assert_eq!(
+        mine(&got, &b),
+        vec![late.id.clone()],
+        "the older backlog of a capped account hides nobody"
+    );
+
+    let busy = [(a.account.clone(), 1)];
+    let got = store
+        .claim_deliveries(due, lease, &claim(100, 100, 3, &busy))
+        .await
+        .unwrap();
+    assert_eq!(mine(&got, &a).len(), 2, "only the room left under the cap");
+    let got = store
+        .claim_deliveries(due, lease, &claim(100, 100, 3, &[]))
+        .await
+        .unwrap();
+    assert_eq!(mine(&got, &a).len(), 3);
+    let got = store
+        .claim_deliveries(due, lease, &claim(100, 2, 100, &[]))
+        .await
+        .unwrap();
+    assert_eq!(mine(&got, &a).len(), 2, "the endpoint cap still holds");
 }

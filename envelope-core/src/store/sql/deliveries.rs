@@ -14,12 +14,32 @@ use crate::model::{
     DeliveryAttempt, DeliveryNext, DueDelivery, EventRecord, Scope, WebhookDelivery,
     WebhookEndpointRecord,
 };
-use crate::store::{StoreError, StoreResult};
+use crate::store::{ClaimLimits, StoreError, StoreResult};
 
-const CANDIDATES: &str = "SELECT d.id, d.endpoint_id FROM webhook_deliveries d \
+/// Due deliveries, oldest first; [`candidates_sql`] appends the exclusions and the window.
+const CANDIDATES: &str = "SELECT d.id, d.endpoint_id, d.account FROM webhook_deliveries d \
     JOIN webhook_endpoints e ON e.id = d.endpoint_id \
-    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.status = 'enabled' \
-    ORDER BY d.next_attempt_at, d.seq LIMIT $2";
+    WHERE d.status = 'pending' AND d.next_attempt_at <= $1 AND e.status = 'enabled'";
+
+/// The candidates query without the busy endpoints and the accounts at their cap, so that
+/// their backlog cannot fill the window and hide everyone else's due deliveries. Placeholders
+/// `$3..` follow the order of `excluded_endpoints` then `excluded_accounts`.
+fn candidates_sql(excluded_endpoints: usize, excluded_accounts: usize) -> String {
+    let mut sql = String::from(CANDIDATES);
+    let mut n = 3;
+    for (column, count) in [
+        ("d.endpoint_id", excluded_endpoints),
+        ("d.account", excluded_accounts),
+    ] {
+        if count > 0 {
+            let marks: Vec<String> = (n..n + count).map(|i| format!("${i}")).collect();
+            sql.push_str(&format!(" AND {column} NOT IN ({})", marks.join(", ")));
+            n += count;
+        }
+    }
+    sql.push_str(" ORDER BY d.next_attempt_at, d.seq LIMIT $2");
+    sql
+}
 
 const LEASE: &str = "UPDATE webhook_deliveries SET next_attempt_at = $1 \
     WHERE id = $2 AND status = 'pending' AND next_attempt_at <= $3";
@@ -42,29 +62,40 @@ impl SqlStore {
         &self,
         now: Timestamp,
         lease_until: Timestamp,
-        limit: usize,
-        per_endpoint: usize,
-        exclude: &[String],
+        limits: &ClaimLimits<'_>,
     ) -> StoreResult<Vec<DueDelivery>> {
+        let limit = limits.limit;
         if limit == 0 {
             return Ok(Vec::new());
         }
         let window = i64::try_from(limit.saturating_mul(4).min(2000)).unwrap_or(2000);
+        let full: Vec<&str> = limits.full_accounts().collect();
+        let sql = candidates_sql(limits.busy_endpoints.len(), full.len());
         let claimed: Vec<(WebhookDelivery, String, String)> = with_tx!(&self.pool, |tx| {
-            let candidates: Vec<(String, String)> = sqlx::query_as(CANDIDATES)
+            let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
                 .bind(millis(now))
-                .bind(window)
-                .fetch_all(&mut *tx)
-                .await
-                .map_err(db_err)?;
+                .bind(window);
+            for endpoint in limits.busy_endpoints {
+                query = query.bind(endpoint);
+            }
+            for account in &full {
+                query = query.bind(*account);
+            }
+            let candidates: Vec<(String, String, String)> =
+                query.fetch_all(&mut *tx).await.map_err(db_err)?;
             let mut per: HashMap<String, usize> = HashMap::new();
+            let mut per_account: HashMap<String, usize> = HashMap::new();
             let mut out = Vec::new();
-            for (id, endpoint) in candidates {
-                if out.len() == limit || exclude.contains(&endpoint) {
+            for (id, endpoint, account) in candidates {
+                if out.len() == limit {
+                    break;
+                }
+                let a = per_account.get(&account).copied().unwrap_or(0);
+                if a >= limits.account_room(&account) {
                     continue;
                 }
                 let n = per.entry(endpoint.clone()).or_insert(0);
-                if *n >= per_endpoint {
+                if *n >= limits.per_endpoint {
                     continue;
                 }
                 let changed = sqlx::query(LEASE)
@@ -79,6 +110,7 @@ impl SqlStore {
                     continue; // another worker took it
                 }
                 *n += 1;
+                *per_account.entry(account).or_insert(0) += 1;
                 let row: DeliveryRow = sqlx::query_as(DELIVERY)
                     .bind(&id)
                     .fetch_one(&mut *tx)

@@ -33,6 +33,7 @@ impl Lite {
         path: &Path,
         sync: Option<Arc<dyn WalSync>>,
     ) -> Result<Lite, OpenError> {
+        owner_only(path)?;
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)
@@ -151,4 +152,20 @@ async fn checkpoint(pool: &SqlitePool) -> Result<(), sqlx::Error> {
 
 async fn checkpoint_as(pool: &SqlitePool, pragma: &'static str) -> Result<(), sqlx::Error> {
     sqlx::query(pragma).execute(pool).await.map(|_| ())
+}
+
+/// Creates the database file 0600 before SQLite does (SQLite then gives its WAL and shared-memory
+/// files the database's mode), and tightens the three when they exist with a wider mode.
+fn owner_only(path: &Path) -> Result<(), OpenError> {
+    let fail = |p: &Path, e: std::io::Error| {
+        OpenError::Invalid(format!("cannot restrict {} to its owner: {e}", p.display()))
+    };
+    crate::store::private::touch(path).map_err(|e| fail(path, e))?;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = Path::new(&name);
+        crate::store::private::restrict(file).map_err(|e| fail(file, e))?;
+    }
+    Ok(())
 }

@@ -126,12 +126,9 @@ impl Store for SqlStore {
         &self,
         now: Timestamp,
         lease_until: Timestamp,
-        limit: usize,
-        per_endpoint: usize,
-        exclude: &[String],
+        limits: &crate::store::ClaimLimits<'_>,
     ) -> StoreResult<Vec<DueDelivery>> {
-        self.claim_deliveries_impl(now, lease_until, limit, per_endpoint, exclude)
-            .await
+        self.claim_deliveries_impl(now, lease_until, limits).await
     }
     async fn record_attempts(&self, batch: &[(DeliveryAttempt, DeliveryNext)]) -> StoreResult<()> {
         self.record_attempts_impl(batch).await
