@@ -110,6 +110,7 @@ async fn bench_all(cfg: Config) {
     let opened = open_store(&StoreOptions {
         data_dir: dir.path().to_path_buf(),
         database_url: None,
+        idempotency_key_file: None,
     })
     .await
     .unwrap();

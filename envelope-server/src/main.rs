@@ -63,6 +63,10 @@ struct StoreArgs {
     /// Database URL (sqlite://... or postgres://...); default: a store under --data-dir.
     #[arg(long, env = "ENVELOPE_DATABASE_URL")]
     database_url: Option<String>,
+    /// Key file of stored idempotency responses (AES-256-GCM), created on first start; default
+    /// <data-dir>/idempotency.key. Servers that share one database must use the same key.
+    #[arg(long, env = "ENVELOPE_IDEMPOTENCY_KEY_FILE")]
+    idempotency_key_file: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -269,6 +273,7 @@ impl StoreArgs {
         StoreOptions {
             data_dir: self.data_dir.clone(),
             database_url: self.database_url.clone(),
+            idempotency_key_file: self.idempotency_key_file.clone(),
         }
     }
 }

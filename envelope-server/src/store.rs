@@ -28,6 +28,9 @@ pub struct StoreOptions {
     pub data_dir: PathBuf,
     /// `sqlite://...` or `postgres://...`; `None` means a store under `data_dir`.
     pub database_url: Option<String>,
+    /// The key file of stored idempotency responses; `None` means
+    /// `<data_dir>/idempotency.key`. Servers that share one database must share this key.
+    pub idempotency_key_file: Option<PathBuf>,
 }
 
 /// An opened store.
@@ -55,7 +58,11 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
             options.data_dir.display()
         )
     })?;
-    let response_key = response_key(&options.data_dir)?;
+    let key_file = options
+        .idempotency_key_file
+        .clone()
+        .unwrap_or_else(|| options.data_dir.join(RESPONSE_KEY_FILE));
+    let response_key = response_key(&key_file)?;
     let store = match options.database_url.as_deref() {
         Some(url) if url.starts_with("postgres://") || url.starts_with("postgresql://") => {
             SqlStore::connect_postgres(url).await?
@@ -80,10 +87,9 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
     })
 }
 
-/// Reads `<data_dir>/idempotency.key`, creating it (0600) on first start.
-fn response_key(data_dir: &Path) -> Result<ResponseKey, BoxError> {
-    let path = data_dir.join(RESPONSE_KEY_FILE);
-    match std::fs::read(&path) {
+/// Reads the key file, creating it (0600) on first start.
+fn response_key(path: &Path) -> Result<ResponseKey, BoxError> {
+    match std::fs::read(path) {
         Ok(bytes) => {
             return ResponseKey::from_stored(&bytes).ok_or_else(|| {
                 format!("{} holds no usable key (64 hex digits)", path.display()).into()
@@ -92,15 +98,24 @@ fn response_key(data_dir: &Path) -> Result<ResponseKey, BoxError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(format!("cannot read {}: {e}", path.display()).into()),
     }
+    // Written whole beside it, then linked into place: a link fails if the name exists, so two
+    // servers starting at once agree on one key, and neither ever reads a half-written file.
     let key = ResponseKey::random();
-    match private::create_new(&path) {
-        Ok(mut f) => {
-            f.write_all(key.to_stored().as_bytes())?;
-            f.sync_all()?;
-            Ok(key)
-        }
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let written = private::create_new(&tmp).and_then(|mut f| {
+        f.write_all(key.to_stored().as_bytes())?;
+        f.sync_all()
+    });
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot create {}: {e}", path.display()).into());
+    }
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(key),
         // Another process created it first: use theirs.
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => response_key(data_dir),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => response_key(path),
         Err(e) => Err(format!("cannot create {}: {e}", path.display()).into()),
     }
 }

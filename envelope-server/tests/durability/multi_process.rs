@@ -211,7 +211,10 @@ async fn two_processes_race_on_one_postgres() {
             .map(String::from),
     );
 
-    // Records live in the database; the data directories only receive the .eml files.
+    // Records live in the database; the data directories only receive the .eml files. Both
+    // servers share the key of stored idempotency responses, as servers on one database must:
+    // the first to start creates it.
+    let key_file = dir.path().join("idempotency.key");
     let start = |name: &str| {
         let data = dir.path().join(name);
         let args = [
@@ -219,6 +222,8 @@ async fn two_processes_race_on_one_postgres() {
             &db_url,
             "--data-dir",
             data.to_str().unwrap(),
+            "--idempotency-key-file",
+            key_file.to_str().unwrap(),
         ];
         ServerProcess::start(&args, &dir.path().join(format!("{name}.log")))
     };
