@@ -93,41 +93,42 @@ fn canonical(ip: IpAddr) -> IpAddr {
     }
 }
 
-/// The `for=` values of every `Forwarded` header line in order; `None` when there is none.
+/// The `for=` values of every `Forwarded` header line in order; `None` when there is none. An
+/// element without `for=` says nothing about the client, but it is still a hop.
 fn forwarded_hops(headers: &HeaderMap) -> Option<Vec<Option<IpAddr>>> {
-    let mut hops = Vec::new();
-    let mut any = false;
-    for line in headers.get_all("forwarded") {
-        any = true;
-        let Ok(line) = line.to_str() else {
-            hops.push(None);
-            continue;
-        };
-        for element in line.split(',') {
-            let for_value = element.split(';').find_map(|pair| {
+    hops(headers, "forwarded", |element| {
+        element
+            .split(';')
+            .find_map(|pair| {
                 let (k, v) = pair.split_once('=')?;
                 k.trim().eq_ignore_ascii_case("for").then(|| v.trim())
-            });
-            // An element without `for=` says nothing about the client; it is still a hop.
-            hops.push(for_value.and_then(node_address));
-        }
-    }
-    any.then_some(hops)
+            })
+            .and_then(node_address)
+    })
 }
 
 /// The addresses of every `X-Forwarded-For` header line in order; `None` when there is none.
 fn x_forwarded_for_hops(headers: &HeaderMap) -> Option<Vec<Option<IpAddr>>> {
-    let mut hops = Vec::new();
+    hops(headers, "x-forwarded-for", node_address)
+}
+
+/// The comma-separated elements of every `name` header line, in order, each read by `hop`; a
+/// line that is not text is one unreadable hop.
+fn hops(
+    headers: &HeaderMap,
+    name: &str,
+    hop: impl Fn(&str) -> Option<IpAddr>,
+) -> Option<Vec<Option<IpAddr>>> {
+    let mut out = Vec::new();
     let mut any = false;
-    for line in headers.get_all("x-forwarded-for") {
+    for line in headers.get_all(name) {
         any = true;
-        let Ok(line) = line.to_str() else {
-            hops.push(None);
-            continue;
-        };
-        hops.extend(line.split(',').map(|h| node_address(h.trim())));
+        match line.to_str() {
+            Ok(line) => out.extend(line.split(',').map(|e| hop(e.trim()))),
+            Err(_) => out.push(None),
+        }
     }
-    any.then_some(hops)
+    any.then_some(out)
 }
 
 /// An RFC 7239 node (`192.0.2.1`, `192.0.2.1:443`, `"[2001:db8::1]:4711"`, `2001:db8::1`) as an
