@@ -238,7 +238,8 @@ async fn query_parameters_are_checked() {
 async fn pagination_across_pages() {
     let s = TestServer::start().await;
     let mut created = Vec::new();
-    for i in 0..25 {
+    // 16 is the most endpoints an account may have in one mode (docs/WEBHOOKS.md).
+    for i in 0..16 {
         let ep = s
             .endpoint(&s.test_key, &format!("https://example.com/hook/{i}"))
             .await;
@@ -267,12 +268,12 @@ async fn pagination_across_pages() {
         }
         after = Some(data.last().unwrap()["id"].as_str().unwrap().to_string());
     }
-    assert_eq!(pages, 4);
-    assert_eq!(seen.len(), 25);
+    assert_eq!(pages, 3);
+    assert_eq!(seen.len(), 16);
     let mut sorted = seen.clone();
     sorted.sort();
     sorted.dedup();
-    assert_eq!(sorted.len(), 25, "no item twice");
+    assert_eq!(sorted.len(), 16, "no item twice");
     created.reverse();
     assert_eq!(seen, created, "newest first");
 }
