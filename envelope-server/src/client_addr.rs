@@ -226,7 +226,11 @@ mod tests {
             // A trusted proxy that sends no header is the client.
             ("10.1.2.3", &[], "10.1.2.3"),
             // Spaces around entries are the list's, not the address's.
-            ("10.1.2.3", &[(xff, "  203.0.113.7 ,10.0.0.9 ")], "203.0.113.7"),
+            (
+                "10.1.2.3",
+                &[(xff, "  203.0.113.7 ,10.0.0.9 ")],
+                "203.0.113.7",
+            ),
             // An empty header or an empty entry is not an address.
             ("10.1.2.3", &[(xff, "")], "10.1.2.3"),
             ("10.1.2.3", &[(xff, "203.0.113.7,,10.0.0.9")], "10.0.0.9"),
@@ -244,7 +248,11 @@ mod tests {
             ("2001:db8:1::5", &[(xff, "203.0.113.7")], "203.0.113.7"),
             ("2001:db8:2::5", &[(xff, "203.0.113.7")], "2001:db8:2::5"),
             // Forwarded: quoted IPv4 with a port, `for` after other pairs, several lines.
-            ("10.1.2.3", &[(fwd, "for=\"203.0.113.7:8080\"")], "203.0.113.7"),
+            (
+                "10.1.2.3",
+                &[(fwd, "for=\"203.0.113.7:8080\"")],
+                "203.0.113.7",
+            ),
             (
                 "10.1.2.3",
                 &[(fwd, "by=10.0.0.1;proto=https;for=203.0.113.7")],
@@ -256,7 +264,11 @@ mod tests {
                 "203.0.113.7",
             ),
             // An element without `for=` is a hop that names no one.
-            ("10.1.2.3", &[(fwd, "for=203.0.113.7, proto=https")], "10.1.2.3"),
+            (
+                "10.1.2.3",
+                &[(fwd, "for=203.0.113.7, proto=https")],
+                "10.1.2.3",
+            ),
             // A quoted comma splits the value into garbage: never half-believed.
             ("10.1.2.3", &[(fwd, "for=\"_a,b\"")], "10.1.2.3"),
             // An unusable Forwarded does not fall back to X-Forwarded-For, which the client

@@ -112,7 +112,9 @@ async fn process(
             }
             handlers::download(&app.svc, token).await
         }
-        ["sign", rest @ ..] => Ok(signing_page::handle(app, client, &parts, body, rest, meta).await),
+        ["sign", rest @ ..] => {
+            Ok(signing_page::handle(app, client, &parts, body, rest, meta).await)
+        }
         // Health probes need no key and are not rate limited (health.rs says why).
         ["healthz"] => health::healthz(&parts.method),
         ["readyz"] => health::readyz(app, &parts.method).await,

@@ -53,7 +53,12 @@ async fn sign_through_proxy(env: &[(&str, &str)]) -> Traces {
     let base = server.base.clone();
     let http = reqwest::Client::new();
 
-    let account = api(&http, http.get(format!("{base}/v1/account")).bearer_auth(&key), 200).await;
+    let account = api(
+        &http,
+        http.get(format!("{base}/v1/account")).bearer_auth(&key),
+        200,
+    )
+    .await;
     let body = json!({
         "file_base64": base64_of(&client_contract()),
         "file_name": "contract.pdf",
