@@ -225,11 +225,76 @@ mod tests {
             ("10.1.2.3", &[(fwd, "for=unknown")], "10.1.2.3"),
             // A trusted proxy that sends no header is the client.
             ("10.1.2.3", &[], "10.1.2.3"),
+            // Spaces around entries are the list's, not the address's.
+            (
+                "10.1.2.3",
+                &[(xff, "  203.0.113.7 ,10.0.0.9 ")],
+                "203.0.113.7",
+            ),
+            // An empty header or an empty entry is not an address.
+            ("10.1.2.3", &[(xff, "")], "10.1.2.3"),
+            ("10.1.2.3", &[(xff, "203.0.113.7,,10.0.0.9")], "10.0.0.9"),
+            // A zone index or a host name cannot be checked either.
+            ("10.1.2.3", &[(xff, "fe80::1%eth0")], "10.1.2.3"),
+            ("10.1.2.3", &[(xff, "client.example")], "10.1.2.3"),
+            // IPv4-mapped hops are IPv4: a mapped trusted proxy is still trusted.
+            (
+                "10.1.2.3",
+                &[(xff, "203.0.113.7, ::ffff:10.0.0.5")],
+                "203.0.113.7",
+            ),
+            ("10.1.2.3", &[(xff, "::ffff:203.0.113.7")], "203.0.113.7"),
+            // A trusted IPv6 peer, and an untrusted IPv6 peer whose header is ignored.
+            ("2001:db8:1::5", &[(xff, "203.0.113.7")], "203.0.113.7"),
+            ("2001:db8:2::5", &[(xff, "203.0.113.7")], "2001:db8:2::5"),
+            // Forwarded: quoted IPv4 with a port, `for` after other pairs, several lines.
+            (
+                "10.1.2.3",
+                &[(fwd, "for=\"203.0.113.7:8080\"")],
+                "203.0.113.7",
+            ),
+            (
+                "10.1.2.3",
+                &[(fwd, "by=10.0.0.1;proto=https;for=203.0.113.7")],
+                "203.0.113.7",
+            ),
+            (
+                "10.1.2.3",
+                &[(fwd, "for=1.2.3.4"), (fwd, "for=203.0.113.7, for=10.0.0.8")],
+                "203.0.113.7",
+            ),
+            // An element without `for=` is a hop that names no one.
+            (
+                "10.1.2.3",
+                &[(fwd, "for=203.0.113.7, proto=https")],
+                "10.1.2.3",
+            ),
+            // A quoted comma splits the value into garbage: never half-believed.
+            ("10.1.2.3", &[(fwd, "for=\"_a,b\"")], "10.1.2.3"),
+            // An unusable Forwarded does not fall back to X-Forwarded-For, which the client
+            // could have chosen.
+            (
+                "10.1.2.3",
+                &[(fwd, "for=_hidden"), (xff, "203.0.113.7")],
+                "10.1.2.3",
+            ),
         ];
         for (peer, lines, want) in cases {
             let got = trusted.client(ip(peer), &headers(lines));
             assert_eq!(got, ip(want), "peer {peer}, headers {lines:?}");
         }
+    }
+
+    #[test]
+    fn a_header_that_is_not_text_is_one_unreadable_hop() {
+        let trusted = TrustedProxies::parse("10.0.0.0/8").unwrap();
+        let mut h = HeaderMap::new();
+        h.append("x-forwarded-for", HeaderValue::from_static("203.0.113.7"));
+        h.append(
+            "x-forwarded-for",
+            HeaderValue::from_bytes(b"198.51.100.\xff").unwrap(),
+        );
+        assert_eq!(trusted.client(ip("10.1.2.3"), &h), ip("10.1.2.3"));
     }
 
     #[test]

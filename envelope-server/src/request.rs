@@ -3,7 +3,7 @@
 //!
 //! Every outcome, errors and panics included, leaves here as a response with the common headers.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
@@ -33,19 +33,15 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     // Behind a trusted proxy the client is who the proxy says; everything below (rate limits,
-    // the audit trail's addresses) sees that address. The socket's peer is still logged.
-    let socket_peer = peer;
-    let peer = SocketAddr::new(
-        app.trusted_proxies.client(peer.ip(), req.headers()),
-        peer.port(),
-    );
+    // the audit trail's addresses) sees that address, and the socket's peer is only logged.
+    let client = app.trusted_proxies.client(peer.ip(), req.headers());
     let mut meta = Meta {
         request_id: ids::new_id(ids::REQUEST),
         mode: Mode::Test,
         rate: None,
         replayed: false,
     };
-    let outcome = AssertUnwindSafe(process(app, peer, req, &mut meta))
+    let outcome = AssertUnwindSafe(process(app, client, req, &mut meta))
         .catch_unwind()
         .await;
     let reply = match outcome {
@@ -64,8 +60,8 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
                 duration_ms = started.elapsed().as_millis() as u64,
                 request_id = %meta.request_id,
                 mode = %meta.mode.as_str(),
-                client = %peer.ip(),
-                peer = %socket_peer,
+                client = %client,
+                peer = %peer,
                 "request"
             )
         };
@@ -100,7 +96,7 @@ pub fn redact(path: &str) -> String {
 
 async fn process(
     app: &App,
-    peer: SocketAddr,
+    client: IpAddr,
     req: Request<Incoming>,
     meta: &mut Meta,
 ) -> Result<Reply, ApiError> {
@@ -108,24 +104,26 @@ async fn process(
     let path = parts.uri.path().to_string();
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(&path).split('/').collect();
     match segments.as_slice() {
-        ["v1", rest @ ..] => api(app, peer, &parts, rest, body, meta).await,
+        ["v1", rest @ ..] => api(app, client, &parts, rest, body, meta).await,
         ["files", token] => {
-            limit_by_address(&app.svc, peer, meta)?;
+            limit_by_address(&app.svc, client, meta)?;
             if parts.method != Method::GET {
                 return Err(ApiError::MethodNotAllowed { allow: "GET" });
             }
             handlers::download(&app.svc, token).await
         }
-        ["sign", rest @ ..] => Ok(signing_page::handle(app, peer, &parts, body, rest, meta).await),
+        ["sign", rest @ ..] => {
+            Ok(signing_page::handle(app, client, &parts, body, rest, meta).await)
+        }
         // Health probes need no key and are not rate limited (health.rs says why).
         ["healthz"] => health::healthz(&parts.method),
         ["readyz"] => health::readyz(app, &parts.method).await,
         ["assets", name] => {
-            limit_by_address(&app.svc, peer, meta)?;
+            limit_by_address(&app.svc, client, meta)?;
             signing_page::asset(&parts.method, name)
         }
         _ => {
-            limit_by_address(&app.svc, peer, meta)?;
+            limit_by_address(&app.svc, client, meta)?;
             Err(ApiError::RouteNotFound)
         }
     }
@@ -135,10 +133,10 @@ async fn process(
 /// hammering unknown URLs cost the same as any other request.
 pub(crate) fn limit_by_address(
     svc: &SigningService,
-    peer: SocketAddr,
+    client: IpAddr,
     meta: &mut Meta,
 ) -> Result<(), Error> {
-    let rate = svc.rate_limit(&format!("ip:{}", peer.ip()));
+    let rate = svc.rate_limit(&format!("ip:{client}"));
     meta.rate = Some(rate);
     if rate.exceeded {
         return Err(Error::RateLimited {
@@ -161,7 +159,7 @@ fn bearer(parts: &Parts) -> Option<&str> {
 
 async fn api(
     app: &App,
-    peer: SocketAddr,
+    client: IpAddr,
     parts: &Parts,
     segments: &[&str],
     body: Incoming,
@@ -176,7 +174,7 @@ async fn api(
     let ctx = match svc.authenticate(key.unwrap_or("")).await {
         Ok(ctx) => ctx,
         Err(e) => {
-            limit_by_address(svc, peer, meta)?;
+            limit_by_address(svc, client, meta)?;
             return Err(e.into());
         }
     };

@@ -22,7 +22,7 @@ mod ready;
 pub mod security;
 mod states;
 
-use std::net::SocketAddr;
+use std::net::IpAddr;
 
 use bytes::Bytes;
 use hyper::body::Incoming;
@@ -79,21 +79,23 @@ pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
     })
 }
 
-/// One request below `/sign/`: `rest` is the path after it, split into segments.
+/// One request below `/sign/`: `rest` is the path after it, split into segments. `client_ip` is
+/// the client's address (behind a trusted proxy, the one it forwarded): the audit trail records
+/// it and the per-address rate limit counts it.
 pub async fn handle(
     app: &App,
-    peer: SocketAddr,
+    client_ip: IpAddr,
     parts: &Parts,
     body: Incoming,
     rest: &[&str],
     meta: &mut Meta,
 ) -> Reply {
     let page = Pages { app, root: "../" };
-    if let Err(e) = crate::request::limit_by_address(&app.svc, peer, meta) {
+    if let Err(e) = crate::request::limit_by_address(&app.svc, client_ip, meta) {
         return page.error(e.into());
     }
     let client = ClientInfo {
-        ip_address: Some(peer.ip().to_string()),
+        ip_address: Some(client_ip.to_string()),
         user_agent: parts
             .headers
             .get(header::USER_AGENT)

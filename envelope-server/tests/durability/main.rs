@@ -2,8 +2,9 @@
 //! processes racing on one PostgreSQL database (`multi_process`), SIGTERM during PDF work
 //! that does not end (`shutdown`), `/readyz` following a PostgreSQL role that loses its
 //! write privilege (`health`), secrets at rest: encrypted idempotency records and an
-//! owner-only data dir (`secrets`), and one account's hanging webhook receivers against
-//! another's delivery (`webhook_fairness`).
+//! owner-only data dir (`secrets`), one account's hanging webhook receivers against
+//! another's delivery (`webhook_fairness`), and a signer's address through a trusted reverse
+//! proxy (`proxy`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -17,6 +18,7 @@ mod crash;
 mod health;
 mod multi_process;
 mod process;
+mod proxy;
 #[cfg(unix)]
 mod secrets;
 mod shutdown;

@@ -37,6 +37,12 @@ impl ServerProcess {
     /// Starts `envelope-server serve` with `store_args` (`--data-dir D` or `--database-url U`) on
     /// a free port and waits until the port accepts connections. `log` receives stderr.
     pub fn start(store_args: &[&str], log: &Path) -> ServerProcess {
+        ServerProcess::start_with_env(store_args, &[], log)
+    }
+
+    /// [`ServerProcess::start`] with environment variables set for the process (after the
+    /// defaults, so `ENVELOPE_LOG` can be raised).
+    pub fn start_with_env(store_args: &[&str], env: &[(&str, &str)], log: &Path) -> ServerProcess {
         let port = free_port();
         let listen = format!("127.0.0.1:{port}");
         let stderr = std::fs::OpenOptions::new()
@@ -53,6 +59,7 @@ impl ServerProcess {
             .env("ENVELOPE_LOG", "warn")
             .env_remove("ENVELOPE_DATABASE_URL")
             .env_remove("ENVELOPE_DATA_DIR")
+            .envs(env.iter().copied())
             // Nothing may land in the source tree, whatever the arguments.
             .current_dir(log.parent().unwrap())
             .stdin(Stdio::null())
