@@ -188,7 +188,8 @@ async fn api(
         .into());
     }
     let route = router::resolve(&parts.method, segments)?;
-    let (body, reservation) = read_body(app, parts, body, route.body_policy()).await?;
+    let (body, reservation) =
+        read_body(app, parts, body, route.body_policy(), &ctx.account.id).await?;
     let query = query_params(parts.uri.query());
 
     let idempotency_key = match parts.headers.get("idempotency-key") {
@@ -287,6 +288,7 @@ async fn read_body(
     parts: &Parts,
     body: Incoming,
     policy: BodyPolicy,
+    account: &str,
 ) -> Result<(RawBody, Option<Reservation>), ApiError> {
     let limits = &app.limits;
     let (accepted, small) = match policy {
@@ -316,7 +318,11 @@ async fn read_body(
     let reservation = match declared {
         _ if small => None,
         Some(n) if n > max_bytes => None,
-        n => Some(app.upload_memory.reserve(n.unwrap_or(max_bytes)).await?),
+        n => Some(
+            app.upload_memory
+                .reserve(account, n.unwrap_or(max_bytes))
+                .await?,
+        ),
     };
     let bytes = read_limited(&parts.headers, body, read).await?;
     let body = match media {
