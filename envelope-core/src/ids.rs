@@ -17,6 +17,7 @@ pub const API_KEY: &str = "key_";
 pub const WEBHOOK_ENDPOINT: &str = "we_";
 pub const REQUEST: &str = "req_";
 pub const DELIVERY: &str = "whd_";
+pub const EMAIL: &str = "eml_";
 pub const WEBHOOK_SECRET: &str = "whsec_";
 
 /// `n` random base62 characters (about 5.95 bits each).

@@ -203,6 +203,7 @@ macro_rules! all_clauses {
             list_pagination,
             list_filters,
             expired_envelopes,
+            due_emails,
             webhook_endpoints,
             links,
             idempotency,

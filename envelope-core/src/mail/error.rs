@@ -45,3 +45,42 @@ pub enum MailError {
     #[error("mail file: {0}")]
     Io(#[from] std::io::Error),
 }
+
+impl MailError {
+    /// What went wrong in plain words for the API (`last_error` of an email), and whether a
+    /// retry cannot help. Never the server's own text (it may quote the message or the address).
+    ///
+    /// Permanent: an address that is not valid, and the mail server's refusals about the message
+    /// or its recipient (5.5.x replies such as 550 "mailbox unavailable"). Every other failure is
+    /// retried, including a refusal of the relay itself (530 or 535 authentication): the operator
+    /// can fix those before the retry schedule runs out.
+    pub fn describe(&self) -> (String, bool) {
+        use lettre::transport::smtp::response::{Category, Severity};
+        match self {
+            MailError::InvalidAddress { .. } => ("the email address is not valid".into(), true),
+            MailError::Smtp(e) => match e.status() {
+                Some(code) if code.severity == Severity::PermanentNegativeCompletion => {
+                    let recipient = code.category == Category::MailSystem;
+                    let words = if recipient {
+                        "the mail server refused the message for good"
+                    } else {
+                        "the mail server refused the message"
+                    };
+                    (format!("{words} (SMTP {code})"), recipient)
+                }
+                Some(code) => (
+                    format!("the mail server deferred the message (SMTP {code})"),
+                    false,
+                ),
+                None if e.is_timeout() => ("the mail server did not answer in time".into(), false),
+                None if e.is_tls() => {
+                    ("the TLS connection to the mail server failed".into(), false)
+                }
+                None => ("the mail server could not be reached".into(), false),
+            },
+            MailError::Timeout { .. } => ("the mail server did not answer in time".into(), false),
+            MailError::Io(_) => ("the email file could not be written".into(), false),
+            _ => ("the mailer could not send the message".into(), false),
+        }
+    }
+}

@@ -51,7 +51,8 @@ pub struct Attachment {
 }
 
 /// What kind of message this is (for transports that tag or route them, and for tests).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EmailKind {
     SigningRequest,
     Reminder,
@@ -102,6 +103,17 @@ pub struct Email {
 #[async_trait]
 pub trait Mailer: Send + Sync + 'static {
     async fn send(&self, email: &Email) -> Result<(), BoxError>;
+}
+
+/// Why a mailer's `send` failed, in plain words for the API, and whether a retry cannot help
+/// (see `MailError::describe`). Errors of other mailers are retried, with generic words.
+pub fn describe_failure(err: &(dyn std::error::Error + Send + Sync + 'static)) -> (String, bool) {
+    #[cfg(feature = "smtp")]
+    if let Some(e) = err.downcast_ref::<MailError>() {
+        return e.describe();
+    }
+    let _ = err;
+    ("the mailer could not send the message".into(), false)
 }
 
 /// Records emails in memory.

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::Mode;
+use super::email::{EmailRecord, EmailStatus, SignerEmail};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
 
@@ -82,6 +83,10 @@ pub struct Signer {
     pub signed_at: Option<Timestamp>,
     pub declined_at: Option<Timestamp>,
     pub decline_reason: Option<String>,
+    /// The newest email to this signer and where it stands (`null` before the first). Only views
+    /// carry it: a record keeps its emails in [`EnvelopeRecord::emails`].
+    #[serde(default)]
+    pub last_email: Option<SignerEmail>,
 }
 
 /// `files` of the wire envelope: whether each file is ready.
@@ -183,6 +188,7 @@ impl From<FlatSignerRecord> for SignerRecord {
                 signed_at: f.signed_at,
                 declined_at: f.declined_at,
                 decline_reason: f.decline_reason,
+                last_email: None,
             },
             sent_at: f.sent_at,
             last_reminded_at: f.last_reminded_at,
@@ -239,6 +245,10 @@ pub struct EnvelopeRecord {
     pub original: StoredFile,
     pub signed: Option<StoredFile>,
     pub audit_trail: Option<StoredFile>,
+    /// The email outbox of this envelope: every pending email, and the newest finished one of
+    /// each signer (`model/email.rs`).
+    #[serde(default)]
+    pub emails: Vec<EmailRecord>,
 }
 
 impl EnvelopeRecord {
@@ -253,7 +263,14 @@ impl EnvelopeRecord {
             template: self.template.clone(),
             delivery: self.delivery,
             signing_order: self.signing_order,
-            signers: self.signers.iter().map(|s| s.signer.clone()).collect(),
+            signers: self
+                .signers
+                .iter()
+                .map(|s| Signer {
+                    last_email: self.last_email(&s.signer.id).map(EmailRecord::view),
+                    ..s.signer.clone()
+                })
+                .collect(),
             files: EnvelopeFiles {
                 signed: self.signed.is_some(),
                 audit_trail: self.audit_trail.is_some(),
@@ -277,6 +294,20 @@ impl EnvelopeRecord {
 
     pub fn signer_index(&self, id: &str) -> Option<usize> {
         self.signers.iter().position(|s| s.signer.id == id)
+    }
+
+    /// The newest email to `signer`.
+    pub fn last_email(&self, signer: &str) -> Option<&EmailRecord> {
+        self.emails.iter().rev().find(|e| e.signer == signer)
+    }
+
+    /// When the earliest pending email is due: what the store indexes for the email worker.
+    pub fn next_email_at(&self) -> Option<Timestamp> {
+        self.emails
+            .iter()
+            .filter(|e| e.status == EmailStatus::Pending)
+            .filter_map(|e| e.next_attempt_at)
+            .min()
     }
 }
 
@@ -305,6 +336,7 @@ mod tests {
                 signed_at: at(2),
                 declined_at: at(3),
                 decline_reason: Some("no".into()),
+                last_email: None,
             },
             sent_at: at(4),
             last_reminded_at: at(5),

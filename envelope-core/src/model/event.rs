@@ -21,10 +21,14 @@ pub enum EventType {
     Completed,
     #[serde(rename = "envelope.voided")]
     Voided,
+    /// An email to a signer could not be sent: its retry schedule is used up or the mail server
+    /// refused it for good. `data.signer` is the recipient, `data.email` the email.
+    #[serde(rename = "envelope.email_failed")]
+    EmailFailed,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 7] = [
+    pub const ALL: [EventType; 8] = [
         EventType::Created,
         EventType::Sent,
         EventType::SignerViewed,
@@ -32,6 +36,7 @@ impl EventType {
         EventType::SignerDeclined,
         EventType::Completed,
         EventType::Voided,
+        EventType::EmailFailed,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -43,6 +48,7 @@ impl EventType {
             EventType::SignerDeclined => "envelope.signer_declined",
             EventType::Completed => "envelope.completed",
             EventType::Voided => "envelope.voided",
+            EventType::EmailFailed => "envelope.email_failed",
         }
     }
 
@@ -68,6 +74,9 @@ pub struct EventData {
     pub object: Envelope,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub signer: Option<SignerRef>,
+    /// The email an `envelope.email_failed` event is about.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub email: Option<super::SignerEmail>,
 }
 
 /// The wire event (interface.md 2.5).

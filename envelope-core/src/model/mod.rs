@@ -6,6 +6,7 @@
 //! Nothing here does I/O.
 
 pub mod account;
+pub mod email;
 pub mod envelope;
 pub mod event;
 pub mod template;
@@ -14,6 +15,7 @@ pub mod webhook;
 use serde::{Deserialize, Serialize};
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
+pub use email::{EmailRecord, EmailStatus, SignerEmail};
 pub use envelope::{
     Delivery, Envelope, EnvelopeFiles, EnvelopeRecord, EnvelopeStatus, Signer, SignerRecord,
     SignerStatus, SignerValue, StoredFile,

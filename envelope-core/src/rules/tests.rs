@@ -21,6 +21,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
             signed_at: None,
             declined_at: None,
             decline_reason: None,
+            last_email: None,
         },
         sent_at: None,
         last_reminded_at: None,
@@ -64,6 +65,7 @@ fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
         },
         signed: None,
         audit_trail: None,
+        emails: vec![],
     }
 }
 

@@ -62,6 +62,7 @@ impl SigningService {
                 ));
             }
             self.finalize(&mut next, now).await?;
+            let emails = self.queue_emails(Some(&current), &mut next, now);
             next.version = current.version + 1;
             events.push(super::events::record(
                 &next,
@@ -71,7 +72,7 @@ impl SigningService {
             ));
             match self.inner.store.update_envelope(&next, &events, None).await {
                 Ok(()) => {
-                    self.notify_completed(&next).await;
+                    self.dispatch_emails(&next, emails);
                     return Ok(next.view());
                 }
                 Err(StoreError::Conflict) => continue,

@@ -491,14 +491,15 @@ impl SigningService {
             original,
             signed: None,
             audit_trail: None,
+            emails: vec![],
         };
         let mut kinds = vec![EventType::Created];
-        let mut to_notify = Vec::new();
         if p.send {
             rules::send(&mut rec, now)?;
-            to_notify = mark_turns(&mut rec, now);
+            mark_turns(&mut rec, now);
             kinds.push(EventType::Sent);
         }
+        let emails = self.queue_emails(None, &mut rec, now);
         let events: Vec<_> = kinds
             .into_iter()
             .map(|k| super::events::record(&rec, k, None, now))
@@ -521,7 +522,7 @@ impl SigningService {
             }
             Err(e) => return Err(e.into()),
         }
-        self.notify_turn(&rec, &to_notify).await;
+        self.dispatch_emails(&rec, emails);
         Ok(rec.view())
     }
 
@@ -654,6 +655,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
                 signed_at: None,
                 declined_at: None,
                 decline_reason: None,
+                last_email: None,
             },
             sent_at: None,
             last_reminded_at: None,

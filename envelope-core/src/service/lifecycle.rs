@@ -140,11 +140,12 @@ impl SigningService {
             let mut next = rec.clone();
             let at = next.expires_at.unwrap_or(now);
             rules::void(&mut next, rules::EXPIRED_REASON, at)?;
+            let emails = self.queue_emails(Some(&rec), &mut next, now);
             next.version += 1;
             let ev = super::events::record(&next, EventType::Voided, None, now);
             match self.inner.store.update_envelope(&next, &[ev], None).await {
                 Ok(()) => {
-                    self.notify_voided(&next).await;
+                    self.dispatch_emails(&next, emails);
                     return Ok(next);
                 }
                 Err(StoreError::Conflict) => {
@@ -214,6 +215,7 @@ impl SigningService {
             let now = self.now();
             let mut next = current.clone();
             let change = f(&mut next, now)?;
+            let emails = self.queue_emails(Some(&current), &mut next, now);
             next.version = current.version + 1;
             let events: Vec<EventRecord> = change
                 .events
@@ -226,7 +228,10 @@ impl SigningService {
                 .update_envelope(&next, &events, change.debit.as_ref())
                 .await
             {
-                Ok(()) => return Ok((next, change.out)),
+                Ok(()) => {
+                    self.dispatch_emails(&next, emails);
+                    return Ok((next, change.out));
+                }
                 Err(StoreError::Conflict) => continue,
                 Err(e) => return Err(e.into()),
             }
@@ -241,16 +246,15 @@ impl SigningService {
         } else {
             None
         };
-        let (rec, notify) = self
+        let (rec, ()) = self
             .transition(ctx, id, |env, now| {
                 rules::send(env, now)?;
-                let notify = mark_turns(env, now);
-                let mut c = Change::new(notify).event(EventType::Sent, None);
+                mark_turns(env, now);
+                let mut c = Change::new(()).event(EventType::Sent, None);
                 c.debit = debit.clone();
                 Ok(c)
             })
             .await?;
-        self.notify_turn(&rec, &notify).await;
         Ok(rec.view())
     }
 
@@ -274,7 +278,6 @@ impl SigningService {
                 Ok(Change::new(()).event(EventType::Voided, None))
             })
             .await?;
-        self.notify_voided(&rec).await;
         Ok(rec.view())
     }
 
@@ -324,7 +327,6 @@ impl SigningService {
                 Ok(Change::new((reminded, skipped)))
             })
             .await?;
-        self.notify_reminder(&rec, &reminded).await;
         Ok(Reminder {
             object: "reminder".into(),
             envelope: rec.id.clone(),

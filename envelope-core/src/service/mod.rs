@@ -17,6 +17,7 @@ mod health;
 pub mod json;
 mod lifecycle;
 mod notify;
+mod outbox;
 pub mod params;
 mod pool;
 mod ratelimit;
@@ -37,6 +38,7 @@ pub use envelopes::{
 };
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
+pub use outbox::{EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
@@ -116,6 +118,8 @@ pub struct Settings {
     pub reminder_interval: Duration,
     /// How many documents are in PDF work at once, and how long callers wait for a slot.
     pub pdf_pool: PdfPoolSettings,
+    /// How emails are retried (the email outbox).
+    pub email: EmailSettings,
 }
 
 impl Default for Settings {
@@ -136,6 +140,7 @@ impl Default for Settings {
             idempotency_stale_after: Duration::minutes(5),
             reminder_interval: Duration::hours(1),
             pdf_pool: PdfPoolSettings::default(),
+            email: EmailSettings::default(),
         }
     }
 }
@@ -204,6 +209,8 @@ pub(crate) struct Inner {
     pub response_key: ResponseKey,
     /// The last readiness probe's answer (`health.rs`).
     pub readiness: health::ReadinessCache,
+    /// Email sends running in this process (`outbox.rs`).
+    pub emails_in_flight: Arc<outbox::InFlight>,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -298,6 +305,7 @@ impl SigningServiceBuilder {
                 resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 readiness: health::ReadinessCache::default(),
+                emails_in_flight: Arc::default(),
                 settings,
             }),
         }

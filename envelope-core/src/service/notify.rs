@@ -1,23 +1,153 @@
-//! Emails to signers: signing requests when it is their turn, reminders, void and completion
-//! notices. Emails go out after the transition has committed; a mailer failure is logged and does
-//! not undo the transition (the caller can `remind`).
+//! Emails to signers: who gets which email on each change (signing requests when it is their
+//! turn, reminders, void and completion notices), queued in the envelope record by the same store
+//! write as the change, and what each one says when it is sent. Sending, retrying and recording
+//! the outcome is `service/outbox.rs`.
 
 use super::SigningService;
 use super::email_content::{self as content, Content, Context};
 use crate::clock::Timestamp;
+use crate::error::Result;
+use crate::ids;
 use crate::mail::{Attachment, Email, EmailKind, Mailbox};
-use crate::model::{Delivery, EnvelopeRecord, SignerStatus};
+use crate::model::{
+    Delivery, EmailRecord, EmailStatus, EnvelopeRecord, EnvelopeStatus, SignerStatus,
+};
 
 /// Signed copies up to this size are attached to the completion email.
 const MAX_ATTACHMENT: u64 = 10 * 1024 * 1024;
 
-impl SigningService {
-    async fn deliver(&self, email: Email) {
-        if let Err(e) = self.inner.mailer.send(&email).await {
-            tracing::warn!(envelope = %email.envelope, kind = ?email.kind, error = %e, "email not sent");
+/// The emails that the change from `prev` (none for a new envelope) to `next` causes, as
+/// `(kind, signer index)`. Pure: the rules of who hears of what, in one place.
+///
+/// - a signer whose turn came (`sent_at` newly set) gets the signing request;
+/// - a signer reminded (`last_reminded_at` changed) gets a reminder;
+/// - when the envelope becomes voided, every signer who was sent a link and did not decline
+///   hears why;
+/// - when it becomes completed, every signer gets the signed copy.
+///
+/// Embedded delivery emails nobody.
+pub(crate) fn emails_for(
+    prev: Option<&EnvelopeRecord>,
+    next: &EnvelopeRecord,
+) -> Vec<(EmailKind, usize)> {
+    let mut out = Vec::new();
+    if next.delivery != Delivery::Email {
+        return out;
+    }
+    let became =
+        |status: EnvelopeStatus| next.status == status && prev.is_none_or(|p| p.status != status);
+    for (i, s) in next.signers.iter().enumerate() {
+        let before = prev.and_then(|p| p.signers.iter().find(|b| b.signer.id == s.signer.id));
+        if s.sent_at.is_some() && before.is_none_or(|b| b.sent_at.is_none()) {
+            out.push((EmailKind::SigningRequest, i));
+        }
+        if s.last_reminded_at.is_some()
+            && s.last_reminded_at != before.and_then(|b| b.last_reminded_at)
+        {
+            out.push((EmailKind::Reminder, i));
         }
     }
+    if became(EnvelopeStatus::Voided) {
+        for (i, s) in next.signers.iter().enumerate() {
+            if s.sent_at.is_some() && s.signer.status != SignerStatus::Declined {
+                out.push((EmailKind::Voided, i));
+            }
+        }
+    }
+    if became(EnvelopeStatus::Completed) {
+        out.extend((0..next.signers.len()).map(|i| (EmailKind::Completed, i)));
+    }
+    out
+}
 
+/// Whether an email of this kind carries a signing link.
+fn carries_link(kind: EmailKind) -> bool {
+    matches!(kind, EmailKind::SigningRequest | EmailKind::Reminder)
+}
+
+/// Queues in `next` the emails of the change from `prev`, each held by this process until
+/// `lease_until` (the first attempt is made right after the write commits; if this process dies
+/// first, the email worker takes it over once the lease ends). Returns their IDs.
+///
+/// A new email with a signing link supersedes that signer's pending ones with a link: one
+/// working link is enough, and a backlog during a mail outage must not become a burst.
+pub(crate) fn queue_emails(
+    prev: Option<&EnvelopeRecord>,
+    next: &mut EnvelopeRecord,
+    now: Timestamp,
+    lease_until: Timestamp,
+) -> Vec<String> {
+    let mut ids = Vec::new();
+    for (kind, i) in emails_for(prev, next) {
+        let signer = next.signers[i].signer.id.clone();
+        if carries_link(kind) {
+            for e in next.emails.iter_mut().filter(|e| {
+                e.signer == signer && e.status == EmailStatus::Pending && carries_link(e.kind)
+            }) {
+                e.status = EmailStatus::Canceled;
+                e.next_attempt_at = None;
+                e.finished_at = Some(now);
+                e.last_error = Some("superseded by a newer email with a signing link".into());
+            }
+        }
+        let id = ids::new_id(ids::EMAIL);
+        next.emails.push(EmailRecord {
+            id: id.clone(),
+            kind,
+            signer,
+            status: EmailStatus::Pending,
+            attempts: 0,
+            created_at: now,
+            next_attempt_at: Some(lease_until),
+            finished_at: None,
+            last_error: None,
+        });
+        ids.push(id);
+    }
+    if next.status != EnvelopeStatus::Sent {
+        // Nobody can sign any more: links not sent yet never will be.
+        for e in next
+            .emails
+            .iter_mut()
+            .filter(|e| e.status == EmailStatus::Pending && carries_link(e.kind))
+        {
+            e.status = EmailStatus::Canceled;
+            e.next_attempt_at = None;
+            e.finished_at = Some(now);
+            e.last_error = Some("the signer can no longer sign".into());
+        }
+    }
+    prune(next);
+    ids
+}
+
+/// Keeps what the outbox needs: every pending email, and the newest finished one of each signer
+/// (the API shows it as `last_email`). Bounds the record however many emails an envelope sends.
+pub(crate) fn prune(rec: &mut EnvelopeRecord) {
+    let mut keep = vec![false; rec.emails.len()];
+    let mut seen: Vec<&str> = Vec::new();
+    for (k, e) in rec.emails.iter().enumerate().rev() {
+        let newest = !seen.contains(&e.signer.as_str());
+        if newest {
+            seen.push(&e.signer);
+        }
+        keep[k] = newest || e.status == EmailStatus::Pending;
+    }
+    let mut k = 0;
+    rec.emails.retain(|_| {
+        k += 1;
+        keep[k - 1]
+    });
+}
+
+/// What sending one queued email comes to, before the mailer is asked.
+pub(crate) enum Rendered {
+    Send(Email),
+    /// Not worth sending any more, and why.
+    Cancel(&'static str),
+}
+
+impl SigningService {
     fn mailbox(rec: &EnvelopeRecord, i: usize) -> Mailbox {
         let s = &rec.signers[i].signer;
         Mailbox {
@@ -46,92 +176,72 @@ impl SigningService {
         }
     }
 
-    async fn link_or_log(&self, rec: &EnvelopeRecord, i: usize, now: Timestamp) -> Option<String> {
-        match self.issue_signing_token(rec, i, now).await {
-            Ok((url, _)) => Some(url),
-            Err(e) => {
-                tracing::warn!(envelope = %rec.id, error = %e, "signing link not issued; email skipped");
-                None
-            }
-        }
-    }
-
-    /// Signing requests to signers `idx` (already marked as sent in the record).
-    pub(crate) async fn notify_turn(&self, rec: &EnvelopeRecord, idx: &[usize]) {
-        if rec.delivery != Delivery::Email {
-            return;
-        }
-        let now = self.now();
+    /// The message of a queued email, made now from the envelope as it stands: a signing link is
+    /// issued only at this point (the record never holds one), and a link email whose signer can
+    /// no longer sign is canceled. An `Err` is a store failure, worth a retry.
+    pub(crate) async fn render_email(
+        &self,
+        rec: &EnvelopeRecord,
+        queued: &EmailRecord,
+        now: Timestamp,
+    ) -> Result<Rendered> {
+        let Some(i) = rec.signer_index(&queued.signer) else {
+            return Ok(Rendered::Cancel("the signer is no longer on the envelope"));
+        };
         let until = expiry(rec);
-        for &i in idx {
-            let Some(url) = self.link_or_log(rec, i, now).await else {
-                continue;
-            };
-            let c = content::signing_request(
-                &self.context(rec, i),
-                rec.subject.as_deref(),
-                rec.message.as_deref(),
-                &url,
-                until.as_deref(),
-            );
-            self.deliver(Self::email(rec, i, EmailKind::SigningRequest, c))
-                .await;
-        }
-    }
-
-    pub(crate) async fn notify_reminder(&self, rec: &EnvelopeRecord, idx: &[usize]) {
-        let now = self.now();
-        let until = expiry(rec);
-        for &i in idx {
-            let Some(url) = self.link_or_log(rec, i, now).await else {
-                continue;
-            };
-            let c = content::reminder(&self.context(rec, i), &url, until.as_deref());
-            self.deliver(Self::email(rec, i, EmailKind::Reminder, c))
-                .await;
-        }
-    }
-
-    /// Tells signers who were sent a link that the envelope is void, with the reason.
-    pub(crate) async fn notify_voided(&self, rec: &EnvelopeRecord) {
-        if rec.delivery != Delivery::Email {
-            return;
-        }
-        let reason = rec.void_reason.as_deref().unwrap_or_default();
-        for (i, s) in rec.signers.iter().enumerate() {
-            if s.sent_at.is_none() || s.signer.status == SignerStatus::Declined {
-                continue;
+        let ctx = self.context(rec, i);
+        let c = match queued.kind {
+            EmailKind::SigningRequest | EmailKind::Reminder => {
+                if rec.status != EnvelopeStatus::Sent
+                    || rec.signers[i].signer.status.is_done()
+                    || rec.expires_at.is_some_and(|e| e <= now)
+                {
+                    return Ok(Rendered::Cancel("the signer can no longer sign"));
+                }
+                let (url, _) = self.issue_signing_token(rec, i, now).await?;
+                if queued.kind == EmailKind::SigningRequest {
+                    content::signing_request(
+                        &ctx,
+                        rec.subject.as_deref(),
+                        rec.message.as_deref(),
+                        &url,
+                        until.as_deref(),
+                    )
+                } else {
+                    content::reminder(&ctx, &url, until.as_deref())
+                }
             }
-            let c = content::voided(&self.context(rec, i), reason);
-            self.deliver(Self::email(rec, i, EmailKind::Voided, c))
-                .await;
-        }
+            EmailKind::Voided => {
+                content::voided(&ctx, rec.void_reason.as_deref().unwrap_or_default())
+            }
+            EmailKind::Completed => {
+                let attachments = self.signed_copy_attachment(rec).await;
+                let attached = attachments.first().map(|a| a.file_name.as_str());
+                let c = content::completed(&ctx, attached);
+                return Ok(Rendered::Send(Email {
+                    attachments,
+                    ..Self::email(rec, i, EmailKind::Completed, c)
+                }));
+            }
+        };
+        Ok(Rendered::Send(Self::email(rec, i, queued.kind, c)))
     }
 
-    /// Sends every signer the signed copy (attached when small enough).
-    pub(crate) async fn notify_completed(&self, rec: &EnvelopeRecord) {
-        if rec.delivery != Delivery::Email {
-            return;
-        }
-        let mut attachments = Vec::new();
-        if let Some(f) = rec.signed.as_ref().filter(|f| f.size <= MAX_ATTACHMENT) {
-            match self.inner.blobs.get(&f.blob).await {
-                Ok(Some(bytes)) => attachments.push(Attachment {
-                    file_name: f.file_name.clone(),
-                    content_type: "application/pdf".into(),
-                    bytes: bytes.to_vec(),
-                }),
-                Ok(None) | Err(_) => tracing::warn!(envelope = %rec.id, "signed copy not attached"),
+    /// The signed copy as an attachment, when it is small enough and readable.
+    async fn signed_copy_attachment(&self, rec: &EnvelopeRecord) -> Vec<Attachment> {
+        let Some(f) = rec.signed.as_ref().filter(|f| f.size <= MAX_ATTACHMENT) else {
+            return vec![];
+        };
+        match self.inner.blobs.get(&f.blob).await {
+            Ok(Some(bytes)) => vec![Attachment {
+                file_name: f.file_name.clone(),
+                content_type: "application/pdf".into(),
+                bytes: bytes.to_vec(),
+            }],
+            Ok(None) | Err(_) => {
+                tracing::warn!(envelope = %rec.id, "signed copy not attached");
+                vec![]
             }
-        }
-        let attached = attachments.first().map(|a| a.file_name.as_str());
-        for i in 0..rec.signers.len() {
-            let c = content::completed(&self.context(rec, i), attached);
-            let email = Email {
-                attachments: attachments.clone(),
-                ..Self::email(rec, i, EmailKind::Completed, c)
-            };
-            self.deliver(email).await;
         }
     }
 }
@@ -144,15 +254,15 @@ fn expiry(rec: &EnvelopeRecord) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    //! Who gets which email is covered end to end in tests/service.rs; these check what the
-    //! emails carry, on a hand-made record (no PDF work needed).
+    //! Who gets which email (the pure rules) and what the emails carry, on hand-made records
+    //! (no PDF work needed); sending and retrying are covered in tests/email_outbox.rs.
     use std::sync::Arc;
 
     use bytes::Bytes;
 
     use super::*;
     use crate::mail::MemoryMailer;
-    use crate::model::{EnvelopeStatus, Mode, Signer, SignerRecord, StoredFile};
+    use crate::model::{Mode, Signer, SignerRecord, StoredFile};
     use crate::store::{BlobStore, MemoryBlobStore};
 
     fn record(signers: &[&str]) -> EnvelopeRecord {
@@ -187,6 +297,7 @@ mod tests {
                         signed_at: None,
                         declined_at: None,
                         decline_reason: None,
+                        last_email: None,
                     },
                     sent_at: None,
                     last_reminded_at: None,
@@ -212,6 +323,7 @@ mod tests {
             original: file("nda.pdf"),
             signed: Some(file("nda-signed.pdf")),
             audit_trail: None,
+            emails: vec![],
         }
     }
 
@@ -225,29 +337,140 @@ mod tests {
         (svc, mail, blobs)
     }
 
+    /// Queues one email of each `(kind, signer)` in `rec` and renders it as the outbox would.
+    async fn render_all(
+        svc: &SigningService,
+        rec: &mut EnvelopeRecord,
+        emails: &[(EmailKind, usize)],
+    ) -> Vec<Email> {
+        let now = rec.created_at;
+        let mut out = Vec::new();
+        for &(kind, i) in emails {
+            let queued = EmailRecord {
+                id: ids::new_id(ids::EMAIL),
+                kind,
+                signer: rec.signers[i].signer.id.clone(),
+                status: EmailStatus::Pending,
+                attempts: 0,
+                created_at: now,
+                next_attempt_at: Some(now),
+                finished_at: None,
+                last_error: None,
+            };
+            match svc.render_email(rec, &queued, now).await.unwrap() {
+                Rendered::Send(e) => out.push(e),
+                Rendered::Cancel(why) => panic!("{kind:?} canceled: {why}"),
+            }
+        }
+        out
+    }
+
+    fn kinds(emails: &[(EmailKind, usize)]) -> Vec<(EmailKind, usize)> {
+        emails.to_vec()
+    }
+
+    #[test]
+    fn who_hears_of_each_change() {
+        use EmailKind::*;
+        let mut draft = record(&["A", "B"]);
+        draft.status = EnvelopeStatus::Draft;
+        assert!(emails_for(None, &draft).is_empty(), "a draft emails nobody");
+
+        // Sent in order: only the first signer's turn has come.
+        let mut sent = draft.clone();
+        sent.status = EnvelopeStatus::Sent;
+        sent.signers[0].sent_at = Some(sent.created_at);
+        assert_eq!(
+            kinds(&emails_for(Some(&draft), &sent)),
+            [(SigningRequest, 0)]
+        );
+        assert_eq!(
+            emails_for(None, &sent),
+            [(SigningRequest, 0)],
+            "created and sent"
+        );
+        assert!(
+            emails_for(Some(&sent), &sent).is_empty(),
+            "no change, no email"
+        );
+
+        let mut reminded = sent.clone();
+        reminded.signers[0].last_reminded_at = Some(sent.created_at);
+        assert_eq!(emails_for(Some(&sent), &reminded), [(Reminder, 0)]);
+
+        // Voided: those who were sent a link hear why, a decliner does not.
+        let mut voided = sent.clone();
+        voided.status = EnvelopeStatus::Voided;
+        assert_eq!(emails_for(Some(&sent), &voided), [(Voided, 0)]);
+        voided.signers[0].signer.status = SignerStatus::Declined;
+        assert!(emails_for(Some(&sent), &voided).is_empty());
+
+        let mut done = sent.clone();
+        done.status = EnvelopeStatus::Completed;
+        assert_eq!(
+            emails_for(Some(&sent), &done),
+            [(Completed, 0), (Completed, 1)]
+        );
+
+        let mut embedded = done.clone();
+        embedded.delivery = Delivery::Embedded;
+        assert!(
+            emails_for(Some(&sent), &embedded).is_empty(),
+            "embedded: nobody"
+        );
+    }
+
+    #[test]
+    fn a_new_link_email_supersedes_a_pending_one_and_history_stays_bounded() {
+        let mut prev = record(&["A"]);
+        prev.status = EnvelopeStatus::Sent;
+        let t0 = prev.created_at;
+        let mut next = prev.clone();
+        next.signers[0].sent_at = Some(t0);
+        let first = queue_emails(Some(&prev), &mut next, t0, t0);
+        assert_eq!(first.len(), 1);
+        for k in 1..=5 {
+            let prev = next.clone();
+            let at = t0 + chrono::Duration::hours(k);
+            next.signers[0].last_reminded_at = Some(at);
+            queue_emails(Some(&prev), &mut next, at, at);
+        }
+        // Five reminders queued during an outage: the newest is pending, and the record keeps
+        // nothing else (superseded emails are finished, and only the newest finished stays).
+        assert_eq!(next.emails.len(), 1, "{:?}", next.emails);
+        assert_eq!(next.emails[0].kind, EmailKind::Reminder);
+        assert_eq!(next.emails[0].status, EmailStatus::Pending);
+        assert_eq!(next.next_email_at(), next.emails[0].next_attempt_at);
+        let view = next.view();
+        assert_eq!(
+            view.signers[0].last_email.as_ref().unwrap().kind,
+            EmailKind::Reminder
+        );
+    }
+
     #[tokio::test]
     async fn every_email_has_text_and_escaped_html() {
-        let (svc, mail, blobs) = service();
+        let (svc, _, blobs) = service();
         blobs
             .put("nda-signed.pdf", Bytes::from_static(b"%PDF-1.7"))
             .await
             .unwrap();
         let mut rec = record(&["<script>alert(1)</script>", "Zoë"]);
-        svc.notify_turn(&rec, &[0, 1]).await;
-        svc.notify_reminder(&rec, &[0]).await;
         for s in &mut rec.signers {
             s.sent_at = Some(rec.created_at);
         }
         rec.void_reason = Some("declined by Role1: <wrong>".into());
-        svc.notify_voided(&rec).await;
-        svc.notify_completed(&rec).await;
-
-        let sent = mail.sent();
-        let kinds: Vec<EmailKind> = sent.iter().map(|e| e.kind).collect();
         use EmailKind::*;
-        let expected = [SigningRequest, SigningRequest, Reminder, Voided, Voided];
-        assert_eq!(kinds[..5], expected);
-        assert_eq!(kinds[5..], [Completed, Completed]);
+        let emails = [
+            (SigningRequest, 0),
+            (SigningRequest, 1),
+            (Reminder, 0),
+            (Voided, 0),
+            (Voided, 1),
+            (Completed, 0),
+            (Completed, 1),
+        ];
+        let sent = render_all(&svc, &mut rec, &emails).await;
         for e in &sent {
             let html = e.html.as_deref().expect("an HTML part");
             assert!(!html.contains("<script>"), "{:?}", e.kind);
@@ -277,14 +500,47 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_link_email_is_canceled_once_the_signer_cannot_sign() {
+        let (svc, _, _) = service();
+        let mut rec = record(&["Ann"]);
+        rec.status = EnvelopeStatus::Voided;
+        let queued = EmailRecord {
+            id: "eml_1".into(),
+            kind: EmailKind::SigningRequest,
+            signer: rec.signers[0].signer.id.clone(),
+            status: EmailStatus::Pending,
+            attempts: 0,
+            created_at: rec.created_at,
+            next_attempt_at: Some(rec.created_at),
+            finished_at: None,
+            last_error: None,
+        };
+        assert!(matches!(
+            svc.render_email(&rec, &queued, rec.created_at)
+                .await
+                .unwrap(),
+            Rendered::Cancel(_)
+        ));
+        let voided = EmailRecord {
+            kind: EmailKind::Voided,
+            ..queued
+        };
+        assert!(matches!(
+            svc.render_email(&rec, &voided, rec.created_at)
+                .await
+                .unwrap(),
+            Rendered::Send(_)
+        ));
+    }
+
+    #[tokio::test]
     async fn a_signed_copy_over_the_limit_is_not_attached_and_the_email_says_so() {
-        let (svc, mail, _) = service();
+        let (svc, _, _) = service();
         let mut rec = record(&["Zoë"]);
         if let Some(f) = rec.signed.as_mut() {
             f.size = MAX_ATTACHMENT + 1;
         }
-        svc.notify_completed(&rec).await;
-        let sent = mail.sent();
+        let sent = render_all(&svc, &mut rec, &[(EmailKind::Completed, 0)]).await;
         assert!(sent[0].attachments.is_empty());
         assert!(sent[0].text.contains("could not be attached"));
     }

@@ -264,9 +264,10 @@ impl SigningService {
                 Some(i),
                 now,
             )];
-            let mut notify = Vec::new();
+            let emails;
             if last {
                 self.finalize(&mut next, now).await?;
+                emails = self.queue_emails(Some(&current), &mut next, now);
                 events.push(super::events::record(
                     &next,
                     EventType::Completed,
@@ -274,16 +275,13 @@ impl SigningService {
                     now,
                 ));
             } else {
-                notify = mark_turns(&mut next, now);
+                mark_turns(&mut next, now);
+                emails = self.queue_emails(Some(&current), &mut next, now);
             }
             next.version = current.version + 1;
             match self.inner.store.update_envelope(&next, &events, None).await {
                 Ok(()) => {
-                    if last {
-                        self.notify_completed(&next).await;
-                    } else {
-                        self.notify_turn(&next, &notify).await;
-                    }
+                    self.dispatch_emails(&next, emails);
                     return Ok(next.view());
                 }
                 Err(StoreError::Conflict) => continue,
@@ -311,6 +309,7 @@ impl SigningService {
             let mut next = current.clone();
             record_client(&mut next, i, client);
             rules::decline(&mut next, i, reason, now)?;
+            let emails = self.queue_emails(Some(&current), &mut next, now);
             next.version = current.version + 1;
             let events = [
                 super::events::record(&next, EventType::SignerDeclined, Some(i), now),
@@ -318,7 +317,7 @@ impl SigningService {
             ];
             match self.inner.store.update_envelope(&next, &events, None).await {
                 Ok(()) => {
-                    self.notify_voided(&next).await;
+                    self.dispatch_emails(&next, emails);
                     return Ok(next.view());
                 }
                 Err(StoreError::Conflict) => continue,

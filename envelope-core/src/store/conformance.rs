@@ -28,7 +28,7 @@ mod outbox;
 pub use accounts::{accounts_and_keys, links, scope_isolation};
 pub use blobs::blobs;
 pub use envelopes::{
-    allowance, allowance_raced, envelope_writes_events_and_outbox, expired_envelopes,
+    allowance, allowance_raced, due_emails, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
 };
 pub use health::readiness;
@@ -63,6 +63,7 @@ pub const CLAUSES: &[&str] = &[
     "list_pagination",
     "list_filters",
     "expired_envelopes",
+    "due_emails",
     "webhook_endpoints",
     "links",
     "idempotency",
@@ -92,6 +93,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     webhook_outbox_raced(store.clone(), blobs.clone()).await;
     webhook_outbox_fairness(store.clone(), blobs.clone()).await;
     expired_envelopes(store.clone(), blobs.clone()).await;
+    due_emails(store.clone(), blobs.clone()).await;
     webhook_endpoints(store.clone(), blobs.clone()).await;
     links(store.clone(), blobs.clone()).await;
     idempotency(store.clone(), blobs.clone()).await;

@@ -394,6 +394,23 @@ impl Store for MemoryStore {
             .collect())
     }
 
+    async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>> {
+        let g = self.lock();
+        let mut due: Vec<(Timestamp, &EnvelopeRecord)> = g
+            .envelopes
+            .order
+            .iter()
+            .map(|id| &g.envelopes.by_id[id])
+            .filter_map(|e| e.next_email_at().filter(|t| *t <= now).map(|t| (t, e)))
+            .collect();
+        due.sort_by_key(|(t, _)| *t);
+        Ok(due
+            .into_iter()
+            .take(limit)
+            .map(|(_, e)| e.clone())
+            .collect())
+    }
+
     async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>> {
         Ok(self.lock().events.get(scope, id))
     }

@@ -21,6 +21,8 @@
 //!   endpoints carry no version: their update is last-write-wins, `Conflict` only when missing.
 //! - **Allowance**: a debit increments the usage of `(account, period)` only while it is below the
 //!   allowance; otherwise [`StoreError::InsufficientBalance`] and nothing is written.
+//! - **Email outbox**: [`Store::due_emails`] finds every record whose
+//!   [`EnvelopeRecord::next_email_at`] has come, whatever wrote it last.
 //! - **Lists**: newest first (insertion order), keyset-paginated by the `starting_after` ID; an
 //!   item inserted while a caller pages never shifts the pages it has not read yet.
 //! - **Idempotency**: [`Store::idempotency_begin`] admits exactly one request per key and scope.
@@ -314,6 +316,11 @@ pub trait Store: Send + Sync + 'static {
         now: Timestamp,
         limit: usize,
     ) -> StoreResult<Vec<EnvelopeRecord>>;
+
+    /// Envelopes of any scope with a pending email due at or before `now`
+    /// ([`EnvelopeRecord::next_email_at`]), earliest due first: the email worker's query. A store
+    /// keeps `next_email_at` indexed as it writes each record.
+    async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>>;
 
     // Events and the outbox.
     async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>>;

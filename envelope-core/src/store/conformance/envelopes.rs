@@ -515,3 +515,83 @@ pub async fn webhook_endpoints(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
             .unwrap()
     ));
 }
+
+/// The email outbox: `due_emails` reports records whose earliest pending email is due, in every
+/// scope, earliest first, and follows each write of the record (a sent email stops it, a
+/// retry time brings it back). The emails round-trip with the record.
+pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    use crate::mail::EmailKind;
+    use crate::model::{EmailRecord, EmailStatus};
+    let s = new_scope(&*store, 0).await;
+    let live = Scope {
+        account: s.account.clone(),
+        mode: Mode::Live,
+    };
+    let email = |e: &EnvelopeRecord, status: EmailStatus, at: Option<i64>| EmailRecord {
+        id: crate::ids::new_id(crate::ids::EMAIL),
+        kind: EmailKind::SigningRequest,
+        signer: e.signers[0].signer.id.clone(),
+        status,
+        attempts: 1,
+        created_at: t(-100),
+        next_attempt_at: at.map(t),
+        finished_at: None,
+        last_error: Some("the mail server could not be reached".into()),
+    };
+    let make = |scope: &Scope, emails: &[(EmailStatus, Option<i64>)]| {
+        let mut e = envelope(scope);
+        e.emails = emails.iter().map(|&(st, at)| email(&e, st, at)).collect();
+        e
+    };
+    use EmailStatus::{Failed, Pending, Sent};
+    let a = make(
+        &s,
+        &[(Sent, None), (Pending, Some(-10)), (Pending, Some(50))],
+    );
+    let b = make(&s, &[(Pending, Some(5))]);
+    let c = make(&s, &[(Sent, None), (Failed, None)]);
+    let d = make(&s, &[]);
+    let e = make(&live, &[(Pending, Some(-20))]);
+    for r in [&a, &b, &c, &d, &e] {
+        store.create_envelope(r, &[], None).await.unwrap();
+    }
+    assert_eq!(
+        store.get_envelope(&s, &a.id).await.unwrap().as_ref(),
+        Some(&a)
+    );
+    let mine = [&a, &b, &c, &d, &e].map(|r| r.id.clone());
+    let due = |now: i64| {
+        let store = store.clone();
+        let mine = mine.clone();
+        async move {
+            store
+                .due_emails(t(now), 10_000)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|r| r.id)
+                .filter(|id| mine.contains(id))
+                .collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(
+        due(0).await,
+        [e.id.clone(), a.id.clone()],
+        "earliest due first"
+    );
+    assert_eq!(store.due_emails(t(0), 1).await.unwrap().len(), 1);
+    assert_eq!(due(5).await, [e.id.clone(), a.id.clone(), b.id.clone()]);
+
+    // Sending a's due email leaves its later one: due again only at t(50).
+    let mut a2 = next(&a);
+    a2.emails[1].status = Sent;
+    a2.emails[1].next_attempt_at = None;
+    store.update_envelope(&a2, &[], None).await.unwrap();
+    assert_eq!(due(10).await, [e.id.clone(), b.id.clone()]);
+    assert_eq!(due(50).await, [e.id.clone(), b.id.clone(), a.id.clone()]);
+    // A lease moves an email on.
+    let mut e2 = next(&e);
+    e2.emails[0].next_attempt_at = Some(t(60));
+    store.update_envelope(&e2, &[], None).await.unwrap();
+    assert_eq!(due(50).await, [b.id.clone(), a.id.clone()]);
+}

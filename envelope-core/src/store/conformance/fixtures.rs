@@ -97,6 +97,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
             signed_at: None,
             declined_at: None,
             decline_reason: None,
+            last_email: None,
         },
         sent_at: None,
         last_reminded_at: None,
@@ -132,6 +133,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         original: file("lease.pdf"),
         signed: None,
         audit_trail: None,
+        emails: vec![],
     }
 }
 
@@ -155,6 +157,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
             data: EventData {
                 object: e.view(),
                 signer: None,
+                email: None,
             },
         },
     }

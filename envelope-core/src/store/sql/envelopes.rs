@@ -9,12 +9,12 @@ use crate::model::{EnvelopeRecord, EventRecord, Scope, WebhookEndpointRecord};
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest, StoreError, StoreResult};
 
 const INSERT_ENVELOPE: &str = "INSERT INTO envelopes \
-    (id, account, mode, version, status, template, expires_at, doc) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8)";
+    (id, account, mode, version, status, template, expires_at, doc, next_email_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
 
 /// Compare-and-set on `version` (and scope): zero rows changed is a conflict.
 const UPDATE_ENVELOPE: &str = "UPDATE envelopes \
-    SET version = $4, status = $5, template = $6, expires_at = $7, doc = $8 \
+    SET version = $4, status = $5, template = $6, expires_at = $7, doc = $8, next_email_at = $10 \
     WHERE id = $1 AND account = $2 AND mode = $3 AND version = $9";
 
 /// One statement that debits only while `used < allowance`: no row is inserted when the allowance
@@ -69,6 +69,7 @@ impl SqlStore {
         let mode = env.mode.as_str();
         let status = env.status.as_str();
         let expires_at = env.expires_at.map(millis);
+        let next_email_at = env.next_email_at().map(millis);
         with_tx!(&self.pool, |tx| {
             if create {
                 sqlx::query(INSERT_ENVELOPE)
@@ -80,6 +81,7 @@ impl SqlStore {
                     .bind(&env.template)
                     .bind(expires_at)
                     .bind(&doc)
+                    .bind(next_email_at)
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -94,6 +96,7 @@ impl SqlStore {
                     .bind(expires_at)
                     .bind(&doc)
                     .bind(old)
+                    .bind(next_email_at)
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?
@@ -200,6 +203,27 @@ impl SqlStore {
                     .await
             }
         }
+    }
+
+    /// Served by the partial index on `next_email_at` (migration 0004).
+    pub(super) async fn due_emails_impl(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let docs: Vec<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(
+                "SELECT doc FROM envelopes WHERE next_email_at <= $1 \
+                 ORDER BY next_email_at, seq LIMIT $2",
+            )
+            .bind(millis(now))
+            .bind(limit)
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?
+        });
+        docs.iter().map(|d| decode("envelope", d)).collect()
     }
 
     /// Served by the partial index on `expires_at` of draft and sent envelopes.

@@ -103,6 +103,10 @@ impl Store for SqlStore {
         self.expired_envelopes_impl(now, limit).await
     }
 
+    async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>> {
+        self.due_emails_impl(now, limit).await
+    }
+
     async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>> {
         self.get_event_impl(scope, id).await
     }

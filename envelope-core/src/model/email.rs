@@ -1,0 +1,90 @@
+//! Emails as the envelope record keeps them: the email outbox.
+//!
+//! Every email a transition causes is written into the envelope record, in the same store write
+//! as the transition (`service/notify.rs::queue_emails`), as a [`EmailRecord`] that is `pending`
+//! until it is sent. Its words and its signing link are made only when it is sent, so the record
+//! never holds a link's secret. The store indexes the earliest `next_attempt_at` of the pending
+//! ones (`EnvelopeRecord::next_email_at`), which is how the email worker finds what is due.
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Timestamp;
+use crate::mail::EmailKind;
+
+/// Where an email stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EmailStatus {
+    /// Not sent yet: waiting for its first attempt or for a retry at `next_attempt_at`.
+    Pending,
+    /// Handed to the mail server (or written, for the `.eml` mailer).
+    Sent,
+    /// Given up: the retry schedule is used up, or the mail server refused it for good.
+    Failed,
+    /// No longer worth sending: a signing request or reminder whose signer can no longer sign
+    /// (the envelope was completed, voided or expired before it could go out).
+    Canceled,
+}
+
+impl EmailStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailStatus::Pending => "pending",
+            EmailStatus::Sent => "sent",
+            EmailStatus::Failed => "failed",
+            EmailStatus::Canceled => "canceled",
+        }
+    }
+}
+
+/// One email of an envelope, to one signer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EmailRecord {
+    /// `eml_...`
+    pub id: String,
+    pub kind: EmailKind,
+    /// The signer it goes to.
+    pub signer: String,
+    pub status: EmailStatus,
+    /// Attempts made so far.
+    pub attempts: u32,
+    pub created_at: Timestamp,
+    /// While pending: when the next attempt may start (a process that is sending it holds it
+    /// until then: the lease).
+    pub next_attempt_at: Option<Timestamp>,
+    /// When it was sent, failed for good or was canceled.
+    pub finished_at: Option<Timestamp>,
+    /// Why the last attempt did not send it, in plain words.
+    pub last_error: Option<String>,
+}
+
+impl EmailRecord {
+    /// The wire form (`signers[].last_email`).
+    pub fn view(&self) -> SignerEmail {
+        SignerEmail {
+            id: self.id.clone(),
+            kind: self.kind,
+            status: self.status,
+            attempts: self.attempts,
+            created_at: self.created_at,
+            next_attempt_at: self
+                .next_attempt_at
+                .filter(|_| self.status == EmailStatus::Pending),
+            finished_at: self.finished_at,
+            last_error: self.last_error.clone(),
+        }
+    }
+}
+
+/// `last_email` of a wire signer: the newest email to them and where it stands.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SignerEmail {
+    pub id: String,
+    pub kind: EmailKind,
+    pub status: EmailStatus,
+    pub attempts: u32,
+    pub created_at: Timestamp,
+    pub next_attempt_at: Option<Timestamp>,
+    pub finished_at: Option<Timestamp>,
+    pub last_error: Option<String>,
+}

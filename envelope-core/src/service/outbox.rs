@@ -1,0 +1,391 @@
+//! The email outbox: sending the emails that transitions queue in their envelope records,
+//! retrying them, and recording how each went.
+//!
+//! - A transition queues its emails in the record it writes (`notify.rs::queue_emails`), so an
+//!   email exists exactly when its change committed. Each is leased to the writing process for
+//!   [`EmailSettings::lease`], and that process makes the first attempt at once, in the
+//!   background ([`SigningService::dispatch_emails`]): no API answer waits for a mail server.
+//! - The [`EmailWorker`] finds pending emails whose time has come (a retry, or a first attempt
+//!   whose process died before making it) through the store's index of
+//!   `EnvelopeRecord::next_email_at`, leases them with a compare-and-set write of the record,
+//!   and sends them. Several workers (processes) on one store never send the same lease twice.
+//! - Every outcome is one write of the record: `sent`; a retry at the next step of
+//!   [`EmailSettings::retry_schedule`]; or, when the schedule is used up or the mail server
+//!   refused the message for good, `failed` with the event `envelope.email_failed`.
+//!
+//! Delivery is at least once: a process that dies after the mail server took a message but
+//! before recording it sends that email again when the lease ends.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use chrono::Duration;
+use tokio::sync::Notify;
+
+use super::SigningService;
+use super::notify::Rendered;
+use crate::clock::Timestamp;
+use crate::error::{Error, Result};
+use crate::model::{EmailStatus, EnvelopeRecord, EventType, Scope};
+use crate::store::StoreError;
+use crate::webhook::RetrySchedule;
+
+/// How emails are sent and retried.
+#[derive(Debug, Clone)]
+pub struct EmailSettings {
+    /// Delays between attempts; when used up, the email is `failed`.
+    pub retry_schedule: RetrySchedule,
+    /// How long an attempt holds its email: no other process sends it meanwhile. Longer than a
+    /// mailer's whole send; after a crash, an email in flight goes out again this much later.
+    pub lease: Duration,
+    /// How often the worker looks for due emails.
+    pub poll_interval: std::time::Duration,
+    /// Envelopes whose emails are being sent at once, in this process.
+    pub max_in_flight: usize,
+}
+
+impl EmailSettings {
+    /// The default retry schedule: minutes first (a relay restarting), then hours (an outage),
+    /// about 28 hours in all.
+    pub const DEFAULT_RETRY_SCHEDULE: &'static str = "1m,5m,15m,1h,2h,4h,8h,12h";
+}
+
+impl Default for EmailSettings {
+    fn default() -> Self {
+        EmailSettings {
+            retry_schedule: Self::DEFAULT_RETRY_SCHEDULE
+                .parse()
+                .expect("the default email schedule parses"),
+            lease: Duration::seconds(60),
+            poll_interval: std::time::Duration::from_secs(1),
+            max_in_flight: 16,
+        }
+    }
+}
+
+/// Sends of this process still running, so that shutdown and tests can wait for them.
+#[derive(Debug, Default)]
+pub(crate) struct InFlight {
+    count: AtomicUsize,
+    idle: Notify,
+}
+
+/// Holds one count of [`InFlight`] while a send runs.
+struct InFlightGuard(Arc<InFlight>);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    fn enter(self: &Arc<Self>) -> InFlightGuard {
+        self.count.fetch_add(1, Ordering::AcqRel);
+        InFlightGuard(self.clone())
+    }
+
+    fn len(&self) -> usize {
+        self.count.load(Ordering::Acquire)
+    }
+
+    async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.len() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// What one attempt came to.
+#[derive(Debug, Clone)]
+enum Outcome {
+    Sent,
+    Canceled(&'static str),
+    Failed { error: String, permanent: bool },
+}
+
+const MAX_WRITES: usize = 8;
+
+/// An email held by this process, and until when (its `next_attempt_at` when leased).
+type Lease = (String, Timestamp);
+
+impl SigningService {
+    /// Queues in `next` the emails its change from `prev` causes, leased to this process; returns
+    /// their IDs for [`Self::dispatch_emails`] once the write has committed.
+    pub(crate) fn queue_emails(
+        &self,
+        prev: Option<&EnvelopeRecord>,
+        next: &mut EnvelopeRecord,
+        now: Timestamp,
+    ) -> Vec<String> {
+        let lease_until = now + self.inner.settings.email.lease;
+        super::notify::queue_emails(prev, next, now, lease_until)
+    }
+
+    /// Makes the first attempt of emails just queued by a committed write, in the background.
+    pub(crate) fn dispatch_emails(&self, rec: &EnvelopeRecord, ids: Vec<String>) {
+        let leases: Vec<Lease> = rec
+            .emails
+            .iter()
+            .filter(|e| ids.contains(&e.id))
+            .filter_map(|e| Some((e.id.clone(), e.next_attempt_at?)))
+            .collect();
+        if leases.is_empty() {
+            return;
+        }
+        let guard = self.inner.emails_in_flight.enter();
+        let svc = self.clone();
+        let (scope, id) = (rec.scope(), rec.id.clone());
+        tokio::spawn(async move {
+            let _guard = guard;
+            svc.send_emails(&scope, &id, &leases).await;
+        });
+    }
+
+    /// Waits until every email send this service started has finished and been recorded. For
+    /// shutdown (bound it with a timeout: a lease covers what is cut short) and for tests.
+    pub async fn settle_emails(&self) {
+        self.inner.emails_in_flight.idle().await;
+    }
+
+    /// The worker that retries emails and takes over those whose process died. Run one per
+    /// process (`serve` does); without it, each email gets only its first attempt.
+    pub fn email_worker(&self) -> EmailWorker {
+        EmailWorker { svc: self.clone() }
+    }
+
+    /// Sends the emails of envelope `id` that this process holds (`leases`), one after the
+    /// other, then records every outcome in one write. The record is read afresh first: an email
+    /// whose lease another process took over since (its `next_attempt_at` moved) is left to it,
+    /// and each message is made from the envelope as it is now.
+    async fn send_emails(&self, scope: &Scope, id: &str, leases: &[Lease]) {
+        let rec = match self.inner.store.get_envelope(scope, id).await {
+            Ok(Some(rec)) => rec,
+            Ok(None) => return,
+            Err(e) => {
+                // The lease runs out and the worker tries again.
+                tracing::warn!(envelope = %id, error = %e, "emails not sent: store unavailable");
+                return;
+            }
+        };
+        let mut outcomes = Vec::with_capacity(leases.len());
+        for (eid, lease) in leases {
+            let Some(queued) = rec.emails.iter().find(|e| {
+                e.id == *eid
+                    && e.status == EmailStatus::Pending
+                    && e.next_attempt_at == Some(*lease)
+            }) else {
+                continue;
+            };
+            let now = self.now();
+            let outcome = match self.render_email(&rec, queued, now).await {
+                Ok(Rendered::Cancel(why)) => Outcome::Canceled(why),
+                Ok(Rendered::Send(email)) => match self.inner.mailer.send(&email).await {
+                    Ok(()) => Outcome::Sent,
+                    Err(e) => {
+                        let (error, permanent) = crate::mail::describe_failure(&*e);
+                        tracing::warn!(
+                            envelope = %rec.id, email = %eid, kind = queued.kind.as_str(),
+                            attempt = queued.attempts + 1, permanent, error = %e, "email not sent"
+                        );
+                        Outcome::Failed { error, permanent }
+                    }
+                },
+                Err(e) => {
+                    tracing::warn!(envelope = %rec.id, email = %eid, error = %e, "email not prepared");
+                    Outcome::Failed {
+                        error: "the service could not prepare the email".into(),
+                        permanent: false,
+                    }
+                }
+            };
+            outcomes.push((eid.clone(), outcome));
+        }
+        if outcomes.is_empty() {
+            return;
+        }
+        if let Err(e) = self.record_outcomes(scope, id, &outcomes).await {
+            // The lease runs out and the worker tries again: at least once.
+            tracing::warn!(envelope = %id, error = %e, "email outcomes not recorded");
+        }
+    }
+
+    /// Writes the outcomes into the record (re-reading it when another write came first), with
+    /// `envelope.email_failed` for each email that failed for good.
+    async fn record_outcomes(
+        &self,
+        scope: &Scope,
+        id: &str,
+        outcomes: &[(String, Outcome)],
+    ) -> Result<()> {
+        for _ in 0..MAX_WRITES {
+            let Some(current) = self.inner.store.get_envelope(scope, id).await? else {
+                return Ok(());
+            };
+            let now = self.now();
+            let mut next = current.clone();
+            let mut failed = Vec::new();
+            for (eid, outcome) in outcomes {
+                let Some(e) = next.emails.iter_mut().find(|e| e.id == *eid) else {
+                    continue;
+                };
+                if e.status != EmailStatus::Pending {
+                    continue;
+                }
+                match outcome {
+                    Outcome::Sent => {
+                        e.attempts += 1;
+                        e.status = EmailStatus::Sent;
+                        e.finished_at = Some(now);
+                        e.next_attempt_at = None;
+                        e.last_error = None;
+                    }
+                    Outcome::Canceled(why) => {
+                        e.status = EmailStatus::Canceled;
+                        e.finished_at = Some(now);
+                        e.next_attempt_at = None;
+                        e.last_error = Some((*why).into());
+                    }
+                    Outcome::Failed { error, permanent } => {
+                        e.attempts += 1;
+                        e.last_error = Some(error.clone());
+                        let retry = self
+                            .inner
+                            .settings
+                            .email
+                            .retry_schedule
+                            .next_delay(e.attempts);
+                        match retry.filter(|_| !permanent) {
+                            Some(delay) => e.next_attempt_at = Some(now + delay),
+                            None => {
+                                e.status = EmailStatus::Failed;
+                                e.finished_at = Some(now);
+                                e.next_attempt_at = None;
+                                failed.push(e.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            if next.emails == current.emails {
+                return Ok(());
+            }
+            super::notify::prune(&mut next);
+            next.version = current.version + 1;
+            let events: Vec<_> = failed
+                .iter()
+                .filter_map(|e| {
+                    let i = next.signer_index(&e.signer)?;
+                    let mut ev = super::events::record(&next, EventType::EmailFailed, Some(i), now);
+                    ev.event.data.email = Some(e.view());
+                    Some(ev)
+                })
+                .collect();
+            match self.inner.store.update_envelope(&next, &events, None).await {
+                Ok(()) => {
+                    for e in &failed {
+                        tracing::warn!(envelope = %id, email = %e.id, kind = e.kind.as_str(), attempts = e.attempts, "email failed for good");
+                    }
+                    return Ok(());
+                }
+                Err(StoreError::Conflict) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(Error::Internal(
+            "recording email outcomes kept conflicting".into(),
+        ))
+    }
+
+    /// Leases the due pending emails of `rec` to this process; `None` when another write came
+    /// first (the next poll sees the new record).
+    async fn lease_due(
+        &self,
+        rec: &EnvelopeRecord,
+        now: Timestamp,
+    ) -> Result<Option<(EnvelopeRecord, Vec<String>)>> {
+        let mut next = rec.clone();
+        let until = now + self.inner.settings.email.lease;
+        let mut ids = Vec::new();
+        for e in next.emails.iter_mut().filter(|e| {
+            e.status == EmailStatus::Pending && e.next_attempt_at.is_some_and(|t| t <= now)
+        }) {
+            e.next_attempt_at = Some(until);
+            ids.push(e.id.clone());
+        }
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        next.version = rec.version + 1;
+        match self.inner.store.update_envelope(&next, &[], None).await {
+            Ok(()) => Ok(Some((next, ids))),
+            Err(StoreError::Conflict) => Ok(None),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+/// Retries emails and sends those whose first attempt never happened. Build it with
+/// [`SigningService::email_worker`]; see the module documentation.
+pub struct EmailWorker {
+    svc: SigningService,
+}
+
+impl std::fmt::Debug for EmailWorker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmailWorker")
+            .field("settings", &self.svc.inner.settings.email)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EmailWorker {
+    /// Runs until `shutdown` resolves. Sends in flight go on in the background; the service's
+    /// [`SigningService::settle_emails`] waits for them.
+    pub async fn run(self, shutdown: impl std::future::Future<Output = ()>) {
+        let settings = self.svc.inner.settings.email.clone();
+        tokio::pin!(shutdown);
+        loop {
+            if let Err(e) = self.poll().await {
+                tracing::warn!(error = %e, "email worker: store unavailable");
+            }
+            tokio::select! {
+                () = &mut shutdown => return,
+                () = tokio::time::sleep(settings.poll_interval) => {}
+            }
+        }
+    }
+
+    /// One look for due emails: leases and starts the emails of as many envelopes as there is
+    /// room for; returns how many. [`Self::run`] calls it every `poll_interval`; tests call it
+    /// directly (then [`SigningService::settle_emails`]).
+    pub async fn poll(&self) -> Result<usize> {
+        let svc = &self.svc;
+        let settings = &svc.inner.settings.email;
+        let room = settings
+            .max_in_flight
+            .max(1)
+            .saturating_sub(svc.inner.emails_in_flight.len());
+        if room == 0 {
+            return Ok(0);
+        }
+        let now = svc.now();
+        let due = svc.inner.store.due_emails(now, room).await?;
+        let mut started = 0;
+        for rec in due {
+            if let Some((leased, ids)) = svc.lease_due(&rec, now).await? {
+                svc.dispatch_emails(&leased, ids);
+                started += 1;
+            }
+        }
+        Ok(started)
+    }
+}

@@ -1,0 +1,360 @@
+//! The email outbox through the service, with a manual clock and a mailer whose failures the
+//! test controls: a mail outage delays emails without losing them, the retry schedule is kept,
+//! a schedule used up (or a permanent refusal) shows as `failed` on the signer with the event
+//! `envelope.email_failed`, an email of a process that died goes out from another process once
+//! its lease ends, and a signing request that is no longer needed is canceled.
+//!
+//! Runs on the memory store and on a real SQLite file (the crash case needs two services on one
+//! durable store).
+
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+
+use async_trait::async_trait;
+use chrono::Duration;
+use envelope_core::error::BoxError;
+use envelope_core::mail::{Email, EmailKind, Mailer};
+use envelope_core::model::{EmailStatus, Envelope, EventType};
+use envelope_core::service::{AuthContext, CreateEnvelopeParams, EmailSettings, Params, Upload};
+use envelope_core::store::{MemoryBlobStore, SqlStore};
+use envelope_core::{ManualClock, MemoryStore, Settings, SigningService, Store, Timestamp};
+use serde_json::json;
+
+const CONTRACT: &[u8] = include_bytes!("../../examples/contract.pdf");
+
+/// A mailer that fails while `down` is set (like a relay that refuses connections), refuses
+/// for good while `refuse` is set, hangs while `hang` is set, and records what it sent.
+#[derive(Default)]
+struct FlakyMailer {
+    down: AtomicBool,
+    refuse: AtomicBool,
+    hang: AtomicBool,
+    tries: AtomicU32,
+    sent: Mutex<Vec<Email>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("connection refused")]
+struct Down;
+
+#[async_trait]
+impl Mailer for FlakyMailer {
+    async fn send(&self, email: &Email) -> Result<(), BoxError> {
+        self.tries.fetch_add(1, Ordering::SeqCst);
+        if self.hang.load(Ordering::SeqCst) {
+            std::future::pending::<()>().await;
+        }
+        if self.refuse.load(Ordering::SeqCst) {
+            return Err(envelope_core::mail::MailError::InvalidAddress {
+                address: email.to.email.clone(),
+                source: "x@".parse::<lettre::Address>().unwrap_err(),
+            }
+            .into());
+        }
+        if self.down.load(Ordering::SeqCst) {
+            return Err(Down.into());
+        }
+        self.sent.lock().unwrap().push(email.clone());
+        Ok(())
+    }
+}
+
+impl FlakyMailer {
+    fn sent(&self) -> Vec<Email> {
+        self.sent.lock().unwrap().clone()
+    }
+}
+
+struct World {
+    svc: SigningService,
+    mail: Arc<FlakyMailer>,
+    clock: Arc<ManualClock>,
+    ctx: AuthContext,
+}
+
+fn settings(schedule: &str) -> Settings {
+    Settings {
+        email: EmailSettings {
+            retry_schedule: schedule.parse().unwrap(),
+            ..EmailSettings::default()
+        },
+        ..Settings::default()
+    }
+}
+
+async fn world_on(store: Arc<dyn Store>, clock: Arc<ManualClock>, schedule: &str) -> World {
+    let mail = Arc::new(FlakyMailer::default());
+    let svc = SigningService::builder()
+        .store(store)
+        .blobs(Arc::new(MemoryBlobStore::new()))
+        .mailer(mail.clone())
+        .clock(clock.clone())
+        .settings(settings(schedule))
+        .build();
+    let acct = svc.admin().create_account("Acme").await.unwrap();
+    let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
+    World {
+        svc,
+        mail,
+        clock,
+        ctx,
+    }
+}
+
+fn start() -> Arc<ManualClock> {
+    Arc::new(ManualClock::new(
+        Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap(),
+    ))
+}
+
+async fn world(schedule: &str) -> World {
+    world_on(Arc::new(MemoryStore::new()), start(), schedule).await
+}
+
+impl World {
+    async fn create(&self) -> Envelope {
+        let body = json!({
+            "signers": [
+                {"name": "Zoë Client", "email": "client@example.com"},
+                {"name": "Paul Provider", "email": "provider@example.com"}
+            ],
+            "data": {"start_date": "2027-04-01"}
+        });
+        let upload = Upload {
+            file_name: "contract.pdf".into(),
+            bytes: CONTRACT.to_vec().into(),
+        };
+        let limits = self.svc.settings().limits.clone();
+        let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), Some(upload), &limits)
+            .unwrap();
+        self.svc.create_envelope(&self.ctx, p).await.unwrap()
+    }
+
+    /// Creates one, and waits for the first attempts (made at once, in the background).
+    async fn create_settled(&self) -> Envelope {
+        let env = self.create().await;
+        self.svc.settle_emails().await;
+        env
+    }
+
+    async fn envelope(&self, id: &str) -> Envelope {
+        self.svc.settle_emails().await;
+        self.svc.get_envelope(&self.ctx, id).await.unwrap()
+    }
+
+    /// One pass of the email worker, waited for.
+    async fn poll(&self) -> usize {
+        let n = self.svc.email_worker().poll().await.unwrap();
+        self.svc.settle_emails().await;
+        n
+    }
+
+    async fn events(&self, kind: EventType) -> Vec<envelope_core::model::Event> {
+        let list = self
+            .svc
+            .list_events(
+                &self.ctx,
+                &envelope_core::service::ListParams {
+                    limit: 100,
+                    starting_after: None,
+                },
+                Some(kind.as_str()),
+            )
+            .await
+            .unwrap();
+        list.data
+    }
+}
+
+#[tokio::test]
+async fn an_outage_delays_emails_on_the_schedule_and_loses_none() {
+    let w = world("1m,5m").await;
+    w.mail.down.store(true, Ordering::SeqCst);
+    let env = w.create_settled().await;
+
+    // The first attempt failed; each signer shows it, with the next attempt a minute later.
+    let seen = w.envelope(&env.id).await;
+    for s in &seen.signers {
+        let last = s.last_email.as_ref().expect("a queued email");
+        assert_eq!(last.kind, EmailKind::SigningRequest);
+        assert_eq!(last.status, EmailStatus::Pending);
+        assert_eq!(last.attempts, 1);
+        assert_eq!(
+            last.last_error.as_deref(),
+            Some("the mailer could not send the message")
+        );
+        assert_eq!(
+            last.next_attempt_at,
+            Some(seen.created_at + Duration::minutes(1))
+        );
+    }
+    // Not due yet: the worker leaves them.
+    w.clock.advance(Duration::seconds(59));
+    assert_eq!(w.poll().await, 0);
+    assert_eq!(w.mail.tries.load(Ordering::SeqCst), 2);
+
+    // Due, mail still down: the second attempt fails, the third is five minutes later.
+    w.clock.advance(Duration::seconds(1));
+    assert_eq!(w.poll().await, 1, "one envelope's emails leased and sent");
+    assert_eq!(w.mail.tries.load(Ordering::SeqCst), 4);
+    let seen = w.envelope(&env.id).await;
+    let last = seen.signers[0].last_email.clone().unwrap();
+    assert_eq!((last.status, last.attempts), (EmailStatus::Pending, 2));
+
+    // The relay is back: the third attempt sends both, with working links.
+    w.mail.down.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::minutes(5));
+    assert_eq!(w.poll().await, 1);
+    let sent = w.mail.sent();
+    assert_eq!(sent.len(), 2);
+    assert!(sent.iter().all(|e| e.kind == EmailKind::SigningRequest));
+    let seen = w.envelope(&env.id).await;
+    for s in &seen.signers {
+        let last = s.last_email.as_ref().unwrap();
+        assert_eq!((last.status, last.attempts), (EmailStatus::Sent, 3));
+        assert_eq!(last.last_error, None);
+        assert_eq!(last.next_attempt_at, None);
+    }
+    let url = sent[0]
+        .text
+        .split_whitespace()
+        .find(|w| w.contains("/sign/"))
+        .unwrap();
+    let token = url.rsplit('/').next().unwrap();
+    let session = w
+        .svc
+        .open_signing_link(token, &Default::default())
+        .await
+        .unwrap();
+    assert_eq!(session.envelope.id, env.id);
+    assert!(w.events(EventType::EmailFailed).await.is_empty());
+    // Nothing is left to send.
+    w.clock.advance(Duration::days(2));
+    assert_eq!(w.poll().await, 0);
+}
+
+#[tokio::test]
+async fn a_used_up_schedule_fails_the_email_with_an_event() {
+    let w = world("1m").await;
+    w.mail.down.store(true, Ordering::SeqCst);
+    let env = w.create_settled().await;
+    w.clock.advance(Duration::minutes(1));
+    assert_eq!(w.poll().await, 1);
+    let seen = w.envelope(&env.id).await;
+    for s in &seen.signers {
+        let last = s.last_email.as_ref().unwrap();
+        assert_eq!((last.status, last.attempts), (EmailStatus::Failed, 2));
+        assert_eq!(last.finished_at, Some(w.clock_now()));
+        assert!(last.last_error.is_some());
+    }
+    let failed = w.events(EventType::EmailFailed).await;
+    assert_eq!(failed.len(), 2, "one event per email");
+    for ev in &failed {
+        let email = ev.data.email.as_ref().expect("data.email");
+        let signer = ev.data.signer.as_ref().expect("data.signer");
+        assert_eq!(email.status, EmailStatus::Failed);
+        assert_eq!(email.kind, EmailKind::SigningRequest);
+        assert_eq!(ev.data.object.id, env.id);
+        let s = seen.signers.iter().find(|s| s.id == signer.id).unwrap();
+        assert_eq!(s.last_email.as_ref().unwrap().id, email.id);
+    }
+    // Failed is final: later polls send nothing.
+    w.mail.down.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::days(1));
+    assert_eq!(w.poll().await, 0);
+    assert!(w.mail.sent().is_empty());
+}
+
+impl World {
+    fn clock_now(&self) -> Timestamp {
+        use envelope_core::Clock;
+        self.clock.now()
+    }
+}
+
+#[tokio::test]
+async fn a_permanent_refusal_fails_at_once() {
+    let w = world("1m,5m,15m").await;
+    w.mail.refuse.store(true, Ordering::SeqCst);
+    let env = w.create_settled().await;
+    let seen = w.envelope(&env.id).await;
+    let last = seen.signers[0].last_email.as_ref().unwrap();
+    assert_eq!((last.status, last.attempts), (EmailStatus::Failed, 1));
+    assert_eq!(
+        last.last_error.as_deref(),
+        Some("the email address is not valid")
+    );
+    assert_eq!(w.events(EventType::EmailFailed).await.len(), 2);
+}
+
+#[tokio::test]
+async fn a_request_no_longer_needed_is_canceled_not_sent() {
+    let w = world("1m").await;
+    w.mail.down.store(true, Ordering::SeqCst);
+    let env = w.create_settled().await;
+    w.svc
+        .void_envelope(&w.ctx, &env.id, Some("wrong document"))
+        .await
+        .unwrap();
+    w.mail.down.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::minutes(1));
+    assert_eq!(w.poll().await, 1);
+    // The void notices went out (those signers had been sent a request); the requests did not.
+    let kinds: Vec<EmailKind> = w.mail.sent().iter().map(|e| e.kind).collect();
+    assert_eq!(kinds, [EmailKind::Voided, EmailKind::Voided]);
+    let seen = w.envelope(&env.id).await;
+    assert!(
+        seen.signers
+            .iter()
+            .all(|s| s.last_email.as_ref().unwrap().kind == EmailKind::Voided)
+    );
+}
+
+/// A process that committed an envelope and died before its email went out (the mailer hangs,
+/// then the service is dropped): another process on the same SQLite file sends it once the
+/// lease ends, and not before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_email_of_a_dead_process_goes_out_after_its_lease() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = start();
+    let store: Arc<dyn Store> = Arc::new(
+        SqlStore::open_sqlite(dir.path().join("envelope.db"))
+            .await
+            .unwrap(),
+    );
+    let dead = world_on(store.clone(), clock.clone(), "1m").await;
+    dead.mail.hang.store(true, Ordering::SeqCst);
+    let env = dead.create().await;
+    // The first attempt hangs (the emails of one envelope go out one after the other); the
+    // process "dies" with it.
+    while dead.mail.tries.load(Ordering::SeqCst) < 1 {
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    let acct = dead.ctx.clone();
+    drop(dead);
+
+    let mail = Arc::new(FlakyMailer::default());
+    let svc = SigningService::builder()
+        .store(store)
+        .blobs(Arc::new(MemoryBlobStore::new()))
+        .mailer(mail.clone())
+        .clock(clock.clone())
+        .settings(settings("1m"))
+        .build();
+    let other = World {
+        svc,
+        mail,
+        clock,
+        ctx: acct,
+    };
+    assert_eq!(other.poll().await, 0, "still leased to the dead process");
+    other.clock.advance(EmailSettings::default().lease);
+    assert_eq!(other.poll().await, 1);
+    assert_eq!(other.mail.sent().len(), 2);
+    let seen = other.envelope(&env.id).await;
+    for s in &seen.signers {
+        let last = s.last_email.as_ref().unwrap();
+        assert_eq!((last.status, last.attempts), (EmailStatus::Sent, 1));
+    }
+}
