@@ -95,6 +95,14 @@ struct ServeArgs {
         default_value = "1m,5m,30m,2h,6h,12h,24h,24h"
     )]
     webhook_retry_schedule: RetrySchedule,
+    /// Delays between email retries (units s, m, h, d); when used up, the email is `failed`
+    /// (signers[].last_email, event envelope.email_failed).
+    #[arg(
+        long,
+        env = "ENVELOPE_EMAIL_RETRY_SCHEDULE",
+        default_value = "1m,5m,15m,1h,2h,4h,8h,12h"
+    )]
+    email_retry_schedule: RetrySchedule,
     /// SMTP server for emails: smtp://host:port, smtp://host:port?tls=starttls or smtps://host:port.
     /// Credentials come from ENVELOPE_SMTP_USERNAME and ENVELOPE_SMTP_PASSWORD. Without it, emails
     /// are written as .eml files into <data-dir>/mail.
@@ -380,6 +388,7 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         allow_insecure_webhooks: args.allow_insecure_webhooks,
         rate_limit_per_minute: args.rate_limit,
         webhook_retry_schedule: args.webhook_retry_schedule,
+        email_retry_schedule: args.email_retry_schedule,
         smtp_url: args.smtp_url,
         mail_from: args.mail_from,
         frame_ancestors: args.frame_ancestors,

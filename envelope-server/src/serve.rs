@@ -35,6 +35,8 @@ pub struct ServeOptions {
     /// Requests per API key per minute.
     pub rate_limit_per_minute: u32,
     pub webhook_retry_schedule: RetrySchedule,
+    /// Delays between email retries (`--email-retry-schedule`).
+    pub email_retry_schedule: RetrySchedule,
     /// SMTP URL; `None` writes emails as `.eml` files into `<data_dir>/mail`.
     pub smtp_url: Option<String>,
     pub mail_from: Option<String>,
@@ -130,6 +132,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         rate_limit_per_minute: opts.rate_limit_per_minute,
         ..Settings::default()
     };
+    settings.email.retry_schedule = opts.email_retry_schedule.clone();
     if let Some(n) = opts.pdf_workers {
         settings.pdf_pool.capacity = n.max(1);
     }
@@ -172,6 +175,11 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         let _ = worker_stopped.await;
     }));
     tracing::info!(schedule = %opts.webhook_retry_schedule, "webhook worker started");
+    let (stop_emails, emails_stopped) = tokio::sync::oneshot::channel::<()>();
+    let emails = tokio::spawn(svc.email_worker().run(async move {
+        let _ = emails_stopped.await;
+    }));
+    tracing::info!(schedule = %opts.email_retry_schedule, "email worker started");
     let pages = PageSettings {
         frame_ancestors: opts.frame_ancestors.clone(),
         secret: page_secret(&opts.store.data_dir)?,
@@ -182,6 +190,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     if !opts.trusted_proxies.is_empty() {
         tracing::info!("trusted proxies set: Forwarded / X-Forwarded-For name the client");
     }
+    let svc_for_cleanup = svc.clone();
     let app = App::new(svc)
         .with_pages(pages)
         .with_trusted_proxies(opts.trusted_proxies.clone());
@@ -198,6 +207,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     .await?;
     expiry.abort();
     let _ = stop_worker.send(());
+    let _ = stop_emails.send(());
     if let Stopped::StoreFailed(why) = stopped {
         // No final checkpoint: after a failed fsync the WAL on disk, not the page cache, is
         // the truth, and the next start recovers from it (docs/STORAGE.md).
@@ -211,12 +221,19 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     // a request's leftover work must not keep the process alive; both are safe to cut (writes
     // are transactions, and the next start recovers the WAL).
     let cleanup = async {
+        let _ = emails.await;
+        // Emails in flight are recorded before the store closes; one cut short is sent again
+        // by the next process once its lease ends.
+        svc_for_cleanup.settle_emails().await;
         let _ = worker.await;
         // Leaves a SQLite database checkpointed: the next start has no WAL to recover.
         opened.sql.close().await;
     };
     if tokio::time::timeout(CLEANUP_LIMIT, cleanup).await.is_err() {
-        tracing::warn!("the webhook worker or the store did not stop in time; exiting anyway");
+        tracing::warn!(
+            "the workers or the store did not stop in time; exiting anyway (an email cut short \
+             goes out again once its lease ends)"
+        );
     }
     tracing::info!("stopped");
     Ok(())

@@ -35,6 +35,17 @@ impl std::fmt::Debug for Received {
 
 impl Sink {
     pub fn start() -> Sink {
+        // A free port: taken from the OS, released, and handed to the server right away.
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        Sink::start_on(port)
+    }
+
+    /// Starts on a given port (a relay that comes back where the service expects it).
+    pub fn start_on(port: u16) -> Sink {
         let probe = Command::new("python3")
             .args(["-c", "import aiosmtpd"])
             .stdout(Stdio::null())
@@ -48,12 +59,6 @@ impl Sink {
         let dir = tempfile::tempdir().unwrap();
         // Both crates are workspace members beside envelope-core.
         let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("../envelope-core/tests/support");
-        // A free port: taken from the OS, released, and handed to the server right away.
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
         let child = Command::new("python3")
             .args(["-m", "aiosmtpd", "-n", "-l"])
             .arg(format!("127.0.0.1:{port}"))
@@ -100,7 +105,12 @@ impl Sink {
 
     /// Waits until `n` messages have arrived and returns them in arrival order.
     pub async fn received(&self, n: usize) -> Vec<Received> {
-        let deadline = Instant::now() + Duration::from_secs(20);
+        self.received_within(n, Duration::from_secs(20)).await
+    }
+
+    /// [`Sink::received`], waiting up to `limit`.
+    pub async fn received_within(&self, n: usize, limit: Duration) -> Vec<Received> {
+        let deadline = Instant::now() + limit;
         loop {
             let mut metas: Vec<PathBuf> = std::fs::read_dir(self.out())
                 .map(|d| d.map(|e| e.unwrap().path()).collect())

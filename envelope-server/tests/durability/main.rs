@@ -4,7 +4,7 @@
 //! write privilege (`health`), secrets at rest: encrypted idempotency records and an
 //! owner-only data dir (`secrets`), one account's hanging webhook receivers against
 //! another's delivery (`webhook_fairness`), and a signer's address through a trusted reverse
-//! proxy (`proxy`).
+//! proxy (`proxy`), and emails that survive a relay outage and a SIGKILL (`email`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -13,8 +13,12 @@
 #[allow(dead_code)]
 mod pdf;
 
+#[path = "../../../envelope-core/tests/support/smtp.rs"]
+mod smtp;
+
 mod check;
 mod crash;
+mod email;
 mod health;
 mod multi_process;
 mod process;
