@@ -71,6 +71,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let envelope = svc
         .create_envelope(&ctx, CreateEnvelopeParams::parse(params, None, &limits)?)
         .await?;
+    // Emails go out in the background, right after the write; an app that wants to see them
+    // sent (or a short-lived process about to exit) waits for them. A long-running app also runs
+    // `svc.email_worker()` so that failed attempts are retried.
+    svc.settle_emails().await;
     println!(
         "envelope {} is {:?}; {} signing request(s) emailed",
         envelope.id,

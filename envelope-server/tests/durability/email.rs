@@ -85,16 +85,24 @@ async fn a_request_sent_while_smtp_is_down_arrives_once_it_is_up() {
     let smtp = format!("smtp://127.0.0.1:{port}");
     let env = [
         ("ENVELOPE_SMTP_URL", smtp.as_str()),
-        ("ENVELOPE_EMAIL_RETRY_SCHEDULE", "2s,2s,2s,2s,2s,2s,2s,2s,2s,2s"),
+        (
+            "ENVELOPE_EMAIL_RETRY_SCHEDULE",
+            "2s,2s,2s,2s,2s,2s,2s,2s,2s,2s",
+        ),
     ];
     let server = ServerProcess::start_with_env(&["--data-dir", data.to_str().unwrap()], &env, &log);
     let key = server.printed_test_key();
     let http = reqwest::Client::new();
     let id = create(&http, &server.base, &key).await;
 
-    let failed = wait_for(&http, &server.base, &key, &id, Duration::from_secs(20), |l| {
-        l["attempts"].as_u64() >= Some(1)
-    })
+    let failed = wait_for(
+        &http,
+        &server.base,
+        &key,
+        &id,
+        Duration::from_secs(20),
+        |l| l["attempts"].as_u64() >= Some(1),
+    )
     .await;
     assert_eq!(failed["kind"], "signing_request");
     assert_eq!(failed["status"], "pending", "{failed}");
@@ -108,9 +116,14 @@ async fn a_request_sent_while_smtp_is_down_arrives_once_it_is_up() {
     let text = String::from_utf8_lossy(&got[0].eml);
     assert!(text.contains("X-Envelope-Kind: signing_request"), "{text}");
 
-    let sent = wait_for(&http, &server.base, &key, &id, Duration::from_secs(20), |l| {
-        l["status"] == "sent"
-    })
+    let sent = wait_for(
+        &http,
+        &server.base,
+        &key,
+        &id,
+        Duration::from_secs(20),
+        |l| l["status"] == "sent",
+    )
     .await;
     assert!(sent["attempts"].as_u64() >= Some(2), "{sent}");
     assert_eq!(sent["last_error"], Value::Null);
@@ -165,7 +178,10 @@ async fn an_email_cut_off_by_sigkill_arrives_after_a_restart() {
     // The envelope committed and its email is on the wire to a relay that never answers.
     let deadline = Instant::now() + Duration::from_secs(20);
     while hole.accepted.load(Ordering::SeqCst) == 0 {
-        assert!(Instant::now() < deadline, "the server never connected to the relay");
+        assert!(
+            Instant::now() < deadline,
+            "the server never connected to the relay"
+        );
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let held = last_email(&http, &base, &key, &id).await;

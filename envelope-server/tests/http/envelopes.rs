@@ -37,11 +37,19 @@ async fn create_from_base64_and_read_back() {
     assert_eq!(signer["role"], "Client");
     assert_eq!(signer["status"], "pending");
 
-    let id = env["id"].as_str().unwrap();
-    let got = s
+    let id = env["id"].as_str().unwrap().to_string();
+    let id = id.as_str();
+    let mut got = s
         .get(&s.test_key, &format!("/v1/envelopes/{id}"))
         .await
         .ok(200);
+    // The same envelope; only its email may have moved on since (sent in the background).
+    let mut env = env.clone();
+    let queued = env["signers"][0]["last_email"].take();
+    let now = got["signers"][0]["last_email"].take();
+    assert_eq!(queued["kind"], "signing_request");
+    assert_eq!(queued["status"], "pending");
+    assert_eq!(now["id"], queued["id"]);
     assert_eq!(got, env);
     let list = s.get(&s.test_key, "/v1/envelopes").await.ok(200);
     assert_eq!(list["url"], "/v1/envelopes");
