@@ -37,14 +37,14 @@ impl EmailStatus {
     }
 }
 
-/// One email of an envelope, to one signer.
+/// One email of an envelope, to one recipient.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EmailRecord {
     /// `eml_...`
     pub id: String,
     pub kind: EmailKind,
-    /// The signer it goes to.
-    pub signer: String,
+    /// Whom it goes to: a signer's ID (`sgn_...`).
+    pub recipient: String,
     pub status: EmailStatus,
     /// Attempts made so far.
     pub attempts: u32,

@@ -297,8 +297,8 @@ impl EnvelopeRecord {
     }
 
     /// The newest email to `signer`.
-    pub fn last_email(&self, signer: &str) -> Option<&EmailRecord> {
-        self.emails.iter().rev().find(|e| e.signer == signer)
+    pub fn last_email(&self, recipient: &str) -> Option<&EmailRecord> {
+        self.emails.iter().rev().find(|e| e.recipient == recipient)
     }
 
     /// When the earliest pending email is due: what the store indexes for the email worker.

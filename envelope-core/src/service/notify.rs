@@ -82,7 +82,7 @@ pub(crate) fn queue_emails(
         let signer = next.signers[i].signer.id.clone();
         if carries_link(kind) {
             for e in next.emails.iter_mut().filter(|e| {
-                e.signer == signer && e.status == EmailStatus::Pending && carries_link(e.kind)
+                e.recipient == signer && e.status == EmailStatus::Pending && carries_link(e.kind)
             }) {
                 e.status = EmailStatus::Canceled;
                 e.next_attempt_at = None;
@@ -94,7 +94,7 @@ pub(crate) fn queue_emails(
         next.emails.push(EmailRecord {
             id: id.clone(),
             kind,
-            signer,
+            recipient: signer,
             status: EmailStatus::Pending,
             attempts: 0,
             created_at: now,
@@ -127,9 +127,9 @@ pub(crate) fn prune(rec: &mut EnvelopeRecord) {
     let mut keep = vec![false; rec.emails.len()];
     let mut seen: Vec<&str> = Vec::new();
     for (k, e) in rec.emails.iter().enumerate().rev() {
-        let newest = !seen.contains(&e.signer.as_str());
+        let newest = !seen.contains(&e.recipient.as_str());
         if newest {
-            seen.push(&e.signer);
+            seen.push(&e.recipient);
         }
         keep[k] = newest || e.status == EmailStatus::Pending;
     }
@@ -185,7 +185,7 @@ impl SigningService {
         queued: &EmailRecord,
         now: Timestamp,
     ) -> Result<Rendered> {
-        let Some(i) = rec.signer_index(&queued.signer) else {
+        let Some(i) = rec.signer_index(&queued.recipient) else {
             return Ok(Rendered::Cancel("the signer is no longer on the envelope"));
         };
         let until = expiry(rec);
@@ -349,7 +349,7 @@ mod tests {
             let queued = EmailRecord {
                 id: ids::new_id(ids::EMAIL),
                 kind,
-                signer: rec.signers[i].signer.id.clone(),
+                recipient: rec.signers[i].signer.id.clone(),
                 status: EmailStatus::Pending,
                 attempts: 0,
                 created_at: now,
@@ -507,7 +507,7 @@ mod tests {
         let queued = EmailRecord {
             id: "eml_1".into(),
             kind: EmailKind::SigningRequest,
-            signer: rec.signers[0].signer.id.clone(),
+            recipient: rec.signers[0].signer.id.clone(),
             status: EmailStatus::Pending,
             attempts: 0,
             created_at: rec.created_at,

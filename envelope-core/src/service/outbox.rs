@@ -283,7 +283,7 @@ impl SigningService {
             let events: Vec<_> = failed
                 .iter()
                 .filter_map(|e| {
-                    let i = next.signer_index(&e.signer)?;
+                    let i = next.signer_index(&e.recipient)?;
                     let mut ev = super::events::record(&next, EventType::EmailFailed, Some(i), now);
                     ev.event.data.email = Some(e.view());
                     Some(ev)

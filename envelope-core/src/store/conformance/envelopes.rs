@@ -530,7 +530,7 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let email = |e: &EnvelopeRecord, status: EmailStatus, at: Option<i64>| EmailRecord {
         id: crate::ids::new_id(crate::ids::EMAIL),
         kind: EmailKind::SigningRequest,
-        signer: e.signers[0].signer.id.clone(),
+        recipient: e.signers[0].signer.id.clone(),
         status,
         attempts: 1,
         created_at: t(-100),
