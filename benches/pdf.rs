@@ -148,6 +148,7 @@ fn audit_trail_bench(c: &mut Criterion) {
         sent_at: Some(t(1)),
         completed_at: Some(t(59)),
         signers,
+        cc: vec![],
         events,
         original_sha256: "ab".repeat(32),
         signed_sha256: "cd".repeat(32),

@@ -18,6 +18,7 @@ pub const WEBHOOK_ENDPOINT: &str = "we_";
 pub const REQUEST: &str = "req_";
 pub const DELIVERY: &str = "whd_";
 pub const EMAIL: &str = "eml_";
+pub const RECIPIENT: &str = "rcp_";
 pub const WEBHOOK_SECRET: &str = "whsec_";
 
 /// `n` random base62 characters (about 5.95 bits each).

@@ -349,6 +349,7 @@ fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {
         created_at: "2024-05-01 10:00:00 UTC".into(),
         sent_at: Some("2024-05-01 10:01:00 UTC".into()),
         completed_at: Some("2024-05-01 12:00:00 UTC".into()),
+        cc: vec![],
         signers: vec![AuditSigner {
             id: "sgn_1".into(),
             role: "Client".into(),

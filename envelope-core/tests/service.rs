@@ -1069,3 +1069,108 @@ async fn keys_revoke_and_authenticate() {
     assert_eq!(admin.list_keys(&w.test.account.id).await.unwrap().len(), 3);
     assert!(format!("{:?}", k).contains("NewKey") && !format!("{:?}", k).contains(&k.secret));
 }
+
+/// Extensions E1: carbon-copy recipients sign nothing, hear of the void and of the completion
+/// (the signed copy and the audit trail attached) whatever the delivery, and the audit trail
+/// lists them.
+#[tokio::test]
+async fn carbon_copies_get_the_outcome_whatever_the_delivery() {
+    let w = world().await;
+    let cc = json!([
+        {"name": "Carla Copy", "email": "carla@example.org"},
+        {"name": "Ben Board", "email": "ben@example.org"}
+    ]);
+    let body = |delivery: &str| {
+        json!({"signers": signers2(), "data": {"start_date": "2027-04-01"},
+               "delivery": delivery, "cc": cc})
+    };
+    let env = w.create_ok(body("embedded")).await;
+    assert_eq!(env.cc.len(), 2);
+    assert!(env.cc.iter().all(|c| c.id.starts_with("rcp_")));
+    assert_eq!(env.cc[0].name, "Carla Copy");
+    assert!(
+        w.sent().await.is_empty(),
+        "embedded: nothing before the end"
+    );
+
+    let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
+    assert_eq!(done.cc, env.cc);
+    let copies: Vec<_> = w
+        .emails(EmailKind::Completed)
+        .await
+        .into_iter()
+        .filter(|e| e.to.email.ends_with("@example.org"))
+        .collect();
+    assert_eq!(copies.len(), 2, "each copy, and no signer (embedded)");
+    assert_eq!(w.emails(EmailKind::Completed).await.len(), 2);
+    let names: Vec<&str> = copies[0]
+        .attachments
+        .iter()
+        .map(|a| a.file_name.as_str())
+        .collect();
+    assert_eq!(names, ["contract-signed.pdf", "contract-audit-trail.pdf"]);
+    assert!(copies[0].text.contains("You receive a copy of"));
+    let trail = support::pdftotext(&copies[0].attachments[1].bytes);
+    assert!(trail.contains("Copies sent to (2)"), "{trail}");
+    assert!(trail.contains("carla@example.org") && trail.contains("ben@example.org"));
+
+    // Voided: the copies hear of it too (email delivery: so do the signers who had a link).
+    let voided = w.create_ok(body("email")).await;
+    w.svc
+        .void_envelope(&w.test, &voided.id, Some("wrong version"))
+        .await
+        .unwrap();
+    let notices: Vec<String> = w
+        .emails(EmailKind::Voided)
+        .await
+        .into_iter()
+        .map(|e| e.to.email)
+        .collect();
+    assert_eq!(
+        notices,
+        [
+            "client@example.com",
+            "provider@example.com",
+            "carla@example.org",
+            "ben@example.org"
+        ]
+    );
+}
+
+#[tokio::test]
+async fn carbon_copy_entries_are_checked() {
+    let w = world().await;
+    let base = json!({"signers": signers2(), "data": {"start_date": "2027-04-01"}});
+    let with = |cc: Value| {
+        let mut b = base.clone();
+        b["cc"] = cc;
+        b
+    };
+    let many: Vec<Value> = (0..21)
+        .map(|i| json!({"name": "A", "email": format!("a{i}@x.io")}))
+        .collect();
+    let cases = [
+        (
+            json!([{"name": "A", "email": "a@x.io"}, {"name": "B", "email": "nope"}]),
+            "parameter_invalid",
+            "cc[1].email",
+        ),
+        (
+            json!([{"email": "a@x.io"}]),
+            "parameter_missing",
+            "cc[0].name",
+        ),
+        (json!({"name": "A"}), "parameter_invalid", "cc"),
+        (Value::Array(many), "parameter_invalid", "cc"),
+    ];
+    for (cc, code, param) in cases {
+        let e = w.create(&w.test, with(cc.clone())).await.unwrap_err();
+        assert_eq!(e.code(), code, "{cc}");
+        assert_eq!(e.param().as_deref(), Some(param), "{cc}");
+    }
+    let unknown = json!([{"name": "A", "email": "a@x.io", "role": "x"}]);
+    let e = w.create(&w.test, with(unknown)).await.unwrap_err();
+    assert_eq!(e.param().as_deref(), Some("cc[0].role"));
+    let ok = w.create_ok(base).await;
+    assert!(ok.cc.is_empty(), "cc: [] when none");
+}

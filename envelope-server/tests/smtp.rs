@@ -11,7 +11,7 @@ mod common;
 
 use std::sync::Arc;
 
-use mail_parser::{Message, MessageParser};
+use mail_parser::{Message, MessageParser, MimeHeaders};
 
 #[path = "../../envelope-core/tests/support/smtp.rs"]
 mod smtp;
@@ -133,5 +133,48 @@ async fn request_reminder_and_completion_arrive_over_smtp() {
         .await
         .ok(200);
     assert_eq!(env["status"], "completed");
+    s.shutdown().await.unwrap();
+}
+
+/// Extensions E1 over real SMTP: a carbon-copy recipient of an embedded envelope (no signer is
+/// emailed) receives the signed PDF and the audit trail when it completes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_carbon_copy_receives_the_signed_pdf_and_the_audit_trail() {
+    let sink = Sink::start();
+    let mailer = SmtpMailer::builder(&sink.url()).unwrap().build().unwrap();
+    let s = TestServer::start_with(Options {
+        mailer: Some(Arc::new(mailer)),
+        ..Options::default()
+    })
+    .await;
+    let mut body = envelope_body(&client_contract(), client_signer());
+    body["delivery"] = "embedded".into();
+    body["cc"] = serde_json::json!([{"name": "Carla Copy", "email": "carla@example.org"}]);
+    let env = s.post(&s.test_key, "/v1/envelopes", body).await.ok(201);
+    let id = env["id"].as_str().unwrap();
+    assert_eq!(env["cc"][0]["name"], "Carla Copy");
+    assert!(env["cc"][0]["id"].as_str().unwrap().starts_with("rcp_"));
+    s.post_empty(
+        &s.test_key,
+        &format!("/v1/test_helpers/envelopes/{id}/complete"),
+    )
+    .await
+    .ok(200);
+
+    let got = sink.received(1).await;
+    assert_eq!(got[0].rcpt_tos, ["carla@example.org"]);
+    let m = MessageParser::default().parse(&got[0].eml).unwrap();
+    assert_eq!(kind(&m), "completed");
+    assert_eq!(m.attachment_count(), 2);
+    let names: Vec<&str> = (0..2)
+        .map(|i| m.attachment(i).unwrap().attachment_name().unwrap())
+        .collect();
+    assert_eq!(names, ["contract-signed.pdf", "contract-audit-trail.pdf"]);
+    for i in 0..2 {
+        assert!(m.attachment(i).unwrap().contents().starts_with(b"%PDF"));
+    }
+    // Only the copy: the embedded signer was not emailed.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(sink.received(1).await.len(), 1);
     s.shutdown().await.unwrap();
 }

@@ -89,6 +89,16 @@ pub struct Signer {
     pub last_email: Option<SignerEmail>,
 }
 
+/// A carbon-copy recipient (extensions E1): signs nothing, gets the completion email with the
+/// signed PDF and the audit trail, and the voided notice, whatever the delivery.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CcRecipient {
+    /// `rcp_...`
+    pub id: String,
+    pub name: String,
+    pub email: String,
+}
+
 /// `files` of the wire envelope: whether each file is ready.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvelopeFiles {
@@ -108,6 +118,8 @@ pub struct Envelope {
     pub delivery: Delivery,
     pub signing_order: bool,
     pub signers: Vec<Signer>,
+    /// Carbon-copy recipients (extensions E1); empty when none.
+    pub cc: Vec<CcRecipient>,
     pub files: EnvelopeFiles,
     pub metadata: BTreeMap<String, String>,
     pub void_reason: Option<String>,
@@ -225,6 +237,9 @@ pub struct EnvelopeRecord {
     pub delivery: Delivery,
     pub signing_order: bool,
     pub signers: Vec<SignerRecord>,
+    /// Carbon-copy recipients (extensions E1).
+    #[serde(default)]
+    pub cc: Vec<CcRecipient>,
     pub metadata: BTreeMap<String, String>,
     pub void_reason: Option<String>,
     pub created_at: Timestamp,
@@ -271,6 +286,7 @@ impl EnvelopeRecord {
                     ..s.signer.clone()
                 })
                 .collect(),
+            cc: self.cc.clone(),
             files: EnvelopeFiles {
                 signed: self.signed.is_some(),
                 audit_trail: self.audit_trail.is_some(),

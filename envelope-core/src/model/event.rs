@@ -74,6 +74,9 @@ pub struct EventData {
     pub object: Envelope,
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub signer: Option<SignerRef>,
+    /// The carbon-copy recipient an `envelope.email_failed` event is about.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cc: Option<super::CcRecipient>,
     /// The email an `envelope.email_failed` event is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub email: Option<super::SignerEmail>,

@@ -93,6 +93,7 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     w.title(trail);
     w.envelope(trail);
     w.signers(trail);
+    w.copies(trail);
     w.events(trail);
     w.integrity(trail);
     if w.replaced {
@@ -688,6 +689,29 @@ impl<'f> Writer<'f> {
         }
     }
 
+    /// Carbon-copy recipients, when there are any: they sign nothing and receive the signed copy
+    /// and this audit trail.
+    fn copies(&mut self, trail: &AuditTrail) {
+        if trail.cc.is_empty() {
+            return;
+        }
+        self.heading(
+            &format!("Copies sent to ({})", trail.cc.len()),
+            4.0 * BODY_LH,
+        );
+        for (i, (id, name, email)) in trail.cc.iter().enumerate() {
+            let title = format!("Copy {}: {}", i + 1, name);
+            self.kv_block(
+                Some(&title),
+                &[
+                    ("Name", or_dash(name)),
+                    ("Email", or_dash(email)),
+                    ("Recipient ID", or_dash(id)),
+                ],
+            );
+        }
+    }
+
     fn event_header(&mut self) {
         let top = self.y;
         self.fill(
@@ -1171,6 +1195,11 @@ mod tests {
             sent_at: Some(t(1)),
             completed_at: None,
             signers,
+            cc: vec![(
+                "rcp_8Jq2".into(),
+                "Carla Copy".into(),
+                "carla@example.org".into(),
+            )],
             events,
             original_sha256: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
                 .into(),
@@ -1241,6 +1270,14 @@ mod tests {
             assert!(all.contains(needle), "missing {needle:?}");
         }
         assert!(all.contains(&trail.envelope_id));
+        for needle in [
+            "Copies sent to (1)",
+            "Carla Copy",
+            "carla@example.org",
+            "rcp_8Jq2",
+        ] {
+            assert!(all.contains(needle), "missing {needle:?}");
+        }
         assert!(all.contains("Master services agreement — Łódź office, 2025 renewal"));
         for s in &trail.signers {
             for needle in [

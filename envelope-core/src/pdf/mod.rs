@@ -232,6 +232,8 @@ pub struct AuditTrail {
     pub sent_at: Option<String>,
     pub completed_at: Option<String>,
     pub signers: Vec<AuditSigner>,
+    /// Carbon-copy recipients: `(ID, name, email)`. The section is left out when there are none.
+    pub cc: Vec<(String, String, String)>,
     /// Every step in time order.
     pub events: Vec<AuditEvent>,
     /// Lowercase hex.

@@ -44,6 +44,7 @@ fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
         delivery: Delivery::Email,
         signing_order,
         signers: (0..n).map(|i| signer(i, i + 1)).collect(),
+        cc: vec![],
         metadata: Default::default(),
         void_reason: None,
         created_at: t(0),

@@ -405,6 +405,11 @@ fn audit_trail(
         sent_at: rec.sent_at.map(fmt_time),
         completed_at: rec.completed_at.map(fmt_time),
         signers,
+        cc: rec
+            .cc
+            .iter()
+            .map(|c| (c.id.clone(), c.name.clone(), c.email.clone()))
+            .collect(),
         events,
         original_sha256: rec.original.sha256.clone(),
         signed_sha256: signed.sha256.clone(),

@@ -159,6 +159,51 @@ pub(crate) fn completed(c: &Context<'_>, attachment: Option<&str>) -> Content {
     }
 }
 
+/// Tells a carbon-copy recipient that everyone has signed. `attached` names the attached files
+/// (the signed copy and the audit trail); `links` are `(file name, URL)` of those too large to
+/// attach, valid `link_days` days.
+pub(crate) fn copy_completed(
+    c: &Context<'_>,
+    attached: &[&str],
+    links: &[(String, String)],
+    link_days: i64,
+) -> Content {
+    let subject = format!("Completed: {}", c.document);
+    let mut text = format!(
+        "Hello {},\n\nYou receive a copy of \"{}\": everyone has signed it.\n",
+        c.signer, c.document
+    );
+    let mut body = greeting(c);
+    body.push_str(&paragraph(&format!(
+        "You receive a copy of <strong>{}</strong>: everyone has signed it.",
+        escape(c.document)
+    )));
+    if !attached.is_empty() {
+        let list = attached.join(", ");
+        text.push_str(&format!("Attached: {list}.\n"));
+        body.push_str(&paragraph(&format!("Attached: {}.", escape(&list))));
+    }
+    for (name, url) in links {
+        text.push_str(&format!(
+            "\n{name} is too large to attach; download it within {link_days} days:\n{url}\n"
+        ));
+        body.push_str(&paragraph(&format!(
+            "{} is too large to attach; download it within {link_days} days.",
+            escape(name)
+        )));
+        body.push_str(&button(url, &format!("Download {name}")));
+        body.push_str(&fallback_link(url));
+    }
+    text.push_str("\nYou do not need to do anything.\n");
+    text.push_str(&footer_text(c));
+    body.push_str(&paragraph("You do not need to do anything."));
+    Content {
+        html: page(&subject, &body, c),
+        subject,
+        text,
+    }
+}
+
 /// Escapes text for HTML content and for quoted attribute values.
 pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

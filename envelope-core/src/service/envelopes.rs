@@ -12,8 +12,8 @@ use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
 use crate::ids;
 use crate::model::{
-    Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, Signer, SignerRecord,
-    SignerStatus, SignerValue, StoredFile,
+    CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, Signer,
+    SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -31,6 +31,16 @@ pub struct SignerParam {
     pub email: String,
     pub order: Option<u32>,
 }
+
+/// One carbon-copy recipient as given on create (extensions E1).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CcParam {
+    pub name: String,
+    pub email: String,
+}
+
+/// Carbon-copy recipients an envelope may have.
+pub const MAX_CC: usize = 20;
 
 /// Parameters of `create envelope` (interface.md 4.1).
 #[derive(Debug, Clone, Default)]
@@ -53,6 +63,8 @@ pub struct CreateEnvelopeParams {
     pub send: bool,
     pub expires_in_days: Option<u32>,
     pub metadata: BTreeMap<String, String>,
+    /// Carbon-copy recipients (at most [`MAX_CC`]).
+    pub cc: Vec<CcParam>,
 }
 
 impl CreateEnvelopeParams {
@@ -92,8 +104,10 @@ impl CreateEnvelopeParams {
             }
         };
         let metadata = metadata(p.json_value("metadata")?, limits.max_metadata_keys)?;
+        let cc = parse_cc(p.json_value("cc")?)?;
         p.finish()?;
         let params = CreateEnvelopeParams {
+            cc,
             signers,
             signers_by_role,
             template,
@@ -116,6 +130,16 @@ impl CreateEnvelopeParams {
 
     /// Checks the limits and texts (also for parameters built in Rust).
     pub fn validate(&self, limits: &Limits) -> Result<()> {
+        if self.cc.len() > MAX_CC {
+            return Err(Error::invalid(
+                "cc",
+                format!("at most {MAX_CC} recipients may be copied"),
+            ));
+        }
+        for (i, c) in self.cc.iter().enumerate() {
+            check_text(&format!("cc[{i}].name"), &c.name, 200)?;
+            check_email(&format!("cc[{i}].email"), &c.email)?;
+        }
         if self.signers.is_empty() {
             return Err(Error::invalid("signers", "at least one signer is required"));
         }
@@ -185,6 +209,35 @@ impl CreateEnvelopeParams {
         }
         Ok(())
     }
+}
+
+/// `cc`: a list of `{name, email}` (extensions E1); errors name `cc[N].field`.
+fn parse_cc(v: Option<Value>) -> Result<Vec<CcParam>> {
+    let items = match v {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            return Err(Error::invalid(
+                "cc",
+                "expected a list of {name, email} recipients",
+            ));
+        }
+    };
+    if items.len() > MAX_CC {
+        return Err(Error::invalid(
+            "cc",
+            format!("at most {MAX_CC} recipients may be copied"),
+        ));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let mut o = Obj::new(format!("cc[{i}]"), item)?;
+        let name = o.required_string("name")?;
+        let email = o.required_string("email")?;
+        o.finish()?;
+        out.push(CcParam { name, email });
+    }
+    Ok(out)
 }
 
 fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)> {
@@ -475,6 +528,16 @@ impl SigningService {
             delivery: p.delivery,
             signing_order: p.signing_order,
             signers,
+            cc: p
+                .cc
+                .iter()
+                .enumerate()
+                .map(|(i, c)| CcRecipient {
+                    id: ctx.new_id(ids::RECIPIENT, &format!("cc{i}")),
+                    name: c.name.trim().to_string(),
+                    email: c.email.trim().to_string(),
+                })
+                .collect(),
             metadata: p.metadata.clone(),
             void_reason: None,
             created_at: now,

@@ -38,6 +38,7 @@ pub(crate) fn record(
             data: EventData {
                 object: rec.view(),
                 signer,
+                cc: None,
                 email: None,
             },
         },

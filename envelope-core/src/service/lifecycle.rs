@@ -445,8 +445,19 @@ impl SigningService {
         kind: &str,
         file: &crate::model::StoredFile,
     ) -> Result<FileLinkView> {
+        self.file_link_for(kind, file, self.inner.settings.download_link_ttl)
+            .await
+    }
+
+    /// A download link that works for `ttl`.
+    pub(crate) async fn file_link_for(
+        &self,
+        kind: &str,
+        file: &crate::model::StoredFile,
+        ttl: chrono::Duration,
+    ) -> Result<FileLinkView> {
         let token = ids::new_token();
-        let expires_at = self.now() + self.inner.settings.download_link_ttl;
+        let expires_at = self.now() + ttl;
         self.inner
             .store
             .insert_file_link(&FileLink {

@@ -10,14 +10,18 @@ use crate::error::Result;
 use crate::ids;
 use crate::mail::{Attachment, Email, EmailKind, Mailbox};
 use crate::model::{
-    Delivery, EmailRecord, EmailStatus, EnvelopeRecord, EnvelopeStatus, SignerStatus,
+    CcRecipient, Delivery, EmailRecord, EmailStatus, EnvelopeRecord, EnvelopeStatus, SignerStatus,
+    StoredFile,
 };
 
 /// Signed copies up to this size are attached to the completion email.
 const MAX_ATTACHMENT: u64 = 10 * 1024 * 1024;
 
+/// How long a download link in an email works (files too large to attach).
+pub const EMAILED_LINK_DAYS: i64 = 7;
+
 /// The emails that the change from `prev` (none for a new envelope) to `next` causes, as
-/// `(kind, signer index)`. Pure: the rules of who hears of what, in one place.
+/// `(kind, recipient ID)`. Pure: the rules of who hears of what, in one place.
 ///
 /// - a signer whose turn came (`sent_at` newly set) gets the signing request;
 /// - a signer reminded (`last_reminded_at` changed) gets a reminder;
@@ -25,37 +29,43 @@ const MAX_ATTACHMENT: u64 = 10 * 1024 * 1024;
 ///   hears why;
 /// - when it becomes completed, every signer gets the signed copy.
 ///
-/// Embedded delivery emails nobody.
+/// Embedded delivery emails no signer. Carbon-copy recipients (extensions E1) get the voided
+/// notice and the completed email (with the signed copy and the audit trail) whatever the
+/// delivery.
 pub(crate) fn emails_for(
     prev: Option<&EnvelopeRecord>,
     next: &EnvelopeRecord,
-) -> Vec<(EmailKind, usize)> {
+) -> Vec<(EmailKind, String)> {
     let mut out = Vec::new();
-    if next.delivery != Delivery::Email {
-        return out;
-    }
     let became =
         |status: EnvelopeStatus| next.status == status && prev.is_none_or(|p| p.status != status);
-    for (i, s) in next.signers.iter().enumerate() {
-        let before = prev.and_then(|p| p.signers.iter().find(|b| b.signer.id == s.signer.id));
+    let to_signers = next.delivery == Delivery::Email;
+    for s in next.signers.iter().filter(|_| to_signers) {
+        let id = &s.signer.id;
+        let before = prev.and_then(|p| p.signers.iter().find(|b| b.signer.id == *id));
         if s.sent_at.is_some() && before.is_none_or(|b| b.sent_at.is_none()) {
-            out.push((EmailKind::SigningRequest, i));
+            out.push((EmailKind::SigningRequest, id.clone()));
         }
         if s.last_reminded_at.is_some()
             && s.last_reminded_at != before.and_then(|b| b.last_reminded_at)
         {
-            out.push((EmailKind::Reminder, i));
+            out.push((EmailKind::Reminder, id.clone()));
         }
     }
+    let copies = next.cc.iter().map(|c| c.id.clone());
     if became(EnvelopeStatus::Voided) {
-        for (i, s) in next.signers.iter().enumerate() {
+        for s in next.signers.iter().filter(|_| to_signers) {
             if s.sent_at.is_some() && s.signer.status != SignerStatus::Declined {
-                out.push((EmailKind::Voided, i));
+                out.push((EmailKind::Voided, s.signer.id.clone()));
             }
         }
+        out.extend(copies.clone().map(|id| (EmailKind::Voided, id)));
     }
     if became(EnvelopeStatus::Completed) {
-        out.extend((0..next.signers.len()).map(|i| (EmailKind::Completed, i)));
+        for s in next.signers.iter().filter(|_| to_signers) {
+            out.push((EmailKind::Completed, s.signer.id.clone()));
+        }
+        out.extend(copies.map(|id| (EmailKind::Completed, id)));
     }
     out
 }
@@ -78,8 +88,7 @@ pub(crate) fn queue_emails(
     lease_until: Timestamp,
 ) -> Vec<String> {
     let mut ids = Vec::new();
-    for (kind, i) in emails_for(prev, next) {
-        let signer = next.signers[i].signer.id.clone();
+    for (kind, signer) in emails_for(prev, next) {
         if carries_link(kind) {
             for e in next.emails.iter_mut().filter(|e| {
                 e.recipient == signer && e.status == EmailStatus::Pending && carries_link(e.kind)
@@ -185,8 +194,13 @@ impl SigningService {
         queued: &EmailRecord,
         now: Timestamp,
     ) -> Result<Rendered> {
+        if let Some(cc) = rec.cc.iter().find(|c| c.id == queued.recipient) {
+            return self.render_copy(rec, cc, queued.kind).await;
+        }
         let Some(i) = rec.signer_index(&queued.recipient) else {
-            return Ok(Rendered::Cancel("the signer is no longer on the envelope"));
+            return Ok(Rendered::Cancel(
+                "the recipient is no longer on the envelope",
+            ));
         };
         let until = expiry(rec);
         let ctx = self.context(rec, i);
@@ -225,6 +239,75 @@ impl SigningService {
             }
         };
         Ok(Rendered::Send(Self::email(rec, i, queued.kind, c)))
+    }
+
+    /// An email to a carbon-copy recipient: the voided notice, or the completed envelope with
+    /// the signed copy and the audit trail attached (each as a download link valid
+    /// [`EMAILED_LINK_DAYS`] days when it is over 10 MB).
+    async fn render_copy(
+        &self,
+        rec: &EnvelopeRecord,
+        cc: &CcRecipient,
+        kind: EmailKind,
+    ) -> Result<Rendered> {
+        let ctx = Context {
+            service: &self.inner.settings.service_name,
+            signer: &cc.name,
+            document: &rec.name,
+        };
+        let mut attachments = Vec::new();
+        let c = match kind {
+            EmailKind::Voided => {
+                content::voided(&ctx, rec.void_reason.as_deref().unwrap_or_default())
+            }
+            EmailKind::Completed => {
+                let mut links = Vec::new();
+                for (label, file) in [("signed", &rec.signed), ("audit_trail", &rec.audit_trail)] {
+                    let Some(f) = file else { continue };
+                    match self.attachment(rec, f).await? {
+                        Some(a) => attachments.push(a),
+                        None => {
+                            let ttl = chrono::Duration::days(EMAILED_LINK_DAYS);
+                            let link = self.file_link_for(label, f, ttl).await?;
+                            links.push((f.file_name.clone(), link.url));
+                        }
+                    }
+                }
+                let names: Vec<&str> = attachments.iter().map(|a| a.file_name.as_str()).collect();
+                content::copy_completed(&ctx, &names, &links, EMAILED_LINK_DAYS)
+            }
+            EmailKind::SigningRequest | EmailKind::Reminder => {
+                return Ok(Rendered::Cancel("carbon-copy recipients sign nothing"));
+            }
+        };
+        Ok(Rendered::Send(Email {
+            kind,
+            to: Mailbox {
+                name: cc.name.clone(),
+                email: cc.email.clone(),
+            },
+            subject: c.subject,
+            text: c.text,
+            html: Some(c.html),
+            attachments,
+            envelope: rec.id.clone(),
+        }))
+    }
+
+    /// `file` as an attachment when it is at most [`MAX_ATTACHMENT`] bytes; `None` when larger.
+    /// A missing blob is an error (retried: blobs are written before their records).
+    async fn attachment(&self, rec: &EnvelopeRecord, f: &StoredFile) -> Result<Option<Attachment>> {
+        if f.size > MAX_ATTACHMENT {
+            return Ok(None);
+        }
+        let bytes = self.inner.blobs.get(&f.blob).await?.ok_or_else(|| {
+            crate::error::Error::Internal(format!("{} of {} is missing", f.blob, rec.id))
+        })?;
+        Ok(Some(Attachment {
+            file_name: f.file_name.clone(),
+            content_type: "application/pdf".into(),
+            bytes: bytes.to_vec(),
+        }))
     }
 
     /// The signed copy as an attachment, when it is small enough and readable.
@@ -307,6 +390,7 @@ mod tests {
                     values: Default::default(),
                 })
                 .collect(),
+            cc: vec![],
             metadata: Default::default(),
             void_reason: None,
             created_at: Timestamp::from_millis(1_800_000_000_000).unwrap(),
@@ -365,13 +449,16 @@ mod tests {
         out
     }
 
-    fn kinds(emails: &[(EmailKind, usize)]) -> Vec<(EmailKind, usize)> {
-        emails.to_vec()
-    }
-
     #[test]
     fn who_hears_of_each_change() {
         use EmailKind::*;
+        // Recipient IDs as short names: sgn_0 -> "0", rcp_x -> "cc".
+        fn who(v: Vec<(EmailKind, String)>) -> Vec<(EmailKind, String)> {
+            v.into_iter()
+                .map(|(k, id)| (k, id.replace("sgn_", "").replace("rcp_x", "cc")))
+                .collect()
+        }
+        let e = |k: EmailKind, w: &str| (k, w.to_string());
         let mut draft = record(&["A", "B"]);
         draft.status = EnvelopeStatus::Draft;
         assert!(emails_for(None, &draft).is_empty(), "a draft emails nobody");
@@ -381,12 +468,12 @@ mod tests {
         sent.status = EnvelopeStatus::Sent;
         sent.signers[0].sent_at = Some(sent.created_at);
         assert_eq!(
-            kinds(&emails_for(Some(&draft), &sent)),
-            [(SigningRequest, 0)]
+            who(emails_for(Some(&draft), &sent)),
+            [e(SigningRequest, "0")]
         );
         assert_eq!(
-            emails_for(None, &sent),
-            [(SigningRequest, 0)],
+            who(emails_for(None, &sent)),
+            [e(SigningRequest, "0")],
             "created and sent"
         );
         assert!(
@@ -396,27 +483,50 @@ mod tests {
 
         let mut reminded = sent.clone();
         reminded.signers[0].last_reminded_at = Some(sent.created_at);
-        assert_eq!(emails_for(Some(&sent), &reminded), [(Reminder, 0)]);
+        assert_eq!(who(emails_for(Some(&sent), &reminded)), [e(Reminder, "0")]);
 
         // Voided: those who were sent a link hear why, a decliner does not.
         let mut voided = sent.clone();
         voided.status = EnvelopeStatus::Voided;
-        assert_eq!(emails_for(Some(&sent), &voided), [(Voided, 0)]);
+        assert_eq!(who(emails_for(Some(&sent), &voided)), [e(Voided, "0")]);
         voided.signers[0].signer.status = SignerStatus::Declined;
         assert!(emails_for(Some(&sent), &voided).is_empty());
 
         let mut done = sent.clone();
         done.status = EnvelopeStatus::Completed;
         assert_eq!(
-            emails_for(Some(&sent), &done),
-            [(Completed, 0), (Completed, 1)]
+            who(emails_for(Some(&sent), &done)),
+            [e(Completed, "0"), e(Completed, "1")]
         );
 
         let mut embedded = done.clone();
         embedded.delivery = Delivery::Embedded;
         assert!(
             emails_for(Some(&sent), &embedded).is_empty(),
-            "embedded: nobody"
+            "embedded: no signer"
+        );
+
+        // A carbon copy hears of the end, whatever the delivery, and nothing before.
+        let cc = CcRecipient {
+            id: "rcp_x".into(),
+            name: "Carl".into(),
+            email: "carl@example.com".into(),
+        };
+        for s in [&mut draft, &mut sent, &mut voided, &mut done, &mut embedded] {
+            s.cc = vec![cc.clone()];
+        }
+        assert_eq!(
+            who(emails_for(Some(&draft), &sent)),
+            [e(SigningRequest, "0")]
+        );
+        assert_eq!(who(emails_for(Some(&sent), &voided)), [e(Voided, "cc")]);
+        assert_eq!(
+            who(emails_for(Some(&sent), &done)),
+            [e(Completed, "0"), e(Completed, "1"), e(Completed, "cc")]
+        );
+        assert_eq!(
+            who(emails_for(Some(&sent), &embedded)),
+            [e(Completed, "cc")]
         );
     }
 

@@ -282,11 +282,12 @@ impl SigningService {
             next.version = current.version + 1;
             let events: Vec<_> = failed
                 .iter()
-                .filter_map(|e| {
-                    let i = next.signer_index(&e.recipient)?;
-                    let mut ev = super::events::record(&next, EventType::EmailFailed, Some(i), now);
+                .map(|e| {
+                    let i = next.signer_index(&e.recipient);
+                    let mut ev = super::events::record(&next, EventType::EmailFailed, i, now);
+                    ev.event.data.cc = next.cc.iter().find(|c| c.id == e.recipient).cloned();
                     ev.event.data.email = Some(e.view());
-                    Some(ev)
+                    ev
                 })
                 .collect();
             match self.inner.store.update_envelope(&next, &events, None).await {

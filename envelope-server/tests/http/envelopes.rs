@@ -672,3 +672,46 @@ async fn idempotent_envelope_create() {
     let list = s.get(&s.test_key, "/v1/envelopes").await.ok(200);
     assert_eq!(list["data"].as_array().unwrap().len(), 1);
 }
+
+/// Extensions E1 over HTTP: `cc` on create (JSON and multipart), on the envelope object
+/// (`[]` when none), and `400 parameter_invalid` naming `cc[N].email`.
+#[tokio::test]
+async fn carbon_copies_over_http() {
+    let s = TestServer::start().await;
+    let mut body = envelope_body(&client_contract(), client_signer());
+    let plain = s
+        .post(&s.test_key, "/v1/envelopes", body.clone())
+        .await
+        .ok(201);
+    assert_eq!(plain["cc"], json!([]));
+
+    body["cc"] = json!([{"name": "Carla Copy", "email": "carla@example.org"}]);
+    let env = s
+        .post(&s.test_key, "/v1/envelopes", body.clone())
+        .await
+        .ok(201);
+    let cc = env["cc"].as_array().unwrap();
+    assert_eq!(cc.len(), 1);
+    let keys: Vec<&str> = cc[0]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str())
+        .collect();
+    assert_eq!(keys, ["id", "name", "email"]);
+    assert_eq!(cc[0]["email"], "carla@example.org");
+    let id = env["id"].as_str().unwrap();
+    let got = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
+    assert_eq!(got["cc"], env["cc"]);
+
+    body["cc"] =
+        json!([{"name": "Carla Copy", "email": "carla@example.org"}, {"name": "B", "email": "b@"}]);
+    let err = s
+        .post(&s.test_key, "/v1/envelopes", body)
+        .await
+        .error(400, "parameter_invalid");
+    assert_eq!(err["param"], "cc[1].email");
+}

@@ -117,6 +117,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         delivery: Delivery::Email,
         signing_order: false,
         signers: vec![signer],
+        cc: vec![],
         metadata: BTreeMap::from([("order".into(), "42".into())]),
         void_reason: None,
         created_at: t(20),
@@ -157,6 +158,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
             data: EventData {
                 object: e.view(),
                 signer: None,
+                cc: None,
                 email: None,
             },
         },
