@@ -159,6 +159,47 @@ pub fn decline(
     void(env, &text, now)
 }
 
+/// Hands signer `i`'s place to someone else (extensions E3): on a draft or sent envelope, to a
+/// signer who has neither signed nor declined. The signer keeps its ID, role and order; what the
+/// previous person did (viewing, the client, the link's sending) is reset and the previous
+/// person is recorded. Links issued before `now` stop working (`service/signing.rs`).
+pub fn reassign(
+    env: &mut EnvelopeRecord,
+    i: usize,
+    name: &str,
+    email: &str,
+    now: Timestamp,
+) -> Result<()> {
+    if !matches!(env.status, EnvelopeStatus::Draft | EnvelopeStatus::Sent) {
+        return Err(Error::state(format!(
+            "Only draft or sent envelopes can have a signer reassigned; this one is {}.",
+            env.status.as_str()
+        )));
+    }
+    let s = &mut env.signers[i];
+    if s.signer.status.is_done() {
+        return Err(Error::state(format!(
+            "Signer {} has {} and cannot be reassigned.",
+            s.signer.id,
+            s.signer.status.as_str()
+        )));
+    }
+    s.reassignments.push(crate::model::Reassignment {
+        at: now,
+        name: std::mem::replace(&mut s.signer.name, name.to_string()),
+        email: std::mem::replace(&mut s.signer.email, email.to_string()),
+    });
+    s.signer.status = SignerStatus::Pending;
+    s.signer.viewed_at = None;
+    s.sent_at = None;
+    s.last_reminded_at = None;
+    s.consented_at = None;
+    s.ip_address = None;
+    s.user_agent = None;
+    s.values.clear();
+    Ok(())
+}
+
 /// Sent -> completed, once every signer has signed.
 pub fn complete(env: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
     if env.status != EnvelopeStatus::Sent {

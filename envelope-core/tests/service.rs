@@ -1174,3 +1174,140 @@ async fn carbon_copy_entries_are_checked() {
     let ok = w.create_ok(base).await;
     assert!(ok.cc.is_empty(), "cc: [] when none");
 }
+
+/// Extensions E3: a signer's place handed to someone else keeps its ID and role, kills the
+/// previous person's links, emails the new person when it is their turn, emits
+/// `signer.reassigned` with `data.previous`, and shows in the audit trail.
+#[tokio::test]
+async fn reassigning_a_signer() {
+    use envelope_core::service::Reassign;
+    let w = world().await;
+    let env = w
+        .create_ok(json!({"signers": signers2(), "data": {"start_date": "2027-04-01"}}))
+        .await;
+    let client = env.signers[0].clone();
+    let old_link = w
+        .svc
+        .signing_url(&w.test, &env.id, Some(&client.role))
+        .await
+        .unwrap();
+    w.svc
+        .open_signing_link(&World::token(&old_link.url), &ClientInfo::default())
+        .await
+        .unwrap();
+    w.clock.advance(Duration::seconds(1));
+    let to = Reassign {
+        name: " Nora New ".into(),
+        email: "nora@example.net".into(),
+    };
+    let after = w
+        .svc
+        .reassign_signer(&w.test, &env.id, &client.id, &to)
+        .await
+        .unwrap();
+    let s = &after.signers[0];
+    assert_eq!(
+        (s.id.as_str(), s.role.as_str()),
+        (client.id.as_str(), "Client")
+    );
+    assert_eq!(
+        (s.name.as_str(), s.email.as_str()),
+        ("Nora New", "nora@example.net")
+    );
+    assert_eq!(
+        s.status,
+        SignerStatus::Pending,
+        "the new person has not viewed it"
+    );
+    assert_eq!(s.viewed_at, None);
+
+    // The previous person's link is dead; the new person got a signing request with a live one.
+    let dead = w
+        .svc
+        .open_signing_link(&World::token(&old_link.url), &ClientInfo::default())
+        .await
+        .unwrap_err();
+    assert_eq!(dead.code(), "resource_missing");
+    let requests = w.emails(EmailKind::SigningRequest).await;
+    let to_nora: Vec<_> = requests
+        .iter()
+        .filter(|e| e.to.email == "nora@example.net")
+        .collect();
+    assert_eq!(to_nora.len(), 1);
+    let url = to_nora[0]
+        .text
+        .split_whitespace()
+        .find(|w| w.contains("/sign/"))
+        .unwrap();
+    let session = w
+        .svc
+        .open_signing_link(&World::token(url), &ClientInfo::default())
+        .await
+        .unwrap();
+    assert_eq!(session.envelope.signers[session.signer].name, "Nora New");
+
+    // The event, for the events API and webhooks.
+    let events = w
+        .svc
+        .list_events(
+            &w.test,
+            &ListParams {
+                limit: 10,
+                starting_after: None,
+            },
+            Some("signer.reassigned"),
+        )
+        .await
+        .unwrap();
+    assert_eq!(events.data.len(), 1);
+    let data = &events.data[0].data;
+    let previous = data.previous.as_ref().unwrap();
+    assert_eq!(
+        (previous.name.as_str(), previous.email.as_str()),
+        ("Zoë Client", "client@example.com")
+    );
+    assert_eq!(data.signer.as_ref().unwrap().email, "nora@example.net");
+
+    // Rules: unknown signer, bad address, done signer, finished envelope.
+    let e = w
+        .svc
+        .reassign_signer(&w.test, &env.id, "sgn_nope", &to)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "resource_missing");
+    let bad = Reassign {
+        name: "X".into(),
+        email: "x@".into(),
+    };
+    let e = w
+        .svc
+        .reassign_signer(&w.test, &env.id, &client.id, &bad)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (e.code(), e.param().as_deref()),
+        ("parameter_invalid", Some("email"))
+    );
+    let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
+    let e = w
+        .svc
+        .reassign_signer(&w.test, &env.id, &done.signers[1].id, &to)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid_state");
+
+    // The audit trail names both people.
+    let link = w
+        .svc
+        .envelope_file_link(&w.test, &env.id, FileKind::AuditTrail)
+        .await
+        .unwrap();
+    let (_, trail) = w
+        .svc
+        .open_file_link(&World::token(&link.url))
+        .await
+        .unwrap();
+    let text = support::pdftotext(&trail);
+    assert!(text.contains("Signer reassigned"), "{text}");
+    assert!(text.contains("client@example.com") && text.contains("nora@example.net"));
+}

@@ -5,7 +5,7 @@
 
 use envelope_core::service::{
     CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, FileKind, ListParams, Params,
-    UpdateEndpointParams, UpdateTemplateParams, Upload,
+    Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload,
 };
 use envelope_core::{AuthContext, SigningService};
 
@@ -75,6 +75,10 @@ pub async fn dispatch(
         Route::RemindEnvelope(id) => {
             plain_params(body).await?.finish()?;
             Reply::ok(&svc.remind(ctx, &id).await?)
+        }
+        Route::ReassignSigner(id, signer) => {
+            let to = Reassign::parse(plain_params(body).await?)?;
+            Reply::ok(&svc.reassign_signer(ctx, &id, &signer, &to).await?)
         }
         Route::SigningUrl(id) => {
             let mut p = plain_params(body).await?;

@@ -16,6 +16,8 @@ pub enum Route {
     SendEnvelope(String),
     VoidEnvelope(String),
     RemindEnvelope(String),
+    /// Envelope ID, signer ID.
+    ReassignSigner(String, String),
     SigningUrl(String),
     EnvelopeFile(String, String),
     CreateTemplate,
@@ -73,9 +75,9 @@ impl Route {
         use Route::*;
         match self {
             CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
-            SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | SigningUrl(_)
-            | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_) | TestComplete(_)
-            | ResendEvent(_) => BodyPolicy::Json,
+            SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..)
+            | SigningUrl(_) | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_)
+            | TestComplete(_) | ResendEvent(_) => BodyPolicy::Json,
             _ => BodyPolicy::None,
         }
     }
@@ -114,6 +116,10 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
                 "remind" => RemindEnvelope(id(e)),
                 _ => SigningUrl(id(e)),
             }),
+        ),
+        ["envelopes", e, "signers", s, "reassign"] => (
+            "POST",
+            is(&Method::POST).then(|| ReassignSigner(id(e), id(s))),
         ),
         ["envelopes", e, "files", kind] => (
             "GET",

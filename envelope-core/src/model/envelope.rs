@@ -160,6 +160,17 @@ pub struct SignerRecord {
     /// Field key -> value, set when the signer signs.
     #[serde(default)]
     pub values: BTreeMap<String, SignerValue>,
+    /// Who held this signer's place before, oldest first (extensions E3).
+    #[serde(default)]
+    pub reassignments: Vec<Reassignment>,
+}
+
+/// A signer's place handed to someone else: when, and who held it until then.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reassignment {
+    pub at: Timestamp,
+    pub name: String,
+    pub email: String,
 }
 
 /// How a [`SignerRecord`] is read: the same flat object, spelled out (see
@@ -184,6 +195,8 @@ struct FlatSignerRecord {
     user_agent: Option<String>,
     #[serde(default)]
     values: BTreeMap<String, SignerValue>,
+    #[serde(default)]
+    reassignments: Vec<Reassignment>,
 }
 
 impl From<FlatSignerRecord> for SignerRecord {
@@ -208,6 +221,7 @@ impl From<FlatSignerRecord> for SignerRecord {
             ip_address: f.ip_address,
             user_agent: f.user_agent,
             values: f.values,
+            reassignments: f.reassignments,
         }
     }
 }
@@ -360,6 +374,7 @@ mod tests {
             ip_address: Some("192.0.2.1".into()),
             user_agent: Some("UA".into()),
             values: [("sig".to_string(), SignerValue::Checkbox(true))].into(),
+            reassignments: vec![],
         };
         let json = serde_json::to_value(&signer).unwrap();
         assert_eq!(json["email"], "ada@example.com", "flat: {json}");

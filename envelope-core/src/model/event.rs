@@ -25,10 +25,14 @@ pub enum EventType {
     /// refused it for good. `data.signer` is the recipient, `data.email` the email.
     #[serde(rename = "envelope.email_failed")]
     EmailFailed,
+    /// A signer's place was handed to someone else (extensions E3); `data.previous` names who
+    /// held it.
+    #[serde(rename = "signer.reassigned")]
+    SignerReassigned,
 }
 
 impl EventType {
-    pub const ALL: [EventType; 8] = [
+    pub const ALL: [EventType; 9] = [
         EventType::Created,
         EventType::Sent,
         EventType::SignerViewed,
@@ -37,6 +41,7 @@ impl EventType {
         EventType::Completed,
         EventType::Voided,
         EventType::EmailFailed,
+        EventType::SignerReassigned,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -49,6 +54,7 @@ impl EventType {
             EventType::Completed => "envelope.completed",
             EventType::Voided => "envelope.voided",
             EventType::EmailFailed => "envelope.email_failed",
+            EventType::SignerReassigned => "signer.reassigned",
         }
     }
 
@@ -77,9 +83,19 @@ pub struct EventData {
     /// The carbon-copy recipient an `envelope.email_failed` event is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub cc: Option<super::CcRecipient>,
+    /// Who held the signer's place before a `signer.reassigned` event.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub previous: Option<PreviousSigner>,
     /// The email an `envelope.email_failed` event is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub email: Option<super::SignerEmail>,
+}
+
+/// `data.previous` of `signer.reassigned`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PreviousSigner {
+    pub name: String,
+    pub email: String,
 }
 
 /// The wire event (interface.md 2.5).

@@ -29,6 +29,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
         ip_address: None,
         user_agent: None,
         values: Default::default(),
+        reassignments: vec![],
     }
 }
 

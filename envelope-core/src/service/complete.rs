@@ -333,6 +333,21 @@ fn audit_trail(
             s.ip_address.as_deref().unwrap_or("unknown"),
             s.user_agent.as_deref().unwrap_or("unknown")
         );
+        let mut holder = s.signer.name.clone();
+        let mut holder_email = s.signer.email.clone();
+        for r in s.reassignments.iter().rev() {
+            events.push(pdf::AuditEvent {
+                at: fmt_time(r.at),
+                what: "Signer reassigned".into(),
+                who: "Sender (API)".into(),
+                detail: format!(
+                    "Role {}: from {} <{}> to {holder} <{holder_email}>",
+                    s.signer.role, r.name, r.email
+                ),
+            });
+            holder.clone_from(&r.name);
+            holder_email.clone_from(&r.email);
+        }
         if let Some(t) = s
             .sent_at
             .filter(|_| rec.delivery == crate::model::Delivery::Email)

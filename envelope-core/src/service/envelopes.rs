@@ -20,7 +20,7 @@ use crate::rules;
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
 
 pub use super::lifecycle::{
-    FileKind, FileLinkView, Reminder, ReminderSkip, ReminderTarget, SigningUrl,
+    FileKind, FileLinkView, Reassign, Reminder, ReminderSkip, ReminderTarget, SigningUrl,
 };
 
 /// One signer as given on create.
@@ -726,6 +726,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
             ip_address: None,
             user_agent: None,
             values: BTreeMap::new(),
+            reassignments: vec![],
         });
     }
     Ok(out)

@@ -5,7 +5,9 @@ use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids;
-use crate::model::{EnvelopeRecord, Event, EventData, EventRecord, EventType, List, SignerRef};
+use crate::model::{
+    EnvelopeRecord, Event, EventData, EventRecord, EventType, List, PreviousSigner, SignerRef,
+};
 use crate::store::{Listed, PageRequest};
 
 /// An event for `rec` as it is now; `signer` is the index of the signer a signer event is about.
@@ -15,6 +17,7 @@ pub(crate) fn record(
     signer: Option<usize>,
     now: Timestamp,
 ) -> EventRecord {
+    let signer_index = signer;
     let signer = signer.map(|i| {
         let s = &rec.signers[i].signer;
         SignerRef {
@@ -37,6 +40,15 @@ pub(crate) fn record(
             created_at: now,
             data: EventData {
                 object: rec.view(),
+                previous: match (kind, signer_index) {
+                    (EventType::SignerReassigned, Some(i)) => {
+                        rec.signers[i].reassignments.last().map(|r| PreviousSigner {
+                            name: r.name.clone(),
+                            email: r.email.clone(),
+                        })
+                    }
+                    _ => None,
+                },
                 signer,
                 cc: None,
                 email: None,

@@ -69,6 +69,23 @@ impl FileKind {
     }
 }
 
+/// Who takes a signer's place (`reassign_signer`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reassign {
+    pub name: String,
+    pub email: String,
+}
+
+impl Reassign {
+    /// `{name, email}` from request parameters; other parameters are unknown.
+    pub fn parse(mut p: super::Params) -> Result<Reassign> {
+        let name = p.required_string("name")?;
+        let email = p.required_string("email")?;
+        p.finish()?;
+        Ok(Reassign { name, email })
+    }
+}
+
 /// The answer to `remind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reminder {
@@ -276,6 +293,35 @@ impl SigningService {
             .transition(ctx, id, |env, now| {
                 rules::void(env, &reason, now)?;
                 Ok(Change::new(()).event(EventType::Voided, None))
+            })
+            .await?;
+        Ok(rec.view())
+    }
+
+    /// Hands a signer's place to someone else (extensions E3, `POST
+    /// /envelopes/{id}/signers/{signer_id}/reassign`): the signer keeps its ID and role, the
+    /// previous person's links stop working, and a signing request goes to the new person when
+    /// it is their turn (email delivery). Emits `signer.reassigned` with `data.previous`.
+    pub async fn reassign_signer(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        signer_id: &str,
+        to: &Reassign,
+    ) -> Result<Envelope> {
+        super::params::check_text("name", &to.name, 200)?;
+        super::params::check_email("email", to.email.trim())?;
+        let (name, email) = (to.name.trim().to_string(), to.email.trim().to_string());
+        let (rec, ()) = self
+            .transition(ctx, id, |env, now| {
+                let i = env
+                    .signer_index(signer_id)
+                    .ok_or_else(|| Error::not_found("signer", signer_id))?;
+                rules::reassign(env, i, &name, &email, now)?;
+                if env.status == EnvelopeStatus::Sent {
+                    mark_turns(env, now);
+                }
+                Ok(Change::new(()).event(EventType::SignerReassigned, Some(i)))
             })
             .await?;
         Ok(rec.view())

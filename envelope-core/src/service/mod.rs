@@ -33,8 +33,8 @@ use chrono::Duration;
 pub use admin::{Admin, NewAccount, NewKey};
 pub use deliveries::{AttemptView, DeliveryView};
 pub use envelopes::{
-    CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, Reminder, ReminderSkip,
-    ReminderTarget, SignerParam, SigningUrl,
+    CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, Reassign, Reminder,
+    ReminderSkip, ReminderTarget, SignerParam, SigningUrl,
 };
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;

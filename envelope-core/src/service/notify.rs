@@ -23,7 +23,8 @@ pub const EMAILED_LINK_DAYS: i64 = 7;
 /// The emails that the change from `prev` (none for a new envelope) to `next` causes, as
 /// `(kind, recipient ID)`. Pure: the rules of who hears of what, in one place.
 ///
-/// - a signer whose turn came (`sent_at` newly set) gets the signing request;
+/// - a signer whose turn came (`sent_at` newly set) gets the signing request, and so does the
+///   new person of a reassigned signer whose turn it is;
 /// - a signer reminded (`last_reminded_at` changed) gets a reminder;
 /// - when the envelope becomes voided, every signer who was sent a link and did not decline
 ///   hears why;
@@ -43,7 +44,8 @@ pub(crate) fn emails_for(
     for s in next.signers.iter().filter(|_| to_signers) {
         let id = &s.signer.id;
         let before = prev.and_then(|p| p.signers.iter().find(|b| b.signer.id == *id));
-        if s.sent_at.is_some() && before.is_none_or(|b| b.sent_at.is_none()) {
+        let reassigned = before.is_some_and(|b| b.reassignments.len() != s.reassignments.len());
+        if s.sent_at.is_some() && (reassigned || before.is_none_or(|b| b.sent_at.is_none())) {
             out.push((EmailKind::SigningRequest, id.clone()));
         }
         if s.last_reminded_at.is_some()
@@ -388,6 +390,7 @@ mod tests {
                     ip_address: None,
                     user_agent: None,
                     values: Default::default(),
+                    reassignments: vec![],
                 })
                 .collect(),
             cc: vec![],

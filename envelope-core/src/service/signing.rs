@@ -120,6 +120,16 @@ impl SigningService {
             .get_envelope(&scope, &t.envelope)
             .await?
             .ok_or_else(unknown_link)?;
+        // A reassigned signer's earlier links were the previous person's: they stop working.
+        let superseded = rec
+            .signers
+            .iter()
+            .find(|s| s.signer.id == t.signer)
+            .and_then(|s| s.reassignments.last())
+            .is_some_and(|r| t.created_at < r.at);
+        if superseded {
+            return Err(unknown_link());
+        }
         let rec = self.settle_expiry(rec).await?;
         Ok((t, rec))
     }

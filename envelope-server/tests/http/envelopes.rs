@@ -715,3 +715,66 @@ async fn carbon_copies_over_http() {
         .error(400, "parameter_invalid");
     assert_eq!(err["param"], "cc[1].email");
 }
+
+/// Extensions E3 over HTTP: the route, its answer, its errors, and the event in the events API.
+#[tokio::test]
+async fn reassigning_a_signer_over_http() {
+    let s = TestServer::start().await;
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            envelope_body(&client_contract(), client_signer()),
+        )
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap();
+    let signer = env["signers"][0]["id"].as_str().unwrap();
+    let path = format!("/v1/envelopes/{id}/signers/{signer}/reassign");
+    let got = s
+        .post(
+            &s.test_key,
+            &path,
+            json!({"name": "Nora New", "email": "nora@example.net"}),
+        )
+        .await
+        .ok(200);
+    assert_eq!(got["object"], "envelope");
+    assert_eq!(got["signers"][0]["id"], signer);
+    assert_eq!(got["signers"][0]["email"], "nora@example.net");
+
+    let events = s
+        .get(&s.test_key, "/v1/events?type=signer.reassigned")
+        .await
+        .ok(200);
+    let ev = &events["data"][0];
+    assert_eq!(ev["type"], "signer.reassigned");
+    assert_eq!(
+        ev["data"]["previous"],
+        json!({"name": "Ada Lovelace", "email": "ada@example.com"})
+    );
+
+    s.post(&s.test_key, &path, json!({"name": "Nora"}))
+        .await
+        .error(400, "parameter_missing");
+    s.post(
+        &s.test_key,
+        &path,
+        json!({"name": "N", "email": "n@x.io", "auth": 1, "extra": true}),
+    )
+    .await
+    .error(400, "parameter_unknown");
+    s.post(
+        &s.test_key,
+        &format!("/v1/envelopes/{id}/signers/sgn_nope/reassign"),
+        json!({"name": "N", "email": "n@x.io"}),
+    )
+    .await
+    .error(404, "resource_missing");
+    s.post(&s.test_key, &format!("/v1/envelopes/{id}/void"), json!({}))
+        .await
+        .ok(200);
+    s.post(&s.test_key, &path, json!({"name": "N", "email": "n@x.io"}))
+        .await
+        .error(409, "invalid_state");
+}

@@ -105,6 +105,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         ip_address: Some("192.0.2.1".into()),
         user_agent: None,
         values: BTreeMap::from([("sig".into(), SignerValue::Typed("Ada".into()))]),
+        reassignments: vec![],
     };
     EnvelopeRecord {
         id: ids::new_id(ids::ENVELOPE),
@@ -158,6 +159,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
             data: EventData {
                 object: e.view(),
                 signer: None,
+                previous: None,
                 cc: None,
                 email: None,
             },
