@@ -83,15 +83,25 @@ fn settings(schedule: &str) -> Settings {
     }
 }
 
-async fn world_on(store: Arc<dyn Store>, clock: Arc<ManualClock>, schedule: &str) -> World {
+/// A service (a process) on `store`, with its own mailer.
+fn service_on(
+    store: Arc<dyn Store>,
+    clock: Arc<ManualClock>,
+    schedule: &str,
+) -> (SigningService, Arc<FlakyMailer>) {
     let mail = Arc::new(FlakyMailer::default());
     let svc = SigningService::builder()
         .store(store)
         .blobs(Arc::new(MemoryBlobStore::new()))
         .mailer(mail.clone())
-        .clock(clock.clone())
+        .clock(clock)
         .settings(settings(schedule))
         .build();
+    (svc, mail)
+}
+
+async fn world_on(store: Arc<dyn Store>, clock: Arc<ManualClock>, schedule: &str) -> World {
+    let (svc, mail) = service_on(store, clock.clone(), schedule);
     let acct = svc.admin().create_account("Acme").await.unwrap();
     let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
     World {
@@ -334,14 +344,7 @@ async fn an_email_of_a_dead_process_goes_out_after_its_lease() {
     let acct = dead.ctx.clone();
     drop(dead);
 
-    let mail = Arc::new(FlakyMailer::default());
-    let svc = SigningService::builder()
-        .store(store)
-        .blobs(Arc::new(MemoryBlobStore::new()))
-        .mailer(mail.clone())
-        .clock(clock.clone())
-        .settings(settings("1m"))
-        .build();
+    let (svc, mail) = service_on(store, clock.clone(), "1m");
     let other = World {
         svc,
         mail,

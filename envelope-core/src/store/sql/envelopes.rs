@@ -211,19 +211,13 @@ impl SqlStore {
         now: Timestamp,
         limit: usize,
     ) -> StoreResult<Vec<EnvelopeRecord>> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let docs: Vec<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT doc FROM envelopes WHERE next_email_at <= $1 \
-                 ORDER BY next_email_at, seq LIMIT $2",
-            )
-            .bind(millis(now))
-            .bind(limit)
-            .fetch_all(p)
-            .await
-            .map_err(db_err)?
-        });
-        docs.iter().map(|d| decode("envelope", d)).collect()
+        self.envelopes_due(
+            "SELECT doc FROM envelopes WHERE next_email_at <= $1 \
+             ORDER BY next_email_at, seq LIMIT $2",
+            now,
+            limit,
+        )
+        .await
     }
 
     /// Served by the partial index on `expires_at` of draft and sent envelopes.
@@ -232,17 +226,30 @@ impl SqlStore {
         now: Timestamp,
         limit: usize,
     ) -> StoreResult<Vec<EnvelopeRecord>> {
+        self.envelopes_due(
+            "SELECT doc FROM envelopes WHERE status IN ('draft', 'sent') \
+             AND expires_at <= $1 ORDER BY expires_at, seq LIMIT $2",
+            now,
+            limit,
+        )
+        .await
+    }
+
+    /// Envelopes of any scope that `sql` (with `$1` = now, `$2` = limit) finds due.
+    async fn envelopes_due(
+        &self,
+        sql: &'static str,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let docs: Vec<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT doc FROM envelopes WHERE status IN ('draft', 'sent') \
-                 AND expires_at <= $1 ORDER BY expires_at, seq LIMIT $2",
-            )
-            .bind(millis(now))
-            .bind(limit)
-            .fetch_all(p)
-            .await
-            .map_err(db_err)?
+            sqlx::query_scalar(sql)
+                .bind(millis(now))
+                .bind(limit)
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
         });
         docs.iter().map(|d| decode("envelope", d)).collect()
     }
