@@ -214,6 +214,11 @@ macro_rules! all_clauses {
             webhook_outbox_raced,
             webhook_outbox_fairness,
             readiness,
+            storage_accounting,
+            retention_deletes,
+            retention_raced,
+            envelopes_with_files,
+            blob_listing,
         );
     };
 }
@@ -222,10 +227,15 @@ all_clauses!(memory);
 all_clauses!(sqlite);
 all_clauses!(postgres);
 
-/// The blob clause against `DirBlobStore` (the record clauses do not touch blobs).
+/// The blob clauses against `DirBlobStore` (the record clauses do not touch blobs).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn dir_blob_store_blobs() {
     run("sqlite_dir_blobs", conformance::blobs).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dir_blob_store_blob_listing() {
+    run("sqlite_dir_blobs", conformance::blob_listing).await;
 }
 
 /// The whole suite on one shared store, as `run_all` documents it.
@@ -262,7 +272,11 @@ async fn sqlite_data_survives_reopen() {
         .unwrap();
     store
         .blobs()
-        .put("blob_keep", bytes::Bytes::from_static(b"pdf"))
+        .put(
+            "blob_keep",
+            bytes::Bytes::from_static(b"pdf"),
+            fixtures::t(0),
+        )
         .await
         .unwrap();
     // A point read keeps a connection of the store on the WAL through the close below.
@@ -301,7 +315,11 @@ async fn sqlite_wal_is_checkpointed_and_restarted() {
     let commits = 2048;
     for i in 0..commits {
         blobs
-            .put(&format!("wal_{i}"), bytes::Bytes::from(vec![b'x'; 4096]))
+            .put(
+                &format!("wal_{i}"),
+                bytes::Bytes::from(vec![b'x'; 4096]),
+                fixtures::t(0),
+            )
             .await
             .unwrap();
     }

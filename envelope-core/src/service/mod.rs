@@ -21,6 +21,7 @@ pub mod params;
 mod pool;
 mod ratelimit;
 mod response_key;
+mod retention;
 mod signing;
 mod templates;
 mod webhooks;
@@ -41,6 +42,7 @@ pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
+pub use retention::{Retention, RetentionReport};
 pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -116,6 +118,9 @@ pub struct Settings {
     pub reminder_interval: Duration,
     /// How many documents are in PDF work at once, and how long callers wait for a slot.
     pub pdf_pool: PdfPoolSettings,
+    /// How long test data and the PDFs of finished live envelopes are kept
+    /// ([`SigningService::retention_sweep`]).
+    pub retention: Retention,
 }
 
 impl Default for Settings {
@@ -136,6 +141,7 @@ impl Default for Settings {
             idempotency_stale_after: Duration::minutes(5),
             reminder_interval: Duration::hours(1),
             pdf_pool: PdfPoolSettings::default(),
+            retention: Retention::default(),
         }
     }
 }
@@ -204,6 +210,8 @@ pub(crate) struct Inner {
     pub response_key: ResponseKey,
     /// The last readiness probe's answer (`health.rs`).
     pub readiness: health::ReadinessCache,
+    /// Where the retention sweep's look at blobs goes on (`retention.rs`).
+    pub orphan_cursor: retention::OrphanCursor,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -298,6 +306,7 @@ impl SigningServiceBuilder {
                 resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 readiness: health::ReadinessCache::default(),
+                orphan_cursor: retention::OrphanCursor::default(),
                 settings,
             }),
         }

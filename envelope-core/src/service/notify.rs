@@ -212,6 +212,7 @@ mod tests {
             original: file("nda.pdf"),
             signed: Some(file("nda-signed.pdf")),
             audit_trail: None,
+            files_deleted_at: None,
         }
     }
 
@@ -229,7 +230,11 @@ mod tests {
     async fn every_email_has_text_and_escaped_html() {
         let (svc, mail, blobs) = service();
         blobs
-            .put("nda-signed.pdf", Bytes::from_static(b"%PDF-1.7"))
+            .put(
+                "nda-signed.pdf",
+                Bytes::from_static(b"%PDF-1.7"),
+                Timestamp::from_millis(1_800_000_000_000).unwrap(),
+            )
             .await
             .unwrap();
         let mut rec = record(&["<script>alert(1)</script>", "Zoë"]);

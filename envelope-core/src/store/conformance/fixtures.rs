@@ -30,6 +30,7 @@ pub fn account(allowance: u32) -> Account {
         name: "Acme \"Widgets\" & Sons".into(),
         monthly_allowance: allowance,
         created_at: t(0),
+        storage_quota: None,
     }
 }
 
@@ -132,6 +133,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         original: file("lease.pdf"),
         signed: None,
         audit_trail: None,
+        files_deleted_at: None,
     }
 }
 
