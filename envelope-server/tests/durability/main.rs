@@ -3,8 +3,8 @@
 //! that does not end (`shutdown`), `/readyz` following a PostgreSQL role that loses its
 //! write privilege (`health`), secrets at rest: encrypted idempotency records and an
 //! owner-only data dir (`secrets`), one account's hanging webhook receivers against
-//! another's delivery (`webhook_fairness`), and a signer's address through a trusted reverse
-//! proxy (`proxy`).
+//! another's delivery (`webhook_fairness`), a signer's address through a trusted reverse
+//! proxy (`proxy`), and retention under a clock moved ahead with libfaketime (`retention`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -19,6 +19,7 @@ mod health;
 mod multi_process;
 mod process;
 mod proxy;
+mod retention;
 #[cfg(unix)]
 mod secrets;
 mod shutdown;
