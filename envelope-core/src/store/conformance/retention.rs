@@ -497,13 +497,13 @@ pub async fn envelopes_with_files(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
         .envelopes_with_files(Mode::Live, cutoff, 1000)
         .await
         .unwrap();
-    assert_eq!(mine(all), [done.id.clone()]);
+    assert_eq!(mine(all), std::slice::from_ref(&done.id));
     let tests = store
         .envelopes_with_files(Mode::Test, cutoff, 1000)
         .await
         .unwrap();
     assert!(tests.iter().all(|e| e.mode == Mode::Test));
-    assert_eq!(mine(tests), [test_mode.id.clone()], "the other mode");
+    assert_eq!(mine(tests), std::slice::from_ref(&test_mode.id), "the other mode");
 }
 
 /// A stale template deleted while an envelope is made from it: either the envelope is made
