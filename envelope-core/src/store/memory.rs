@@ -159,6 +159,21 @@ impl MemoryStore {
     }
 }
 
+/// The IDs of up to `limit` records last changed before `before`, oldest first.
+fn oldest<'a>(
+    changed: impl Iterator<Item = (Timestamp, &'a String)>,
+    before: Timestamp,
+    limit: usize,
+) -> Vec<String> {
+    let mut stale: Vec<(Timestamp, &String)> = changed.filter(|(t, _)| *t < before).collect();
+    stale.sort();
+    stale
+        .into_iter()
+        .take(limit)
+        .map(|(_, id)| id.clone())
+        .collect()
+}
+
 /// Files in `a` whose blobs are not in `b`.
 fn missing_from<'a>(a: &[&'a StoredFile], b: &[&StoredFile]) -> Vec<&'a StoredFile> {
     a.iter()
@@ -870,18 +885,19 @@ impl Store for MemoryStore {
         limit: usize,
     ) -> StoreResult<Removed> {
         let mut g = self.lock();
-        let mut stale: Vec<(Timestamp, String)> = g
-            .envelopes
-            .by_id
-            .values()
-            .filter(|e| e.mode == mode && e.last_change() < before)
-            .map(|e| (e.last_change(), e.id.clone()))
-            .collect();
-        stale.sort();
-        stale.truncate(limit);
+        let stale = oldest(
+            g.envelopes
+                .by_id
+                .values()
+                .filter(|e| e.mode == mode)
+                .map(|e| (e.last_change(), &e.id)),
+            before,
+            limit,
+        );
         let mut out = Removed::default();
-        for (_, id) in stale {
+        for id in stale {
             let env = g.envelopes.remove(&id).expect("listed above");
+            // What belongs to the envelope (as `ENVELOPE_ROWS` in `sql/retention.rs`).
             let events: HashSet<String> = g
                 .events
                 .by_id
@@ -909,17 +925,17 @@ impl Store for MemoryStore {
         limit: usize,
     ) -> StoreResult<Removed> {
         let mut g = self.lock();
-        let mut stale: Vec<(Timestamp, String)> = g
-            .templates
-            .by_id
-            .values()
-            .filter(|t| t.mode == mode && t.updated_at < before)
-            .map(|t| (t.updated_at, t.id.clone()))
-            .collect();
-        stale.sort();
-        stale.truncate(limit);
+        let stale = oldest(
+            g.templates
+                .by_id
+                .values()
+                .filter(|t| t.mode == mode)
+                .map(|t| (t.updated_at, &t.id)),
+            before,
+            limit,
+        );
         let mut out = Removed::default();
-        for (_, id) in stale {
+        for id in stale {
             let t = g.templates.remove(&id).expect("listed above");
             out.blobs
                 .extend(g.apply_holds(&t.account, &t.held_files(), &[]));

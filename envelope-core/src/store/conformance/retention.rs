@@ -503,7 +503,11 @@ pub async fn envelopes_with_files(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
         .await
         .unwrap();
     assert!(tests.iter().all(|e| e.mode == Mode::Test));
-    assert_eq!(mine(tests), std::slice::from_ref(&test_mode.id), "the other mode");
+    assert_eq!(
+        mine(tests),
+        std::slice::from_ref(&test_mode.id),
+        "the other mode"
+    );
 }
 
 /// A stale template deleted while an envelope is made from it: either the envelope is made
