@@ -215,6 +215,7 @@ macro_rules! all_clauses {
             webhook_outbox_fairness,
             readiness,
             storage_accounting,
+            storage_quota_raced,
             retention_deletes,
             retention_raced,
             envelopes_with_files,

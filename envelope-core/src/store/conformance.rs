@@ -36,7 +36,10 @@ pub use health::readiness;
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
 pub use outbox::{webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced};
-pub use retention::{envelopes_with_files, retention_deletes, retention_raced, storage_accounting};
+pub use retention::{
+    envelopes_with_files, retention_deletes, retention_raced, storage_accounting,
+    storage_quota_raced,
+};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -78,6 +81,7 @@ pub const CLAUSES: &[&str] = &[
     "webhook_outbox_fairness",
     "readiness",
     "storage_accounting",
+    "storage_quota_raced",
     "retention_deletes",
     "retention_raced",
     "envelopes_with_files",
@@ -107,6 +111,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     purge_expired(store.clone(), blobs.clone()).await;
     readiness(store.clone(), blobs.clone()).await;
     storage_accounting(store.clone(), blobs.clone()).await;
+    storage_quota_raced(store.clone(), blobs.clone()).await;
     retention_deletes(store.clone(), blobs.clone()).await;
     retention_raced(store.clone(), blobs.clone()).await;
     envelopes_with_files(store.clone(), blobs.clone()).await;

@@ -566,3 +566,50 @@ pub async fn retention_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     }
     assert!(!outcomes.is_empty());
 }
+
+/// Creates racing for the last room under a quota: exactly as many succeed as fit, the others
+/// are refused whole, and the stored bytes are exact.
+pub async fn storage_quota_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 0).await;
+    assert!(
+        store
+            .set_storage_quota(&s.account, Some(3_000))
+            .await
+            .unwrap()
+    );
+    let tasks: Vec<_> = (0..RACERS)
+        .map(|i| {
+            let (store, s) = (store.clone(), s.clone());
+            tokio::spawn(async move {
+                if i % 2 == 0 {
+                    let mut t = template(&s);
+                    t.file.size = 1_000;
+                    store.insert_template(&t).await
+                } else {
+                    let mut e = envelope(&s);
+                    e.original.size = 1_000;
+                    let ev = event(&e, EventType::Created);
+                    store.create_envelope(&e, &[ev], None).await
+                }
+            })
+        })
+        .collect();
+    let mut made = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(()) => made += 1,
+            Err(StoreError::QuotaExceeded) => {}
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+    assert_eq!(made, 3);
+    assert_eq!(used(&*store, &s).await, 3_000);
+    let events = store.list_events(&s, None, &page(100, None)).await.unwrap();
+    let (listed, _) = ids(events, |e| e.id());
+    let envelopes = store
+        .list_envelopes(&s, &EnvelopeFilter::default(), &page(100, None))
+        .await
+        .unwrap();
+    let (envs, _) = env_ids(envelopes);
+    assert_eq!(listed.len(), envs.len(), "a refused create left no event");
+}
