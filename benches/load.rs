@@ -278,7 +278,8 @@ async fn commit_floor(blobs: Arc<dyn BlobStore>, concurrency: usize, total: usiz
                         return;
                     }
                     let bytes = Bytes::from(vec![b'x'; 1024]);
-                    blobs.put(&format!("floor-{i}"), bytes).await.unwrap();
+                    let now = envelope_core::Clock::now(&envelope_core::SystemClock);
+                    blobs.put(&format!("floor-{i}"), bytes, now).await.unwrap();
                 }
             })
         })

@@ -2,9 +2,10 @@
 # Installs what the test suite needs beyond Rust, on Debian: qpdf (structure checks of stamped
 # PDFs), poppler-utils (pdftotext, pdfinfo, pdftoppm, pdfimages, pdfsig), Python's aiosmtpd (the
 # real SMTP server that envelope-core/tests/mail_smtp.rs and envelope-server/tests/smtp send to),
-# chromium + chromium-driver (envelope-server/tests/browser drives the signing page) and pyHanko
-# with its CLI (the second, independent validator of sealed PDFs). Safe to run again: it only installs
-# what is missing. Needs root (or sudo) for the Debian packages.
+# chromium + chromium-driver (envelope-server/tests/browser drives the signing page), faketime
+# (envelope-server/tests/durability/retention.rs runs the real binary with its clock moved ahead)
+# and pyHanko with its CLI (the second, independent validator of sealed PDFs). Safe to run again:
+# it only installs what is missing. Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
 SUDO=""
@@ -18,6 +19,8 @@ fi
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
+# The package ships the faketime command and libfaketime, which the test preloads.
+command -v faketime >/dev/null 2>&1 || need+=(faketime)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
@@ -41,5 +44,6 @@ if ! command -v pyhanko >/dev/null 2>&1 || ! python3 -c 'import pyhanko' >/dev/n
     || python3 -m pip install --quiet --break-system-packages pyhanko pyhanko-cli
 fi
 echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -v chromedriver)" \
+  "$(command -v faketime)" \
   "aiosmtpd $(python3 -c 'import aiosmtpd; print(aiosmtpd.__version__)')" \
   "$(python3 -m pip show pyhanko 2>/dev/null | grep -i '^version' | sed 's/Version: /pyhanko /')"

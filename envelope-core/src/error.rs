@@ -52,6 +52,26 @@ pub enum Error {
     InvalidState { message: String },
     #[error("The {kind} file is available once the envelope is completed.")]
     FileNotReady { kind: &'static str },
+    /// Live retention deleted the envelope's PDFs; the record stays.
+    #[error(
+        "The {kind} file of this envelope was deleted on {deleted_at} under the data retention \
+         policy; the envelope and its events are kept."
+    )]
+    FileDeleted {
+        kind: &'static str,
+        deleted_at: crate::clock::Timestamp,
+    },
+    /// The create would take the account past its storage quota. Nothing was written.
+    #[error(
+        "This account stores {} of its {} storage quota and this request needs {} more; \
+         nothing was created. Delete data or ask for a larger quota.",
+        mib(*used_bytes), mib(*quota_bytes), mib(*needed_bytes)
+    )]
+    StorageQuotaExceeded {
+        quota_bytes: u64,
+        used_bytes: u64,
+        needed_bytes: u64,
+    },
     #[error("Several signers can sign now; name one with `signer`.")]
     SignerAmbiguous,
     #[error("No signer of this envelope has the role or ID '{signer}'.")]
@@ -108,7 +128,17 @@ pub enum ErrorKind {
     IdempotencyInFlight,
     /// The service cannot take the work now but will later (busy); retrying is safe.
     Unavailable,
+    /// What was asked for existed and was deleted for good (retention).
+    Gone,
+    /// The account may not store more (its storage quota); the same request fails again until
+    /// data is deleted or the quota raised.
+    QuotaExceeded,
     Internal,
+}
+
+/// Bytes in MiB with one decimal, for messages.
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 impl Error {
@@ -132,6 +162,8 @@ impl Error {
             EnvelopeCompleted => "envelope_completed",
             InvalidState { .. } => "invalid_state",
             FileNotReady { .. } => "file_not_ready",
+            FileDeleted { .. } => "file_deleted",
+            StorageQuotaExceeded { .. } => "storage_quota_exceeded",
             SignerAmbiguous => "signer_ambiguous",
             SignerNotFound { .. } => "signer_not_found",
             SignerNotActionable { .. } => "signer_not_actionable",
@@ -160,6 +192,8 @@ impl Error {
             | FileNotReady { .. }
             | SignerNotActionable { .. } => ErrorKind::Conflict,
             InsufficientBalance => ErrorKind::PaymentRequired,
+            FileDeleted { .. } => ErrorKind::Gone,
+            StorageQuotaExceeded { .. } => ErrorKind::QuotaExceeded,
             RateLimited { .. } => ErrorKind::RateLimited,
             IdempotencyKeyReused => ErrorKind::Idempotency,
             IdempotencyKeyInUse => ErrorKind::IdempotencyInFlight,
@@ -244,6 +278,9 @@ impl From<crate::store::StoreError> for Error {
         use crate::store::StoreError;
         match e {
             StoreError::InsufficientBalance => Error::InsufficientBalance,
+            // The service turns it into `StorageQuotaExceeded` with the figures; reaching here
+            // means an operation that creates nothing was refused for it.
+            StoreError::QuotaExceeded => Error::Internal("unexpected storage quota refusal".into()),
             StoreError::Conflict => Error::Internal("unresolved write conflict".into()),
             StoreError::Duplicate => Error::Internal("duplicate key".into()),
             StoreError::Unavailable(source) => Error::Unavailable { source },

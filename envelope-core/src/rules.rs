@@ -220,5 +220,20 @@ pub fn complete(env: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
     Ok(())
 }
 
+/// Live retention: a completed or voided envelope whose last change is before `before` and
+/// that still has its files loses them (`files_deleted_at = now`); the rest of the record
+/// stays. False, changing nothing, for any other envelope.
+pub fn delete_files(env: &mut EnvelopeRecord, before: Timestamp, now: Timestamp) -> bool {
+    let finished = matches!(
+        env.status,
+        EnvelopeStatus::Completed | EnvelopeStatus::Voided
+    );
+    if !finished || env.files_deleted_at.is_some() || env.last_change() >= before {
+        return false;
+    }
+    env.files_deleted_at = Some(now);
+    true
+}
+
 #[cfg(test)]
 mod tests;

@@ -215,6 +215,12 @@ macro_rules! all_clauses {
             webhook_outbox_raced,
             webhook_outbox_fairness,
             readiness,
+            storage_accounting,
+            storage_quota_raced,
+            retention_deletes,
+            retention_raced,
+            envelopes_with_files,
+            blob_listing,
         );
     };
 }
@@ -223,10 +229,15 @@ all_clauses!(memory);
 all_clauses!(sqlite);
 all_clauses!(postgres);
 
-/// The blob clause against `DirBlobStore` (the record clauses do not touch blobs).
+/// The blob clauses against `DirBlobStore` (the record clauses do not touch blobs).
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn dir_blob_store_blobs() {
     run("sqlite_dir_blobs", conformance::blobs).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dir_blob_store_blob_listing() {
+    run("sqlite_dir_blobs", conformance::blob_listing).await;
 }
 
 /// The whole suite on one shared store, as `run_all` documents it.
@@ -263,7 +274,11 @@ async fn sqlite_data_survives_reopen() {
         .unwrap();
     store
         .blobs()
-        .put("blob_keep", bytes::Bytes::from_static(b"pdf"))
+        .put(
+            "blob_keep",
+            bytes::Bytes::from_static(b"pdf"),
+            fixtures::t(0),
+        )
         .await
         .unwrap();
     // A point read keeps a connection of the store on the WAL through the close below.
@@ -302,7 +317,11 @@ async fn sqlite_wal_is_checkpointed_and_restarted() {
     let commits = 2048;
     for i in 0..commits {
         blobs
-            .put(&format!("wal_{i}"), bytes::Bytes::from(vec![b'x'; 4096]))
+            .put(
+                &format!("wal_{i}"),
+                bytes::Bytes::from(vec![b'x'; 4096]),
+                fixtures::t(0),
+            )
             .await
             .unwrap();
     }
@@ -452,6 +471,315 @@ async fn postgres_two_pools_on_one_schema() {
     let result = tokio::spawn(two_instances(a.clone(), b.clone())).await;
     a.close().await;
     b.close().await;
+    schema.drop_schema().await;
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+// ---- Migration 0005 on data written at schema version 3. ----
+
+/// The documents a version-3 binary wrote, and what migration 0005 must make of them.
+mod backfill {
+    use envelope_core::Timestamp;
+    use envelope_core::model::{
+        EnvelopeRecord, EventType, Mode, Scope, StoredFile, TemplateRecord,
+    };
+    use envelope_core::store::conformance::fixtures::*;
+    use envelope_core::store::{FileLink, Store};
+    use serde_json::Value;
+
+    /// 2000-01-01 plus `days`.
+    pub fn y2k(days: i64) -> Timestamp {
+        Timestamp::from_millis(946_684_800_000 + days * 86_400_000).unwrap()
+    }
+
+    fn file(size: u64) -> StoredFile {
+        StoredFile {
+            blob: format!("blob_{}", envelope_core::ids::random_base62(32)),
+            file_name: "a.pdf".into(),
+            size,
+            sha256: "0".into(),
+        }
+    }
+
+    /// A document as schema 3 stored it: without the members added since.
+    fn v3_doc<T: serde::Serialize>(record: &T) -> String {
+        let mut v = serde_json::to_value(record).unwrap();
+        if let Value::Object(m) = &mut v {
+            m.remove("files_deleted_at");
+            m.remove("storage_quota");
+        }
+        v.to_string()
+    }
+
+    pub struct Rows {
+        pub scope: Scope,
+        pub account_doc: String,
+        pub template: TemplateRecord,
+        /// Test, completed in 2000: stale.
+        pub stale: EnvelopeRecord,
+        /// Test, made from the template in 2000: stale, shares the template's file.
+        pub shared: EnvelopeRecord,
+        /// Test, created in 2000 but opened by its signer in 2026: kept.
+        pub opened: EnvelopeRecord,
+        /// Live, completed in 2000: its files are due for live retention.
+        pub live: EnvelopeRecord,
+        pub event_doc: String,
+        pub event_id: String,
+        pub link: FileLink,
+        pub link_doc: String,
+    }
+
+    pub fn rows() -> Rows {
+        let a = account(5);
+        let scope = Scope {
+            account: a.id.clone(),
+            mode: Mode::Test,
+        };
+        let mut template = template(&scope);
+        template.file = file(1000);
+        (template.created_at, template.updated_at) = (y2k(0), y2k(1));
+        let completed = |mut e: EnvelopeRecord| {
+            e.status = envelope_core::model::EnvelopeStatus::Completed;
+            e.created_at = y2k(0);
+            e.sent_at = Some(y2k(1));
+            e.signers[0].signer.signed_at = Some(y2k(2));
+            e.completed_at = Some(y2k(2));
+            e.original = file(100);
+            e.signed = Some(file(10));
+            e.audit_trail = Some(file(1));
+            e
+        };
+        let stale = completed(envelope(&scope));
+        let mut shared = envelope(&scope);
+        shared.created_at = y2k(0);
+        shared.template = Some(template.id.clone());
+        shared.original = template.file.clone();
+        let mut opened = envelope(&scope);
+        opened.created_at = y2k(0);
+        opened.original = file(7);
+        opened.signers[0].signer.viewed_at = Some(t(0));
+        let live = completed(envelope(&Scope {
+            account: a.id.clone(),
+            mode: Mode::Live,
+        }));
+        let ev = event(&stale, EventType::Completed);
+        let link = FileLink {
+            blob: stale.original.blob.clone(),
+            ..file_link()
+        };
+        Rows {
+            account_doc: v3_doc(&a),
+            event_doc: serde_json::to_string(&ev).unwrap(),
+            event_id: ev.id().to_string(),
+            link_doc: serde_json::to_string(&link).unwrap(),
+            link,
+            scope,
+            template,
+            stale,
+            shared,
+            opened,
+            live,
+        }
+    }
+
+    impl Rows {
+        pub fn envelopes(&self) -> [(&EnvelopeRecord, String); 4] {
+            [&self.stale, &self.shared, &self.opened, &self.live].map(|e| (e, v3_doc(e)))
+        }
+        pub fn template_doc(&self) -> String {
+            v3_doc(&self.template)
+        }
+    }
+
+    /// Inserts the rows with the statements of schema 3, on either engine's connection.
+    macro_rules! insert_v3 {
+        ($conn:expr, $rows:expr) => {{
+            let r = $rows;
+            sqlx::query("INSERT INTO accounts (id, monthly_allowance, doc) VALUES ($1, 5, $2)")
+                .bind(&r.scope.account)
+                .bind(&r.account_doc)
+                .execute(&mut *$conn)
+                .await
+                .unwrap();
+            sqlx::query(
+                "INSERT INTO templates (id, account, mode, version, archived, doc) \
+                 VALUES ($1, $2, 'test', 1, FALSE, $3)",
+            )
+            .bind(&r.template.id)
+            .bind(&r.scope.account)
+            .bind(r.template_doc())
+            .execute(&mut *$conn)
+            .await
+            .unwrap();
+            for (e, doc) in r.envelopes() {
+                sqlx::query(
+                    "INSERT INTO envelopes (id, account, mode, version, status, template, doc) \
+                     VALUES ($1, $2, $3, 1, $4, $5, $6)",
+                )
+                .bind(&e.id)
+                .bind(&e.account)
+                .bind(e.mode.as_str())
+                .bind(e.status.as_str())
+                .bind(&e.template)
+                .bind(doc)
+                .execute(&mut *$conn)
+                .await
+                .unwrap();
+            }
+            sqlx::query(
+                "INSERT INTO events (id, account, mode, event_type, created_at, doc) \
+                 VALUES ($1, $2, 'test', 'envelope.completed', 0, $3)",
+            )
+            .bind(&r.event_id)
+            .bind(&r.scope.account)
+            .bind(&r.event_doc)
+            .execute(&mut *$conn)
+            .await
+            .unwrap();
+            sqlx::query("INSERT INTO file_links (token_hash, expires_at, doc) VALUES ($1, 0, $2)")
+                .bind(&r.link.token_hash)
+                .bind(&r.link_doc)
+                .execute(&mut *$conn)
+                .await
+                .unwrap();
+            sqlx::query("INSERT INTO blobs (blob_key, data) VALUES ($1, $2)")
+                .bind(&r.stale.original.blob)
+                .bind(&b"%PDF-"[..])
+                .execute(&mut *$conn)
+                .await
+                .unwrap();
+        }};
+    }
+    pub(crate) use insert_v3;
+
+    /// What the migrated store must say about the rows.
+    pub async fn check(store: &dyn Store, blobs: &dyn envelope_core::store::BlobStore, r: &Rows) {
+        let s = &r.scope;
+        // Each held blob once: template 1000 (shared), stale 111, opened 7, live 111.
+        assert_eq!(store.storage_used(&s.account).await.unwrap(), 1229);
+        let account = store.get_account(&s.account).await.unwrap().unwrap();
+        assert_eq!(account.storage_quota, None);
+        let due = store
+            .envelopes_with_files(Mode::Live, y2k(3), 10)
+            .await
+            .unwrap();
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].id, r.live.id);
+        assert!(
+            store
+                .envelopes_with_files(Mode::Live, y2k(2), 10)
+                .await
+                .unwrap()
+                .is_empty(),
+            "the last change is the completion"
+        );
+
+        let mut freed = Vec::new();
+        let removed = store
+            .delete_stale_envelopes(Mode::Test, y2k(10), 10)
+            .await
+            .unwrap();
+        assert_eq!(
+            removed.records, 2,
+            "stale and shared; opened changed in 2026"
+        );
+        freed.extend(removed.blobs);
+        assert_eq!(store.get_envelope(s, &r.stale.id).await.unwrap(), None);
+        assert_eq!(store.get_envelope(s, &r.shared.id).await.unwrap(), None);
+        assert!(store.get_envelope(s, &r.opened.id).await.unwrap().is_some());
+        assert_eq!(store.get_event(s, &r.event_id).await.unwrap(), None);
+        assert_eq!(store.file_link(&r.link.token_hash).await.unwrap(), None);
+        let removed = store
+            .delete_stale_templates(Mode::Test, y2k(10), 10)
+            .await
+            .unwrap();
+        assert_eq!(removed.records, 1);
+        freed.extend(removed.blobs);
+        freed.sort();
+        let mut expected: Vec<String> = r
+            .stale
+            .held_files()
+            .iter()
+            .map(|f| f.blob.clone())
+            .chain([r.template.file.blob.clone()])
+            .collect();
+        expected.sort();
+        assert_eq!(freed, expected);
+        assert_eq!(store.storage_used(&s.account).await.unwrap(), 118);
+
+        // A blob stored before the migration has no known time: never an orphan candidate.
+        let listed = blobs.list(None, 100).await.unwrap();
+        let old = listed
+            .iter()
+            .find(|b| b.key == r.stale.original.blob)
+            .expect("listed");
+        assert_eq!(old.stored_at, None);
+    }
+}
+
+/// The migrations of schema 3 alone, for a database as an older binary left it.
+async fn v3_migrator(engine: &str) -> (sqlx::migrate::Migrator, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(engine);
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.as_str() < "0004" {
+            std::fs::copy(src.join(&name), dir.path().join(&name)).unwrap();
+        }
+    }
+    let m = sqlx::migrate::Migrator::new(dir.path()).await.unwrap();
+    assert_eq!(m.iter().map(|m| m.version).max(), Some(3));
+    (m, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_migration_5_backfills_from_the_documents() {
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let rows = backfill::rows();
+    {
+        let url = format!("sqlite://{}?mode=rwc", path.display());
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        let (m, _src) = v3_migrator("sqlite").await;
+        m.run(&mut conn).await.unwrap();
+        backfill::insert_v3!(&mut conn, &rows);
+        conn.close().await.unwrap();
+    }
+    let store = SqlStore::open_sqlite(&path).await.unwrap();
+    backfill::check(&store, &store.blobs(), &rows).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_migration_5_backfills_from_the_documents() {
+    let Some(url) = pg_url() else { return };
+    let schema = PgSchema::new(url);
+    let rows = backfill::rows();
+    {
+        use sqlx::Connection;
+        let mut admin = sqlx::PgConnection::connect(&schema.url).await.unwrap();
+        let sql = format!("CREATE SCHEMA {}", schema.name);
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        let mut conn = schema.raw().await;
+        let (m, _src) = v3_migrator("postgres").await;
+        m.run(&mut conn).await.unwrap();
+        backfill::insert_v3!(&mut conn, &rows);
+    }
+    let store = schema.connect().await;
+    let result = tokio::spawn({
+        let (store, rows) = (store.clone(), rows);
+        async move { backfill::check(&store, &store.blobs(), &rows).await }
+    })
+    .await;
+    store.close().await;
     schema.drop_schema().await;
     if let Err(e) = result {
         std::panic::resume_unwind(e.into_panic());

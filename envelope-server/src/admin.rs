@@ -20,6 +20,11 @@ pub enum AdminCommand {
         account: String,
         allowance: u32,
     },
+    /// `None` removes the quota.
+    SetStorageQuota {
+        account: String,
+        bytes: Option<u64>,
+    },
     CreateKey {
         account: String,
         mode: Mode,
@@ -60,11 +65,32 @@ pub async fn run_admin(
         }
         AdminCommand::ListAccounts => {
             for a in admin.list_accounts().await? {
+                let used = admin.storage_used(&a.id).await?;
+                let quota = match a.storage_quota {
+                    Some(q) => format!("of {}", mib(q)),
+                    None => "(no quota)".into(),
+                };
                 writeln!(
                     out,
-                    "{}\t{}\tallowance {}/month\tcreated {}",
-                    a.id, a.name, a.monthly_allowance, a.created_at
+                    "{}\t{}\tallowance {}/month\tstorage {} {quota}\tcreated {}",
+                    a.id,
+                    a.name,
+                    a.monthly_allowance,
+                    mib(used),
+                    a.created_at
                 )?;
+            }
+        }
+        AdminCommand::SetStorageQuota { account, bytes } => {
+            admin.set_storage_quota(&account, bytes).await?;
+            let used = mib(admin.storage_used(&account).await?);
+            match bytes {
+                Some(b) => writeln!(
+                    out,
+                    "{account}: storage quota set to {} (stores {used} now)",
+                    mib(b)
+                )?,
+                None => writeln!(out, "{account}: storage quota removed (stores {used} now)")?,
             }
         }
         AdminCommand::SetAllowance { account, allowance } => {
@@ -122,6 +148,11 @@ pub async fn run_admin(
         }
     }
     Ok(())
+}
+
+/// Bytes as MiB with one decimal.
+fn mib(bytes: u64) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
 fn print_deliveries(
@@ -235,6 +266,40 @@ mod tests {
         let cmd = AdminCommand::SetAllowance {
             account: "acct_missing".into(),
             allowance: 5,
+        };
+        assert!(run_admin(&svc, cmd, &mut Vec::new()).await.is_err());
+
+        // Storage quota: set, shown by `accounts list`, cleared; unknown accounts refused.
+        let mut out = Vec::new();
+        let cmd = AdminCommand::SetStorageQuota {
+            account: acct.id.clone(),
+            bytes: Some(500 << 20),
+        };
+        run_admin(&svc, cmd, &mut out).await.unwrap();
+        assert!(
+            String::from_utf8(out).unwrap().contains("set to 500.0 MiB"),
+            "confirmation"
+        );
+        let mut out = Vec::new();
+        run_admin(&svc, AdminCommand::ListAccounts, &mut out)
+            .await
+            .unwrap();
+        let listed = String::from_utf8(out).unwrap();
+        assert!(listed.contains("storage 0.0 MiB of 500.0 MiB"), "{listed}");
+        let cmd = AdminCommand::SetStorageQuota {
+            account: acct.id.clone(),
+            bytes: None,
+        };
+        run_admin(&svc, cmd, &mut Vec::new()).await.unwrap();
+        let mut out = Vec::new();
+        run_admin(&svc, AdminCommand::ListAccounts, &mut out)
+            .await
+            .unwrap();
+        let listed = String::from_utf8(out).unwrap();
+        assert!(listed.contains("storage 0.0 MiB (no quota)"), "{listed}");
+        let cmd = AdminCommand::SetStorageQuota {
+            account: "acct_missing".into(),
+            bytes: Some(1),
         };
         assert!(run_admin(&svc, cmd, &mut Vec::new()).await.is_err());
     }

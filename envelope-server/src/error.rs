@@ -51,6 +51,8 @@ fn kind_status(kind: ErrorKind) -> (StatusCode, &'static str) {
         ErrorKind::TooLarge => (StatusCode::PAYLOAD_TOO_LARGE, INVALID),
         ErrorKind::Conflict => (StatusCode::CONFLICT, INVALID),
         ErrorKind::PaymentRequired => (StatusCode::PAYMENT_REQUIRED, INVALID),
+        ErrorKind::Gone => (StatusCode::GONE, INVALID),
+        ErrorKind::QuotaExceeded => (StatusCode::FORBIDDEN, INVALID),
         ErrorKind::RateLimited => (StatusCode::TOO_MANY_REQUESTS, "rate_limit_error"),
         ErrorKind::Idempotency => (StatusCode::UNPROCESSABLE_ENTITY, "idempotency_error"),
         ErrorKind::IdempotencyInFlight => (StatusCode::CONFLICT, "idempotency_error"),
@@ -233,6 +235,25 @@ mod tests {
                 402,
                 "invalid_request_error",
                 "insufficient_balance",
+            ),
+            (
+                Error::FileDeleted {
+                    kind: "signed",
+                    deleted_at: envelope_core::Timestamp::from_millis(0).unwrap(),
+                },
+                410,
+                "invalid_request_error",
+                "file_deleted",
+            ),
+            (
+                Error::StorageQuotaExceeded {
+                    quota_bytes: 1 << 20,
+                    used_bytes: 1 << 20,
+                    needed_bytes: 1,
+                },
+                403,
+                "invalid_request_error",
+                "storage_quota_exceeded",
             ),
             (
                 Error::RateLimited {

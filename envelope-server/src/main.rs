@@ -11,7 +11,7 @@ use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::health::{EXIT_STORE_FAILED, StoreFailed};
-use envelope_server::serve::{ServeOptions, build_service, serve};
+use envelope_server::serve::{RetentionDays, ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
@@ -144,6 +144,15 @@ struct ServeArgs {
     /// is not one of them. Without it those headers are ignored.
     #[arg(long, env = "ENVELOPE_TRUSTED_PROXIES", value_parser = TrustedProxies::parse)]
     trusted_proxies: Option<TrustedProxies>,
+    /// Test-mode envelopes and templates, with their files, are deleted this many days after
+    /// their last change: 1 to 36500, or off.
+    #[arg(long, env = "ENVELOPE_TEST_RETENTION_DAYS", default_value = "30", value_parser = RetentionDays::parse)]
+    test_retention_days: RetentionDays,
+    /// The PDFs of completed and voided live envelopes are deleted this many days after their
+    /// last change (the records and events stay; downloads answer 410 file_deleted): 1 to
+    /// 36500, or off.
+    #[arg(long, env = "ENVELOPE_LIVE_RETENTION_DAYS", default_value = "off", value_parser = RetentionDays::parse)]
+    live_retention_days: RetentionDays,
 }
 
 /// Connection caps and timeouts (docs/HTTP.md). Durations take a unit: ms, s or m.
@@ -219,7 +228,27 @@ enum AccountsCommand {
         #[arg(long, env = "ENVELOPE_ALLOWANCE")]
         allowance: u32,
     },
+    /// Set the storage quota of an account (MiB of PDFs its test and live records may hold), or
+    /// remove it with --clear. Creates past it answer 403 storage_quota_exceeded.
+    SetQuota {
+        #[arg(long, env = "ENVELOPE_ACCOUNT")]
+        account: String,
+        #[arg(
+            long,
+            env = "ENVELOPE_STORAGE_MIB",
+            required_unless_present = "clear",
+            conflicts_with = "clear",
+            value_parser = clap::value_parser!(u64).range(0..=MAX_QUOTA_MIB)
+        )]
+        storage_mib: Option<u64>,
+        /// No quota: the account may store any amount.
+        #[arg(long)]
+        clear: bool,
+    },
 }
+
+/// The largest quota in MiB whose bytes fit the store's 64-bit counters.
+const MAX_QUOTA_MIB: u64 = (i64::MAX as u64) >> 20;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum ModeArg {
@@ -344,6 +373,14 @@ async fn run_command(cli: Cli) -> Result<(), envelope_core::error::BoxError> {
                 AccountsCommand::SetAllowance { account, allowance } => {
                     AdminCommand::SetAllowance { account, allowance }
                 }
+                AccountsCommand::SetQuota {
+                    account,
+                    storage_mib,
+                    clear: _,
+                } => AdminCommand::SetStorageQuota {
+                    account,
+                    bytes: storage_mib.map(|m| m << 20),
+                },
             };
             run_admin_command(store, cmd).await
         }
@@ -406,6 +443,8 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         pdf_workers: args.pdf_workers.map(|n| n as usize),
         max_upload_memory: args.max_upload_memory_mib.map(|m| m as usize * 1024 * 1024),
         trusted_proxies: args.trusted_proxies.unwrap_or_default(),
+        test_retention_days: args.test_retention_days,
+        live_retention_days: args.live_retention_days,
     })
     .await
 }
@@ -434,6 +473,58 @@ mod tests {
     fn connection_defaults_match_the_library() {
         let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
         assert_eq!(cli.serve.connections.limits(), ConnectionLimits::default());
+    }
+
+    #[test]
+    fn retention_options() {
+        let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
+        assert_eq!(cli.serve.test_retention_days, RetentionDays(Some(30)));
+        assert_eq!(cli.serve.live_retention_days, RetentionDays(None));
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "--test-retention-days",
+            "off",
+            "--live-retention-days",
+            "365",
+        ])
+        .unwrap();
+        assert_eq!(cli.serve.test_retention_days, RetentionDays(None));
+        assert_eq!(cli.serve.live_retention_days, RetentionDays(Some(365)));
+        for bad in ["0", "-1", "36501", "30d", "", "never"] {
+            let e = Cli::try_parse_from(["envelope-server", "--test-retention-days", bad]);
+            assert!(e.is_err(), "{bad:?} is accepted");
+        }
+    }
+
+    #[test]
+    fn set_quota_takes_mib_or_clear() {
+        let parse = |args: &[&str]| {
+            let mut all = vec![
+                "envelope-server",
+                "accounts",
+                "set-quota",
+                "--account",
+                "acct_1",
+            ];
+            all.extend_from_slice(args);
+            Cli::try_parse_from(all)
+        };
+        let Ok(Cli {
+            command:
+                Some(Command::Accounts {
+                    command: AccountsCommand::SetQuota { storage_mib, .. },
+                    ..
+                }),
+            ..
+        }) = parse(&["--storage-mib", "500"])
+        else {
+            panic!("set-quota --storage-mib 500 does not parse");
+        };
+        assert_eq!(storage_mib, Some(500));
+        assert!(parse(&["--clear"]).is_ok());
+        assert!(parse(&[]).is_err(), "one of the two is needed");
+        assert!(parse(&["--clear", "--storage-mib", "1"]).is_err());
+        assert!(parse(&["--storage-mib", "-1"]).is_err());
     }
 
     #[test]

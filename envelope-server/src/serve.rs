@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use envelope_core::error::BoxError;
 use envelope_core::mail::{FileMailer, Mailbox, Mailer, SmtpCredentials, SmtpMailer};
+use envelope_core::service::Retention;
 use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSettings};
 use envelope_core::{Settings, SigningService};
 
@@ -52,6 +53,39 @@ pub struct ServeOptions {
     pub max_upload_memory: Option<usize>,
     /// Reverse proxies trusted to name the client (`--trusted-proxies`).
     pub trusted_proxies: TrustedProxies,
+    /// Days test data is kept after its last change (`--test-retention-days`).
+    pub test_retention_days: RetentionDays,
+    /// Days the PDFs of finished live envelopes are kept (`--live-retention-days`).
+    pub live_retention_days: RetentionDays,
+}
+
+/// A retention period: a whole number of days (1 to 36 500), or `off` to keep data for ever.
+/// `0` is refused rather than read as "delete at once" or "off": a typo must not delete data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetentionDays(pub Option<u32>);
+
+impl RetentionDays {
+    pub fn parse(s: &str) -> Result<RetentionDays, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("off") {
+            return Ok(RetentionDays(None));
+        }
+        match s.parse::<u32>() {
+            Ok(d @ 1..=36_500) => Ok(RetentionDays(Some(d))),
+            _ => Err(format!(
+                "'{s}' is not a retention period: give a number of days from 1 to 36500, or off"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for RetentionDays {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(d) => write!(f, "{d}"),
+            None => f.write_str("off"),
+        }
+    }
 }
 
 /// Builds the service that the admin commands run on (they send no email and no webhook).
@@ -130,6 +164,11 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         signing_host: opts.signing_host.clone(),
         allow_insecure_webhook_urls: opts.allow_insecure_webhooks,
         rate_limit_per_minute: opts.rate_limit_per_minute,
+        retention: Retention {
+            test_days: opts.test_retention_days.0,
+            live_days: opts.live_retention_days.0,
+            ..Retention::default()
+        },
         ..Settings::default()
     };
     settings.email.retry_schedule = opts.email_retry_schedule.clone();
@@ -166,6 +205,12 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     let listener = tokio::net::TcpListener::bind(opts.listen).await?;
     tracing::info!(address = %listener.local_addr()?, base_url = %format!("{public_url}/v1"), "listening");
     let expiry = tokio::spawn(expire_periodically(svc.clone()));
+    tracing::info!(
+        test_retention_days = %opts.test_retention_days,
+        live_retention_days = %opts.live_retention_days,
+        "retention sweep runs now and every 10 minutes"
+    );
+    let retention = tokio::spawn(retention_periodically(svc.clone()));
     let worker = svc.webhook_worker(WorkerSettings {
         schedule: opts.webhook_retry_schedule.clone(),
         ..WorkerSettings::default()
@@ -206,6 +251,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     )
     .await?;
     expiry.abort();
+    retention.abort();
     let _ = stop_worker.send(());
     let _ = stop_emails.send(());
     if let Stopped::StoreFailed(why) = stopped {
@@ -296,6 +342,34 @@ async fn expire_periodically(svc: SigningService) {
             ),
             Err(e) => tracing::error!(error = ?e, "purge failed"),
         }
+    }
+}
+
+/// How often `serve` runs the retention sweep.
+const RETENTION_INTERVAL: Duration = Duration::from_secs(600);
+
+/// At start and every [`RETENTION_INTERVAL`]: deletes what retention says has been kept long
+/// enough (`SigningService::retention_sweep`). The first sweep is always logged, so that the log
+/// shows retention at work; later ones when they deleted something.
+async fn retention_periodically(svc: SigningService) {
+    let mut tick = tokio::time::interval(RETENTION_INTERVAL);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut first = true;
+    loop {
+        tick.tick().await;
+        match svc.retention_sweep().await {
+            Ok(r) if r.total() == 0 && !first => {}
+            Ok(r) => tracing::info!(
+                test_envelopes = r.test_envelopes,
+                test_templates = r.test_templates,
+                live_envelopes_emptied = r.live_envelopes,
+                blobs = r.blobs,
+                orphan_blobs = r.orphan_blobs,
+                "retention sweep done"
+            ),
+            Err(e) => tracing::error!(error = ?e, "retention sweep failed"),
+        }
+        first = false;
     }
 }
 

@@ -13,6 +13,10 @@ pub struct Account {
     /// Live envelopes that can be sent per calendar month (UTC).
     pub monthly_allowance: u32,
     pub created_at: Timestamp,
+    /// Bytes of PDFs the account's records may hold at most (originals, signed copies, audit
+    /// trails, template files; test and live data alike); `None` is no limit.
+    #[serde(default)]
+    pub storage_quota: Option<u64>,
 }
 
 /// An API key as stored: only the SHA-256 of the secret, never the secret.

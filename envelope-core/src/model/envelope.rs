@@ -99,7 +99,8 @@ pub struct CcRecipient {
     pub email: String,
 }
 
-/// `files` of the wire envelope: whether each file is ready.
+/// `files` of the wire envelope: whether each file is ready to download (false again once
+/// retention deleted the files: see `files_deleted_at`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvelopeFiles {
     pub signed: bool,
@@ -128,6 +129,10 @@ pub struct Envelope {
     pub completed_at: Option<Timestamp>,
     pub voided_at: Option<Timestamp>,
     pub expires_at: Option<Timestamp>,
+    /// When live retention deleted the PDFs of this finished envelope (`null` while they are
+    /// kept); downloads then answer `file_deleted`.
+    #[serde(default)]
+    pub files_deleted_at: Option<Timestamp>,
 }
 
 /// A value a signer gave for one field.
@@ -278,6 +283,11 @@ pub struct EnvelopeRecord {
     /// each signer (`model/email.rs`).
     #[serde(default)]
     pub emails: Vec<EmailRecord>,
+    /// When live retention deleted the PDFs (original, signed copy, audit trail). The
+    /// [`StoredFile`]s stay as a record of what there was (names, sizes, digests); their blobs
+    /// are gone.
+    #[serde(default)]
+    pub files_deleted_at: Option<Timestamp>,
 }
 
 impl EnvelopeRecord {
@@ -302,8 +312,8 @@ impl EnvelopeRecord {
                 .collect(),
             cc: self.cc.clone(),
             files: EnvelopeFiles {
-                signed: self.signed.is_some(),
-                audit_trail: self.audit_trail.is_some(),
+                signed: self.signed.is_some() && self.files_deleted_at.is_none(),
+                audit_trail: self.audit_trail.is_some() && self.files_deleted_at.is_none(),
             },
             metadata: self.metadata.clone(),
             void_reason: self.void_reason.clone(),
@@ -312,7 +322,44 @@ impl EnvelopeRecord {
             completed_at: self.completed_at,
             voided_at: self.voided_at,
             expires_at: self.expires_at,
+            files_deleted_at: self.files_deleted_at,
         }
+    }
+
+    /// When the record last changed: the latest of its own timestamps (every write of the
+    /// service sets one). Retention counts from it; stores index it.
+    pub fn last_change(&self) -> Timestamp {
+        let signers = self.signers.iter().flat_map(|s| {
+            [
+                s.sent_at,
+                s.last_reminded_at,
+                s.consented_at,
+                s.signer.viewed_at,
+                s.signer.signed_at,
+                s.signer.declined_at,
+            ]
+        });
+        [
+            self.sent_at,
+            self.completed_at,
+            self.voided_at,
+            self.files_deleted_at,
+        ]
+        .into_iter()
+        .chain(signers)
+        .flatten()
+        .fold(self.created_at, Timestamp::max)
+    }
+
+    /// The stored files whose blobs this record needs: none once retention deleted them.
+    pub fn held_files(&self) -> Vec<&StoredFile> {
+        if self.files_deleted_at.is_some() {
+            return Vec::new();
+        }
+        std::iter::once(&self.original)
+            .chain(self.signed.as_ref())
+            .chain(self.audit_trail.as_ref())
+            .collect()
     }
 
     pub fn scope(&self) -> super::Scope {

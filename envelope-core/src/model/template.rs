@@ -43,6 +43,11 @@ pub struct TemplateRecord {
 }
 
 impl TemplateRecord {
+    /// The stored files whose blobs this record needs.
+    pub fn held_files(&self) -> Vec<&StoredFile> {
+        vec![&self.file]
+    }
+
     pub fn view(&self) -> Template {
         Template {
             id: self.id.clone(),

@@ -68,6 +68,7 @@ fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
         signed: None,
         audit_trail: None,
         emails: vec![],
+        files_deleted_at: None,
     }
 }
 
@@ -244,4 +245,52 @@ fn complete_requires_everyone() {
         let mut e = env(s, false, 1);
         assert_eq!(complete(&mut e, t(2)).unwrap_err().code(), "invalid_state");
     }
+}
+
+#[test]
+fn last_change_is_the_latest_timestamp_of_the_record() {
+    let mut e = env(EnvelopeStatus::Draft, false, 2);
+    assert_eq!(e.last_change(), t(0));
+    send(&mut e, t(10)).unwrap();
+    assert_eq!(e.last_change(), t(10));
+    e.signers[1].last_reminded_at = Some(t(20));
+    assert_eq!(e.last_change(), t(20), "a reminder is a change");
+    view(&mut e, 0, t(30)).unwrap();
+    assert_eq!(
+        e.last_change(),
+        t(30),
+        "a signer opening the link is a change"
+    );
+    // An expiry voids at the expiry instant, which may be before the last change.
+    e.expires_at = Some(t(25));
+    void(&mut e, EXPIRED_REASON, t(25)).unwrap();
+    assert_eq!(e.last_change(), t(30));
+}
+
+#[test]
+fn live_retention_deletes_files_of_finished_envelopes_only() {
+    let before = t(100);
+    for s in ALL {
+        let mut e = env(s, false, 1);
+        match s {
+            EnvelopeStatus::Completed => e.completed_at = Some(t(50)),
+            EnvelopeStatus::Voided => e.voided_at = Some(t(50)),
+            _ => {}
+        }
+        let finished = matches!(s, EnvelopeStatus::Completed | EnvelopeStatus::Voided);
+        assert_eq!(delete_files(&mut e, before, t(200)), finished, "{s:?}");
+        assert_eq!(e.files_deleted_at, finished.then_some(t(200)));
+        if finished {
+            assert!(e.held_files().is_empty());
+            assert!(!e.view().files.signed && !e.view().files.audit_trail);
+            assert_eq!(e.view().files_deleted_at, Some(t(200)));
+            assert!(!delete_files(&mut e, before, t(300)), "only once");
+            assert_eq!(e.files_deleted_at, Some(t(200)));
+        }
+    }
+    // Changed at or after the cutoff: kept.
+    let mut e = env(EnvelopeStatus::Completed, false, 1);
+    e.completed_at = Some(before);
+    assert!(!delete_files(&mut e, before, t(200)));
+    assert_eq!(e.held_files().len(), 1);
 }

@@ -59,6 +59,7 @@ impl Admin<'_> {
             name: name.trim().to_string(),
             monthly_allowance: self.svc.inner.settings.default_monthly_allowance,
             created_at: now,
+            storage_quota: None,
         };
         let test_key = make_key(&account.id, Mode::Test, now);
         let live_key = make_key(&account.id, Mode::Live, now);
@@ -134,6 +135,28 @@ impl Admin<'_> {
         } else {
             Err(Error::not_found("account", account))
         }
+    }
+
+    /// Sets the account's storage quota in bytes (`None`: no limit). Creates that would take
+    /// the account past it are refused (`storage_quota_exceeded`); what it stores already stays.
+    pub async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> Result<()> {
+        if self
+            .svc
+            .inner
+            .store
+            .set_storage_quota(account, quota)
+            .await?
+        {
+            Ok(())
+        } else {
+            Err(Error::not_found("account", account))
+        }
+    }
+
+    /// Bytes of PDFs the account's records hold (each file once, test and live data alike).
+    pub async fn storage_used(&self, account: &str) -> Result<u64> {
+        let account = self.account(account).await?;
+        Ok(self.svc.inner.store.storage_used(&account.id).await?)
     }
 
     /// Gives a webhook endpoint a new secret; the old one keeps signing (as a second `v1`) for

@@ -417,7 +417,7 @@ impl SigningService {
     ) -> Result<StoredFile> {
         let sha256 = ids::sha256_hex(&bytes);
         let size = bytes.len() as u64;
-        self.inner.blobs.put(&blob, bytes).await?;
+        self.inner.blobs.put(&blob, bytes, self.now()).await?;
         Ok(StoredFile {
             blob,
             file_name: file_name.to_string(),
@@ -435,6 +435,22 @@ impl SigningService {
         let limits = &self.inner.settings.limits;
         p.validate(limits)?;
         let scope = ctx.scope();
+        // New bytes to store: the upload (an envelope made from a template shares its file).
+        let needed = p.file.as_ref().map_or(0, |f| f.bytes.len() as u64);
+        if let Err(e) = self.check_storage(ctx, needed).await {
+            // A retry of a request whose first attempt committed is answered with its envelope,
+            // whose bytes are what fills the quota now.
+            if ctx.idempotency_origin.is_some()
+                && let Some(first) = self
+                    .inner
+                    .store
+                    .get_envelope(&scope, &ctx.new_id(ids::ENVELOPE, "envelope"))
+                    .await?
+            {
+                return Ok(first.view());
+            }
+            return Err(e);
+        }
 
         // The document: its fields, roles in signing order, page sizes.
         let (mut fields, doc_roles, pages, template, default_name, source) =
@@ -555,6 +571,7 @@ impl SigningService {
             signed: None,
             audit_trail: None,
             emails: vec![],
+            files_deleted_at: None,
         };
         let mut kinds = vec![EventType::Created];
         if p.send {
@@ -582,6 +599,17 @@ impl SigningService {
                     Some(first) => Ok(first.view()),
                     None => Err(Error::Internal("envelope ID taken in another scope".into())),
                 };
+            }
+            Err(crate::store::StoreError::QuotaExceeded) => {
+                return Err(self.storage_refusal(ctx, needed).await);
+            }
+            // The template was deleted (retention) since it was read.
+            Err(crate::store::StoreError::Conflict) if rec.template.is_some() => {
+                return Err(Error::NotFound {
+                    resource: "template",
+                    id: rec.template.clone().unwrap_or_default(),
+                    param: Some("template".into()),
+                });
             }
             Err(e) => return Err(e.into()),
         }

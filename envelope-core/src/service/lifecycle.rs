@@ -166,12 +166,13 @@ impl SigningService {
                     return Ok(next);
                 }
                 Err(StoreError::Conflict) => {
+                    // Gone: deleted by retention meanwhile.
                     rec = self
                         .inner
                         .store
                         .get_envelope(&rec.scope(), &rec.id)
                         .await?
-                        .ok_or_else(|| Error::Internal("envelope vanished".into()))?;
+                        .ok_or_else(|| Error::not_found("envelope", &rec.id))?;
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -213,8 +214,12 @@ impl SigningService {
                 return Ok(n);
             }
             for rec in due {
-                self.settle_expiry(rec).await?;
-                n += 1;
+                match self.settle_expiry(rec).await {
+                    Ok(_) => n += 1,
+                    // Deleted by retention since it was listed.
+                    Err(Error::NotFound { .. }) => {}
+                    Err(e) => return Err(e),
+                }
             }
         }
     }
@@ -483,6 +488,12 @@ impl SigningService {
         let file = file.ok_or(Error::FileNotReady {
             kind: kind.as_str(),
         })?;
+        if let Some(deleted_at) = rec.files_deleted_at {
+            return Err(Error::FileDeleted {
+                kind: kind.as_str(),
+                deleted_at,
+            });
+        }
         self.file_link(kind.as_str(), file).await
     }
 
@@ -538,12 +549,18 @@ impl SigningService {
         if link.expires_at <= self.now() {
             return Err(gone());
         }
-        let bytes = self
-            .inner
-            .blobs
-            .get(&link.blob)
-            .await?
-            .ok_or_else(|| Error::Internal(format!("blob {} is missing", link.blob)))?;
-        Ok((link.file_name, bytes))
+        match self.inner.blobs.get(&link.blob).await? {
+            Some(bytes) => Ok((link.file_name, bytes)),
+            // Retention deleted the file after this link was read or made (links of a blob
+            // no record holds are deleted with its last hold, but one made in between stays
+            // until it expires).
+            None => {
+                tracing::warn!(blob = %link.blob, "a download link names a deleted blob");
+                Err(Error::FileDeleted {
+                    kind: "requested",
+                    deleted_at: self.now(),
+                })
+            }
+        }
     }
 }

@@ -22,6 +22,7 @@ pub mod params;
 mod pool;
 mod ratelimit;
 mod response_key;
+mod retention;
 mod signing;
 mod templates;
 mod webhooks;
@@ -43,6 +44,7 @@ pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
+pub use retention::{Retention, RetentionReport};
 pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -120,6 +122,9 @@ pub struct Settings {
     pub pdf_pool: PdfPoolSettings,
     /// How emails are retried (the email outbox).
     pub email: EmailSettings,
+    /// How long test data and the PDFs of finished live envelopes are kept
+    /// ([`SigningService::retention_sweep`]).
+    pub retention: Retention,
 }
 
 impl Default for Settings {
@@ -141,6 +146,7 @@ impl Default for Settings {
             reminder_interval: Duration::hours(1),
             pdf_pool: PdfPoolSettings::default(),
             email: EmailSettings::default(),
+            retention: Retention::default(),
         }
     }
 }
@@ -211,6 +217,8 @@ pub(crate) struct Inner {
     pub readiness: health::ReadinessCache,
     /// Email sends running in this process (`outbox.rs`).
     pub emails_in_flight: Arc<outbox::InFlight>,
+    /// Where the retention sweep's look at blobs goes on (`retention.rs`).
+    pub orphan_cursor: retention::OrphanCursor,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -306,6 +314,7 @@ impl SigningServiceBuilder {
                 pool: pool::PdfPool::new(settings.pdf_pool.clone()),
                 readiness: health::ReadinessCache::default(),
                 emails_in_flight: Arc::default(),
+                orphan_cursor: retention::OrphanCursor::default(),
                 settings,
             }),
         }

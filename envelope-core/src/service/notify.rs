@@ -264,7 +264,11 @@ impl SigningService {
             }
             EmailKind::Completed => {
                 let mut links = Vec::new();
-                for (label, file) in [("signed", &rec.signed), ("audit_trail", &rec.audit_trail)] {
+                // Live retention may have deleted the PDFs before a late retry: the email then
+                // says the envelope completed, without them.
+                let kept = rec.files_deleted_at.is_none();
+                let files = [("signed", &rec.signed), ("audit_trail", &rec.audit_trail)];
+                for (label, file) in files.into_iter().filter(|_| kept) {
                     let Some(f) = file else { continue };
                     match self.attachment(rec, f).await? {
                         Some(a) => attachments.push(a),
@@ -411,6 +415,7 @@ mod tests {
             signed: Some(file("nda-signed.pdf")),
             audit_trail: None,
             emails: vec![],
+            files_deleted_at: None,
         }
     }
 
@@ -565,7 +570,11 @@ mod tests {
     async fn every_email_has_text_and_escaped_html() {
         let (svc, _, blobs) = service();
         blobs
-            .put("nda-signed.pdf", Bytes::from_static(b"%PDF-1.7"))
+            .put(
+                "nda-signed.pdf",
+                Bytes::from_static(b"%PDF-1.7"),
+                Timestamp::from_millis(1_800_000_000_000).unwrap(),
+            )
             .await
             .unwrap();
         let mut rec = record(&["<script>alert(1)</script>", "Zoë"]);

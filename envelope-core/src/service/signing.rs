@@ -223,6 +223,16 @@ impl SigningService {
         ) {
             return Err(unknown_link());
         }
+        if let Some(deleted_at) = rec.files_deleted_at {
+            return Err(Error::FileDeleted {
+                kind: if rec.signed.is_some() {
+                    "signed"
+                } else {
+                    "original"
+                },
+                deleted_at,
+            });
+        }
         let file = rec.signed.as_ref().unwrap_or(&rec.original);
         let bytes = self
             .inner

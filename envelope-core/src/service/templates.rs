@@ -133,6 +133,20 @@ impl SigningService {
         p: CreateTemplateParams,
     ) -> Result<Template> {
         let limits = &self.inner.settings.limits;
+        let needed = p.file.bytes.len() as u64;
+        if let Err(e) = self.check_storage(ctx, needed).await {
+            // A retry of a request whose first attempt committed gets that template.
+            if ctx.idempotency_origin.is_some()
+                && let Some(first) = self
+                    .inner
+                    .store
+                    .get_template(&ctx.scope(), &ctx.new_id(ids::TEMPLATE, "template"))
+                    .await?
+            {
+                return Ok(first.view());
+            }
+            return Err(e);
+        }
         let inspected = self.inspect_pdf(&p.file).await?;
         let mut fields = inspected.info.fields;
         if let Some(v) = &p.fields {
@@ -183,6 +197,7 @@ impl SigningService {
                     None => Err(Error::Internal("template ID taken in another scope".into())),
                 }
             }
+            Err(StoreError::QuotaExceeded) => Err(self.storage_refusal(ctx, needed).await),
             Err(e) => Err(e.into()),
         }
     }

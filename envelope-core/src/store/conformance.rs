@@ -24,9 +24,10 @@ mod health;
 mod idempotency;
 mod lists;
 mod outbox;
+mod retention;
 
 pub use accounts::{accounts_and_keys, links, scope_isolation};
-pub use blobs::blobs;
+pub use blobs::{blob_listing, blobs};
 pub use envelopes::{
     allowance, allowance_raced, due_emails, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
@@ -35,6 +36,10 @@ pub use health::readiness;
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
 pub use outbox::{webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced};
+pub use retention::{
+    envelopes_with_files, retention_deletes, retention_raced, storage_accounting,
+    storage_quota_raced,
+};
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -43,8 +48,8 @@ use bytes::Bytes;
 
 use self::fixtures::*;
 use super::{
-    AllowanceDebit, BlobStore, EnvelopeFilter, IdempotencyBegin, Listed, PageRequest, PurgeBefore,
-    Store, StoreError, StoredResponse,
+    AllowanceDebit, BlobInfo, BlobStore, EnvelopeFilter, IdempotencyBegin, Listed, PageRequest,
+    PurgeBefore, Store, StoreError, StoredResponse,
 };
 use crate::model::{
     DeliveryStatus, EndpointStatus, EnvelopeRecord, EnvelopeStatus, EventType, Mode, Scope,
@@ -71,10 +76,16 @@ pub const CLAUSES: &[&str] = &[
     "idempotency_origin",
     "purge_expired",
     "blobs",
+    "blob_listing",
     "webhook_outbox",
     "webhook_outbox_raced",
     "webhook_outbox_fairness",
     "readiness",
+    "storage_accounting",
+    "storage_quota_raced",
+    "retention_deletes",
+    "retention_raced",
+    "envelopes_with_files",
 ];
 
 /// Runs every clause on one store.
@@ -101,6 +112,12 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     idempotency_origin(store.clone(), blobs.clone()).await;
     purge_expired(store.clone(), blobs.clone()).await;
     readiness(store.clone(), blobs.clone()).await;
+    storage_accounting(store.clone(), blobs.clone()).await;
+    storage_quota_raced(store.clone(), blobs.clone()).await;
+    retention_deletes(store.clone(), blobs.clone()).await;
+    retention_raced(store.clone(), blobs.clone()).await;
+    envelopes_with_files(store.clone(), blobs.clone()).await;
+    blob_listing(store.clone(), blobs.clone()).await;
     self::blobs(store, blobs).await;
 }
 

@@ -4,6 +4,7 @@
 //! name and fsyncs the directory: rename is atomic within a file system, so after a crash the
 //! blob is either whole or absent, never truncated; the directory fsync makes the rename itself
 //! durable before `put` returns. Leftover `.tmp-*` files of a crash are never read.
+//! A blob's `stored_at` is its file's modification time, set before the rename.
 //!
 //! It must never accept a key that could name a path outside the directory.
 
@@ -13,7 +14,8 @@ use std::path::{Path, PathBuf};
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{BlobStore, StoreError, StoreResult};
+use super::{BlobInfo, BlobStore, StoreError, StoreResult};
+use crate::clock::Timestamp;
 
 /// Blobs as files under one directory (created if missing).
 #[derive(Debug, Clone)]
@@ -48,11 +50,35 @@ fn io_err(e: std::io::Error) -> StoreError {
     StoreError::Unavailable(Box::new(e))
 }
 
-fn write_atomically(dir: &Path, key: &str, bytes: &[u8]) -> std::io::Result<()> {
+fn system_time(t: Timestamp) -> std::time::SystemTime {
+    let ms = t.millis();
+    let at = std::time::Duration::from_millis(ms.unsigned_abs());
+    if ms >= 0 {
+        std::time::UNIX_EPOCH + at
+    } else {
+        std::time::UNIX_EPOCH - at
+    }
+}
+
+fn timestamp(t: std::time::SystemTime) -> Option<Timestamp> {
+    let ms = match t.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => i64::try_from(d.as_millis()).ok()?,
+        Err(e) => -i64::try_from(e.duration().as_millis()).ok()?,
+    };
+    Timestamp::from_millis(ms)
+}
+
+fn write_atomically(
+    dir: &Path,
+    key: &str,
+    bytes: &[u8],
+    stored_at: Timestamp,
+) -> std::io::Result<()> {
     let tmp = dir.join(format!(".tmp-{key}-{}", crate::ids::random_base62(12)));
     let result = (|| {
         let mut f = super::private::create_new(&tmp)?;
         f.write_all(bytes)?;
+        f.set_modified(system_time(stored_at))?;
         f.sync_all()?;
         drop(f);
         std::fs::rename(&tmp, dir.join(key))?;
@@ -66,7 +92,7 @@ fn write_atomically(dir: &Path, key: &str, bytes: &[u8]) -> std::io::Result<()> 
 
 #[async_trait]
 impl BlobStore for DirBlobStore {
-    async fn put(&self, key: &str, bytes: Bytes) -> StoreResult<()> {
+    async fn put(&self, key: &str, bytes: Bytes, stored_at: Timestamp) -> StoreResult<()> {
         if !valid_key(key) {
             return Err(StoreError::Unavailable(
                 format!("blob key {key:?} is not a plain file name").into(),
@@ -74,7 +100,7 @@ impl BlobStore for DirBlobStore {
         }
         let dir = self.dir.clone();
         let key = key.to_string();
-        tokio::task::spawn_blocking(move || write_atomically(&dir, &key, &bytes))
+        tokio::task::spawn_blocking(move || write_atomically(&dir, &key, &bytes, stored_at))
             .await
             .map_err(|e| StoreError::Unavailable(Box::new(e)))?
             .map_err(io_err)
@@ -87,6 +113,53 @@ impl BlobStore for DirBlobStore {
         match tokio::fs::read(self.dir.join(key)).await {
             Ok(v) => Ok(Some(Bytes::from(v))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_err(e)),
+        }
+    }
+
+    /// Reads the whole directory for each page (blobs are files; a directory has no index to
+    /// start from): fine for the thousands of a page, slow for millions of files.
+    async fn list(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<BlobInfo>> {
+        let dir = self.dir.clone();
+        let after = after.map(str::to_string);
+        let listed = tokio::task::spawn_blocking(move || -> std::io::Result<Vec<BlobInfo>> {
+            let mut keys: Vec<String> = Vec::new();
+            for entry in std::fs::read_dir(&dir)? {
+                let Ok(name) = entry?.file_name().into_string() else {
+                    continue; // not a name this store writes
+                };
+                if valid_key(&name) && after.as_deref().is_none_or(|a| name.as_str() > a) {
+                    keys.push(name);
+                }
+            }
+            keys.sort_unstable();
+            keys.truncate(limit);
+            let mut out = Vec::with_capacity(keys.len());
+            for key in keys {
+                match std::fs::metadata(dir.join(&key)) {
+                    Ok(m) => out.push(BlobInfo {
+                        stored_at: m.modified().ok().and_then(timestamp),
+                        key,
+                    }),
+                    // Deleted since the directory was read.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(out)
+        })
+        .await
+        .map_err(|e| StoreError::Unavailable(Box::new(e)))?;
+        listed.map_err(io_err)
+    }
+
+    async fn delete(&self, key: &str) -> StoreResult<bool> {
+        if !valid_key(key) {
+            return Ok(false);
+        }
+        match tokio::fs::remove_file(self.dir.join(key)).await {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(io_err(e)),
         }
     }
@@ -119,8 +192,9 @@ mod tests {
     async fn put_leaves_no_temporary_file() {
         let dir = tempfile::tempdir().unwrap();
         let store = DirBlobStore::open(dir.path()).unwrap();
+        let at = Timestamp::from_millis(1_767_225_600_123).unwrap();
         store
-            .put("blob_x", Bytes::from_static(b"abc"))
+            .put("blob_x", Bytes::from_static(b"abc"), at)
             .await
             .unwrap();
         let names: Vec<_> = std::fs::read_dir(dir.path())
@@ -128,7 +202,17 @@ mod tests {
             .map(|e| e.unwrap().file_name().into_string().unwrap())
             .collect();
         assert_eq!(names, ["blob_x"]);
-        assert!(store.put("../x", Bytes::new()).await.is_err());
+        assert!(store.put("../x", Bytes::new(), at).await.is_err());
         assert_eq!(store.get("../x").await.unwrap(), None);
+        assert!(!store.delete("../x").await.unwrap());
+        // The time given to `put` is the file's, to the millisecond.
+        let listed = store.list(None, 10).await.unwrap();
+        assert_eq!(
+            listed,
+            [BlobInfo {
+                key: "blob_x".into(),
+                stored_at: Some(at)
+            }]
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! process. Meant for tests and embedding; it passes the same conformance suite as the durable
 //! stores.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Mutex, MutexGuard};
 
 use async_trait::async_trait;
@@ -10,7 +10,7 @@ use bytes::Bytes;
 
 use super::*;
 use crate::ids;
-use crate::model::DeliveryStatus;
+use crate::model::{DeliveryStatus, StoredFile};
 
 #[derive(Default)]
 struct Inner {
@@ -28,6 +28,17 @@ struct Inner {
     idempotency: HashMap<(Scope, String), Idem>,
     /// What the last readiness probe wrote: the probe's one fixed row.
     ready_checked_at: Option<Timestamp>,
+    /// Blobs that records hold, by key.
+    held: HashMap<String, Held>,
+    /// Bytes of held blobs per account.
+    stored: HashMap<String, u64>,
+}
+
+/// A blob some records hold.
+struct Held {
+    account: String,
+    size: u64,
+    holders: usize,
 }
 
 enum Idem {
@@ -79,6 +90,12 @@ scoped!(
 );
 
 impl<T: Scoped + Clone> Ordered<T> {
+    fn remove(&mut self, id: &str) -> Option<T> {
+        let v = self.by_id.remove(id)?;
+        self.order.retain(|x| x != id);
+        Some(v)
+    }
+
     fn insert(&mut self, id: &str, value: T) -> StoreResult<()> {
         if self.by_id.contains_key(id) {
             return Err(StoreError::Duplicate);
@@ -142,7 +159,98 @@ impl MemoryStore {
     }
 }
 
+/// The IDs of up to `limit` records last changed before `before`, oldest first.
+fn oldest<'a>(
+    changed: impl Iterator<Item = (Timestamp, &'a String)>,
+    before: Timestamp,
+    limit: usize,
+) -> Vec<String> {
+    let mut stale: Vec<(Timestamp, &String)> = changed.filter(|(t, _)| *t < before).collect();
+    stale.sort();
+    stale
+        .into_iter()
+        .take(limit)
+        .map(|(_, id)| id.clone())
+        .collect()
+}
+
+/// Files in `a` whose blobs are not in `b`.
+fn missing_from<'a>(a: &[&'a StoredFile], b: &[&StoredFile]) -> Vec<&'a StoredFile> {
+    a.iter()
+        .filter(|f| !b.iter().any(|g| g.blob == f.blob))
+        .copied()
+        .collect()
+}
+
 impl Inner {
+    /// How the account's stored bytes change when a record holding `old` comes to hold `new`.
+    fn hold_delta(&self, old: &[&StoredFile], new: &[&StoredFile]) -> i128 {
+        let gained: i128 = missing_from(new, old)
+            .iter()
+            .filter(|f| !self.held.contains_key(&f.blob))
+            .map(|f| i128::from(f.size))
+            .sum();
+        let lost: i128 = missing_from(old, new)
+            .iter()
+            .filter_map(|f| self.held.get(&f.blob))
+            .filter(|h| h.holders == 1)
+            .map(|h| i128::from(h.size))
+            .sum();
+        gained - lost
+    }
+
+    /// A create's check: the account's stored bytes after it stay within its quota.
+    fn check_quota(&self, account: &str, delta: i128) -> StoreResult<()> {
+        let quota = self
+            .accounts
+            .iter()
+            .find(|a| a.id == account)
+            .and_then(|a| a.storage_quota);
+        let used = i128::from(self.stored.get(account).copied().unwrap_or(0));
+        match quota {
+            Some(q) if used + delta > i128::from(q) => Err(StoreError::QuotaExceeded),
+            _ => Ok(()),
+        }
+    }
+
+    /// Moves a record of `account` from holding `old` to holding `new`; returns the blobs no
+    /// record holds any more (their file links are deleted).
+    fn apply_holds(
+        &mut self,
+        account: &str,
+        old: &[&StoredFile],
+        new: &[&StoredFile],
+    ) -> Vec<String> {
+        for f in missing_from(new, old) {
+            let h = self.held.entry(f.blob.clone()).or_insert_with(|| Held {
+                account: account.to_string(),
+                size: f.size,
+                holders: 0,
+            });
+            h.holders += 1;
+            if h.holders == 1 {
+                *self.stored.entry(account.to_string()).or_insert(0) += f.size;
+            }
+        }
+        let mut freed = Vec::new();
+        for f in missing_from(old, new) {
+            let Some(h) = self.held.get_mut(&f.blob) else {
+                continue;
+            };
+            h.holders -= 1;
+            if h.holders == 0 {
+                let h = self.held.remove(&f.blob).expect("present");
+                let bytes = self.stored.entry(h.account).or_insert(0);
+                *bytes = bytes.saturating_sub(h.size);
+                freed.push(f.blob.clone());
+            }
+        }
+        if !freed.is_empty() {
+            self.file_links.retain(|_, l| !freed.contains(&l.blob));
+        }
+        freed
+    }
+
     fn check_debit(&self, debit: Option<&AllowanceDebit>) -> StoreResult<()> {
         if let Some(d) = debit {
             let used = self
@@ -284,6 +392,21 @@ impl Store for MemoryStore {
         }
     }
 
+    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool> {
+        let mut g = self.lock();
+        Ok(match g.accounts.iter_mut().find(|a| a.id == account) {
+            Some(a) => {
+                a.storage_quota = quota;
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn storage_used(&self, account: &str) -> StoreResult<u64> {
+        Ok(self.lock().stored.get(account).copied().unwrap_or(0))
+    }
+
     async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
         Ok(self
             .lock()
@@ -294,7 +417,14 @@ impl Store for MemoryStore {
     }
 
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
-        self.lock().templates.insert(&template.id, template.clone())
+        let mut g = self.lock();
+        if g.templates.by_id.contains_key(&template.id) {
+            return Err(StoreError::Duplicate);
+        }
+        let new = template.held_files();
+        g.check_quota(&template.account, g.hold_delta(&[], &new))?;
+        g.apply_holds(&template.account, &[], &new);
+        g.templates.insert(&template.id, template.clone())
     }
 
     async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>> {
@@ -303,16 +433,20 @@ impl Store for MemoryStore {
 
     async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()> {
         let mut g = self.lock();
-        match g.templates.by_id.get_mut(&template.id) {
+        let old = match g.templates.by_id.get(&template.id) {
             Some(t)
                 if t.version + 1 == template.version
                     && (&t.account, t.mode) == (&template.account, template.mode) =>
             {
-                *t = template.clone();
-                Ok(())
+                t.clone()
             }
-            _ => Err(StoreError::Conflict),
-        }
+            _ => return Err(StoreError::Conflict),
+        };
+        g.apply_holds(&template.account, &old.held_files(), &template.held_files());
+        g.templates
+            .by_id
+            .insert(template.id.clone(), template.clone());
+        Ok(())
     }
 
     async fn list_templates(
@@ -333,9 +467,17 @@ impl Store for MemoryStore {
         if g.envelopes.by_id.contains_key(&envelope.id) {
             return Err(StoreError::Duplicate);
         }
+        if let Some(t) = &envelope.template
+            && g.templates.get(&envelope.scope(), t).is_none()
+        {
+            return Err(StoreError::Conflict);
+        }
+        let new = envelope.held_files();
+        g.check_quota(&envelope.account, g.hold_delta(&[], &new))?;
         g.check_debit(debit)?;
         g.append_events(events)?;
         g.apply_debit(debit);
+        g.apply_holds(&envelope.account, &[], &new);
         g.envelopes.insert(&envelope.id, envelope.clone())
     }
 
@@ -346,13 +488,16 @@ impl Store for MemoryStore {
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
         let mut g = self.lock();
-        match g.envelopes.by_id.get(&envelope.id) {
-            Some(e) if e.version + 1 == envelope.version && e.in_scope(&envelope.scope()) => {}
+        let old = match g.envelopes.by_id.get(&envelope.id) {
+            Some(e) if e.version + 1 == envelope.version && e.in_scope(&envelope.scope()) => {
+                e.clone()
+            }
             _ => return Err(StoreError::Conflict),
-        }
+        };
         g.check_debit(debit)?;
         g.append_events(events)?;
         g.apply_debit(debit);
+        g.apply_holds(&envelope.account, &old.held_files(), &envelope.held_files());
         g.envelopes
             .by_id
             .insert(envelope.id.clone(), envelope.clone());
@@ -504,19 +649,12 @@ impl Store for MemoryStore {
 
     async fn record_attempts(&self, batch: &[(DeliveryAttempt, DeliveryNext)]) -> StoreResult<()> {
         let mut g = self.lock();
-        if batch
-            .iter()
-            .any(|(a, _)| !g.deliveries.iter().any(|d| d.id == a.delivery))
-        {
-            return Err(StoreError::Conflict);
-        }
         for (attempt, next) in batch {
             let next = *next;
-            let d = g
-                .deliveries
-                .iter_mut()
-                .find(|d| d.id == attempt.delivery)
-                .expect("checked above");
+            // Deleted with its envelope (retention) while the attempt ran: nothing to record.
+            let Some(d) = g.deliveries.iter_mut().find(|d| d.id == attempt.delivery) else {
+                continue;
+            };
             d.attempts = d.attempts.max(attempt.number);
             d.last_attempt_at = Some(attempt.at);
             match next {
@@ -757,6 +895,104 @@ impl Store for MemoryStore {
         })
     }
 
+    async fn delete_stale_envelopes(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed> {
+        let mut g = self.lock();
+        let stale = oldest(
+            g.envelopes
+                .by_id
+                .values()
+                .filter(|e| e.mode == mode)
+                .map(|e| (e.last_change(), &e.id)),
+            before,
+            limit,
+        );
+        let mut out = Removed::default();
+        for id in stale {
+            let env = g.envelopes.remove(&id).expect("listed above");
+            // What belongs to the envelope (as `ENVELOPE_ROWS` in `sql/retention.rs`).
+            let events: HashSet<String> = g
+                .events
+                .by_id
+                .values()
+                .filter(|e| e.event.data.object.id == id)
+                .map(|e| e.id().to_string())
+                .collect();
+            for e in &events {
+                g.events.remove(e);
+            }
+            g.deliveries.retain(|d| !events.contains(&d.event));
+            g.attempts.retain(|a| !events.contains(&a.event));
+            g.signing_tokens.retain(|_, t| t.envelope != id);
+            let freed = g.apply_holds(&env.account, &env.held_files(), &[]);
+            out.blobs.extend(freed);
+            out.records += 1;
+        }
+        Ok(out)
+    }
+
+    async fn delete_stale_templates(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed> {
+        let mut g = self.lock();
+        let stale = oldest(
+            g.templates
+                .by_id
+                .values()
+                .filter(|t| t.mode == mode)
+                .map(|t| (t.updated_at, &t.id)),
+            before,
+            limit,
+        );
+        let mut out = Removed::default();
+        for id in stale {
+            let t = g.templates.remove(&id).expect("listed above");
+            out.blobs
+                .extend(g.apply_holds(&t.account, &t.held_files(), &[]));
+            out.records += 1;
+        }
+        Ok(out)
+    }
+
+    async fn envelopes_with_files(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        use crate::model::EnvelopeStatus::{Completed, Voided};
+        let g = self.lock();
+        let mut due: Vec<&EnvelopeRecord> = g
+            .envelopes
+            .by_id
+            .values()
+            .filter(|e| {
+                e.mode == mode
+                    && matches!(e.status, Completed | Voided)
+                    && e.files_deleted_at.is_none()
+                    && e.last_change() < before
+            })
+            .collect();
+        due.sort_by_key(|e| (e.last_change(), e.id.clone()));
+        Ok(due.into_iter().take(limit).cloned().collect())
+    }
+
+    async fn unheld_blobs(&self, keys: &[String]) -> StoreResult<Vec<String>> {
+        let g = self.lock();
+        Ok(keys
+            .iter()
+            .filter(|k| !g.held.contains_key(*k))
+            .cloned()
+            .collect())
+    }
+
     async fn check_ready(&self, now: Timestamp) -> Result<(), NotReady> {
         // Memory takes every write while the process runs: the probe's row is only kept so that
         // this store does what the contract describes.
@@ -768,7 +1004,7 @@ impl Store for MemoryStore {
 /// In-memory blobs.
 #[derive(Default)]
 pub struct MemoryBlobStore {
-    blobs: Mutex<HashMap<String, Bytes>>,
+    blobs: Mutex<BTreeMap<String, (Bytes, Timestamp)>>,
 }
 
 impl std::fmt::Debug for MemoryBlobStore {
@@ -781,24 +1017,37 @@ impl MemoryBlobStore {
     pub fn new() -> Self {
         Self::default()
     }
+
+    fn lock(&self) -> MutexGuard<'_, BTreeMap<String, (Bytes, Timestamp)>> {
+        self.blobs.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 #[async_trait]
 impl BlobStore for MemoryBlobStore {
-    async fn put(&self, key: &str, bytes: Bytes) -> StoreResult<()> {
-        self.blobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key.to_string(), bytes);
+    async fn put(&self, key: &str, bytes: Bytes, stored_at: Timestamp) -> StoreResult<()> {
+        self.lock().insert(key.to_string(), (bytes, stored_at));
         Ok(())
     }
 
     async fn get(&self, key: &str) -> StoreResult<Option<Bytes>> {
-        Ok(self
-            .blobs
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(key)
-            .cloned())
+        Ok(self.lock().get(key).map(|(b, _)| b.clone()))
+    }
+
+    async fn list(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<BlobInfo>> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        let g = self.lock();
+        let start = after.map_or(Unbounded, |a| Excluded(a.to_string()));
+        Ok(g.range((start, Unbounded))
+            .take(limit)
+            .map(|(k, (_, at))| BlobInfo {
+                key: k.clone(),
+                stored_at: Some(*at),
+            })
+            .collect())
+    }
+
+    async fn delete(&self, key: &str) -> StoreResult<bool> {
+        Ok(self.lock().remove(key).is_some())
     }
 }

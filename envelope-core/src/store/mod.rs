@@ -29,9 +29,30 @@
 //! - **Durability**: a call that returned `Ok` survives a crash (for durable implementations).
 //! - **Readiness**: [`Store::check_ready`] answers `Ok` only after a real read and a real write,
 //!   and repeated calls leave the store's size unchanged.
+//! - **Held blobs and storage**: every write of an envelope or a template records, in the same
+//!   transaction, which blobs the record holds ([`EnvelopeRecord::held_files`],
+//!   [`TemplateRecord::held_files`]). A blob counts once towards its account's stored bytes
+//!   however many records hold it (envelopes made from a template share its file), from the
+//!   write that first holds it until the write or deletion that releases the last hold.
+//!   [`Store::unheld_blobs`] answers whether any record still holds a blob; a file link to a
+//!   blob no record holds any more is deleted with the last hold.
+//! - **Storage quota**: [`Store::create_envelope`] and [`Store::insert_template`] are refused
+//!   with [`StoreError::QuotaExceeded`], writing nothing, when the account's stored bytes would
+//!   then be above its [`Account::storage_quota`] (also when the create adds no new bytes to
+//!   an account already above it). Updates are never refused for it: a completion adds the
+//!   signed copy and the audit trail whatever the quota.
+//! - **Referential integrity**: [`Store::create_envelope`] of a record that names a template
+//!   is refused with [`StoreError::Conflict`] when that template no longer exists, checked so
+//!   that a concurrent deletion of the template waits for the create or makes it fail. An
+//!   envelope made from a template shares its file, which must never be deleted under it.
+//! - **Retention**: [`Store::delete_stale_envelopes`] and [`Store::delete_stale_templates`]
+//!   delete a bounded batch of records whose last change is older than a cutoff, each record
+//!   with everything that belongs to it, and report the blobs that no record holds any more.
 //!
 //! Blobs are written before the records that point at them, so a crash leaves at worst an
-//! unreferenced blob, never a record without its bytes.
+//! unreferenced blob, never a record without its bytes. Blobs are deleted only once no record
+//! holds them (after the records, so a crash leaves an unreferenced blob, which the orphan sweep
+//! of `SigningService::retention_sweep` finds).
 
 pub mod conformance;
 mod dir;
@@ -53,7 +74,7 @@ use crate::clock::Timestamp;
 use crate::error::BoxError;
 use crate::model::{
     Account, ApiKey, DeliveryAttempt, DeliveryNext, DueDelivery, EnvelopeRecord, EventRecord,
-    EventType, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
+    EventType, Mode, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
 };
 
 /// What a store can report besides success.
@@ -68,6 +89,9 @@ pub enum StoreError {
     /// The allowance debit did not fit.
     #[error("insufficient balance")]
     InsufficientBalance,
+    /// The create would take the account's stored bytes past its storage quota.
+    #[error("storage quota exceeded")]
+    QuotaExceeded,
     /// The backend failed; retrying later may work.
     #[error("store unavailable: {0}")]
     Unavailable(#[source] BoxError),
@@ -182,6 +206,16 @@ impl Purged {
     }
 }
 
+/// What one batch of [`Store::delete_stale_envelopes`] or [`Store::delete_stale_templates`]
+/// deleted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Removed {
+    /// Records deleted (with what belongs to them).
+    pub records: usize,
+    /// Blobs that no record holds any more: the caller deletes them from the [`BlobStore`].
+    pub blobs: Vec<String>,
+}
+
 /// A response kept for idempotent replay.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredResponse {
@@ -277,6 +311,11 @@ pub trait Store: Send + Sync + 'static {
     -> StoreResult<bool>;
     /// Live signatures used by the account in the period (`YYYY-MM`).
     async fn usage(&self, account: &str, period: &str) -> StoreResult<u32>;
+    /// Sets (or, with `None`, removes) the account's storage quota in bytes; false when no such
+    /// account.
+    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool>;
+    /// Bytes of the blobs the account's records hold (each blob once).
+    async fn storage_used(&self, account: &str) -> StoreResult<u64>;
 
     // Templates.
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()>;
@@ -412,9 +451,41 @@ pub trait Store: Send + Sync + 'static {
 
     // Upkeep.
     /// Deletes up to `limit` rows of each kind that [`PurgeBefore`] names, in every scope, and
-    /// says how many went; call again while it returns `limit` of a kind. Nothing else is ever
-    /// deleted: envelopes, events, templates and deliveries are kept.
+    /// says how many went; call again while it returns `limit` of a kind. Records are deleted
+    /// only by the retention methods below.
     async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged>;
+
+    // Retention.
+    /// Deletes up to `limit` envelopes of `mode`, in every account, whose
+    /// [`EnvelopeRecord::last_change`] is before `before`, oldest first, in one short
+    /// transaction: each with its events, their webhook deliveries and attempts, its signing
+    /// links, and the file links of the blobs it released. Reports the blobs no record holds
+    /// any more. An envelope changed concurrently is either deleted before the change (which
+    /// then fails with `Conflict`) or kept.
+    async fn delete_stale_envelopes(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed>;
+    /// The same for templates of `mode` whose `updated_at` is before `before` (their file is
+    /// released; envelopes made from them keep it held).
+    async fn delete_stale_templates(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed>;
+    /// Completed or voided envelopes of `mode`, in every account, that still hold their files
+    /// and whose last change is before `before`, oldest first: live retention's work.
+    async fn envelopes_with_files(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>>;
+    /// Which of `keys` no record holds.
+    async fn unheld_blobs(&self, keys: &[String]) -> StoreResult<Vec<String>>;
 
     // Health.
     /// Proves that the store serves a read and a durable write now. The write overwrites one
@@ -431,12 +502,28 @@ pub trait Store: Send + Sync + 'static {
     }
 }
 
+/// One blob as [`BlobStore::list`] reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BlobInfo {
+    pub key: String,
+    /// The `stored_at` of its `put`; `None` when the implementation does not know it (blobs
+    /// written before it kept the time): such a blob is never swept as an orphan.
+    pub stored_at: Option<Timestamp>,
+}
+
 /// Bytes of documents, by key. Keys are chosen by the service and never reused.
 ///
 /// Contract: `put` is atomic (a reader sees all of the bytes or none) and durable when it
-/// returns for durable implementations; `get` of an unknown key is `Ok(None)`.
+/// returns for durable implementations, and keeps `stored_at` (the caller's clock) for `list`;
+/// `get` of an unknown key is `Ok(None)`. `list` walks every blob in a fixed order of keys, a
+/// page at a time after the last key of the previous page, so that a walk in pages sees each
+/// blob that exists throughout it once. `delete` of an unknown key is `Ok(false)`.
 #[async_trait]
 pub trait BlobStore: Send + Sync + 'static {
-    async fn put(&self, key: &str, bytes: Bytes) -> StoreResult<()>;
+    async fn put(&self, key: &str, bytes: Bytes, stored_at: Timestamp) -> StoreResult<()>;
     async fn get(&self, key: &str) -> StoreResult<Option<Bytes>>;
+    /// Up to `limit` blobs whose keys come after `after` (from the first with `None`).
+    async fn list(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<BlobInfo>>;
+    /// Deletes a blob; false when there was none.
+    async fn delete(&self, key: &str) -> StoreResult<bool>;
 }

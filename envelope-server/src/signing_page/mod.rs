@@ -195,6 +195,11 @@ impl Pages<'_> {
                 "Not accepted",
                 "The form could not be read. Go back, reload the page and try again.",
             ),
+            ApiError::Core(Error::FileDeleted { .. }) => (
+                "Document deleted",
+                "This document was deleted under the sender's data retention policy. Ask the \
+                 sender for a copy.",
+            ),
             ApiError::Core(Error::Busy { .. }) => (
                 "Busy",
                 "Many documents are being processed right now and nothing was changed. Please \

@@ -3,8 +3,9 @@
 //! that does not end (`shutdown`), `/readyz` following a PostgreSQL role that loses its
 //! write privilege (`health`), secrets at rest: encrypted idempotency records and an
 //! owner-only data dir (`secrets`), one account's hanging webhook receivers against
-//! another's delivery (`webhook_fairness`), and a signer's address through a trusted reverse
-//! proxy (`proxy`), and emails that survive a relay outage and a SIGKILL (`email`).
+//! another's delivery (`webhook_fairness`), a signer's address through a trusted reverse
+//! proxy (`proxy`), emails that survive a relay outage and a SIGKILL (`email`), and retention
+//! under a clock moved ahead with libfaketime (`retention`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -23,6 +24,7 @@ mod health;
 mod multi_process;
 mod process;
 mod proxy;
+mod retention;
 #[cfg(unix)]
 mod secrets;
 mod shutdown;

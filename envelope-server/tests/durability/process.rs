@@ -112,6 +112,22 @@ impl ServerProcess {
         test_key_in(self.stdout.iter())
     }
 
+    /// The test and live keys the server prints on its first start (an empty store).
+    pub fn printed_keys(&self) -> (String, String) {
+        let (mut test, mut live) = (None, None);
+        for line in self.stdout.iter() {
+            for (prefix, slot) in [("sk_test_", &mut test), ("sk_live_", &mut live)] {
+                if let Some(i) = line.find(prefix) {
+                    *slot = Some(line[i..].trim().to_string());
+                }
+            }
+            if let (Some(t), Some(l)) = (&test, &live) {
+                return (t.clone(), l.clone());
+            }
+        }
+        panic!("no keys printed");
+    }
+
     /// The process ID.
     pub fn pid(&self) -> u32 {
         self.child.id()

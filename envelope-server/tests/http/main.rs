@@ -12,6 +12,7 @@ mod idempotency;
 mod limits;
 mod memory;
 mod proxy;
+mod retention;
 mod sealing;
 mod signing;
 mod templates;

@@ -1,4 +1,4 @@
-//! Clause: blob round trips.
+//! Clauses: blob round trips; listing and deleting blobs.
 
 use super::*;
 
@@ -7,7 +7,7 @@ pub async fn blobs(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     let key = format!("blob_{}", crate::ids::random_base62(32));
     assert_eq!(blobs.get(&key).await.unwrap(), None);
     blobs
-        .put(&key, Bytes::from_static(b"%PDF-1.7\n"))
+        .put(&key, Bytes::from_static(b"%PDF-1.7\n"), t(0))
         .await
         .unwrap();
     assert_eq!(
@@ -15,7 +15,7 @@ pub async fn blobs(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
         Some(Bytes::from_static(b"%PDF-1.7\n"))
     );
     let empty = format!("blob_{}", crate::ids::random_base62(32));
-    blobs.put(&empty, Bytes::new()).await.unwrap();
+    blobs.put(&empty, Bytes::new(), t(0)).await.unwrap();
     assert_eq!(blobs.get(&empty).await.unwrap(), Some(Bytes::new()));
 
     // 25 MB of bytes that do not compress, every byte value included.
@@ -29,8 +29,72 @@ pub async fn blobs(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     }
     let big = Bytes::from(big);
     let big_key = format!("blob_{}", crate::ids::random_base62(32));
-    blobs.put(&big_key, big.clone()).await.unwrap();
+    blobs.put(&big_key, big.clone(), t(0)).await.unwrap();
     let back = blobs.get(&big_key).await.unwrap().expect("big blob");
     assert_eq!(back.len(), big.len());
     assert!(back == big, "25 MB blob differs after the round trip");
+}
+
+/// Listing walks every blob once, in pages after the last key, with the time of its `put`
+/// (a retried put's); delete removes one blob and says whether it was there.
+pub async fn blob_listing(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
+    let prefix = format!("blob_{}", crate::ids::random_base62(12));
+    let mut mine: Vec<String> = (0..7).map(|i| format!("{prefix}_{i}")).collect();
+    for (i, k) in mine.iter().enumerate() {
+        blobs
+            .put(k, Bytes::from(vec![b'x'; i]), t(i as i64 * 1000))
+            .await
+            .unwrap();
+    }
+    // A retried put keeps the later time.
+    blobs
+        .put(&mine[0], Bytes::from_static(b"again"), t(60_000))
+        .await
+        .unwrap();
+
+    let walk = |limit: usize| {
+        let blobs = blobs.clone();
+        async move {
+            let mut seen: Vec<BlobInfo> = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let page = blobs.list(after.as_deref(), limit).await.unwrap();
+                assert!(page.len() <= limit, "a page holds at most `limit`");
+                if let (Some(a), Some(first)) = (&after, page.first()) {
+                    assert_ne!(&first.key, a, "a page starts after the cursor");
+                }
+                seen.extend(page.iter().cloned());
+                if page.len() < limit {
+                    return seen;
+                }
+                after = page.last().map(|b| b.key.clone());
+            }
+        }
+    };
+    let seen = walk(2).await;
+    let keys: Vec<&str> = seen.iter().map(|b| b.key.as_str()).collect();
+    let unique: BTreeSet<&str> = keys.iter().copied().collect();
+    assert_eq!(unique.len(), keys.len(), "no blob twice in one walk");
+    for (i, k) in mine.iter().enumerate() {
+        let b = seen
+            .iter()
+            .find(|b| &b.key == k)
+            .unwrap_or_else(|| panic!("{k} not listed"));
+        let at = if i == 0 { 60_000 } else { i as i64 * 1000 };
+        assert_eq!(b.stored_at, Some(t(at)), "{k}");
+    }
+    assert_eq!(
+        walk(1000).await.len(),
+        seen.len(),
+        "page size changes nothing"
+    );
+
+    assert!(blobs.delete(&mine[3]).await.unwrap());
+    assert!(!blobs.delete(&mine[3]).await.unwrap(), "already gone");
+    assert!(!blobs.delete("blob_never_stored").await.unwrap());
+    assert_eq!(blobs.get(&mine[3]).await.unwrap(), None);
+    let gone = mine.remove(3);
+    let after = walk(3).await;
+    assert!(after.iter().all(|b| b.key != gone));
+    assert!(mine.iter().all(|k| after.iter().any(|b| &b.key == k)));
 }

@@ -30,6 +30,7 @@ pub fn account(allowance: u32) -> Account {
         name: "Acme \"Widgets\" & Sons".into(),
         monthly_allowance: allowance,
         created_at: t(0),
+        storage_quota: None,
     }
 }
 
@@ -136,6 +137,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         signed: None,
         audit_trail: None,
         emails: vec![],
+        files_deleted_at: None,
     }
 }
 

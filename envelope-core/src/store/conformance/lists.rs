@@ -119,6 +119,9 @@ pub async fn list_pagination(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let s = new_scope(&*store, 0).await;
     let (ta, tb) = (template(&s), template(&s));
+    // An envelope may name only a template that exists (referential integrity).
+    store.insert_template(&ta).await.unwrap();
+    store.insert_template(&tb).await.unwrap();
     let mut of_a = Vec::new();
     for i in 0..5 {
         let mut e = envelope(&s);

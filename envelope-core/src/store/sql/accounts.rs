@@ -1,8 +1,9 @@
 //! Accounts, API keys and allowance usage.
 //!
-//! `accounts.monthly_allowance` and `api_keys.revoked_at` change in place, so they are columns
-//! that win over the copy in the JSON document: a single conditional `UPDATE` changes them,
-//! without a read-modify-write of the document.
+//! `accounts.monthly_allowance`, `accounts.storage_quota` and `api_keys.revoked_at` change in
+//! place, so they are columns that win over the copy in the JSON document: a single conditional
+//! `UPDATE` changes them, without a read-modify-write of the document. The bytes an account
+//! stores are `storage_usage` (kept by `held.rs`).
 
 use super::{
     SqlStore, db_err, decode, encode, from_millis, millis, point_read, with_pool, with_tx,
@@ -13,14 +14,20 @@ use crate::model::{Account, ApiKey};
 use crate::store::StoreResult;
 
 const INSERT_ACCOUNT: &str =
-    "INSERT INTO accounts (id, monthly_allowance, doc) VALUES ($1, $2, $3)";
+    "INSERT INTO accounts (id, monthly_allowance, storage_quota, doc) VALUES ($1, $2, $3, $4)";
 const INSERT_KEY: &str =
     "INSERT INTO api_keys (id, account, hash, revoked_at, doc) VALUES ($1, $2, $3, $4, $5)";
 
-fn account_from_row((allowance, doc): (i64, String)) -> StoreResult<Account> {
+fn account_from_row((allowance, quota, doc): (i64, Option<i64>, String)) -> StoreResult<Account> {
     let mut a: Account = decode("account", &doc)?;
     a.monthly_allowance = u32::try_from(allowance).unwrap_or(u32::MAX);
+    a.storage_quota = quota.map(|q| u64::try_from(q).unwrap_or(0));
     Ok(a)
+}
+
+/// Quotas are `u64` in records and `BIGINT` in the database.
+fn quota_column(quota: Option<u64>) -> Option<i64> {
+    quota.map(|q| i64::try_from(q).unwrap_or(i64::MAX))
 }
 
 fn key_from_row((revoked_at, doc): (Option<i64>, String)) -> StoreResult<ApiKey> {
@@ -43,6 +50,7 @@ impl SqlStore {
             sqlx::query(INSERT_ACCOUNT)
                 .bind(&account.id)
                 .bind(i64::from(account.monthly_allowance))
+                .bind(quota_column(account.storage_quota))
                 .bind(&doc)
                 .execute(&mut *tx)
                 .await
@@ -65,18 +73,20 @@ impl SqlStore {
     pub(super) async fn get_account_impl(&self, id: &str) -> StoreResult<Option<Account>> {
         let row = point_read!(
             &self.pool,
-            "SELECT monthly_allowance, doc FROM accounts WHERE id = $1",
-            (id) as (i64, String)
+            "SELECT monthly_allowance, storage_quota, doc FROM accounts WHERE id = $1",
+            (id) as (i64, Option<i64>, String)
         );
         row.map(account_from_row).transpose()
     }
 
     pub(super) async fn list_accounts_impl(&self) -> StoreResult<Vec<Account>> {
-        let rows: Vec<(i64, String)> = with_pool!(&self.pool, |p| {
-            sqlx::query_as("SELECT monthly_allowance, doc FROM accounts ORDER BY seq")
-                .fetch_all(p)
-                .await
-                .map_err(db_err)?
+        let rows: Vec<(i64, Option<i64>, String)> = with_pool!(&self.pool, |p| {
+            sqlx::query_as(
+                "SELECT monthly_allowance, storage_quota, doc FROM accounts ORDER BY seq",
+            )
+            .fetch_all(p)
+            .await
+            .map_err(db_err)?
         });
         rows.into_iter().map(account_from_row).collect()
     }
@@ -96,6 +106,32 @@ impl SqlStore {
                 .rows_affected()
         });
         Ok(r > 0)
+    }
+
+    pub(super) async fn set_storage_quota_impl(
+        &self,
+        account: &str,
+        quota: Option<u64>,
+    ) -> StoreResult<bool> {
+        let r = with_write!(&self.pool, |e| {
+            sqlx::query("UPDATE accounts SET storage_quota = $2 WHERE id = $1")
+                .bind(account)
+                .bind(quota_column(quota))
+                .execute(e)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+        });
+        Ok(r > 0)
+    }
+
+    pub(super) async fn storage_used_impl(&self, account: &str) -> StoreResult<u64> {
+        let bytes = point_read!(
+            &self.pool,
+            "SELECT bytes FROM storage_usage WHERE account = $1",
+            (account) as (i64,)
+        );
+        Ok(bytes.map_or(0, |(b,)| u64::try_from(b).unwrap_or(0)))
     }
 
     pub(super) async fn insert_api_key_impl(&self, key: &ApiKey) -> StoreResult<()> {
@@ -129,14 +165,14 @@ impl SqlStore {
     ) -> StoreResult<Option<(ApiKey, Account)>> {
         let row = point_read!(
             &self.pool,
-            "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.doc \
+            "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.storage_quota, a.doc \
              FROM api_keys k JOIN accounts a ON a.id = k.account WHERE k.hash = $1",
-            (hash) as (Option<i64>, String, i64, String)
+            (hash) as (Option<i64>, String, i64, Option<i64>, String)
         );
-        row.map(|(revoked, key, allowance, account)| {
+        row.map(|(revoked, key, allowance, quota, account)| {
             Ok((
                 key_from_row((revoked, key))?,
-                account_from_row((allowance, account))?,
+                account_from_row((allowance, quota, account))?,
             ))
         })
         .transpose()

@@ -178,7 +178,8 @@ impl SqlStore {
                     .map_err(db_err)?
                     .rows_affected();
                 if changed == 0 {
-                    return Err(StoreError::Conflict);
+                    // Deleted with its envelope (retention) while the attempt ran.
+                    continue;
                 }
                 sqlx::query(ATTEMPT)
                     .bind(&attempt.delivery)

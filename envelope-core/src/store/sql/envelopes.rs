@@ -1,21 +1,37 @@
-//! Envelopes: the one transaction that writes an envelope, its events, the webhook outbox rows
-//! and the allowance debit, all or nothing; and the envelope reads.
+//! Envelopes: the one transaction that writes an envelope, its events, the webhook outbox rows,
+//! the allowance debit and the blobs it holds (with the storage quota), all or nothing; and the
+//! envelope reads.
 
+use super::held::{self, move_holds};
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, db_err, decode, encode, millis, version, with_pool, with_tx};
+use super::{Engine, SqlStore, db_err, decode, encode, millis, version, with_pool, with_tx};
 use crate::clock::Timestamp;
 use crate::ids;
 use crate::model::{EnvelopeRecord, EventRecord, Scope, WebhookEndpointRecord};
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest, StoreError, StoreResult};
 
 const INSERT_ENVELOPE: &str = "INSERT INTO envelopes \
-    (id, account, mode, version, status, template, expires_at, doc, next_email_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    (id, account, mode, version, status, template, expires_at, doc, \
+     updated_at, files_deleted_at, blobs, next_email_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+
+/// The blobs the version being replaced holds (no row: a stale version).
+const HELD_BEFORE: &str = "SELECT blobs FROM envelopes \
+    WHERE id = $1 AND account = $2 AND mode = $3 AND version = $4";
 
 /// Compare-and-set on `version` (and scope): zero rows changed is a conflict.
 const UPDATE_ENVELOPE: &str = "UPDATE envelopes \
-    SET version = $4, status = $5, template = $6, expires_at = $7, doc = $8, next_email_at = $10 \
+    SET version = $4, status = $5, template = $6, expires_at = $7, doc = $8, \
+    updated_at = $10, files_deleted_at = $11, blobs = $12, next_email_at = $13 \
     WHERE id = $1 AND account = $2 AND mode = $3 AND version = $9";
+
+/// The template a new envelope names still exists. On PostgreSQL the row is share-locked until
+/// the commit, so a retention delete of the template (which locks it for update) waits for the
+/// envelope, then sees the blob held by it; or deletes first and this finds no row.
+const TEMPLATE_EXISTS: &str =
+    "SELECT COUNT(*) FROM templates WHERE id = $1 AND account = $2 AND mode = $3";
+const TEMPLATE_EXISTS_LOCKED: &str = "SELECT COUNT(*) FROM \
+    (SELECT 1 FROM templates WHERE id = $1 AND account = $2 AND mode = $3 FOR KEY SHARE) t";
 
 /// One statement that debits only while `used < allowance`: no row is inserted when the allowance
 /// is 0, and the conflicting row is updated only below the allowance. Zero rows changed means
@@ -27,7 +43,8 @@ const DEBIT: &str = "INSERT INTO allowance_usage (account, period, used) \
     WHERE allowance_usage.used < $3";
 
 const INSERT_EVENT: &str = "INSERT INTO events \
-    (id, account, mode, event_type, created_at, doc) VALUES ($1, $2, $3, $4, $5, $6)";
+    (id, account, mode, event_type, created_at, doc, envelope) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7)";
 
 const ENABLED_ENDPOINTS: &str = "SELECT doc FROM webhook_endpoints \
     WHERE account = $1 AND mode = $2 AND status = 'enabled' ORDER BY seq";
@@ -70,8 +87,29 @@ impl SqlStore {
         let status = env.status.as_str();
         let expires_at = env.expires_at.map(millis);
         let next_email_at = env.next_email_at().map(millis);
+        let updated_at = millis(env.last_change());
+        let files_deleted_at = env.files_deleted_at.map(millis);
+        let holds = env.held_files();
+        let blobs = held::column(&holds);
+        let template_exists = match self.engine() {
+            Engine::Sqlite => TEMPLATE_EXISTS,
+            Engine::Postgres => TEMPLATE_EXISTS_LOCKED,
+        };
         with_tx!(&self.pool, |tx| {
+            let mut held_before: Vec<String> = Vec::new();
             if create {
+                if let Some(t) = &env.template {
+                    let found: i64 = sqlx::query_scalar(template_exists)
+                        .bind(t)
+                        .bind(&env.account)
+                        .bind(mode)
+                        .fetch_one(&mut *tx)
+                        .await
+                        .map_err(db_err)?;
+                    if found == 0 {
+                        return Err(StoreError::Conflict);
+                    }
+                }
                 sqlx::query(INSERT_ENVELOPE)
                     .bind(&env.id)
                     .bind(&env.account)
@@ -81,11 +119,26 @@ impl SqlStore {
                     .bind(&env.template)
                     .bind(expires_at)
                     .bind(&doc)
+                    .bind(updated_at)
+                    .bind(files_deleted_at)
+                    .bind(&blobs)
                     .bind(next_email_at)
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
             } else {
+                let before: Option<(Option<String>,)> = sqlx::query_as(HELD_BEFORE)
+                    .bind(&env.id)
+                    .bind(&env.account)
+                    .bind(mode)
+                    .bind(old)
+                    .fetch_optional(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                let Some((before,)) = before else {
+                    return Err(StoreError::Conflict);
+                };
+                held_before = held::keys(before.as_deref());
                 let changed = sqlx::query(UPDATE_ENVELOPE)
                     .bind(&env.id)
                     .bind(&env.account)
@@ -96,6 +149,9 @@ impl SqlStore {
                     .bind(expires_at)
                     .bind(&doc)
                     .bind(old)
+                    .bind(updated_at)
+                    .bind(files_deleted_at)
+                    .bind(&blobs)
                     .bind(next_email_at)
                     .execute(&mut *tx)
                     .await
@@ -130,6 +186,7 @@ impl SqlStore {
                     .bind(e.event.kind.as_str())
                     .bind(created)
                     .bind(edoc)
+                    .bind(&e.event.data.object.id)
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -168,6 +225,8 @@ impl SqlStore {
                         .map_err(db_err)?;
                 }
             }
+            // Last: on PostgreSQL the usage row stays locked until the commit.
+            move_holds!(tx, &env.account, &held_before, &holds, create);
         });
         Ok(())
     }

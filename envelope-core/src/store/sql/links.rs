@@ -39,10 +39,13 @@ impl SqlStore {
     pub(super) async fn insert_file_link_impl(&self, l: &FileLink) -> StoreResult<()> {
         let doc = encode(l)?;
         with_write!(&self.pool, |e| {
-            sqlx::query("INSERT INTO file_links (token_hash, expires_at, doc) VALUES ($1, $2, $3)")
-                .bind(&l.token_hash)
-                .bind(millis(l.expires_at))
-                .bind(&doc)
+            sqlx::query(
+                "INSERT INTO file_links (token_hash, expires_at, doc, blob) VALUES ($1, $2, $3, $4)",
+            )
+            .bind(&l.token_hash)
+            .bind(millis(l.expires_at))
+            .bind(&doc)
+            .bind(&l.blob)
                 .execute(e)
                 .await
                 .map_err(db_err)?;

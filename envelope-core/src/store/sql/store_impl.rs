@@ -6,11 +6,11 @@ use super::SqlStore;
 use crate::clock::Timestamp;
 use crate::model::{
     Account, ApiKey, DeliveryAttempt, DeliveryNext, DueDelivery, EnvelopeRecord, EventRecord,
-    EventType, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
+    EventType, Mode, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,
 };
 use crate::store::{
     AllowanceDebit, EnvelopeFilter, FileLink, IdempotencyBegin, Listed, NotReady, PageRequest,
-    PurgeBefore, Purged, SigningToken, Store, StoreResult, StoredResponse,
+    PurgeBefore, Purged, Removed, SigningToken, Store, StoreResult, StoredResponse,
 };
 
 #[async_trait]
@@ -49,6 +49,12 @@ impl Store for SqlStore {
     }
     async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
         self.usage_impl(account, period).await
+    }
+    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool> {
+        self.set_storage_quota_impl(account, quota).await
+    }
+    async fn storage_used(&self, account: &str) -> StoreResult<u64> {
+        self.storage_used_impl(account).await
     }
 
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
@@ -218,6 +224,33 @@ impl Store for SqlStore {
 
     async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged> {
         self.purge_expired_impl(before, limit).await
+    }
+    async fn delete_stale_envelopes(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed> {
+        self.delete_stale_envelopes_impl(mode, before, limit).await
+    }
+    async fn delete_stale_templates(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed> {
+        self.delete_stale_templates_impl(mode, before, limit).await
+    }
+    async fn envelopes_with_files(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        self.envelopes_with_files_impl(mode, before, limit).await
+    }
+    async fn unheld_blobs(&self, keys: &[String]) -> StoreResult<Vec<String>> {
+        self.unheld_blobs_impl(keys).await
     }
     async fn check_ready(&self, now: Timestamp) -> Result<(), NotReady> {
         self.check_ready_impl(now).await

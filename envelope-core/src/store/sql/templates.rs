@@ -1,7 +1,9 @@
-//! Templates: versioned documents, updated only from the version the caller read.
+//! Templates: versioned documents, updated only from the version the caller read; each write
+//! holds the template's file (`held.rs`), a create within the account's storage quota.
 
+use super::held::{self, move_holds};
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, db_err, encode, version, with_write};
+use super::{SqlStore, db_err, encode, millis, version, with_tx};
 use crate::model::{Scope, TemplateRecord};
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
 
@@ -15,10 +17,12 @@ impl SqlStore {
     pub(super) async fn insert_template_impl(&self, t: &TemplateRecord) -> StoreResult<()> {
         let doc = encode(t)?;
         let v = version(t.version)?;
-        with_write!(&self.pool, |e| {
+        let holds = t.held_files();
+        let blobs = held::column(&holds);
+        with_tx!(&self.pool, |tx| {
             sqlx::query(
-                "INSERT INTO templates (id, account, mode, version, archived, doc) \
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO templates (id, account, mode, version, archived, doc, updated_at, blobs) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .bind(&t.id)
             .bind(&t.account)
@@ -26,9 +30,12 @@ impl SqlStore {
             .bind(v)
             .bind(t.archived)
             .bind(&doc)
-            .execute(e)
+            .bind(millis(t.updated_at))
+            .bind(&blobs)
+            .execute(&mut *tx)
             .await
             .map_err(db_err)?;
+            move_holds!(tx, &t.account, &[], &holds, true);
         });
         Ok(())
     }
@@ -52,10 +59,26 @@ impl SqlStore {
         let doc = encode(t)?;
         let new = version(t.version)?;
         let old = new.checked_sub(1).ok_or(StoreError::Conflict)?;
-        let changed = with_write!(&self.pool, |e| {
-            sqlx::query(
-                "UPDATE templates SET version = $1, archived = $2, doc = $3 \
-                 WHERE id = $4 AND account = $5 AND mode = $6 AND version = $7",
+        let holds = t.held_files();
+        let blobs = held::column(&holds);
+        with_tx!(&self.pool, |tx| {
+            let before: Option<(Option<String>,)> = sqlx::query_as(
+                "SELECT blobs FROM templates \
+                 WHERE id = $1 AND account = $2 AND mode = $3 AND version = $4",
+            )
+            .bind(&t.id)
+            .bind(&t.account)
+            .bind(t.mode.as_str())
+            .bind(old)
+            .fetch_optional(&mut *tx)
+            .await
+            .map_err(db_err)?;
+            let Some((before,)) = before else {
+                return Err(StoreError::Conflict);
+            };
+            let changed = sqlx::query(
+                "UPDATE templates SET version = $1, archived = $2, doc = $3, updated_at = $8, \
+                 blobs = $9 WHERE id = $4 AND account = $5 AND mode = $6 AND version = $7",
             )
             .bind(new)
             .bind(t.archived)
@@ -64,14 +87,23 @@ impl SqlStore {
             .bind(&t.account)
             .bind(t.mode.as_str())
             .bind(old)
-            .execute(e)
+            .bind(millis(t.updated_at))
+            .bind(&blobs)
+            .execute(&mut *tx)
             .await
             .map_err(db_err)?
-            .rows_affected()
+            .rows_affected();
+            if changed == 0 {
+                return Err(StoreError::Conflict);
+            }
+            move_holds!(
+                tx,
+                &t.account,
+                &held::keys(before.as_deref()),
+                &holds,
+                false
+            );
         });
-        if changed == 0 {
-            return Err(StoreError::Conflict);
-        }
         Ok(())
     }
 
