@@ -14,7 +14,6 @@ use crate::model::{
 use crate::pdf;
 use crate::rules;
 use crate::seal::{SealError, Sealer};
-use crate::store::StoreError;
 
 /// Key under which a signer's signature for the appended signature page is kept.
 pub(crate) const SIGNATURE_PAGE_KEY: &str = "$signature_page";
@@ -62,21 +61,17 @@ impl SigningService {
                 ));
             }
             self.finalize(&mut next, now).await?;
-            let emails = self.queue_emails(Some(&current), &mut next, now);
-            next.version = current.version + 1;
             events.push(super::events::record(
                 &next,
                 EventType::Completed,
                 None,
                 now,
             ));
-            match self.inner.store.update_envelope(&next, &events, None).await {
-                Ok(()) => {
-                    self.dispatch_emails(&next, emails);
-                    return Ok(next.view());
-                }
-                Err(StoreError::Conflict) => continue,
-                Err(e) => return Err(e.into()),
+            if self
+                .write_over_emails(current, &mut next, &events, now)
+                .await?
+            {
+                return Ok(next.view());
             }
         }
         Err(Error::Internal("completion kept conflicting".into()))

@@ -130,6 +130,52 @@ impl SigningService {
         super::notify::queue_emails(prev, next, now, lease_until)
     }
 
+    /// Writes `next`, a change made from `current`, with its events and the emails it causes,
+    /// and starts sending them; `false` when the envelope changed meanwhile and the caller must
+    /// apply its change again. When the only thing that changed meanwhile is email bookkeeping
+    /// (a lease or an outcome of this outbox, which follow every write with emails), the change
+    /// is written over the fresh record instead: work such as stamping the signed copy is not
+    /// redone (and its blobs not orphaned) because an email went out.
+    pub(crate) async fn write_over_emails(
+        &self,
+        mut current: EnvelopeRecord,
+        next: &mut EnvelopeRecord,
+        events: &[crate::model::EventRecord],
+        now: Timestamp,
+    ) -> Result<bool> {
+        for _ in 0..MAX_WRITES {
+            let mut attempt = next.clone();
+            attempt.emails = current.emails.clone();
+            let ids = self.queue_emails(Some(&current), &mut attempt, now);
+            attempt.version = current.version + 1;
+            match self
+                .inner
+                .store
+                .update_envelope(&attempt, events, None)
+                .await
+            {
+                Ok(()) => {
+                    *next = attempt;
+                    self.dispatch_emails(next, ids);
+                    return Ok(true);
+                }
+                Err(StoreError::Conflict) => {
+                    let scope = current.scope();
+                    let Some(fresh) = self.inner.store.get_envelope(&scope, &current.id).await?
+                    else {
+                        return Ok(false);
+                    };
+                    if !same_but_emails(&current, &fresh) {
+                        return Ok(false);
+                    }
+                    current = fresh;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(false)
+    }
+
     /// Makes the first attempt of emails just queued by a committed write, in the background.
     pub(crate) fn dispatch_emails(&self, rec: &EnvelopeRecord, ids: Vec<String>) {
         let leases: Vec<Lease> = rec
@@ -332,6 +378,16 @@ impl SigningService {
             Err(e) => Err(e.into()),
         }
     }
+}
+
+/// Whether `a` and `b` differ at most in their emails (and so their version).
+fn same_but_emails(a: &EnvelopeRecord, b: &EnvelopeRecord) -> bool {
+    let strip = |r: &EnvelopeRecord| EnvelopeRecord {
+        version: 0,
+        emails: Vec::new(),
+        ..r.clone()
+    };
+    strip(a) == strip(b)
 }
 
 /// Retries emails and sends those whose first attempt never happened. Build it with

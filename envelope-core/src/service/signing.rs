@@ -284,10 +284,8 @@ impl SigningService {
                 Some(i),
                 now,
             )];
-            let emails;
             if last {
                 self.finalize(&mut next, now).await?;
-                emails = self.queue_emails(Some(&current), &mut next, now);
                 events.push(super::events::record(
                     &next,
                     EventType::Completed,
@@ -296,16 +294,14 @@ impl SigningService {
                 ));
             } else {
                 mark_turns(&mut next, now);
-                emails = self.queue_emails(Some(&current), &mut next, now);
             }
-            next.version = current.version + 1;
-            match self.inner.store.update_envelope(&next, &events, None).await {
-                Ok(()) => {
-                    self.dispatch_emails(&next, emails);
-                    return Ok(next.view());
-                }
-                Err(StoreError::Conflict) => continue,
-                Err(e) => return Err(e.into()),
+            // Completion stamped PDFs: an email outcome recorded meanwhile must not make it
+            // start over.
+            if self
+                .write_over_emails(current, &mut next, &events, now)
+                .await?
+            {
+                return Ok(next.view());
             }
         }
         Err(Error::Internal("signing kept conflicting".into()))
