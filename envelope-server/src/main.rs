@@ -17,12 +17,25 @@ use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 use envelope_server::{ConnectionLimits, TrustedProxies};
 
+/// The version `--version` prints: the crate's and the git commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("ENVELOPE_GIT_COMMIT"),
+    ")"
+);
+
 /// The Envelope Signing Service: HTTP server and admin commands.
 #[derive(Debug, Parser)]
-#[command(version, args_conflicts_with_subcommands = true)]
+#[command(version = VERSION, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// How log lines are written to stderr: `text` for people, `json` for a log pipeline (one
+    /// object per line: timestamp, level, target, message and the event's fields, such as a
+    /// request's request_id, method, path, status and duration_ms).
+    #[arg(long, global = true, env = "ENVELOPE_LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     /// Options of `serve`, the default command.
     #[command(flatten)]
     serve: ServeArgs,
@@ -55,17 +68,47 @@ enum Command {
     },
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LogFormat {
+    Text,
+    Json,
+}
+
+/// Logs to stderr at the level `ENVELOPE_LOG` sets (default `info`), in `format`.
+fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("ENVELOPE_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        LogFormat::Json => logs
+            .json()
+            .flatten_event(true)
+            .with_current_span(false)
+            .init(),
+    }
+}
+
 #[derive(Debug, Clone, Args)]
 struct StoreArgs {
     /// Directory of the data.
-    #[arg(long, env = "ENVELOPE_DATA_DIR", default_value = "./envelope-data")]
+    #[arg(
+        long,
+        global = true,
+        env = "ENVELOPE_DATA_DIR",
+        default_value = "./envelope-data"
+    )]
     data_dir: PathBuf,
     /// Database URL (sqlite://... or postgres://...); default: a store under --data-dir.
-    #[arg(long, env = "ENVELOPE_DATABASE_URL")]
+    #[arg(long, global = true, env = "ENVELOPE_DATABASE_URL")]
     database_url: Option<String>,
     /// Key file of stored idempotency responses (AES-256-GCM), created on first start; default
     /// <data-dir>/idempotency.key. Servers that share one database must use the same key.
-    #[arg(long, env = "ENVELOPE_IDEMPOTENCY_KEY_FILE")]
+    #[arg(long, global = true, env = "ENVELOPE_IDEMPOTENCY_KEY_FILE")]
     idempotency_key_file: Option<PathBuf>,
 }
 
@@ -320,15 +363,8 @@ impl StoreArgs {
 const BLOCKING_TASKS_LIMIT: Duration = Duration::from_millis(500);
 
 fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_env("ENVELOPE_LOG")
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
     let cli = Cli::parse();
+    init_logging(cli.log_format);
     // Built by hand rather than with `#[tokio::main]`: dropping a runtime waits for every
     // blocking task without limit, and SIGTERM must end the process whatever PDF work runs.
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -494,6 +530,92 @@ mod tests {
             let e = Cli::try_parse_from(["envelope-server", "--test-retention-days", bad]);
             assert!(e.is_err(), "{bad:?} is accepted");
         }
+    }
+
+    #[test]
+    fn store_options_go_anywhere_on_the_line() {
+        let data_dir = |args: &[&str]| -> PathBuf {
+            let mut all = vec!["envelope-server"];
+            all.extend_from_slice(args);
+            match Cli::try_parse_from(all).unwrap_or_else(|e| panic!("{args:?}: {e}")) {
+                Cli {
+                    command: Some(Command::Accounts { store, .. }),
+                    ..
+                } => store.data_dir,
+                Cli {
+                    command: Some(Command::Serve(serve)),
+                    ..
+                } => serve.store.data_dir,
+                Cli {
+                    command: None,
+                    serve,
+                    ..
+                } => serve.store.data_dir,
+                other => panic!("{other:?}"),
+            }
+        };
+        let d = PathBuf::from("/srv/envelope");
+        assert_eq!(
+            data_dir(&[
+                "accounts",
+                "create",
+                "--name",
+                "X",
+                "--data-dir",
+                "/srv/envelope"
+            ]),
+            d
+        );
+        assert_eq!(
+            data_dir(&[
+                "accounts",
+                "--data-dir",
+                "/srv/envelope",
+                "create",
+                "--name",
+                "X"
+            ]),
+            d
+        );
+        assert_eq!(
+            data_dir(&["accounts", "list", "--data-dir", "/srv/envelope"]),
+            d
+        );
+        assert_eq!(data_dir(&["serve", "--data-dir", "/srv/envelope"]), d);
+        assert_eq!(data_dir(&["--data-dir", "/srv/envelope"]), d);
+        assert_eq!(
+            data_dir(&["accounts", "list"]),
+            PathBuf::from("./envelope-data")
+        );
+    }
+
+    #[test]
+    fn log_format_and_version() {
+        let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
+        assert_eq!(cli.log_format, LogFormat::Text);
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "accounts",
+            "list",
+            "--log-format",
+            "json",
+        ])
+        .unwrap();
+        assert_eq!(cli.log_format, LogFormat::Json);
+        assert!(Cli::try_parse_from(["envelope-server", "--log-format", "xml"]).is_err());
+        let v = Cli::try_parse_from(["envelope-server", "--version"]).unwrap_err();
+        assert_eq!(v.kind(), clap::error::ErrorKind::DisplayVersion);
+        let text = v.to_string();
+        assert!(
+            text.contains(env!("CARGO_PKG_VERSION")) && text.contains("(commit "),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 
     #[test]

@@ -40,6 +40,7 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
         mode: Mode::Test,
         rate: None,
         replayed: false,
+        route: None,
     };
     let outcome = AssertUnwindSafe(process(app, client, req, &mut meta))
         .catch_unwind()
@@ -56,6 +57,7 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
                 $level,
                 method = %method,
                 path = %redact(&path),
+                route = meta.route.unwrap_or_else(|| page_route(&path)),
                 status = reply.status.as_u16(),
                 duration_ms = started.elapsed().as_millis() as u64,
                 request_id = %meta.request_id,
@@ -74,6 +76,18 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
         log_request!(tracing::Level::INFO);
     }
     finish(reply, &meta)
+}
+
+/// The route of a request outside the API, as logs name it (no token in it).
+fn page_route(path: &str) -> &'static str {
+    match path {
+        "/healthz" => "GET /healthz",
+        "/readyz" => "GET /readyz",
+        p if p.starts_with("/sign/") => "/sign/{token}",
+        p if p.starts_with("/files/") => "GET /files/{token}",
+        p if p.starts_with("/v1/") || p == "/v1" => "/v1 (unresolved)",
+        _ => "(unmatched)",
+    }
 }
 
 fn is_probe(path: &str) -> bool {
@@ -188,6 +202,7 @@ async fn api(
         .into());
     }
     let route = router::resolve(&parts.method, segments)?;
+    meta.route = Some(route.template());
     let (body, reservation) =
         read_body(app, parts, body, route.body_policy(), &ctx.account.id).await?;
     let query = query_params(parts.uri.query());

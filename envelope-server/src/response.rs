@@ -104,6 +104,8 @@ pub struct Meta {
     pub mode: Mode,
     pub rate: Option<RateLimitState>,
     pub replayed: bool,
+    /// The API route's template (`POST /v1/envelopes/{id}/send`), once the path resolved.
+    pub route: Option<&'static str>,
 }
 
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("service-request-id");

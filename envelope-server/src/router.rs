@@ -52,6 +52,40 @@ pub enum BodyPolicy {
 }
 
 impl Route {
+    /// The method and path template, as logs (and metrics) name the route.
+    pub fn template(&self) -> &'static str {
+        use Route::*;
+        match self {
+            CreateEnvelope => "POST /v1/envelopes",
+            ListEnvelopes => "GET /v1/envelopes",
+            GetEnvelope(_) => "GET /v1/envelopes/{id}",
+            SendEnvelope(_) => "POST /v1/envelopes/{id}/send",
+            VoidEnvelope(_) => "POST /v1/envelopes/{id}/void",
+            RemindEnvelope(_) => "POST /v1/envelopes/{id}/remind",
+            ReassignSigner(..) => "POST /v1/envelopes/{id}/signers/{signer_id}/reassign",
+            SigningUrl(_) => "POST /v1/envelopes/{id}/signing_url",
+            EnvelopeFile(..) => "GET /v1/envelopes/{id}/files/{kind}",
+            CreateTemplate => "POST /v1/templates",
+            ListTemplates => "GET /v1/templates",
+            GetTemplate(_) => "GET /v1/templates/{id}",
+            UpdateTemplate(_) => "PATCH /v1/templates/{id}",
+            DeleteTemplate(_) => "DELETE /v1/templates/{id}",
+            TemplateFile(_) => "GET /v1/templates/{id}/file",
+            CreateEndpoint => "POST /v1/webhook_endpoints",
+            ListEndpoints => "GET /v1/webhook_endpoints",
+            GetEndpoint(_) => "GET /v1/webhook_endpoints/{id}",
+            UpdateEndpoint(_) => "PATCH /v1/webhook_endpoints/{id}",
+            DeleteEndpoint(_) => "DELETE /v1/webhook_endpoints/{id}",
+            ListEvents => "GET /v1/events",
+            GetEvent(_) => "GET /v1/events/{id}",
+            EventDeliveries(_) => "GET /v1/events/{id}/deliveries",
+            ResendEvent(_) => "POST /v1/events/{id}/resend",
+            Account => "GET /v1/account",
+            Balance => "GET /v1/balance",
+            TestComplete(_) => "POST /v1/test_helpers/envelopes/{id}/complete",
+        }
+    }
+
     /// Routes that only read (file downloads are not among them: they may mint a link).
     pub fn is_read(&self) -> bool {
         use Route::*;
@@ -185,6 +219,57 @@ mod tests {
     fn r(m: Method, path: &str) -> Result<Route, ApiError> {
         let segs: Vec<&str> = path.split('/').collect();
         resolve(&m, &segs)
+    }
+
+    /// Each route's template, with its placeholders filled, resolves to that route.
+    #[test]
+    fn templates_name_their_routes() {
+        use Route::*;
+        let x = || "x_1".to_string();
+        let all = [
+            CreateEnvelope,
+            ListEnvelopes,
+            GetEnvelope(x()),
+            SendEnvelope(x()),
+            VoidEnvelope(x()),
+            RemindEnvelope(x()),
+            ReassignSigner(x(), x()),
+            SigningUrl(x()),
+            EnvelopeFile(x(), x()),
+            CreateTemplate,
+            ListTemplates,
+            GetTemplate(x()),
+            UpdateTemplate(x()),
+            DeleteTemplate(x()),
+            TemplateFile(x()),
+            CreateEndpoint,
+            ListEndpoints,
+            GetEndpoint(x()),
+            UpdateEndpoint(x()),
+            DeleteEndpoint(x()),
+            ListEvents,
+            GetEvent(x()),
+            EventDeliveries(x()),
+            ResendEvent(x()),
+            Account,
+            Balance,
+            TestComplete(x()),
+        ];
+        for route in all {
+            let (method, path) = route.template().split_once(' ').unwrap();
+            let path = path.strip_prefix("/v1/").unwrap();
+            let filled: Vec<&str> = path
+                .split('/')
+                .map(|s| if s.starts_with('{') { "x_1" } else { s })
+                .collect();
+            let method: Method = method.parse().unwrap();
+            assert_eq!(
+                resolve(&method, &filled).unwrap(),
+                route,
+                "{}",
+                route.template()
+            );
+        }
     }
 
     #[test]
