@@ -31,6 +31,7 @@ pub mod client_addr;
 pub mod error;
 pub mod handlers;
 pub mod health;
+pub mod metrics;
 pub mod request;
 pub mod response;
 pub mod router;

@@ -187,6 +187,10 @@ struct ServeArgs {
     /// is not one of them. Without it those headers are ignored.
     #[arg(long, env = "ENVELOPE_TRUSTED_PROXIES", value_parser = TrustedProxies::parse)]
     trusted_proxies: Option<TrustedProxies>,
+    /// Address of the Prometheus metrics endpoint (`GET /metrics`), such as 127.0.0.1:9100;
+    /// never on the API's port. Without it no metrics are kept.
+    #[arg(long, env = "ENVELOPE_METRICS_LISTEN")]
+    metrics_listen: Option<SocketAddr>,
     /// Test-mode envelopes and templates, with their files, are deleted this many days after
     /// their last change: 1 to 36500, or off.
     #[arg(long, env = "ENVELOPE_TEST_RETENTION_DAYS", default_value = "30", value_parser = RetentionDays::parse)]
@@ -479,6 +483,7 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         pdf_workers: args.pdf_workers.map(|n| n as usize),
         max_upload_memory: args.max_upload_memory_mib.map(|m| m as usize * 1024 * 1024),
         trusted_proxies: args.trusted_proxies.unwrap_or_default(),
+        metrics_listen: args.metrics_listen,
         test_retention_days: args.test_retention_days,
         live_retention_days: args.live_retention_days,
     })

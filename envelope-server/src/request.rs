@@ -68,6 +68,11 @@ pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Resp
             )
         };
     }
+    crate::metrics::record_request(
+        meta.route.unwrap_or_else(|| page_route(&path)),
+        reply.status.as_u16(),
+        started.elapsed(),
+    );
     // An orchestrator probes every few seconds: its successful probes would bury the other
     // lines. Readiness changes are logged by the core, once each.
     if is_probe(&path) && reply.status.is_success() {

@@ -53,6 +53,8 @@ pub struct ServeOptions {
     pub max_upload_memory: Option<usize>,
     /// Reverse proxies trusted to name the client (`--trusted-proxies`).
     pub trusted_proxies: TrustedProxies,
+    /// Where `GET /metrics` is served (`--metrics-listen`); `None`: no metrics.
+    pub metrics_listen: Option<SocketAddr>,
     /// Days test data is kept after its last change (`--test-retention-days`).
     pub test_retention_days: RetentionDays,
     /// Days the PDFs of finished live envelopes are kept (`--live-retention-days`).
@@ -203,6 +205,11 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     // Logs the first readiness ("ready", or why not) before the first request.
     let _ = svc.readiness().await;
     let listener = tokio::net::TcpListener::bind(opts.listen).await?;
+    if let Some(addr) = opts.metrics_listen {
+        let metrics = tokio::net::TcpListener::bind(addr).await?;
+        tracing::info!(address = %metrics.local_addr()?, "metrics at GET /metrics");
+        crate::metrics::install(svc.clone(), metrics)?;
+    }
     tracing::info!(address = %listener.local_addr()?, base_url = %format!("{public_url}/v1"), "listening");
     let expiry = tokio::spawn(expire_periodically(svc.clone()));
     tracing::info!(

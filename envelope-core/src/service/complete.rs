@@ -99,7 +99,7 @@ impl SigningService {
         let signed = match (&sealer, spec.clone()) {
             (Some(sealer), Some(spec)) => {
                 let prepared = self
-                    .completion_blocking(move || {
+                    .completion_blocking("stamp", move || {
                         pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
                             let digest = p.digest();
                             (p, digest)
@@ -110,7 +110,7 @@ impl SigningService {
                 seal(sealer.as_ref(), prepared).await?
             }
             _ => self
-                .completion_blocking(move || pdf::stamp(&original, &request))
+                .completion_blocking("stamp", move || pdf::stamp(&original, &request))
                 .await?
                 .map_err(stamp_error)?,
         };
@@ -128,13 +128,13 @@ impl SigningService {
             .map(|s| s.certificate().sha256_fingerprint.clone());
         let trail = audit_trail(rec, &signed_file, &service, certificate, now);
         let audit = self
-            .completion_blocking(move || pdf::audit_trail(&trail))
+            .completion_blocking("audit_trail", move || pdf::audit_trail(&trail))
             .await?
             .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
         let audit = match (&sealer, spec) {
             (Some(sealer), Some(spec)) => {
                 let prepared = self
-                    .completion_blocking(move || {
+                    .completion_blocking("audit_trail", move || {
                         pdf::prepare_seal(&audit, &spec).map(|p| {
                             let digest = p.digest();
                             (p, digest)
@@ -170,7 +170,10 @@ async fn seal(
     sealer: &dyn Sealer,
     (prepared, digest): (pdf::PreparedSeal, [u8; 32]),
 ) -> Result<Vec<u8>> {
-    let cms = sealer.sign(digest).await.map_err(|e| match e {
+    let started = std::time::Instant::now();
+    let cms = sealer.sign(digest).await;
+    metrics::histogram!("envelope_seal_seconds").record(started.elapsed().as_secs_f64());
+    let cms = cms.map_err(|e| match e {
         SealError::Unavailable { source } => Error::Unavailable { source },
         other => Error::Internal(format!("sealing failed: {other}")),
     })?;

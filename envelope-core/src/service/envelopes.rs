@@ -380,7 +380,7 @@ impl SigningService {
             ..pdf::PdfLimits::default()
         };
         let info = self
-            .blocking(move || pdf::inspect(&bytes, &pdf_limits))
+            .blocking("inspect", move || pdf::inspect(&bytes, &pdf_limits))
             .await?
             .map_err(|e| match e {
                 pdf::PdfError::TooManyPages { pages, max } => Error::TooManyPages { pages, max },

@@ -495,17 +495,22 @@ impl SigningService {
     /// threads. Past the pool's capacity for its `queue_wait`: [`Error::Busy`].
     pub(crate) async fn blocking<T: Send + 'static>(
         &self,
+        task: &'static str,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
-        self.inner.pool.run(pool::Patience::Request, f).await
+        self.inner.pool.run(pool::Patience::Request, task, f).await
     }
 
     /// Runs the PDF work of a completion in the PDF pool, waiting up to `completion_wait`.
     pub(crate) async fn completion_blocking<T: Send + 'static>(
         &self,
+        task: &'static str,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
-        self.inner.pool.run(pool::Patience::Completion, f).await
+        self.inner
+            .pool
+            .run(pool::Patience::Completion, task, f)
+            .await
     }
 
     /// Takes one slot of the PDF pool, waiting like a request does (then [`Error::Busy`]).

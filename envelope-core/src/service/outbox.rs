@@ -202,6 +202,15 @@ impl SigningService {
         self.inner.emails_in_flight.idle().await;
     }
 
+    /// Sets the gauges of what waits in the outboxes (`envelope_webhook_queue_depth`,
+    /// `envelope_email_queue_depth`): for a metrics scrape (two counts in the store).
+    pub async fn observe_queues(&self) -> Result<()> {
+        let d = self.inner.store.queue_depths().await?;
+        metrics::gauge!("envelope_webhook_queue_depth").set(d.webhook_deliveries as f64);
+        metrics::gauge!("envelope_email_queue_depth").set(d.envelopes_with_emails as f64);
+        Ok(())
+    }
+
     /// The worker that retries emails and takes over those whose process died. Run one per
     /// process (`serve` does); without it, each email gets only its first attempt.
     pub fn email_worker(&self) -> EmailWorker {
@@ -279,6 +288,7 @@ impl SigningService {
             let now = self.now();
             let mut next = current.clone();
             let mut failed = Vec::new();
+            let mut counted: Vec<&'static str> = Vec::new();
             for (eid, outcome) in outcomes {
                 let Some(e) = next.emails.iter_mut().find(|e| e.id == *eid) else {
                     continue;
@@ -288,6 +298,7 @@ impl SigningService {
                 }
                 match outcome {
                     Outcome::Sent => {
+                        counted.push("sent");
                         e.attempts += 1;
                         e.status = EmailStatus::Sent;
                         e.finished_at = Some(now);
@@ -295,6 +306,7 @@ impl SigningService {
                         e.last_error = None;
                     }
                     Outcome::Canceled(why) => {
+                        counted.push("canceled");
                         e.status = EmailStatus::Canceled;
                         e.finished_at = Some(now);
                         e.next_attempt_at = None;
@@ -310,8 +322,12 @@ impl SigningService {
                             .retry_schedule
                             .next_delay(e.attempts);
                         match retry.filter(|_| !permanent) {
-                            Some(delay) => e.next_attempt_at = Some(now + delay),
+                            Some(delay) => {
+                                counted.push("retry");
+                                e.next_attempt_at = Some(now + delay);
+                            }
                             None => {
+                                counted.push("failed");
                                 e.status = EmailStatus::Failed;
                                 e.finished_at = Some(now);
                                 e.next_attempt_at = None;
@@ -338,6 +354,10 @@ impl SigningService {
                 .collect();
             match self.inner.store.update_envelope(&next, &events, None).await {
                 Ok(()) => {
+                    for outcome in counted {
+                        metrics::counter!("envelope_emails_total", "outcome" => outcome)
+                            .increment(1);
+                    }
                     for e in &failed {
                         tracing::warn!(envelope = %id, email = %e.id, kind = e.kind.as_str(), attempts = e.attempts, "email failed for good");
                     }

@@ -94,16 +94,28 @@ impl PdfPool {
         }
     }
 
-    /// Runs `f` on a blocking thread once a slot is free; the slot goes with the task.
+    /// Runs `f` on a blocking thread once a slot is free; the slot goes with the task. `task`
+    /// names it in the metrics (`envelope_pdf_task_seconds{task}`, docs/OPERATIONS.md).
     pub(crate) async fn run<T: Send + 'static>(
         &self,
         patience: Patience,
+        task: &'static str,
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T> {
-        let slot = self.slot(patience).await?;
+        let slot = match self.slot(patience).await {
+            Ok(slot) => slot,
+            Err(e) => {
+                metrics::counter!("envelope_pdf_busy_total", "task" => task).increment(1);
+                return Err(e);
+            }
+        };
         tokio::task::spawn_blocking(move || {
             let _slot = slot;
-            f()
+            let started = std::time::Instant::now();
+            let out = f();
+            metrics::histogram!("envelope_pdf_task_seconds", "task" => task)
+                .record(started.elapsed().as_secs_f64());
+            out
         })
         .await
         .map_err(|e| Error::Internal(format!("PDF task failed: {e}")))
@@ -131,7 +143,7 @@ mod tests {
     async fn past_capacity_a_request_is_busy_and_changes_nothing() {
         let pool = pool(1);
         let held = pool.slot(Patience::Request).await.unwrap();
-        let e = pool.run(Patience::Request, || 1).await.unwrap_err();
+        let e = pool.run(Patience::Request, "test", || 1).await.unwrap_err();
         assert_eq!(e.code(), "service_busy");
         assert!(matches!(
             e,
@@ -140,7 +152,7 @@ mod tests {
             }
         ));
         drop(held);
-        assert_eq!(pool.run(Patience::Request, || 2).await.unwrap(), 2);
+        assert_eq!(pool.run(Patience::Request, "test", || 2).await.unwrap(), 2);
     }
 
     #[tokio::test]
@@ -149,10 +161,10 @@ mod tests {
         let held = pool.slot(Patience::Request).await.unwrap();
         let waiting = {
             let pool = pool.clone();
-            tokio::spawn(async move { pool.run(Patience::Completion, || 3).await })
+            tokio::spawn(async move { pool.run(Patience::Completion, "test", || 3).await })
         };
         // A request arriving meanwhile is refused; the completion is still in line.
-        let e = pool.run(Patience::Request, || 0).await.unwrap_err();
+        let e = pool.run(Patience::Request, "test", || 0).await.unwrap_err();
         assert_eq!(e.code(), "service_busy");
         assert!(!waiting.is_finished());
         drop(held);
@@ -167,7 +179,7 @@ mod tests {
         let work = {
             let pool = pool.clone();
             tokio::spawn(async move {
-                pool.run(Patience::Request, move || {
+                pool.run(Patience::Request, "test", move || {
                     started_tx.send(()).unwrap();
                     release_rx.recv().unwrap();
                 })
@@ -180,7 +192,10 @@ mod tests {
         // The caller gives up; the PDF work itself is still on a core.
         work.abort();
         assert_eq!(
-            pool.run(Patience::Request, || ()).await.unwrap_err().code(),
+            pool.run(Patience::Request, "test", || ())
+                .await
+                .unwrap_err()
+                .code(),
             "service_busy"
         );
         release_tx.send(()).unwrap();

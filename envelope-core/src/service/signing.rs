@@ -246,7 +246,7 @@ impl SigningService {
         let mut request = super::complete::stamp_request(&rec)?;
         request.signature_page = None;
         let preview = self
-            .blocking(move || pdf::stamp(&bytes, &request))
+            .blocking("preview", move || pdf::stamp(&bytes, &request))
             .await?
             .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
         Ok((file.file_name.clone(), preview.into()))
@@ -270,7 +270,7 @@ impl SigningService {
                 // Decoding and re-encoding a drawing is CPU work: it goes through the PDF pool
                 // like stamping, so a burst of large drawings cannot stall the async threads.
                 let (rec, input) = (next.clone(), input.clone());
-                self.blocking(move || checked_values(&rec, i, &input, now))
+                self.blocking("drawing", move || checked_values(&rec, i, &input, now))
                     .await??
             } else {
                 checked_values(&next, i, &input, now)?

@@ -539,6 +539,23 @@ impl Store for MemoryStore {
             .collect())
     }
 
+    async fn queue_depths(&self) -> StoreResult<QueueDepths> {
+        let g = self.lock();
+        Ok(QueueDepths {
+            webhook_deliveries: g
+                .deliveries
+                .iter()
+                .filter(|d| d.status == DeliveryStatus::Pending)
+                .count() as u64,
+            envelopes_with_emails: g
+                .envelopes
+                .by_id
+                .values()
+                .filter(|e| e.next_email_at().is_some())
+                .count() as u64,
+        })
+    }
+
     async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>> {
         let g = self.lock();
         let mut due: Vec<(Timestamp, &EnvelopeRecord)> = g

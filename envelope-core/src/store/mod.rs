@@ -276,6 +276,15 @@ pub enum IdempotencyBegin {
     InFlight,
 }
 
+/// What waits to be sent ([`Store::queue_depths`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct QueueDepths {
+    /// Webhook deliveries still pending (due or waiting for a retry).
+    pub webhook_deliveries: u64,
+    /// Envelopes with at least one pending email.
+    pub envelopes_with_emails: u64,
+}
+
 /// Filters of the envelope list.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EnvelopeFilter {
@@ -360,6 +369,9 @@ pub trait Store: Send + Sync + 'static {
     /// ([`EnvelopeRecord::next_email_at`]), earliest due first: the email worker's query. A store
     /// keeps `next_email_at` indexed as it writes each record.
     async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>>;
+
+    /// How much waits in the two outboxes, in every scope: for metrics.
+    async fn queue_depths(&self) -> StoreResult<QueueDepths>;
 
     // Events and the outbox.
     async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>>;

@@ -181,8 +181,21 @@ impl WebhookWorker {
         if done.is_empty() {
             return;
         }
-        if let Err(e) = self.store.record_attempts(done).await {
-            tracing::warn!(count = done.len(), error = %e, "attempts not recorded; they will be retried");
+        match self.store.record_attempts(done).await {
+            Ok(()) => {
+                for (_, next) in done.iter() {
+                    let outcome = match next {
+                        DeliveryNext::Delivered => "delivered",
+                        DeliveryNext::Retry(_) => "retry",
+                        DeliveryNext::Failed => "failed",
+                    };
+                    metrics::counter!("envelope_webhook_deliveries_total", "outcome" => outcome)
+                        .increment(1);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(count = done.len(), error = %e, "attempts not recorded; they will be retried");
+            }
         }
         done.clear();
     }

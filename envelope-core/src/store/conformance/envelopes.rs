@@ -544,6 +544,7 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         e
     };
     use EmailStatus::{Failed, Pending, Sent};
+    let depth = store.queue_depths().await.unwrap().envelopes_with_emails;
     let a = make(
         &s,
         &[(Sent, None), (Pending, Some(-10)), (Pending, Some(50))],
@@ -558,6 +559,12 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(
         store.get_envelope(&s, &a.id).await.unwrap().as_ref(),
         Some(&a)
+    );
+    let depths = store.queue_depths().await.unwrap();
+    assert_eq!(
+        depths.envelopes_with_emails,
+        depth + 3,
+        "a, b and e have pending emails"
     );
     let mine = [&a, &b, &c, &d, &e].map(|r| r.id.clone());
     let due = |now: i64| {

@@ -294,6 +294,27 @@ impl SqlStore {
         .await
     }
 
+    /// Counts pending webhook deliveries and envelopes with pending emails (the partial index
+    /// of migration 0004).
+    pub(super) async fn queue_depths_impl(&self) -> StoreResult<crate::store::QueueDepths> {
+        let count = |sql: &'static str| async move {
+            let n: i64 = with_pool!(&self.pool, |p| {
+                sqlx::query_scalar(sql).fetch_one(p).await.map_err(db_err)?
+            });
+            Ok::<u64, StoreError>(u64::try_from(n).unwrap_or(0))
+        };
+        Ok(crate::store::QueueDepths {
+            webhook_deliveries: count(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'",
+            )
+            .await?,
+            envelopes_with_emails: count(
+                "SELECT COUNT(*) FROM envelopes WHERE next_email_at IS NOT NULL",
+            )
+            .await?,
+        })
+    }
+
     /// Envelopes of any scope that `sql` (with `$1` = now, `$2` = limit) finds due.
     async fn envelopes_due(
         &self,

@@ -122,15 +122,22 @@ macro_rules! with_tx {
                     .map_err($crate::store::sql::db_err)?;
                 let out = $body;
                 let ticket = lite.commits.ticket();
+                let committing = std::time::Instant::now();
                 $tx.commit().await.map_err($crate::store::sql::db_err)?;
                 drop(turn);
                 ticket.committed().await?;
+                // Until durable: the group commit's shared fsync included.
+                metrics::histogram!("envelope_store_commit_seconds", "engine" => "sqlite")
+                    .record(committing.elapsed().as_secs_f64());
                 out
             }
             $crate::store::sql::Pool::Postgres(p) => {
                 let mut $tx = p.begin().await.map_err($crate::store::sql::db_err)?;
                 let out = $body;
+                let committing = std::time::Instant::now();
                 $tx.commit().await.map_err($crate::store::sql::db_err)?;
+                metrics::histogram!("envelope_store_commit_seconds", "engine" => "postgres")
+                    .record(committing.elapsed().as_secs_f64());
                 out
             }
         }

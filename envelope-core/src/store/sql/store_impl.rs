@@ -109,6 +109,10 @@ impl Store for SqlStore {
         self.expired_envelopes_impl(now, limit).await
     }
 
+    async fn queue_depths(&self) -> StoreResult<crate::store::QueueDepths> {
+        self.queue_depths_impl().await
+    }
+
     async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>> {
         self.due_emails_impl(now, limit).await
     }
