@@ -4,7 +4,7 @@
 //! task ([`conn`]); one over a cap is answered a fixed `503` on the socket ([`refuse`]) instead
 //! of waiting unseen in the kernel's backlog. Nothing here reads a request or knows a route.
 
-mod admission;
+pub(crate) mod admission;
 mod conn;
 mod refuse;
 

@@ -36,6 +36,11 @@ impl ClientKey {
             },
         }
     }
+
+    /// The address that stands for the unit: the IPv4 address, or the /64's first address.
+    pub(crate) fn ip(self) -> IpAddr {
+        self.0
+    }
 }
 
 #[derive(Debug, Default)]
