@@ -159,6 +159,10 @@ pub fn decline(
     void(env, &text, now)
 }
 
+/// How often one signer's place can be handed on: each hand-over stays in the record and the
+/// audit trail, so a key looping on `reassign` must not grow them without bound.
+pub const MAX_REASSIGNMENTS: usize = 10;
+
 /// Hands signer `i`'s place to someone else (extensions E3): on a draft or sent envelope, to a
 /// signer who has neither signed nor declined. The signer keeps its ID, role and order; what the
 /// previous person did (viewing, the client, the link's sending) is reset and the previous
@@ -177,6 +181,12 @@ pub fn reassign(
         )));
     }
     let s = &mut env.signers[i];
+    if s.reassignments.len() >= MAX_REASSIGNMENTS {
+        return Err(Error::state(format!(
+            "Signer {} has been reassigned {MAX_REASSIGNMENTS} times, the most one signer can be.",
+            s.signer.id
+        )));
+    }
     if s.signer.status.is_done() {
         return Err(Error::state(format!(
             "Signer {} has {} and cannot be reassigned.",

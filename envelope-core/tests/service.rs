@@ -1288,6 +1288,24 @@ async fn reassigning_a_signer() {
         (e.code(), e.param().as_deref()),
         ("parameter_invalid", Some("email"))
     );
+    // A bounded history: the tenth hand-over of one signer is the last.
+    let provider = env.signers[1].id.clone();
+    for n in 0..envelope_core::rules::MAX_REASSIGNMENTS {
+        let to = Reassign {
+            name: format!("P{n}"),
+            email: format!("p{n}@example.net"),
+        };
+        w.svc
+            .reassign_signer(&w.test, &env.id, &provider, &to)
+            .await
+            .unwrap();
+    }
+    let e = w
+        .svc
+        .reassign_signer(&w.test, &env.id, &provider, &to)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "invalid_state");
     let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
     let e = w
         .svc
