@@ -317,7 +317,7 @@ enum KeysCommand {
         #[arg(long, env = "ENVELOPE_ACCOUNT")]
         account: String,
     },
-    /// Revoke a key at once.
+    /// Revoke a key: running servers refuse it within 1 s (docs/API.md, "Revoking keys").
     Revoke {
         #[arg(long, env = "ENVELOPE_ACCOUNT")]
         account: String,

@@ -108,7 +108,8 @@ impl Admin<'_> {
         Ok(self.svc.inner.store.list_api_keys(&account.id).await?)
     }
 
-    /// Revokes a key at once; requests with it get `invalid_api_key`.
+    /// Revokes a key: requests with it get `invalid_api_key`, at once in this process and
+    /// within `Settings::key_cache_ttl` in every other one (docs/API.md, "Revoking keys").
     pub async fn revoke_key(&self, account: &str, key_id: &str) -> Result<()> {
         if self
             .svc
@@ -117,6 +118,7 @@ impl Admin<'_> {
             .revoke_api_key(account, key_id, self.svc.now())
             .await?
         {
+            self.svc.inner.keys.forget_key(key_id);
             Ok(())
         } else {
             Err(Error::not_found("api_key", key_id))
@@ -131,6 +133,7 @@ impl Admin<'_> {
             .set_allowance(account, allowance)
             .await?
         {
+            self.svc.inner.keys.forget_account(account);
             Ok(())
         } else {
             Err(Error::not_found("account", account))
@@ -147,6 +150,7 @@ impl Admin<'_> {
             .set_storage_quota(account, quota)
             .await?
         {
+            self.svc.inner.keys.forget_account(account);
             Ok(())
         } else {
             Err(Error::not_found("account", account))

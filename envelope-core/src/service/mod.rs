@@ -15,6 +15,7 @@ mod events;
 mod fields;
 mod health;
 pub mod json;
+mod key_cache;
 mod lifecycle;
 mod notify;
 mod outbox;
@@ -125,6 +126,10 @@ pub struct Settings {
     /// How long test data and the PDFs of finished live envelopes are kept
     /// ([`SigningService::retention_sweep`]).
     pub retention: Retention,
+    /// How long an authenticated API key may be served from memory. A key revoked by another
+    /// process stops working within this time here; one revoked through this service at once.
+    /// Zero reads the store on every request. Default 1 s (docs/API.md, "Revoking keys").
+    pub key_cache_ttl: std::time::Duration,
 }
 
 impl Default for Settings {
@@ -147,6 +152,7 @@ impl Default for Settings {
             pdf_pool: PdfPoolSettings::default(),
             email: EmailSettings::default(),
             retention: Retention::default(),
+            key_cache_ttl: std::time::Duration::from_secs(1),
         }
     }
 }
@@ -219,6 +225,8 @@ pub(crate) struct Inner {
     pub emails_in_flight: Arc<outbox::InFlight>,
     /// Where the retention sweep's look at blobs goes on (`retention.rs`).
     pub orphan_cursor: retention::OrphanCursor,
+    /// Keys that authenticated lately (`key_cache.rs`).
+    pub keys: key_cache::KeyCache,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -315,6 +323,7 @@ impl SigningServiceBuilder {
                 readiness: health::ReadinessCache::default(),
                 emails_in_flight: Arc::default(),
                 orphan_cursor: retention::OrphanCursor::default(),
+                keys: key_cache::KeyCache::new(settings.key_cache_ttl),
                 settings,
             }),
         }
@@ -355,11 +364,20 @@ impl SigningService {
         if !well_formed {
             return Err(Error::InvalidApiKey);
         }
-        let found = self
-            .inner
-            .store
-            .api_key_with_account(&ids::digest(api_key))
-            .await?;
+        let hash = ids::digest(api_key);
+        let found = match self.inner.keys.get(&hash) {
+            Some(hit) => Some(hit),
+            None => {
+                let lookup = self.inner.keys.begin();
+                let found = self.inner.store.api_key_with_account(&hash).await?;
+                if let Some((key, account)) = &found
+                    && key.revoked_at.is_none()
+                {
+                    self.inner.keys.put(lookup, key, account);
+                }
+                found
+            }
+        };
         match found {
             Some((key, account)) if key.revoked_at.is_none() => Ok(AuthContext {
                 account,
