@@ -1,23 +1,61 @@
-//! `cargo run -p envelope-core --example stamp -- IN.pdf OUT.pdf`
+//! `cargo run -p envelope-core --example stamp -- IN.pdf OUT.pdf [--seal [--key KEY.pem --cert CHAIN.pem]]`
 //!
 //! Discovers the fields of IN.pdf, fills every one with a sample value (a typed signature in
 //! signature fields), adds a signature page when the document has no signature field, writes the
 //! signed copy to OUT.pdf and says what it did.
+//!
+//! With `--seal`, the stamps and a PAdES seal go into one incremental update, exactly as a
+//! completed envelope's signed copy is made: sealed with the ECDSA P-256 key and chain given by
+//! `--key` and `--cert` (PEM), or with a fresh self-signed development certificate. This is the
+//! whole-process figure that `benches/compare.py` puts beside pyHanko.
 
 use std::process::ExitCode;
 
 use envelope_core::field::FieldType;
 use envelope_core::pdf::{
-    FieldStamp, PdfLimits, SignatureBlock, StampRequest, StampValue, inspect, stamp,
+    self, FieldStamp, PdfLimits, SealSpec, SignatureBlock, StampRequest, StampValue, inspect, stamp,
 };
+use envelope_core::seal::{LocalSealer, Sealer, SigningIdentity};
+
+const USAGE: &str = "usage: stamp IN.pdf OUT.pdf [--seal [--key KEY.pem --cert CHAIN.pem]]";
+
+/// How the copy is sealed, from the command line.
+enum Seal {
+    None,
+    Development,
+    Pem { key: String, cert: String },
+}
+
+fn parse(args: &[String]) -> Option<(&str, &str, Seal)> {
+    let [input, output, rest @ ..] = args else {
+        return None;
+    };
+    let (mut seal, mut key, mut cert) = (false, None, None);
+    let mut it = rest.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seal" => seal = true,
+            "--key" => key = Some(it.next()?.clone()),
+            "--cert" => cert = Some(it.next()?.clone()),
+            _ => return None,
+        }
+    }
+    let seal = match (seal, key, cert) {
+        (false, None, None) => Seal::None,
+        (true, None, None) => Seal::Development,
+        (true, Some(key), Some(cert)) => Seal::Pem { key, cert },
+        _ => return None,
+    };
+    Some((input, output, seal))
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    let [_, input, output] = args.as_slice() else {
-        eprintln!("usage: stamp IN.pdf OUT.pdf");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((input, output, seal)) = parse(&args) else {
+        eprintln!("{USAGE}");
         return ExitCode::from(2);
     };
-    match run(input, output) {
+    match run(input, output, seal) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("stamp: {e}");
@@ -26,7 +64,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(input: &str, output: &str) -> Result<(), String> {
+fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
     let original = std::fs::read(input).map_err(|e| format!("cannot read {input}: {e}"))?;
     let info = inspect(&original, &PdfLimits::default()).map_err(|e| format!("{input}: {e}"))?;
     println!(
@@ -74,14 +112,26 @@ fn run(input: &str, output: &str) -> Result<(), String> {
             signed_at: "2024-05-01 12:00 UTC".into(),
         }]
     });
-    let signed = stamp(
-        &original,
-        &StampRequest {
-            fields,
-            signature_page,
-        },
-    )
-    .map_err(|e| format!("{input}: {e}"))?;
+    let request = StampRequest {
+        fields,
+        signature_page,
+    };
+    let signed = match seal {
+        Seal::None => stamp(&original, &request).map_err(|e| format!("{input}: {e}"))?,
+        Seal::Development => {
+            let identity = SigningIdentity::generate_development("envelope stamp example")
+                .map_err(|e| format!("development certificate: {e}"))?
+                .identity;
+            sealed(&original, &request, &LocalSealer::new(identity))?
+        }
+        Seal::Pem { key, cert } => {
+            let read =
+                |p: &str| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"));
+            let identity = SigningIdentity::from_pem(&read(&key)?, &read(&cert)?, None)
+                .map_err(|e| format!("{key}, {cert}: {e}"))?;
+            sealed(&original, &request, &LocalSealer::new(identity))?
+        }
+    };
     std::fs::write(output, &signed).map_err(|e| format!("cannot write {output}: {e}"))?;
     println!(
         "wrote {output}: {} bytes ({} original + {} appended)",
@@ -90,4 +140,29 @@ fn run(input: &str, output: &str) -> Result<(), String> {
         signed.len() - original.len()
     );
     Ok(())
+}
+
+/// The stamps and the seal's field in one update, then one hash of the whole file and the
+/// signature over it: what completion does for a signed copy.
+fn sealed(
+    original: &[u8],
+    request: &StampRequest,
+    sealer: &LocalSealer,
+) -> Result<Vec<u8>, String> {
+    let spec = SealSpec {
+        name: "Envelope".into(),
+        reason: "Signed by all parties via Envelope".into(),
+        signing_time: chrono::Utc::now(),
+        capacity: sealer.capacity(),
+    };
+    let prepared = pdf::stamp_for_seal(original, request, &spec).map_err(|e| e.to_string())?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .map_err(|e| e.to_string())?;
+    let cms = runtime
+        .block_on(sealer.sign(prepared.digest()))
+        .map_err(|e| format!("sealing: {e}"))?;
+    let signed = prepared.fill(&cms).map_err(|e| format!("sealing: {e}"))?;
+    println!("  sealed by {}", sealer.certificate().subject);
+    Ok(signed)
 }
