@@ -73,7 +73,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     // Emails go out in the background, right after the write; an app that wants to see them
     // sent (or a short-lived process about to exit) waits for them. A long-running app also runs
-    // `svc.email_worker()` so that failed attempts are retried.
+    // `svc.maintenance()` once, which retries failed emails, delivers webhooks, voids expired
+    // envelopes and applies retention.
     svc.settle_emails().await;
     println!(
         "envelope {} is {:?}; {} signing request(s) emailed",

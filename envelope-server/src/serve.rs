@@ -211,26 +211,24 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         crate::metrics::install(svc.clone(), metrics)?;
     }
     tracing::info!(address = %listener.local_addr()?, base_url = %format!("{public_url}/v1"), "listening");
-    let expiry = tokio::spawn(expire_periodically(svc.clone()));
+    // Expiry and purge, retention, webhook and email delivery: the core's one background task.
+    let (stop_maintenance, maintenance_stopped) = tokio::sync::oneshot::channel::<()>();
+    let maintenance = tokio::spawn(
+        svc.maintenance()
+            .webhooks(WorkerSettings {
+                schedule: opts.webhook_retry_schedule.clone(),
+                ..WorkerSettings::default()
+            })
+            .run(async move {
+                let _ = maintenance_stopped.await;
+            }),
+    );
     tracing::info!(
         test_retention_days = %opts.test_retention_days,
         live_retention_days = %opts.live_retention_days,
         "retention sweep runs now and every 10 minutes"
     );
-    let retention = tokio::spawn(retention_periodically(svc.clone()));
-    let worker = svc.webhook_worker(WorkerSettings {
-        schedule: opts.webhook_retry_schedule.clone(),
-        ..WorkerSettings::default()
-    });
-    let (stop_worker, worker_stopped) = tokio::sync::oneshot::channel::<()>();
-    let worker = tokio::spawn(worker.run(async move {
-        let _ = worker_stopped.await;
-    }));
     tracing::info!(schedule = %opts.webhook_retry_schedule, "webhook worker started");
-    let (stop_emails, emails_stopped) = tokio::sync::oneshot::channel::<()>();
-    let emails = tokio::spawn(svc.email_worker().run(async move {
-        let _ = emails_stopped.await;
-    }));
     tracing::info!(schedule = %opts.email_retry_schedule, "email worker started");
     let pages = PageSettings {
         frame_ancestors: opts.frame_ancestors.clone(),
@@ -242,7 +240,6 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     if !opts.trusted_proxies.is_empty() {
         tracing::info!("trusted proxies set: Forwarded / X-Forwarded-For name the client");
     }
-    let svc_for_cleanup = svc.clone();
     let app = App::new(svc)
         .with_pages(pages)
         .with_trusted_proxies(opts.trusted_proxies.clone());
@@ -257,10 +254,7 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         FAILURE_EXIT_DELAY,
     )
     .await?;
-    expiry.abort();
-    retention.abort();
-    let _ = stop_worker.send(());
-    let _ = stop_emails.send(());
+    let _ = stop_maintenance.send(());
     if let Stopped::StoreFailed(why) = stopped {
         // No final checkpoint: after a failed fsync the WAL on disk, not the page cache, is
         // the truth, and the next start recovers from it (docs/STORAGE.md).
@@ -274,11 +268,9 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     // a request's leftover work must not keep the process alive; both are safe to cut (writes
     // are transactions, and the next start recovers the WAL).
     let cleanup = async {
-        let _ = emails.await;
-        // Emails in flight are recorded before the store closes; one cut short is sent again
-        // by the next process once its lease ends.
-        svc_for_cleanup.settle_emails().await;
-        let _ = worker.await;
+        // The workers finish what they hold; emails in flight are recorded before the store
+        // closes. One cut short is sent again by the next process once its lease ends.
+        let _ = maintenance.await;
         // Leaves a SQLite database checkpointed: the next start has no WAL to recover.
         opened.sql.close().await;
     };
@@ -324,59 +316,6 @@ fn page_secret(data_dir: &std::path::Path) -> Result<PageSecret, BoxError> {
         // Another process created it first: use theirs.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => page_secret(data_dir),
         Err(e) => Err(format!("cannot create {}: {e}", path.display()).into()),
-    }
-}
-
-/// Every minute: voids expired envelopes (reads settle expiry too; this makes the
-/// `envelope.voided` events timely for envelopes nobody reads), then purges idempotency records
-/// and links that can no longer be used.
-async fn expire_periodically(svc: SigningService) {
-    let mut tick = tokio::time::interval(Duration::from_secs(60));
-    loop {
-        tick.tick().await;
-        match svc.expire_due().await {
-            Ok(0) => {}
-            Ok(n) => tracing::info!(count = n, "expired envelopes voided"),
-            Err(e) => tracing::error!(error = ?e, "expiry sweep failed"),
-        }
-        match svc.purge_expired().await {
-            Ok(p) if p.total() == 0 => {}
-            Ok(p) => tracing::info!(
-                idempotency_keys = p.idempotency_keys,
-                signing_tokens = p.signing_tokens,
-                file_links = p.file_links,
-                "purged what can no longer be used"
-            ),
-            Err(e) => tracing::error!(error = ?e, "purge failed"),
-        }
-    }
-}
-
-/// How often `serve` runs the retention sweep.
-const RETENTION_INTERVAL: Duration = Duration::from_secs(600);
-
-/// At start and every [`RETENTION_INTERVAL`]: deletes what retention says has been kept long
-/// enough (`SigningService::retention_sweep`). The first sweep is always logged, so that the log
-/// shows retention at work; later ones when they deleted something.
-async fn retention_periodically(svc: SigningService) {
-    let mut tick = tokio::time::interval(RETENTION_INTERVAL);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    let mut first = true;
-    loop {
-        tick.tick().await;
-        match svc.retention_sweep().await {
-            Ok(r) if r.total() == 0 && !first => {}
-            Ok(r) => tracing::info!(
-                test_envelopes = r.test_envelopes,
-                test_templates = r.test_templates,
-                live_envelopes_emptied = r.live_envelopes,
-                blobs = r.blobs,
-                orphan_blobs = r.orphan_blobs,
-                "retention sweep done"
-            ),
-            Err(e) => tracing::error!(error = ?e, "retention sweep failed"),
-        }
-        first = false;
     }
 }
 

@@ -17,6 +17,7 @@ mod health;
 pub mod json;
 mod key_cache;
 mod lifecycle;
+mod maintenance;
 mod notify;
 mod outbox;
 pub mod params;
@@ -40,6 +41,7 @@ pub use envelopes::{
 };
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
+pub use maintenance::Maintenance;
 pub use outbox::{EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};

@@ -1,0 +1,167 @@
+//! The background work a running service needs beside its API calls, as one task:
+//! [`SigningService::maintenance`]. An embedding application starts it once per process,
+//! exactly as `envelope-server serve` does:
+//!
+//! | what | how often |
+//! |---|---|
+//! | void envelopes past their expiry (reads settle expiry too; this makes `envelope.voided` timely for envelopes nobody reads), then purge idempotency records and links that can no longer be used | every [`Maintenance::expiry_interval`] (1 min) |
+//! | the retention sweep ([`SigningService::retention_sweep`]) | at start, then every [`Maintenance::retention_interval`] (10 min) |
+//! | webhook deliveries and their retries ([`WebhookWorker`](crate::webhook::WebhookWorker)) | continuously |
+//! | emails and their retries ([`EmailWorker`](super::EmailWorker)) | continuously |
+//!
+//! Several processes on one store may each run it: every piece claims its work through the store
+//! (leases, compare-and-set writes), so nothing is done twice.
+//!
+//! It must never hold work past shutdown: when the `shutdown` future completes, the sweeps stop at
+//! once, the workers finish what they hold, and emails in flight are recorded before `run`
+//! returns. Callers that must bound shutdown wrap `run` in a timeout; an email cut short goes out
+//! again once its lease ends, a delivery cut short is retried.
+
+use std::future::Future;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use super::SigningService;
+use crate::webhook::WorkerSettings;
+
+/// The background work of one process: see the [module documentation](self).
+#[derive(Debug)]
+pub struct Maintenance {
+    svc: SigningService,
+    webhooks: WorkerSettings,
+    expiry_interval: Duration,
+    retention_interval: Duration,
+}
+
+impl SigningService {
+    /// The background work this service needs (expiry, purge, retention, webhook and email
+    /// delivery), to be run once per process with [`Maintenance::run`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let svc = envelope_core::SigningService::builder().build();
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let background = tokio::spawn(svc.maintenance().run(async {
+    ///     let _ = stopped.await;
+    /// }));
+    /// // ... serve requests with `svc` ...
+    /// stop.send(()).unwrap();
+    /// background.await.unwrap();
+    /// # }
+    /// ```
+    pub fn maintenance(&self) -> Maintenance {
+        Maintenance {
+            svc: self.clone(),
+            webhooks: WorkerSettings::default(),
+            expiry_interval: Duration::from_secs(60),
+            retention_interval: Duration::from_secs(600),
+        }
+    }
+}
+
+impl Maintenance {
+    /// How webhooks are delivered and retried (default: the spec's retry schedule).
+    pub fn webhooks(mut self, settings: WorkerSettings) -> Self {
+        self.webhooks = settings;
+        self
+    }
+
+    /// How often expired envelopes are voided and expired records purged (default 1 minute).
+    pub fn expiry_interval(mut self, every: Duration) -> Self {
+        self.expiry_interval = every;
+        self
+    }
+
+    /// How often the retention sweep runs after the first, at start (default 10 minutes).
+    pub fn retention_interval(mut self, every: Duration) -> Self {
+        self.retention_interval = every;
+        self
+    }
+
+    /// Runs everything until `shutdown` completes, then lets the workers finish what they hold
+    /// and waits for emails in flight to be recorded.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send) {
+        let (stop, stopped) = watch::channel(false);
+        let until_stopped = move || {
+            let mut rx = stopped.clone();
+            async move {
+                let _ = rx.wait_for(|s| *s).await;
+            }
+        };
+        let svc = &self.svc;
+        let signal = async {
+            shutdown.await;
+            let _ = stop.send(true);
+        };
+        let webhooks = svc.webhook_worker(self.webhooks).run(until_stopped());
+        let emails = svc.email_worker().run(until_stopped());
+        let expiry = until(
+            until_stopped(),
+            expire_periodically(svc, self.expiry_interval),
+        );
+        let retention = until(
+            until_stopped(),
+            retention_periodically(svc, self.retention_interval),
+        );
+        tokio::join!(signal, webhooks, emails, expiry, retention);
+        // Emails whose first attempt started right after a commit, outside the worker.
+        svc.settle_emails().await;
+    }
+}
+
+/// Runs `work` until `stop` completes.
+async fn until(stop: impl Future<Output = ()>, work: impl Future<Output = ()>) {
+    tokio::select! {
+        () = stop => {}
+        () = work => {}
+    }
+}
+
+async fn expire_periodically(svc: &SigningService, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        match svc.expire_due().await {
+            Ok(0) => {}
+            Ok(n) => tracing::info!(count = n, "expired envelopes voided"),
+            Err(e) => tracing::error!(error = ?e, "expiry sweep failed"),
+        }
+        match svc.purge_expired().await {
+            Ok(p) if p.total() == 0 => {}
+            Ok(p) => tracing::info!(
+                idempotency_keys = p.idempotency_keys,
+                signing_tokens = p.signing_tokens,
+                file_links = p.file_links,
+                "purged what can no longer be used"
+            ),
+            Err(e) => tracing::error!(error = ?e, "purge failed"),
+        }
+    }
+}
+
+/// The first sweep is always logged, so that the log shows retention at work; later ones when
+/// they deleted something.
+async fn retention_periodically(svc: &SigningService, every: Duration) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut first = true;
+    loop {
+        tick.tick().await;
+        match svc.retention_sweep().await {
+            Ok(r) if r.total() == 0 && !first => {}
+            Ok(r) => tracing::info!(
+                test_envelopes = r.test_envelopes,
+                test_templates = r.test_templates,
+                live_envelopes_emptied = r.live_envelopes,
+                blobs = r.blobs,
+                orphan_blobs = r.orphan_blobs,
+                "retention sweep done"
+            ),
+            Err(e) => tracing::error!(error = ?e, "retention sweep failed"),
+        }
+        first = false;
+    }
+}
