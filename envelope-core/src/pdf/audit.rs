@@ -33,7 +33,8 @@ use sha2::{Digest, Sha256};
 
 use super::{AuditTrail, PdfError};
 
-static REGULAR_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+/// The stamping font (`fonts::DEJAVU`): included once in the binary.
+static REGULAR_TTF: &[u8] = super::fonts::DEJAVU;
 static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
 /// Shown for a step that was not reached or a value that is absent.

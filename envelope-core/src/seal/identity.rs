@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use x509_cert::Certificate;
 
 use super::SealError;
+use crate::clock::{Clock, SystemClock, Timestamp};
 
 /// What may be shown about the signing certificate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,10 +125,19 @@ impl SigningIdentity {
         Ok(SigningIdentity { key, chain, info })
     }
 
-    /// A new self-signed certificate for `common_name` (ECDSA P-256, valid ten years, key usage
-    /// digital signature and non-repudiation), marked as a development certificate.
+    /// A new self-signed certificate for `common_name` (ECDSA P-256, valid ten years from
+    /// yesterday by the system clock, key usage digital signature and non-repudiation), marked as
+    /// a development certificate.
     pub fn generate_development(common_name: &str) -> Result<DevelopmentIdentity, SealError> {
-        let mut params = development_params(common_name)?;
+        Self::generate_development_at(common_name, SystemClock.now())
+    }
+
+    /// [`Self::generate_development`] valid from the day before `now` (a test's clock).
+    pub fn generate_development_at(
+        common_name: &str,
+        now: Timestamp,
+    ) -> Result<DevelopmentIdentity, SealError> {
+        let mut params = development_params(common_name, now)?;
         params.key_usages = vec![
             rcgen::KeyUsagePurpose::DigitalSignature,
             rcgen::KeyUsagePurpose::ContentCommitment,
@@ -140,7 +150,7 @@ impl SigningIdentity {
     pub fn generate_timestamp_authority(
         common_name: &str,
     ) -> Result<DevelopmentIdentity, SealError> {
-        let mut params = development_params(common_name)?;
+        let mut params = development_params(common_name, SystemClock.now())?;
         params.key_usages = vec![
             rcgen::KeyUsagePurpose::DigitalSignature,
             rcgen::KeyUsagePurpose::ContentCommitment,
@@ -184,7 +194,10 @@ impl SigningIdentity {
     }
 }
 
-fn development_params(common_name: &str) -> Result<rcgen::CertificateParams, SealError> {
+fn development_params(
+    common_name: &str,
+    now: Timestamp,
+) -> Result<rcgen::CertificateParams, SealError> {
     let mut params = rcgen::CertificateParams::new(Vec::<String>::new())
         .map_err(|e| SealError::Certificate(e.to_string()))?;
     let mut dn = rcgen::DistinguishedName::new();
@@ -195,7 +208,7 @@ fn development_params(common_name: &str) -> Result<rcgen::CertificateParams, Sea
     );
     params.distinguished_name = dn;
     use chrono::Datelike;
-    let from = (chrono::Utc::now() - chrono::Duration::days(1)).date_naive();
+    let from = (now.datetime() - chrono::Duration::days(1)).date_naive();
     params.not_before = rcgen::date_time_ymd(from.year(), from.month() as u8, from.day() as u8);
     params.not_after = rcgen::date_time_ymd(
         from.year() + 10,

@@ -21,6 +21,7 @@ use x509_cert::ext::pkix::name::GeneralName;
 use super::SealError;
 use super::cms::{self, ID_CT_TST_INFO, SHA256};
 use super::identity::SigningIdentity;
+use crate::clock::{Clock, SystemClock};
 use crate::error::BoxError;
 
 /// Carries a DER `TimeStampReq` to a timestamp authority and brings back its DER
@@ -183,12 +184,21 @@ pub async fn timestamp(
 }
 
 /// A timestamp authority in process: it grants every well-formed request, signing with its own
-/// identity (see [`SigningIdentity::generate_timestamp_authority`]) at the system time. For tests
-/// and local development; [`Self::respond`] also serves an HTTP stub.
-#[derive(Debug)]
+/// identity (see [`SigningIdentity::generate_timestamp_authority`]) at the time of its clock
+/// (the system's unless [`Self::with_clock`]). For tests and local development;
+/// [`Self::respond`] also serves an HTTP stub.
 pub struct LocalTimestampAuthority {
     identity: SigningIdentity,
     serial: AtomicU64,
+    clock: std::sync::Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for LocalTimestampAuthority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LocalTimestampAuthority")
+            .field("identity", &self.identity)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A test policy OID (under the example arc of RFC 7229's private testing space).
@@ -199,7 +209,14 @@ impl LocalTimestampAuthority {
         LocalTimestampAuthority {
             identity,
             serial: AtomicU64::new(1),
+            clock: std::sync::Arc::new(SystemClock),
         }
+    }
+
+    /// Stamps tokens with this clock's time (a test's `ManualClock`).
+    pub fn with_clock(mut self, clock: std::sync::Arc<dyn Clock>) -> Self {
+        self.clock = clock;
+        self
     }
 
     /// The DER `TimeStampResp` for a DER `TimeStampReq`: a token, or status 2 (rejection) for a
@@ -222,9 +239,7 @@ impl LocalTimestampAuthority {
     fn try_respond(&self, request: &[u8]) -> Result<Vec<u8>, SealError> {
         let req = TimeStampReq::from_der(request)?;
         let serial = self.serial.fetch_add(1, Ordering::Relaxed);
-        let now = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
+        let now = std::time::Duration::from_secs(self.clock.now().unix_seconds().max(0) as u64);
         let tst = TstInfo {
             version: 1,
             policy: TEST_POLICY,
@@ -292,6 +307,26 @@ mod tests {
             let ci = ContentInfo::from_der(&token).expect("content info");
             assert_eq!(ci.content_type, cms::ID_SIGNED_DATA);
         }
+    }
+
+    #[tokio::test]
+    async fn tokens_carry_the_time_of_the_authoritys_clock() {
+        let at = crate::clock::Timestamp::parse("2031-05-06T07:08:09.000Z").unwrap();
+        let authority = tsa().with_clock(std::sync::Arc::new(crate::clock::ManualClock::new(at)));
+        let token = timestamp(&authority, b"signature bytes")
+            .await
+            .expect("token");
+        let sd: SignedData = ContentInfo::from_der(&token)
+            .unwrap()
+            .content
+            .decode_as()
+            .unwrap();
+        let tst: OctetString = sd.encap_content_info.econtent.unwrap().decode_as().unwrap();
+        let tst = TstInfo::from_der(tst.as_bytes()).unwrap();
+        assert_eq!(
+            tst.gen_time.to_unix_duration().as_secs() as i64,
+            at.unix_seconds()
+        );
     }
 
     #[test]
