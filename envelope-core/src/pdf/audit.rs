@@ -10,7 +10,8 @@
 //! Fonts: DejaVu Sans and DejaVu Sans Bold (vendored, `assets/fonts/`) are embedded as
 //! Identity-H CID fonts with a ToUnicode map, so Latin, Polish, Cyrillic, Greek… names come out
 //! as the right characters both on screen and in text extraction. printpdf only subsets fonts
-//! with `text_layout`, so [`strip_unused_glyphs`] subsets them here: glyph ids are kept (the
+//! with `text_layout`, so they are subset here by the stamper's own subsetter
+//! ([`TrueType::subset_keeping`], with the tables printpdf reads): glyph ids are kept (the
 //! content streams, `/W` and ToUnicode stay valid) but the outlines of unused glyphs are
 //! dropped, along with the layout tables a PDF font program does not need.
 //!
@@ -31,6 +32,7 @@ use printpdf::{
 };
 use sha2::{Digest, Sha256};
 
+use super::truetype::TrueType;
 use super::{AuditTrail, PdfError};
 
 /// The stamping font (`fonts::DEJAVU`): included once in the binary.
@@ -119,13 +121,8 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     for (style, face) in [(Style::Regular, &fonts.regular), (Style::Bold, &fonts.bold)] {
         let used = &w.used[style as usize];
         let mut parsed = face.parsed.clone();
-        if let Some(subset) = strip_unused_glyphs(&parsed.original_bytes, used) {
-            parsed.original_bytes = subset;
-            parsed.font_name = Some(format!("{}+{}", subset_tag(style, used), face.name));
-        } else {
-            // Not expected for the vendored fonts; embedding the whole font is still correct.
-            parsed.font_name = Some(face.name.to_string());
-        }
+        parsed.original_bytes = subset(face.file, used);
+        parsed.font_name = Some(format!("{}+{}", subset_tag(style, used), face.name));
         doc.resources
             .fonts
             .map
@@ -182,6 +179,8 @@ impl Style {
 #[derive(Debug)]
 struct Face {
     parsed: ParsedFont,
+    /// The font file (compiled in).
+    file: &'static [u8],
     name: &'static str,
     units_per_em: f32,
 }
@@ -205,7 +204,7 @@ impl Fonts {
 fn fonts() -> &'static Fonts {
     static FONTS: OnceLock<Fonts> = OnceLock::new();
     FONTS.get_or_init(|| {
-        let load = |bytes: &[u8], name| {
+        let load = |bytes: &'static [u8], name| {
             let mut warnings = Vec::new();
             // The fonts are compiled in; the tests render them, so this cannot fail at run time.
             let parsed = ParsedFont::from_bytes(bytes, 0, &mut warnings)
@@ -213,6 +212,7 @@ fn fonts() -> &'static Fonts {
             let units_per_em = f32::from(parsed.units_per_em.max(1));
             Face {
                 parsed,
+                file: bytes,
                 name,
                 units_per_em,
             }
@@ -942,169 +942,13 @@ fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 // ---------------------------------------------------------------------------------------------
 // Font subsetting
 
-fn be16(b: &[u8], at: usize) -> Option<u16> {
-    Some(u16::from_be_bytes(b.get(at..at + 2)?.try_into().ok()?))
-}
-
-fn be32(b: &[u8], at: usize) -> Option<u32> {
-    Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
-}
-
-fn table_checksum(data: &[u8]) -> u32 {
-    data.chunks(4).fold(0u32, |sum, chunk| {
-        let mut word = [0u8; 4];
-        word[..chunk.len()].copy_from_slice(chunk);
-        sum.wrapping_add(u32::from_be_bytes(word))
-    })
-}
-
-/// A copy of a TrueType font in which only the glyphs in `used` (plus `.notdef` and the
-/// components of composite glyphs) keep their outlines. Glyph ids do not change. Tables a PDF
-/// font program does not use (OpenType layout, kerning, glyph names) are dropped. `None` when
-/// the font is not a plain TrueType font this code understands.
-fn strip_unused_glyphs(font: &[u8], used: &BTreeSet<u16>) -> Option<Vec<u8>> {
-    const KEEP: [&[u8; 4]; 12] = [
-        b"OS/2", b"cmap", b"cvt ", b"fpgm", b"glyf", b"head", b"hhea", b"hmtx", b"loca", b"maxp",
-        b"name", b"prep",
-    ];
-    if be32(font, 0)? != 0x0001_0000 {
-        return None;
-    }
-    let num_tables = usize::from(be16(font, 4)?);
-    let mut tables: Vec<([u8; 4], &[u8])> = Vec::with_capacity(num_tables + 1);
-    for i in 0..num_tables {
-        let rec = 12 + 16 * i;
-        let tag: [u8; 4] = font.get(rec..rec + 4)?.try_into().ok()?;
-        let offset = be32(font, rec + 8)? as usize;
-        let len = be32(font, rec + 12)? as usize;
-        let data = font.get(offset..offset.checked_add(len)?)?;
-        tables.push((tag, data));
-    }
-    let table = |tag: &[u8; 4]| tables.iter().find(|(t, _)| t == tag).map(|(_, d)| *d);
-    let head = table(b"head")?;
-    let long_loca = be16(head, 50)? == 1;
-    let num_glyphs = usize::from(be16(table(b"maxp")?, 4)?);
-    let loca = table(b"loca")?;
-    let glyf = table(b"glyf")?;
-    let glyph_range = |gid: usize| -> Option<std::ops::Range<usize>> {
-        let (start, end) = if long_loca {
-            (
-                be32(loca, gid * 4)? as usize,
-                be32(loca, gid * 4 + 4)? as usize,
-            )
-        } else {
-            (
-                usize::from(be16(loca, gid * 2)?) * 2,
-                usize::from(be16(loca, gid * 2 + 2)?) * 2,
-            )
-        };
-        (start <= end && end <= glyf.len()).then_some(start..end)
-    };
-
-    // The glyphs to keep: the used ones, .notdef, and every component of a composite.
-    let mut keep = BTreeSet::new();
-    let mut todo: Vec<usize> = std::iter::once(0)
-        .chain(used.iter().map(|&g| usize::from(g)))
-        .collect();
-    while let Some(gid) = todo.pop() {
-        if gid >= num_glyphs || !keep.insert(gid) {
-            continue;
-        }
-        let data = &glyf[glyph_range(gid)?];
-        if data.len() < 10 || (be16(data, 0)? as i16) >= 0 {
-            continue;
-        }
-        // Composite glyph: walk its component records.
-        let mut at = 10;
-        loop {
-            let flags = be16(data, at)?;
-            todo.push(usize::from(be16(data, at + 2)?));
-            at += 4 + if flags & 0x0001 != 0 { 4 } else { 2 };
-            at += if flags & 0x0008 != 0 {
-                2
-            } else if flags & 0x0040 != 0 {
-                4
-            } else if flags & 0x0080 != 0 {
-                8
-            } else {
-                0
-            };
-            if flags & 0x0020 == 0 {
-                break;
-            }
-        }
-    }
-
-    let mut new_glyf = Vec::new();
-    let mut new_loca = Vec::with_capacity((num_glyphs + 1) * 4);
-    for gid in 0..num_glyphs {
-        new_loca.extend_from_slice(&u32::try_from(new_glyf.len()).ok()?.to_be_bytes());
-        if keep.contains(&gid) {
-            new_glyf.extend_from_slice(&glyf[glyph_range(gid)?]);
-            while new_glyf.len() % 4 != 0 {
-                new_glyf.push(0);
-            }
-        }
-    }
-    new_loca.extend_from_slice(&u32::try_from(new_glyf.len()).ok()?.to_be_bytes());
-
-    let mut new_head = head.to_vec();
-    new_head.get_mut(8..12)?.fill(0); // checkSumAdjustment, set below
-    new_head
-        .get_mut(50..52)?
-        .copy_from_slice(&1u16.to_be_bytes()); // long loca
-    // `post` version 3: no glyph names.
-    let post = table(b"post").and_then(|p| p.get(..32)).map(|p| {
-        let mut p = p.to_vec();
-        p[..4].copy_from_slice(&0x0003_0000u32.to_be_bytes());
-        p
-    });
-
-    let mut out_tables: Vec<([u8; 4], Vec<u8>)> = Vec::new();
-    for (tag, data) in &tables {
-        let data = match tag {
-            b"glyf" => std::mem::take(&mut new_glyf),
-            b"loca" => std::mem::take(&mut new_loca),
-            b"head" => new_head.clone(),
-            _ if KEEP.contains(&tag) => data.to_vec(),
-            _ => continue,
-        };
-        out_tables.push((*tag, data));
-    }
-    if let Some(post) = post {
-        out_tables.push((*b"post", post));
-    }
-    out_tables.sort_by_key(|a| a.0);
-
-    let n = out_tables.len();
-    let entry_selector = n.ilog2();
-    let search_range = 16usize << entry_selector;
-    let mut out = Vec::new();
-    out.extend_from_slice(&0x0001_0000u32.to_be_bytes());
-    out.extend_from_slice(&u16::try_from(n).ok()?.to_be_bytes());
-    out.extend_from_slice(&u16::try_from(search_range).ok()?.to_be_bytes());
-    out.extend_from_slice(&u16::try_from(entry_selector).ok()?.to_be_bytes());
-    out.extend_from_slice(&u16::try_from(n * 16 - search_range).ok()?.to_be_bytes());
-    let mut offset = 12 + 16 * n;
-    let mut head_offset = None;
-    for (tag, data) in &out_tables {
-        if tag == b"head" {
-            head_offset = Some(offset);
-        }
-        out.extend_from_slice(tag);
-        out.extend_from_slice(&table_checksum(data).to_be_bytes());
-        out.extend_from_slice(&u32::try_from(offset).ok()?.to_be_bytes());
-        out.extend_from_slice(&u32::try_from(data.len()).ok()?.to_be_bytes());
-        offset += data.len().div_ceil(4) * 4;
-    }
-    for (_, data) in &out_tables {
-        out.extend_from_slice(data);
-        out.resize(out.len().div_ceil(4) * 4, 0);
-    }
-    let adjustment = 0xB1B0_AFBAu32.wrapping_sub(table_checksum(&out));
-    out.get_mut(head_offset? + 8..head_offset? + 12)?
-        .copy_from_slice(&adjustment.to_be_bytes());
-    Some(out)
+/// `font` with only the `used` glyphs' outlines (see [`TrueType::subset_keeping`]), keeping
+/// the tables printpdf parses when it embeds the font.
+fn subset(font: &'static [u8], used: &BTreeSet<u16>) -> Vec<u8> {
+    const PRINTPDF_READS: [[u8; 4]; 4] = [*b"OS/2", *b"cmap", *b"name", *b"post"];
+    // The vendored fonts parse; the tests embed both.
+    let parsed = TrueType::parse(font).expect("the vendored DejaVu fonts parse");
+    parsed.subset_keeping(used, &PRINTPDF_READS)
 }
 
 #[cfg(test)]
@@ -1475,7 +1319,7 @@ mod tests {
             .chars()
             .filter_map(|c| fonts().regular.glyph(c))
             .collect();
-        let sub = strip_unused_glyphs(REGULAR_TTF, &used).unwrap();
+        let sub = subset(REGULAR_TTF, &used);
         assert!(sub.len() < REGULAR_TTF.len() / 5, "{} bytes", sub.len());
         let mut warnings = Vec::new();
         let parsed = ParsedFont::from_bytes(&sub, 0, &mut warnings).unwrap();
@@ -1483,10 +1327,11 @@ mod tests {
             parsed.codepoint_to_glyph,
             fonts().regular.parsed.codepoint_to_glyph
         );
-        assert_eq!(
-            table_checksum(&sub),
-            0xB1B0_AFBA,
-            "checkSumAdjustment wrong"
-        );
+        let whole = sub.chunks(4).fold(0u32, |sum, chunk| {
+            let mut word = [0u8; 4];
+            word[..chunk.len()].copy_from_slice(chunk);
+            sum.wrapping_add(u32::from_be_bytes(word))
+        });
+        assert_eq!(whole, 0xB1B0_AFBA, "checkSumAdjustment wrong");
     }
 }

@@ -163,8 +163,16 @@ impl TrueType {
     }
 
     /// A font file with only `gids` (plus `.notdef` and composite parts) drawn; glyph ids keep
-    /// their numbers.
+    /// their numbers. It holds what a PDF viewer draws a CIDFontType2 from: `glyf`, `loca`,
+    /// `head`, the metrics and the hinting tables.
     pub fn subset(&self, gids: &BTreeSet<u16>) -> Vec<u8> {
+        self.subset_keeping(gids, &[])
+    }
+
+    /// [`Self::subset`] that also keeps the `extra` tables present in the font, for a subset
+    /// that another program parses before embedding it (the audit trail's printpdf reads `cmap`,
+    /// `OS/2` and `name`). A kept `post` is cut to version 3: no glyph names.
+    pub fn subset_keeping(&self, gids: &BTreeSet<u16>, extra: &[[u8; 4]]) -> Vec<u8> {
         let glyf = self.table(b"glyf");
         let mut keep: BTreeSet<u16> = BTreeSet::new();
         let mut todo: Vec<u16> = gids.iter().copied().chain([0]).collect();
@@ -216,10 +224,19 @@ impl TrueType {
         }
         let mut tables: Vec<([u8; 4], Vec<u8>)> =
             vec![(*b"glyf", new_glyf), (*b"head", head), (*b"loca", new_loca)];
-        for tag in [b"cvt ", b"fpgm", b"hhea", b"hmtx", b"maxp", b"prep"] {
-            if self.tables.contains_key(tag) {
-                tables.push((*tag, self.table(tag).to_vec()));
+        for tag in [*b"cvt ", *b"fpgm", *b"hhea", *b"hmtx", *b"maxp", *b"prep"]
+            .iter()
+            .chain(extra)
+        {
+            if !self.tables.contains_key(tag) || tables.iter().any(|t| &t.0 == tag) {
+                continue;
             }
+            let mut data = self.table(tag).to_vec();
+            if tag == b"post" && data.len() >= 32 {
+                data.truncate(32);
+                data[..4].copy_from_slice(&0x0003_0000u32.to_be_bytes());
+            }
+            tables.push((*tag, data));
         }
         tables.sort_by_key(|t| t.0);
         write_sfnt(&tables)
