@@ -500,6 +500,7 @@ mod backfill {
             file_name: "a.pdf".into(),
             size,
             sha256: "0".into(),
+            delta: None,
         }
     }
 

@@ -237,9 +237,31 @@ pub struct StoredFile {
     /// Key in the [`crate::BlobStore`].
     pub blob: String,
     pub file_name: String,
+    /// Bytes of the whole file (for a [`Delta`], the base's and the update's together).
     pub size: u64,
-    /// Lowercase hex.
+    /// Lowercase hex SHA-256 of the whole file.
     pub sha256: String,
+    /// Set when the blob holds only an incremental update of another stored file (a signed copy
+    /// is its original followed by one update): the file is the blob `delta.base` followed by
+    /// the blob `blob`. Absent for whole files, and for signed copies stored before deltas.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delta: Option<Delta>,
+}
+
+/// How a [`StoredFile`] is kept as an appended update (docs/STORAGE.md, "Signed copies").
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delta {
+    /// The blob the update follows: the envelope's original, which the same record holds.
+    pub base: String,
+    /// Bytes of the update alone: what the blob `blob` holds.
+    pub stored: u64,
+}
+
+impl StoredFile {
+    /// Bytes its own blob holds: what it adds to the account's stored bytes.
+    pub fn stored_size(&self) -> u64 {
+        self.delta.as_ref().map_or(self.size, |d| d.stored)
+    }
 }
 
 /// The envelope as stored.

@@ -64,6 +64,7 @@ fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
             file_name: "a.pdf".into(),
             size: 1,
             sha256: "0".into(),
+            delta: None,
         },
         signed: None,
         audit_trail: None,

@@ -87,6 +87,7 @@ impl SigningService {
             .get(&rec.original.blob)
             .await?
             .ok_or_else(|| Error::Internal(format!("original {} is missing", rec.original.blob)))?;
+        let original_kept = original.clone();
         let request = stamp_request(rec)?;
         let sealer = self.inner.sealer.clone();
         let service = self.inner.settings.service_name.clone();
@@ -120,8 +121,14 @@ impl SigningService {
             .trim_end_matches(".pdf")
             .trim_end_matches(".PDF")
             .to_string();
+        // Stored as the update alone: the original's bytes are already stored.
         let signed_file = self
-            .put_file(&format!("{base}-signed.pdf"), signed.into())
+            .put_update(
+                &format!("{base}-signed.pdf"),
+                &rec.original,
+                &original_kept,
+                signed.into(),
+            )
             .await?;
         let certificate = sealer
             .as_ref()

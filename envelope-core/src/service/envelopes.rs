@@ -423,7 +423,72 @@ impl SigningService {
             file_name: file_name.to_string(),
             size,
             sha256,
+            delta: None,
         })
+    }
+
+    /// Stores `whole`, a copy of `base` with an incremental update appended (a signed copy), as
+    /// the update alone: the blob holds only the bytes after `base`'s, and reads put `base` in
+    /// front (docs/STORAGE.md, "Signed copies"). `size` and `sha256` describe the whole file.
+    /// A `whole` that does not extend `base` is stored whole.
+    pub(crate) async fn put_update(
+        &self,
+        file_name: &str,
+        base: &StoredFile,
+        base_bytes: &[u8],
+        whole: bytes::Bytes,
+    ) -> Result<StoredFile> {
+        let extends = base.delta.is_none()
+            && base_bytes.len() as u64 == base.size
+            && whole.len() > base_bytes.len()
+            && whole.starts_with(base_bytes);
+        if !extends {
+            return self.put_file(file_name, whole).await;
+        }
+        let sha256 = ids::sha256_hex(&whole);
+        let size = whole.len() as u64;
+        let update = whole.slice(base_bytes.len()..);
+        let stored = update.len() as u64;
+        let blob = format!("blob_{}", ids::random_base62(32));
+        self.inner.blobs.put(&blob, update, self.now()).await?;
+        Ok(StoredFile {
+            blob,
+            file_name: file_name.to_string(),
+            size,
+            sha256,
+            delta: Some(crate::model::Delta {
+                base: base.blob.clone(),
+                stored,
+            }),
+        })
+    }
+
+    /// The bytes of a stored file.
+    pub(crate) async fn read_file(&self, file: &StoredFile) -> Result<Option<bytes::Bytes>> {
+        let base = file.delta.as_ref().map(|d| d.base.as_str());
+        self.read_blobs(&file.blob, base).await
+    }
+
+    /// The blob `blob`, after the blob `base` when there is one (a delta); `None` when either is
+    /// gone. A delta's two parts are joined in one buffer here: the API answers with one body.
+    pub(crate) async fn read_blobs(
+        &self,
+        blob: &str,
+        base: Option<&str>,
+    ) -> Result<Option<bytes::Bytes>> {
+        let Some(tail) = self.inner.blobs.get(blob).await? else {
+            return Ok(None);
+        };
+        let Some(base) = base else {
+            return Ok(Some(tail));
+        };
+        let Some(head) = self.inner.blobs.get(base).await? else {
+            return Ok(None);
+        };
+        let mut whole = bytes::BytesMut::with_capacity(head.len() + tail.len());
+        whole.extend_from_slice(&head);
+        whole.extend_from_slice(&tail);
+        Ok(Some(whole.freeze()))
     }
 
     /// Creates an envelope from a template or a PDF; sends it unless `send` is false.

@@ -522,6 +522,7 @@ impl SigningService {
                 blob: file.blob.clone(),
                 file_name: file.file_name.clone(),
                 expires_at,
+                base: file.delta.as_ref().map(|d| d.base.clone()),
             })
             .await?;
         Ok(FileLinkView {
@@ -549,7 +550,7 @@ impl SigningService {
         if link.expires_at <= self.now() {
             return Err(gone());
         }
-        match self.inner.blobs.get(&link.blob).await? {
+        match self.read_blobs(&link.blob, link.base.as_deref()).await? {
             Some(bytes) => Ok((link.file_name, bytes)),
             // Retention deleted the file after this link was read or made (links of a blob
             // no record holds are deleted with its last hold, but one made in between stays

@@ -306,7 +306,7 @@ impl SigningService {
         if f.size > MAX_ATTACHMENT {
             return Ok(None);
         }
-        let bytes = self.inner.blobs.get(&f.blob).await?.ok_or_else(|| {
+        let bytes = self.read_file(f).await?.ok_or_else(|| {
             crate::error::Error::Internal(format!("{} of {} is missing", f.blob, rec.id))
         })?;
         Ok(Some(Attachment {
@@ -321,7 +321,7 @@ impl SigningService {
         let Some(f) = rec.signed.as_ref().filter(|f| f.size <= MAX_ATTACHMENT) else {
             return vec![];
         };
-        match self.inner.blobs.get(&f.blob).await {
+        match self.read_file(f).await {
             Ok(Some(bytes)) => vec![Attachment {
                 file_name: f.file_name.clone(),
                 content_type: "application/pdf".into(),
@@ -360,6 +360,7 @@ mod tests {
             file_name: name.into(),
             size: 9,
             sha256: "0".into(),
+            delta: None,
         };
         EnvelopeRecord {
             id: "env_1".into(),

@@ -235,9 +235,7 @@ impl SigningService {
         }
         let file = rec.signed.as_ref().unwrap_or(&rec.original);
         let bytes = self
-            .inner
-            .blobs
-            .get(&file.blob)
+            .read_file(file)
             .await?
             .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
         if rec.signed.is_some() {

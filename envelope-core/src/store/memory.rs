@@ -188,7 +188,7 @@ impl Inner {
         let gained: i128 = missing_from(new, old)
             .iter()
             .filter(|f| !self.held.contains_key(&f.blob))
-            .map(|f| i128::from(f.size))
+            .map(|f| i128::from(f.stored_size()))
             .sum();
         let lost: i128 = missing_from(old, new)
             .iter()
@@ -224,12 +224,12 @@ impl Inner {
         for f in missing_from(new, old) {
             let h = self.held.entry(f.blob.clone()).or_insert_with(|| Held {
                 account: account.to_string(),
-                size: f.size,
+                size: f.stored_size(),
                 holders: 0,
             });
             h.holders += 1;
             if h.holders == 1 {
-                *self.stored.entry(account.to_string()).or_insert(0) += f.size;
+                *self.stored.entry(account.to_string()).or_insert(0) += f.stored_size();
             }
         }
         let mut freed = Vec::new();

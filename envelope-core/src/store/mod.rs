@@ -180,6 +180,10 @@ pub struct FileLink {
     pub blob: String,
     pub file_name: String,
     pub expires_at: Timestamp,
+    /// For a file stored as a delta: the blob that comes before `blob`
+    /// ([`StoredFile::delta`](crate::model::StoredFile::delta)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
 }
 
 /// What [`Store::purge_expired`] may delete: rows that can no longer be used.

@@ -63,6 +63,7 @@ fn file(name: &str) -> StoredFile {
         file_name: name.into(),
         size: 1234,
         sha256: ids::sha256_hex(name.as_bytes()),
+        delta: None,
     }
 }
 
@@ -203,5 +204,7 @@ pub fn file_link() -> FileLink {
         blob: format!("blob_{}", ids::random_base62(32)),
         file_name: "signed.pdf".into(),
         expires_at: t(3_600_000),
+        // A signed copy stored as a delta: the link names the blob it follows too.
+        base: Some(format!("blob_{}", ids::random_base62(32))),
     }
 }

@@ -21,6 +21,7 @@ fn own_file(name: &str, size: u64) -> StoredFile {
         file_name: name.into(),
         size,
         sha256: crate::ids::sha256_hex(name.as_bytes()),
+        delta: None,
     }
 }
 

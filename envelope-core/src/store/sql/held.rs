@@ -57,9 +57,11 @@ pub(super) fn keys(column: Option<&str>) -> Vec<String> {
         .collect()
 }
 
+/// Bytes of the file's own blob (an update alone, for a delta).
 pub(super) fn size(f: &StoredFile) -> StoreResult<i64> {
-    i64::try_from(f.size)
-        .map_err(|_| StoreError::Unavailable(format!("blob size {} out of range", f.size).into()))
+    let bytes = f.stored_size();
+    i64::try_from(bytes)
+        .map_err(|_| StoreError::Unavailable(format!("blob size {bytes} out of range").into()))
 }
 
 /// Inside a `with_tx!` body (`$tx` the transaction): moves a record of `$account` from holding
@@ -146,6 +148,7 @@ mod tests {
             file_name: "a.pdf".into(),
             size: 1,
             sha256: String::new(),
+            delta: None,
         };
         let (a, b) = (f("blob_a"), f("blob_b"));
         assert_eq!(column(&[&a, &b]), "blob_a blob_b");
