@@ -54,8 +54,14 @@ async fn schemathesis_finds_nothing() {
         report.path().display().to_string(),
         "--no-color".into(),
     ];
+    let workdir = report.path().to_path_buf();
     let out = tokio::task::spawn_blocking(move || {
-        Command::new("schemathesis").args(&args).output().unwrap()
+        // Schemathesis keeps its example database in the working directory: not in the tree.
+        Command::new("schemathesis")
+            .current_dir(&workdir)
+            .args(&args)
+            .output()
+            .unwrap()
     })
     .await
     .unwrap();
