@@ -4,7 +4,10 @@
 # real SMTP server that envelope-core/tests/mail_smtp.rs and envelope-server/tests/smtp send to),
 # chromium + chromium-driver (envelope-server/tests/browser drives the signing page), faketime
 # (envelope-server/tests/durability/retention.rs runs the real binary with its clock moved ahead)
-# and pyHanko with its CLI (the second, independent validator of sealed PDFs). Safe to run again:
+# and pyHanko with its CLI (the second, independent validator of sealed PDFs); from PyPI too, for
+# the OpenAPI tests (envelope-server/tests/openapi): schemathesis, openapi-python-client and
+# openapi-spec-validator, and prometheus-client (its text parser reads the /metrics scrape of
+# envelope-server/tests/durability/metrics.rs). Safe to run again:
 # it only installs what is missing. Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
@@ -43,7 +46,22 @@ if ! command -v pyhanko >/dev/null 2>&1 || ! python3 -c 'import pyhanko' >/dev/n
   python3 -m pip install --quiet pyhanko pyhanko-cli \
     || python3 -m pip install --quiet --break-system-packages pyhanko pyhanko-cli
 fi
+# Major versions pinned: their command lines and the generated client's API are what the tests
+# call. pip, allowing a system Python that refuses by default (PEP 668), like pyHanko above.
+py_need=()
+command -v schemathesis >/dev/null 2>&1 || py_need+=("schemathesis>=4,<5")
+command -v openapi-python-client >/dev/null 2>&1 || py_need+=("openapi-python-client>=0.29,<0.30")
+python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || py_need+=("openapi-spec-validator>=0.9,<0.10")
+python3 -c 'import prometheus_client' >/dev/null 2>&1 || py_need+=("prometheus-client>=0.26,<1")
+if [ ${#py_need[@]} -gt 0 ]; then
+  echo "installing: ${py_need[*]} (PyPI)"
+  python3 -m pip install --quiet "${py_need[@]}" \
+    || python3 -m pip install --quiet --break-system-packages "${py_need[@]}"
+fi
 echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -v chromedriver)" \
   "$(command -v faketime)" \
   "aiosmtpd $(python3 -c 'import aiosmtpd; print(aiosmtpd.__version__)')" \
   "$(python3 -m pip show pyhanko 2>/dev/null | grep -i '^version' | sed 's/Version: /pyhanko /')"
+echo "OpenAPI and metrics tools: $(schemathesis --version 2>/dev/null)," \
+  "$(openapi-python-client --version 2>/dev/null)," \
+  "$(python3 -m pip show openapi-spec-validator prometheus-client 2>/dev/null | grep -i '^\(name\|version\)' | paste -sd' ')"

@@ -11,6 +11,7 @@
 //! | [`server`] | [`run`]: accept loop, connection caps and their `503`, first-byte and idle timeouts, bounded shutdown |
 //! | [`request`] | one request: ID, auth, rate limit, route, body, idempotency, log line |
 //! | [`router`] | the route table, a `match` on path segments and method |
+//! | [`openapi`] | the OpenAPI 3.1 document (`docs/openapi.json`), served at `GET /v1/openapi.json` |
 //! | [`handlers`] | one arm per operation: parameters in, one core call, value out |
 //! | [`body`] | body limits while streaming, JSON / multipart / query to `Params` |
 //! | [`error`] | the one mapping of errors to statuses and error bodies |
@@ -32,6 +33,7 @@ pub mod error;
 pub mod handlers;
 pub mod health;
 pub mod metrics;
+pub mod openapi;
 pub mod request;
 pub mod response;
 pub mod router;

@@ -88,6 +88,7 @@ fn page_route(path: &str) -> &'static str {
     match path {
         "/healthz" => "GET /healthz",
         "/readyz" => "GET /readyz",
+        "/v1/openapi.json" => "GET /v1/openapi.json",
         p if p.starts_with("/sign/") => "/sign/{token}",
         p if p.starts_with("/files/") => "GET /files/{token}",
         p if p.starts_with("/v1/") || p == "/v1" => "/v1 (unresolved)",
@@ -123,6 +124,11 @@ async fn process(
     let path = parts.uri.path().to_string();
     let segments: Vec<&str> = path.strip_prefix('/').unwrap_or(&path).split('/').collect();
     match segments.as_slice() {
+        // The API's description is public: clients and tools read it before they have a key.
+        ["v1", "openapi.json"] => {
+            limit_by_address(&app.svc, client, meta)?;
+            crate::openapi::document(&parts.method)
+        }
         ["v1", rest @ ..] => api(app, client, &parts, rest, body, meta).await,
         ["files", token] => {
             limit_by_address(&app.svc, client, meta)?;

@@ -5,8 +5,9 @@
 //! owner-only data dir (`secrets`), one account's hanging webhook receivers against
 //! another's delivery (`webhook_fairness`), a signer's address through a trusted reverse
 //! proxy (`proxy`), emails that survive a relay outage and a SIGKILL (`email`), and retention
-//! under a clock moved ahead with libfaketime (`retention`); JSON logs (`logs`); Prometheus metrics (`metrics`);
-//! a key revoked by the admin command while a server runs (`keys`).
+//! under a clock moved ahead with libfaketime (`retention`); JSON logs (`logs`); Prometheus
+//! metrics, read back by Prometheus' own text parser (`metrics`); a key revoked by the admin
+//! command while a server runs (`keys`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.

@@ -1,0 +1,449 @@
+//! Every operation of the document, driven on the real server and answered as the document
+//! says: a broad scenario (templates from a PDF as multipart and JSON, envelopes as JSON and
+//! multipart, send, signing links, reminders, reassignment, the test helper, downloads, void,
+//! pagination, webhook endpoints, events, deliveries, account, balance) and the errors 400, 401,
+//! 403, 404, 409, 413, 415 and 422. Each response is checked by [`Document::check`]; at the end
+//! every documented operation must have answered a success at least once.
+
+use reqwest::multipart::{Form, Part};
+use serde_json::{Value, json};
+
+use crate::check::Document;
+use crate::common::pdf::{client_contract, two_party_contract};
+use crate::common::{Resp, TestServer, b64, client_signer, envelope_body};
+
+fn pdf_part(pdf: Vec<u8>) -> Part {
+    Part::bytes(pdf)
+        .file_name("contract.pdf")
+        .mime_str("application/pdf")
+        .unwrap()
+}
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().expect("an id").to_string()
+}
+
+/// Path and query of a link the server made (`{public_url}/files/...`).
+fn path_of(s: &TestServer, url: &str) -> String {
+    url.strip_prefix(&s.base)
+        .expect("a link to this server")
+        .to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_responses_match_the_document() {
+    let s = TestServer::start().await;
+    let key = s.test_key.clone();
+    let raw = s.send(s.client.get(s.url("/v1/openapi.json"))).await;
+    assert_eq!(raw.status, 200, "served without a key");
+    assert_eq!(raw.body, envelope_server::openapi::DOCUMENT.as_bytes());
+    let d = Document::parse(envelope_server::openapi::DOCUMENT);
+    d.check("GET", "/v1/openapi.json", &raw);
+
+    let get = |path: &'static str| {
+        let s = &s;
+        async move { s.send(s.client.get(s.url(path))).await }
+    };
+    d.check("GET", "/healthz", &get("/healthz").await);
+    d.check("GET", "/readyz", &get("/readyz").await);
+    d.check("GET", "/v1/account", &s.get(&key, "/v1/account").await);
+    d.check("GET", "/v1/balance", &s.get(&key, "/v1/balance").await);
+
+    // Templates: multipart and JSON, pages of one, update, file link, download.
+    let form = Form::new()
+        .text("name", "Consulting")
+        .text("roles", r#"["Client","Provider"]"#)
+        .part("file", pdf_part(two_party_contract()));
+    let r = s
+        .send(
+            s.client
+                .post(s.url("/v1/templates"))
+                .bearer_auth(&key)
+                .multipart(form),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let tmpl = d.check("POST", "/v1/templates", &r);
+    let tmpl_id = id(&tmpl);
+    let r = s
+        .post(
+            &key,
+            "/v1/templates",
+            json!({"name": "Service", "file_base64": b64(&client_contract()),
+                   "file_name": "service.pdf", "description": "One signer"}),
+        )
+        .await;
+    let second = d.check("POST", "/v1/templates", &r);
+    let page = d.check(
+        "GET",
+        "/v1/templates",
+        &s.get(&key, "/v1/templates?limit=1").await,
+    );
+    assert_eq!(page["has_more"], true);
+    let after = format!(
+        "/v1/templates?limit=1&starting_after={}",
+        id(&page["data"][0])
+    );
+    d.check("GET", "/v1/templates", &s.get(&key, &after).await);
+    let t_path = format!("/v1/templates/{tmpl_id}");
+    d.check("GET", "/v1/templates/{id}", &s.get(&key, &t_path).await);
+    let r = s
+        .patch(&key, &t_path, json!({"description": "Two parties"}))
+        .await;
+    d.check("PATCH", "/v1/templates/{id}", &r);
+    let link = d.check(
+        "GET",
+        "/v1/templates/{id}/file",
+        &s.get(&key, &format!("{t_path}/file")).await,
+    );
+    let pdf = s.send(s.client.get(link["url"].as_str().unwrap())).await;
+    assert!(pdf.body.starts_with(b"%PDF"));
+    d.check("GET", "/files/{token}", &pdf);
+    let r = s
+        .delete(&key, &format!("/v1/templates/{}", id(&second)))
+        .await;
+    d.check("DELETE", "/v1/templates/{id}", &r);
+
+    // Webhook endpoints (before the envelopes, so that their events have deliveries).
+    let r = s
+        .post(
+            &key,
+            "/v1/webhook_endpoints",
+            json!({"url": "https://example.com/hook", "description": "all events"}),
+        )
+        .await;
+    let ep = d.check("POST", "/v1/webhook_endpoints", &r);
+    assert!(ep["secret"].is_string());
+    let ep_path = format!("/v1/webhook_endpoints/{}", id(&ep));
+    d.check(
+        "GET",
+        "/v1/webhook_endpoints/{id}",
+        &s.get(&key, &ep_path).await,
+    );
+    let r = s
+        .patch(&key, &ep_path, json!({"events": ["envelope.completed"]}))
+        .await;
+    d.check("PATCH", "/v1/webhook_endpoints/{id}", &r);
+    let other = s.endpoint(&key, "https://example.com/other").await;
+    d.check(
+        "GET",
+        "/v1/webhook_endpoints",
+        &s.get(&key, "/v1/webhook_endpoints?limit=1").await,
+    );
+
+    // An envelope from the template, as a draft: send, link, remind, reassign.
+    let r = s
+        .post(
+            &key,
+            "/v1/envelopes",
+            json!({"template": tmpl_id, "send": false, "delivery": "email",
+                   "data": {"start_date": "2026-01-01"}, "metadata": {"deal": "42"},
+                   "cc": [{"name": "Carol", "email": "carol@example.com"}],
+                   "signers": {"Client": {"name": "Ada", "email": "ada@example.com"},
+                               "Provider": {"name": "Bob", "email": "bob@example.com"}}}),
+        )
+        .await;
+    let draft = d.check("POST", "/v1/envelopes", &r);
+    let e_path = format!("/v1/envelopes/{}", id(&draft));
+    let sent = d.check(
+        "POST",
+        "/v1/envelopes/{id}/send",
+        &s.post_empty(&key, &format!("{e_path}/send")).await,
+    );
+    assert_eq!(sent["status"], "sent");
+    let r = s
+        .post(
+            &key,
+            &format!("{e_path}/signing_url"),
+            json!({"signer": "Client"}),
+        )
+        .await;
+    d.check("POST", "/v1/envelopes/{id}/signing_url", &r);
+    let r = s.post_empty(&key, &format!("{e_path}/remind")).await;
+    d.check("POST", "/v1/envelopes/{id}/remind", &r);
+    let signer = id(&sent["signers"][1]);
+    let r = s
+        .post(
+            &key,
+            &format!("{e_path}/signers/{signer}/reassign"),
+            json!({"name": "Bea", "email": "bea@example.com"}),
+        )
+        .await;
+    d.check(
+        "POST",
+        "/v1/envelopes/{id}/signers/{signer_id}/reassign",
+        &r,
+    );
+    // The signed file before completion: 409 file_not_ready.
+    let r = s.get(&key, &format!("{e_path}/files/signed")).await;
+    assert_eq!(r.status, 409);
+    d.check("GET", "/v1/envelopes/{id}/files/{kind}", &r);
+    let done = d.check(
+        "POST",
+        "/v1/test_helpers/envelopes/{id}/complete",
+        &s.post_empty(
+            &key,
+            &format!("/v1/test_helpers/envelopes/{}/complete", id(&draft)),
+        )
+        .await,
+    );
+    assert_eq!(done["status"], "completed");
+    for kind in ["signed", "audit_trail", "original"] {
+        let r = s.get(&key, &format!("{e_path}/files/{kind}")).await;
+        let link = d.check("GET", "/v1/envelopes/{id}/files/{kind}", &r);
+        let file = s
+            .get(&key, &path_of(&s, link["url"].as_str().unwrap()))
+            .await;
+        d.check("GET", "/files/{token}", &file);
+    }
+    // Void of a completed envelope: 409 envelope_completed.
+    let r = s.post_empty(&key, &format!("{e_path}/void")).await;
+    assert_eq!(r.status, 409);
+    d.check("POST", "/v1/envelopes/{id}/void", &r);
+
+    // An envelope from an uploaded PDF, as multipart with JSON text parts; and one as JSON.
+    let form = Form::new()
+        .text("signers", client_signer().to_string())
+        .text("metadata", r#"{"source":"multipart"}"#)
+        .text("expires_in_days", "30")
+        .part("file", pdf_part(client_contract()));
+    let r = s
+        .send(
+            s.client
+                .post(s.url("/v1/envelopes"))
+                .bearer_auth(&key)
+                .multipart(form),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let multi = d.check("POST", "/v1/envelopes", &r);
+    let r = s
+        .post(
+            &key,
+            &format!("/v1/envelopes/{}/void", id(&multi)),
+            json!({"reason": "Wrong file"}),
+        )
+        .await;
+    let voided = d.check("POST", "/v1/envelopes/{id}/void", &r);
+    assert_eq!(voided["status"], "voided");
+    let r = s
+        .post(
+            &key,
+            "/v1/envelopes",
+            envelope_body(&client_contract(), client_signer()),
+        )
+        .await;
+    let json_env = d.check("POST", "/v1/envelopes", &r);
+    d.check(
+        "GET",
+        "/v1/envelopes/{id}",
+        &s.get(&key, &format!("/v1/envelopes/{}", id(&json_env)))
+            .await,
+    );
+    let page = d.check(
+        "GET",
+        "/v1/envelopes",
+        &s.get(&key, "/v1/envelopes?limit=2").await,
+    );
+    assert_eq!(page["has_more"], true);
+    let after = format!(
+        "/v1/envelopes?limit=2&starting_after={}",
+        id(&page["data"][1])
+    );
+    d.check("GET", "/v1/envelopes", &s.get(&key, &after).await);
+    let by_template = format!("/v1/envelopes?template={tmpl_id}");
+    d.check("GET", "/v1/envelopes", &s.get(&key, &by_template).await);
+
+    // Events and deliveries.
+    let events = d.check(
+        "GET",
+        "/v1/events",
+        &s.get(&key, "/v1/events?limit=100").await,
+    );
+    d.check(
+        "GET",
+        "/v1/events",
+        &s.get(&key, "/v1/events?type=envelope.completed").await,
+    );
+    let completed = events["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "envelope.completed")
+        .expect("a completed event");
+    // Each event is also the body of a webhook delivery: the document's `webhooks` section
+    // describes it per type.
+    for e in events["data"].as_array().unwrap() {
+        let kind = e["type"].as_str().unwrap();
+        let schema = d
+            .doc
+            .pointer(&format!(
+                "/webhooks/{kind}/post/requestBody/content/application~1json/schema"
+            ))
+            .unwrap_or_else(|| panic!("no webhook payload for {kind} in the document"));
+        if let Err(err) = d.validate(schema, e) {
+            panic!("the {kind} payload does not match the document:\n{err}\n{e:#}");
+        }
+    }
+    let ev_path = format!("/v1/events/{}", id(completed));
+    d.check("GET", "/v1/events/{id}", &s.get(&key, &ev_path).await);
+    for e in events["data"].as_array().unwrap() {
+        d.check(
+            "GET",
+            "/v1/events/{id}",
+            &s.get(&key, &format!("/v1/events/{}", id(e))).await,
+        );
+    }
+    d.check(
+        "GET",
+        "/v1/events/{id}/deliveries",
+        &s.get(&key, &format!("{ev_path}/deliveries")).await,
+    );
+    let r = s
+        .post(
+            &key,
+            &format!("{ev_path}/resend"),
+            json!({"endpoint": id(&other)}),
+        )
+        .await;
+    let resent = d.check("POST", "/v1/events/{id}/resend", &r);
+    assert!(!resent["data"].as_array().unwrap().is_empty());
+    d.check(
+        "DELETE",
+        "/v1/webhook_endpoints/{id}",
+        &s.delete(&key, &ep_path).await,
+    );
+
+    errors(&s, &d, &tmpl_id, &e_path).await;
+
+    let missing = d.not_succeeded();
+    assert!(
+        missing.is_empty(),
+        "operations of the document that the scenario never saw succeed: {missing:?}"
+    );
+    // Straight to stderr: cargo test shows it even when the test passes.
+    use std::io::Write;
+    let _ = writeln!(
+        std::io::stderr(),
+        "openapi: {} responses matched the document; every one of its operations answered a success",
+        d.checked()
+    );
+}
+
+/// The error statuses of the decisions table, each checked against the document.
+async fn errors(s: &TestServer, d: &Document, tmpl_id: &str, e_path: &str) {
+    let key = &s.test_key;
+    let expect = |r: &Resp, status: u16, code: &str| {
+        assert_eq!(
+            (r.status, r.json()["code"].as_str().map(str::to_string)),
+            (status, Some(code.to_string())),
+            "{}",
+            String::from_utf8_lossy(&r.body)
+        );
+    };
+    // 400: a parameter of the wrong type, an unknown parameter, an unknown query parameter.
+    let r = s
+        .post(
+            key,
+            "/v1/envelopes",
+            json!({"signers": 5, "template": tmpl_id}),
+        )
+        .await;
+    expect(&r, 400, "parameter_invalid");
+    d.check("POST", "/v1/envelopes", &r);
+    let r = s
+        .post(
+            key,
+            "/v1/webhook_endpoints",
+            json!({"url": "https://example.com", "colour": "red"}),
+        )
+        .await;
+    expect(&r, 400, "parameter_unknown");
+    d.check("POST", "/v1/webhook_endpoints", &r);
+    let r = s.get(key, "/v1/events?limit=0").await;
+    expect(&r, 400, "parameter_invalid");
+    d.check("GET", "/v1/events", &r);
+    // 401: no key, a wrong key.
+    let r = s.send(s.client.get(s.url("/v1/account"))).await;
+    expect(&r, 401, "invalid_api_key");
+    d.check("GET", "/v1/account", &r);
+    let r = s.get("sk_test_wrong", "/v1/envelopes").await;
+    expect(&r, 401, "invalid_api_key");
+    d.check("GET", "/v1/envelopes", &r);
+    // 403: the test helper with a live key.
+    let r = s
+        .post_empty(&s.live_key, "/v1/test_helpers/envelopes/env_x/complete")
+        .await;
+    expect(&r, 403, "test_mode_only");
+    d.check("POST", "/v1/test_helpers/envelopes/{id}/complete", &r);
+    // 404: unknown IDs.
+    let r = s.get(key, "/v1/envelopes/env_missing").await;
+    expect(&r, 404, "resource_missing");
+    d.check("GET", "/v1/envelopes/{id}", &r);
+    let r = s.get(key, "/v1/events/evt_missing/deliveries").await;
+    expect(&r, 404, "resource_missing");
+    d.check("GET", "/v1/events/{id}/deliveries", &r);
+    let r = s.send(s.client.get(s.url("/files/no_such_token"))).await;
+    expect(&r, 404, "resource_missing");
+    d.check("GET", "/files/{token}", &r);
+    // 409: sending an envelope that is not a draft.
+    let r = s.post_empty(key, &format!("{e_path}/send")).await;
+    expect(&r, 409, "invalid_state");
+    d.check("POST", "/v1/envelopes/{id}/send", &r);
+    // 413: a body over the limit of small bodies (1 MiB).
+    let big = json!({"reason": "x".repeat(1024 * 1024 + 1)});
+    let r = s.post(key, &format!("{e_path}/void"), big).await;
+    expect(&r, 413, "file_too_large");
+    d.check("POST", "/v1/envelopes/{id}/void", &r);
+    // 415: a body that is not JSON.
+    let r = s
+        .send(
+            s.client
+                .patch(s.url(&format!("/v1/templates/{tmpl_id}")))
+                .bearer_auth(key)
+                .header("content-type", "text/plain")
+                .body("name=x"),
+        )
+        .await;
+    expect(&r, 415, "unsupported_media_type");
+    d.check("PATCH", "/v1/templates/{id}", &r);
+    // 422: a data field left empty, with its key in `missing_keys`; an idempotency key reused.
+    let r = s
+        .post(
+            key,
+            "/v1/envelopes",
+            json!({"template": tmpl_id,
+                   "signers": {"Client": {"name": "Ada", "email": "ada@example.com"},
+                               "Provider": {"name": "Bob", "email": "bob@example.com"}}}),
+        )
+        .await;
+    expect(&r, 422, "missing_data");
+    assert_eq!(
+        d.check("POST", "/v1/envelopes", &r)["missing_keys"],
+        json!(["start_date"])
+    );
+    let with_key = |body: Value| {
+        s.client
+            .post(s.url("/v1/webhook_endpoints"))
+            .bearer_auth(key)
+            .header("idempotency-key", "openapi-test-1")
+            .json(&body)
+    };
+    let first = s
+        .send(with_key(json!({"url": "https://example.com/a"})))
+        .await;
+    d.check("POST", "/v1/webhook_endpoints", &first);
+    let replay = s
+        .send(with_key(json!({"url": "https://example.com/a"})))
+        .await;
+    assert_eq!(
+        replay.header("idempotent-replayed").as_deref(),
+        Some("true")
+    );
+    d.check("POST", "/v1/webhook_endpoints", &replay);
+    let r = s
+        .send(with_key(json!({"url": "https://example.com/b"})))
+        .await;
+    expect(&r, 422, "idempotency_key_reused");
+    d.check("POST", "/v1/webhook_endpoints", &r);
+}
