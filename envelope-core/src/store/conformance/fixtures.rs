@@ -98,6 +98,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
             signed_at: None,
             declined_at: None,
             decline_reason: None,
+            auth: None,
             last_email: None,
         },
         sent_at: None,
@@ -107,6 +108,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         user_agent: None,
         values: BTreeMap::from([("sig".into(), SignerValue::Typed("Ada".into()))]),
         reassignments: vec![],
+        identity: None,
     };
     EnvelopeRecord {
         id: ids::new_id(ids::ENVELOPE),
