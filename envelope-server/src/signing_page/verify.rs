@@ -115,15 +115,18 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
         r#" maxlength="64""#
     };
     let attempts = v.map_or(5, |v| v.attempts_left);
-    let help = match (locked, attempts) {
-        (Some(until), _) => format!("You can try again at {}.", time(until)),
-        (None, 1) => "1 attempt left before the link is locked for 15 minutes.".to_string(),
-        (None, n) => format!("{n} attempts left before the link is locked for 15 minutes."),
+    let help = match attempts {
+        1 => "1 attempt left before the link is locked for 15 minutes.".to_string(),
+        n => format!("{n} attempts left before the link is locked for 15 minutes."),
     };
-    let described = if error.is_some() {
-        "code-help code-error"
+    // With a problem shown, the alert says it all (attempts included): no second line.
+    let (described, help) = if error.is_some() {
+        ("code-error", String::new())
     } else {
-        "code-help"
+        (
+            "code-help",
+            format!(r#"<p class="hint" id="code-help">{}</p>"#, esc(&help)),
+        )
     };
     let _ = write!(
         out,
@@ -132,13 +135,12 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
 <div class="field">
 <label for="code">{label}</label>
 <input type="text" id="code" name="code" class="code" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" required{input_extra} aria-describedby="{described}">
-<p class="hint" id="code-help">{help}</p>
+{help}
 </div>
 <div class="actions"><button type="submit" class="primary">Continue</button></div>
 </form>
 "#,
         csrf = esc(&p.verify_csrf),
-        help = esc(&help),
     );
     if email {
         let _ = write!(
@@ -242,7 +244,9 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(
             header::COOKIE,
-            HeaderValue::from_static("a=1; envelope_grant=abcDEF123; envelope_grant=bad;value"),
+            HeaderValue::from_static(
+                "a=1; envelope_grant=abcDEF123; envelope_grant=bad%21; envelope_grant=",
+            ),
         );
         assert_eq!(grants(&h), ["abcDEF123"]);
         let strict = CookieMode {
