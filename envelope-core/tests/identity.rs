@@ -12,8 +12,8 @@ use chrono::Duration;
 use envelope_core::mail::{Email, EmailKind};
 use envelope_core::model::{AuthMethod, Envelope, Scope, SignerStatus, SignerValue};
 use envelope_core::service::{
-    AuthContext, ClientInfo, CreateEnvelopeParams, FileKind, LinkState, Params, Reassign,
-    SignInput, SignerAuth, Upload,
+    AuthContext, ClientInfo, CreateEnvelopeParams, CreateTemplateParams, FileKind, LinkState,
+    Params, Reassign, SignInput, SignerAuth, Upload,
 };
 use envelope_core::store::{BlobStore, MemoryBlobStore, MemoryStore, Store};
 use envelope_core::{Error, ManualClock, MemoryMailer, SigningService, Timestamp};
@@ -719,4 +719,51 @@ async fn the_audit_trail_shows_verification_and_the_test_helper_skipping_it() {
         ),
         "{text}"
     );
+}
+
+#[tokio::test]
+async fn envelopes_from_templates_take_auth_too() {
+    let w = world().await;
+    let limits = w.svc.settings().limits.clone();
+    let upload = Upload {
+        file_name: "contract.pdf".into(),
+        bytes: CONTRACT.to_vec().into(),
+    };
+    let p = CreateTemplateParams::parse(
+        Params::json(json!({"name": "MSA"})).unwrap(),
+        Some(upload),
+        &limits,
+    )
+    .unwrap();
+    let t = w.svc.create_template(&w.test, p).await.unwrap();
+    let body = json!({
+        "template": t.id,
+        "signers": {
+            "Client": {"name": "C", "email": "c@example.com",
+                       "auth": {"method": "access_code", "access_code": "4821"}},
+            "Provider": {"name": "P", "email": "p@example.com", "auth": {"method": "email_code"}}
+        },
+        "data": {"start_date": "2027-05-01"}
+    });
+    let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), None, &limits).unwrap();
+    let env = w.svc.create_envelope(&w.test, p).await.unwrap();
+    let methods: Vec<_> = env
+        .signers
+        .iter()
+        .map(|s| (s.role.as_str(), s.auth.map(|a| a.method)))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            ("Client", Some(AuthMethod::AccessCode)),
+            ("Provider", Some(AuthMethod::EmailCode))
+        ]
+    );
+    let token = w.link(&env, "Client").await;
+    let s = w
+        .svc
+        .open_signing_link(&token, None, &client())
+        .await
+        .unwrap();
+    assert_eq!(s.state, LinkState::VerificationRequired);
 }

@@ -351,6 +351,9 @@ impl EnvelopeRecord {
                 s.signer.viewed_at,
                 s.signer.signed_at,
                 s.signer.declined_at,
+                // Asking for a code and entering the right one (extensions E2).
+                s.identity.as_ref().and_then(|i| i.code_requested_at),
+                s.identity.as_ref().and_then(|i| i.verified_at),
             ]
         });
         [
