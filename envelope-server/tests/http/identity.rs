@@ -404,3 +404,48 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
     let page = html(&get_with(&s, &path, None).await);
     assert!(page.contains("The link is locked until"), "{page}");
 }
+
+/// Embedded signing: a `Strict` cookie is never sent inside a cross-site frame, so a verify
+/// post from a frame (where framing is allowed) gets a partitioned `SameSite=None` cookie.
+#[tokio::test]
+async fn a_framed_code_step_gets_a_partitioned_cookie() {
+    use envelope_server::{FrameAncestors, PageSecret, PageSettings};
+    let s = TestServer::start_with(Options {
+        pages: Some(PageSettings {
+            frame_ancestors: FrameAncestors::parse("https://app.example.com").unwrap(),
+            secret: PageSecret::random(),
+        }),
+        ..Options::default()
+    })
+    .await;
+    let env = signing_envelope(
+        &s,
+        with_auth(json!({"method": "access_code", "access_code": "4821"})),
+    )
+    .await;
+    let path = link(&s, env["id"].as_str().unwrap(), "Client").await;
+    let page = html(&get_with(&s, &path, None).await);
+    let csrf = form_token(&page, "code-form");
+    let body: String = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs([("csrf", csrf.as_str()), ("code", "4821")])
+        .finish();
+    let r = s
+        .send(
+            no_redirects()
+                .post(s.url(&format!("{path}/verify")))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .header("sec-fetch-site", "same-origin")
+                .header("sec-fetch-dest", "iframe")
+                .body(body),
+        )
+        .await;
+    assert_eq!(r.status, 303);
+    let set = r.header("set-cookie").unwrap();
+    assert!(
+        set.ends_with("HttpOnly; Secure; SameSite=None; Partitioned"),
+        "{set}"
+    );
+    let cookie = set.split(';').next().unwrap();
+    let d = get_with(&s, &format!("{path}/document"), Some(cookie)).await;
+    assert!(d.body.starts_with(b"%PDF"));
+}
