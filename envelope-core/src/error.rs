@@ -81,6 +81,24 @@ pub enum Error {
         signer: String,
         reason: &'static str,
     },
+    /// The signer must enter their code first (extensions E2): the document, signing and
+    /// declining are out of reach until then.
+    #[error("Enter your code to verify your identity before you continue.")]
+    VerificationRequired,
+    /// A wrong code; after the last attempt the link locks.
+    #[error("{}", incorrect_code_message(*attempts_left))]
+    IncorrectCode { attempts_left: u32 },
+    /// Too many wrong codes: no code is checked before `until`.
+    #[error("Too many wrong codes. The link is locked until {}.", hh_mm(*until))]
+    VerificationLocked { until: crate::clock::Timestamp },
+    /// No emailed code is valid now (none was sent yet, it expired, or it was used).
+    #[error("This code is no longer valid. Ask for a new code and enter it within 10 minutes.")]
+    CodeExpired,
+    /// A code email was asked for less than a minute after the previous one.
+    #[error(
+        "A code was sent less than a minute ago. You can ask for a new one in {retry_after_secs} seconds."
+    )]
+    CodeRecentlySent { retry_after_secs: u64 },
     #[error("The document has fields for role '{role}' but no signer has that role.")]
     MissingSigner { role: String },
     #[error(
@@ -136,6 +154,18 @@ pub enum ErrorKind {
     Internal,
 }
 
+fn incorrect_code_message(left: u32) -> String {
+    let attempts = if left == 1 { "attempt" } else { "attempts" };
+    format!(
+        "That code is not right. {left} {attempts} left before the link is locked for 15 minutes."
+    )
+}
+
+/// A time of day in UTC, for messages.
+fn hh_mm(t: crate::clock::Timestamp) -> String {
+    t.datetime().format("%H:%M UTC").to_string()
+}
+
 /// Bytes in MiB with one decimal, for messages.
 fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
@@ -168,6 +198,11 @@ impl Error {
             SignerNotFound { .. } => "signer_not_found",
             SignerNotActionable { .. } => "signer_not_actionable",
             MissingSigner { .. } => "missing_signer",
+            VerificationRequired => "verification_required",
+            IncorrectCode { .. } => "incorrect_code",
+            VerificationLocked { .. } => "verification_locked",
+            CodeExpired => "code_expired",
+            CodeRecentlySent { .. } => "code_recently_sent",
             SignerWithoutFields { .. } => "signer_without_fields",
             UrlInvalid { .. } => "url_invalid",
             InsufficientBalance => "insufficient_balance",
@@ -183,7 +218,8 @@ impl Error {
         use Error::*;
         match self {
             InvalidApiKey => ErrorKind::Authentication,
-            TestModeOnly => ErrorKind::Permission,
+            TestModeOnly | VerificationRequired => ErrorKind::Permission,
+            VerificationLocked { .. } | CodeRecentlySent { .. } => ErrorKind::RateLimited,
             NotFound { .. } => ErrorKind::NotFound,
             MissingData { .. } => ErrorKind::Unprocessable,
             FileTooLarge { .. } => ErrorKind::TooLarge,
@@ -211,6 +247,8 @@ impl Error {
             | SignerNotFound { .. }
             | MissingSigner { .. }
             | SignerWithoutFields { .. }
+            | IncorrectCode { .. }
+            | CodeExpired
             | UrlInvalid { .. } => ErrorKind::InvalidRequest,
         }
     }
@@ -231,6 +269,7 @@ impl Error {
             SignerWithoutFields { index, .. } => Some(format!("signers.{index}")),
             FileTooLarge { .. } | TooManyPages { .. } => Some("file".into()),
             SignerAmbiguous | SignerNotFound { .. } => Some("signer".into()),
+            IncorrectCode { .. } | CodeExpired => Some("code".into()),
             _ => None,
         }
     }

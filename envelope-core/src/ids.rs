@@ -65,6 +65,37 @@ pub fn digest(secret: &str) -> String {
     sha256_hex(secret.as_bytes())
 }
 
+/// What a signer's code or grant is stored as (extensions E2): lowercase hex of
+/// SHA-256(`purpose` NUL `salt` NUL `secret`). The salt is random per signer, so equal codes of
+/// two signers have unrelated digests; the purpose keeps an access code's digest from ever
+/// matching a grant's.
+pub fn salted_digest(purpose: &str, salt: &str, secret: &str) -> String {
+    let mut h = Sha256::new();
+    for part in [purpose, salt] {
+        h.update(part.as_bytes());
+        h.update([0]);
+    }
+    h.update(secret.as_bytes());
+    hex(&h.finalize())
+}
+
+/// `n` random decimal digits (an emailed code).
+pub fn random_digits(n: usize) -> String {
+    let mut rng = rand::rng();
+    (0..n)
+        .map(|_| char::from(b'0' + rng.random_range(0..10u8)))
+        .collect()
+}
+
+/// Compares two digests in time that depends on their length only.
+pub fn same_digest(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
 pub fn hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
@@ -103,6 +134,22 @@ mod tests {
         let t = new_token();
         assert_eq!(t.len(), 32);
         assert!(t.bytes().all(|b| b.is_ascii_alphanumeric()));
+    }
+
+    #[test]
+    fn salted_digests_depend_on_every_part() {
+        let d = salted_digest("access_code", "salt", "1234");
+        assert_eq!(d.len(), 64);
+        assert_eq!(d, salted_digest("access_code", "salt", "1234"));
+        assert_ne!(d, salted_digest("access_code", "salt2", "1234"));
+        assert_ne!(d, salted_digest("grant", "salt", "1234"));
+        assert_ne!(d, salted_digest("access_code", "salt", "1235"));
+        assert!(!d.contains("1234"));
+        assert!(same_digest(&d, &d.clone()));
+        assert!(!same_digest(&d, &salted_digest("x", "salt", "1234")));
+        assert!(!same_digest(&d, &d[1..]));
+        let code = random_digits(6);
+        assert!(code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit()));
     }
 
     #[test]

@@ -4,6 +4,8 @@
 //! section 3 and decisions.md ("Envelopes") is one function, and each refusal is the error the API
 //! shows.
 
+pub mod identity;
+
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::model::{EnvelopeRecord, EnvelopeStatus, SignerStatus};
@@ -166,12 +168,14 @@ pub const MAX_REASSIGNMENTS: usize = 10;
 /// Hands signer `i`'s place to someone else (extensions E3): on a draft or sent envelope, to a
 /// signer who has neither signed nor declined. The signer keeps its ID, role and order; what the
 /// previous person did (viewing, the client, the link's sending) is reset and the previous
-/// person is recorded. Links issued before `now` stop working (`service/signing.rs`).
+/// person is recorded. Links issued before `now` stop working (`service/signing.rs`). The
+/// identity check becomes `identity` (extensions E2), with nothing verified.
 pub fn reassign(
     env: &mut EnvelopeRecord,
     i: usize,
     name: &str,
     email: &str,
+    identity: Option<crate::model::IdentityRecord>,
     now: Timestamp,
 ) -> Result<()> {
     if !matches!(env.status, EnvelopeStatus::Draft | EnvelopeStatus::Sent) {
@@ -207,6 +211,9 @@ pub fn reassign(
     s.ip_address = None;
     s.user_agent = None;
     s.values.clear();
+    // The new person's own check (or none): codes, attempts, locks and grants were the
+    // previous person's.
+    s.identity = identity;
     Ok(())
 }
 

@@ -234,7 +234,7 @@ async fn an_outage_delays_emails_on_the_schedule_and_loses_none() {
     let token = url.rsplit('/').next().unwrap();
     let session = w
         .svc
-        .open_signing_link(token, &Default::default())
+        .open_signing_link(token, None, &Default::default())
         .await
         .unwrap();
     assert_eq!(session.envelope.id, env.id);

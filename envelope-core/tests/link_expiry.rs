@@ -48,9 +48,9 @@ async fn links_of_a_completed_envelope_stop_at_their_expiry() {
     let client = ClientInfo::default();
 
     // Before expiry: the signer's link shows the completed envelope and its signed copy.
-    let session = svc.open_signing_link(&token, &client).await.unwrap();
+    let session = svc.open_signing_link(&token, None, &client).await.unwrap();
     assert_eq!(session.state, LinkState::Completed);
-    let (_, signed) = svc.signing_document(&token).await.unwrap();
+    let (_, signed) = svc.signing_document(&token, None).await.unwrap();
     assert!(signed.starts_with(b"%PDF-"));
     svc.open_file_link(&file_token).await.unwrap();
 
@@ -65,9 +65,9 @@ async fn links_of_a_completed_envelope_stop_at_their_expiry() {
     // The signing link lasts until the envelope's expiry (three days), completed or not.
     clock.advance(Duration::days(3));
     assert!(link.expires_at <= clock_now(&clock));
-    let session = svc.open_signing_link(&token, &client).await.unwrap();
+    let session = svc.open_signing_link(&token, None, &client).await.unwrap();
     assert_eq!(session.state, LinkState::Expired);
-    let e = svc.signing_document(&token).await.unwrap_err();
+    let e = svc.signing_document(&token, None).await.unwrap_err();
     assert_eq!(
         (e.kind(), e.code()),
         (ErrorKind::NotFound, "resource_missing")

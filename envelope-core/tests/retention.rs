@@ -156,7 +156,7 @@ impl World {
         );
         let env = self
             .svc
-            .sign(&token, input, &ClientInfo::default())
+            .sign(&token, None, input, &ClientInfo::default())
             .await
             .unwrap();
         assert_eq!(env.status, EnvelopeStatus::Completed);
@@ -330,7 +330,7 @@ async fn live_retention_deletes_the_pdfs_of_finished_envelopes_and_keeps_the_rec
             .unwrap();
         let token = w.sign(&w.live, &completed).await;
         // The signer's link shows the signed copy until the files go.
-        w.svc.signing_document(&token).await.unwrap();
+        w.svc.signing_document(&token, None).await.unwrap();
         let tmpl = w.template(&w.live, pdf()).await.unwrap();
         let voided = w
             .envelope(&w.live, json!({"signers": client(), "template": tmpl}))
@@ -375,7 +375,10 @@ async fn live_retention_deletes_the_pdfs_of_finished_envelopes_and_keeps_the_rec
             assert_eq!(e.code(), "file_deleted", "{kind:?}");
             assert!(e.to_string().contains("retention"), "{e}");
         }
-        assert_eq!(code(w.svc.signing_document(&token).await), "file_deleted");
+        assert_eq!(
+            code(w.svc.signing_document(&token, None).await),
+            "file_deleted"
+        );
         let e = w
             .svc
             .envelope_file_link(&w.live, &voided, FileKind::Signed)

@@ -165,10 +165,14 @@ async fn signing_order_asks_one_signer_at_a_time() {
         ip_address: Some("203.0.113.7".into()),
         user_agent: Some("Test/1.0".into()),
     };
-    let session = w.svc.open_signing_link(&token, &client).await.unwrap();
+    let session = w
+        .svc
+        .open_signing_link(&token, None, &client)
+        .await
+        .unwrap();
     assert_eq!(session.state, LinkState::Ready);
     // The signer sees the document with the sender's data filled in and no raw tags.
-    let (_, shown) = w.svc.signing_document(&token).await.unwrap();
+    let (_, shown) = w.svc.signing_document(&token, None).await.unwrap();
     assert_eq!(&shown[..CONTRACT.len()], CONTRACT);
     let info = envelope_core::pdf::inspect(&shown, &Default::default()).unwrap();
     assert!(
@@ -187,7 +191,7 @@ async fn signing_order_asks_one_signer_at_a_time() {
     let mut input = SignInput::default();
     let refused = w
         .svc
-        .sign(&token, input.clone(), &client)
+        .sign(&token, None, input.clone(), &client)
         .await
         .unwrap_err();
     assert_eq!(
@@ -202,7 +206,7 @@ async fn signing_order_asks_one_signer_at_a_time() {
         "Client_signature".into(),
         SignerValue::Typed("Zoë Client".into()),
     );
-    let env2 = w.svc.sign(&token, input, &client).await.unwrap();
+    let env2 = w.svc.sign(&token, None, input, &client).await.unwrap();
     assert_eq!(env2.signers[0].status, SignerStatus::Completed);
     assert_eq!(env2.status, EnvelopeStatus::Sent);
     let requests = w.emails(EmailKind::SigningRequest).await;
@@ -215,7 +219,7 @@ async fn signing_order_asks_one_signer_at_a_time() {
     // The link is spent.
     assert_eq!(
         w.svc
-            .open_signing_link(&token, &client)
+            .open_signing_link(&token, None, &client)
             .await
             .unwrap()
             .state,
@@ -450,7 +454,7 @@ async fn expiry_voids_and_stops_links() {
     let token = World::token(&link.url);
     let session = w
         .svc
-        .open_signing_link(&token, &ClientInfo::default())
+        .open_signing_link(&token, None, &ClientInfo::default())
         .await
         .unwrap();
     assert_eq!(session.state, LinkState::Expired);
@@ -512,7 +516,7 @@ async fn purge_forgets_only_what_can_no_longer_be_used() {
     assert_eq!(w.svc.purge_expired().await.unwrap().total(), 0);
     let session = w
         .svc
-        .open_signing_link(&token, &ClientInfo::default())
+        .open_signing_link(&token, None, &ClientInfo::default())
         .await
         .unwrap();
     assert_eq!(session.state, LinkState::Expired);
@@ -525,7 +529,7 @@ async fn purge_forgets_only_what_can_no_longer_be_used() {
     assert!(purged.signing_tokens >= 1, "{purged:?}");
     let gone = w
         .svc
-        .open_signing_link(&token, &ClientInfo::default())
+        .open_signing_link(&token, None, &ClientInfo::default())
         .await
         .unwrap_err();
     assert_eq!(gone.code(), "resource_missing");
@@ -597,7 +601,7 @@ async fn decline_voids_the_envelope() {
     let token = World::token(&link.url);
     let out = w
         .svc
-        .decline(&token, Some("wrong dates"), &ClientInfo::default())
+        .decline(&token, None, Some("wrong dates"), &ClientInfo::default())
         .await
         .unwrap();
     assert_eq!(out.status, EnvelopeStatus::Voided);
@@ -613,7 +617,7 @@ async fn decline_voids_the_envelope() {
     assert_eq!(tail, [EventType::SignerDeclined, EventType::Voided]);
     assert_eq!(
         w.svc
-            .open_signing_link(&token, &ClientInfo::default())
+            .open_signing_link(&token, None, &ClientInfo::default())
             .await
             .unwrap()
             .state,
@@ -1192,13 +1196,14 @@ async fn reassigning_a_signer() {
         .await
         .unwrap();
     w.svc
-        .open_signing_link(&World::token(&old_link.url), &ClientInfo::default())
+        .open_signing_link(&World::token(&old_link.url), None, &ClientInfo::default())
         .await
         .unwrap();
     w.clock.advance(Duration::seconds(1));
     let to = Reassign {
         name: " Nora New ".into(),
         email: "nora@example.net".into(),
+        auth: None,
     };
     let after = w
         .svc
@@ -1224,7 +1229,7 @@ async fn reassigning_a_signer() {
     // The previous person's link is dead; the new person got a signing request with a live one.
     let dead = w
         .svc
-        .open_signing_link(&World::token(&old_link.url), &ClientInfo::default())
+        .open_signing_link(&World::token(&old_link.url), None, &ClientInfo::default())
         .await
         .unwrap_err();
     assert_eq!(dead.code(), "resource_missing");
@@ -1241,7 +1246,7 @@ async fn reassigning_a_signer() {
         .unwrap();
     let session = w
         .svc
-        .open_signing_link(&World::token(url), &ClientInfo::default())
+        .open_signing_link(&World::token(url), None, &ClientInfo::default())
         .await
         .unwrap();
     assert_eq!(session.envelope.signers[session.signer].name, "Nora New");
@@ -1278,6 +1283,7 @@ async fn reassigning_a_signer() {
     let bad = Reassign {
         name: "X".into(),
         email: "x@".into(),
+        auth: None,
     };
     let e = w
         .svc
@@ -1294,6 +1300,7 @@ async fn reassigning_a_signer() {
         let to = Reassign {
             name: format!("P{n}"),
             email: format!("p{n}@example.net"),
+            auth: None,
         };
         w.svc
             .reassign_signer(&w.test, &env.id, &provider, &to)

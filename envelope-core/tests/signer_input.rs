@@ -112,7 +112,7 @@ impl World {
             .await;
         if let Ok(u) = url {
             case.other = u.url.rsplit('/').next().unwrap().to_string();
-            let preview = self.svc.signing_document(&case.other).await;
+            let preview = self.svc.signing_document(&case.other, None).await;
             prop_assert!(preview.is_ok(), "preview failed: {:?}", preview.err());
         }
         let done = self.svc.test_complete(&self.test, &case.id).await;
@@ -446,7 +446,7 @@ async fn run(w: &World, sub: Submission, signature_page: bool) -> Result<(), Tes
             .values
             .retain(|k, _| k == "note" || Some(k) == sub.extra_key.as_ref());
     }
-    match w.svc.sign(&case.hostile, input, &sub.client()).await {
+    match w.svc.sign(&case.hostile, None, input, &sub.client()).await {
         Ok(env) => prop_assert_eq!(env.status, EnvelopeStatus::Sent),
         Err(e) => plain_refusal(&e)?,
     }
@@ -499,6 +499,7 @@ async fn the_reported_junk_png_is_refused_in_plain_words_and_the_envelope_comple
         .svc
         .sign(
             &case.hostile,
+            None,
             good_input(SignerValue::Drawn(b64)),
             &ClientInfo::default(),
         )
@@ -538,6 +539,7 @@ async fn a_drawing_is_stored_reencoded_and_stamped() {
     w.svc
         .sign(
             &case.hostile,
+            None,
             good_input(SignerValue::Drawn(b64)),
             &ClientInfo {
                 ip_address: Some("203.0.113.9".into()),

@@ -164,8 +164,14 @@ async fn every_event_type_reaches_subscribers_signed() {
         .unwrap();
     let token = link.url.rsplit('/').next().unwrap().to_string();
     let client = Default::default();
-    w.svc.open_signing_link(&token, &client).await.unwrap();
-    w.svc.decline(&token, Some("no"), &client).await.unwrap();
+    w.svc
+        .open_signing_link(&token, None, &client)
+        .await
+        .unwrap();
+    w.svc
+        .decline(&token, None, Some("no"), &client)
+        .await
+        .unwrap();
     let c = w.envelope(&w.test).await;
     w.svc.void_envelope(&w.test, &c, None).await.unwrap();
 

@@ -58,6 +58,8 @@ pub enum EmailKind {
     Reminder,
     Voided,
     Completed,
+    /// A code to verify the signer's identity (extensions E2, `email_code`).
+    Code,
 }
 
 impl EmailKind {
@@ -68,6 +70,7 @@ impl EmailKind {
             EmailKind::Reminder => "reminder",
             EmailKind::Voided => "voided",
             EmailKind::Completed => "completed",
+            EmailKind::Code => "code",
         }
     }
 }

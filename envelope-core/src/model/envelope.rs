@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Mode;
 use super::email::{EmailRecord, EmailStatus, SignerEmail};
+use super::identity::{IdentityRecord, SignerAuthView};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
 
@@ -83,6 +84,11 @@ pub struct Signer {
     pub signed_at: Option<Timestamp>,
     pub declined_at: Option<Timestamp>,
     pub decline_reason: Option<String>,
+    /// How the signer proves who they are before seeing the document (extensions E2): the
+    /// method only, `null` when none. Only views carry it: a record keeps its check in
+    /// [`SignerRecord::identity`].
+    #[serde(default)]
+    pub auth: Option<SignerAuthView>,
     /// The newest email to this signer and where it stands (`null` before the first). Only views
     /// carry it: a record keeps its emails in [`EnvelopeRecord::emails`].
     #[serde(default)]
@@ -168,6 +174,9 @@ pub struct SignerRecord {
     /// Who held this signer's place before, oldest first (extensions E3).
     #[serde(default)]
     pub reassignments: Vec<Reassignment>,
+    /// The identity check of this signer (extensions E2), secrets hashed.
+    #[serde(default)]
+    pub identity: Option<IdentityRecord>,
 }
 
 /// A signer's place handed to someone else: when, and who held it until then.
@@ -202,6 +211,8 @@ struct FlatSignerRecord {
     values: BTreeMap<String, SignerValue>,
     #[serde(default)]
     reassignments: Vec<Reassignment>,
+    #[serde(default)]
+    identity: Option<IdentityRecord>,
 }
 
 impl From<FlatSignerRecord> for SignerRecord {
@@ -218,6 +229,7 @@ impl From<FlatSignerRecord> for SignerRecord {
                 signed_at: f.signed_at,
                 declined_at: f.declined_at,
                 decline_reason: f.decline_reason,
+                auth: None,
                 last_email: None,
             },
             sent_at: f.sent_at,
@@ -227,6 +239,7 @@ impl From<FlatSignerRecord> for SignerRecord {
             user_agent: f.user_agent,
             values: f.values,
             reassignments: f.reassignments,
+            identity: f.identity,
         }
     }
 }
@@ -328,6 +341,7 @@ impl EnvelopeRecord {
                 .signers
                 .iter()
                 .map(|s| Signer {
+                    auth: s.identity.as_ref().map(IdentityRecord::view),
                     last_email: self.last_email(&s.signer.id).map(EmailRecord::view),
                     ..s.signer.clone()
                 })
@@ -359,6 +373,9 @@ impl EnvelopeRecord {
                 s.signer.viewed_at,
                 s.signer.signed_at,
                 s.signer.declined_at,
+                // Asking for a code and entering the right one (extensions E2).
+                s.identity.as_ref().and_then(|i| i.code_requested_at),
+                s.identity.as_ref().and_then(|i| i.verified_at),
             ]
         });
         [
@@ -435,6 +452,7 @@ mod tests {
                 signed_at: at(2),
                 declined_at: at(3),
                 decline_reason: Some("no".into()),
+                auth: None,
                 last_email: None,
             },
             sent_at: at(4),
@@ -444,6 +462,10 @@ mod tests {
             user_agent: Some("UA".into()),
             values: [("sig".to_string(), SignerValue::Checkbox(true))].into(),
             reassignments: vec![],
+            identity: Some(IdentityRecord::new(
+                crate::model::AuthMethod::EmailCode,
+                "salt".into(),
+            )),
         };
         let json = serde_json::to_value(&signer).unwrap();
         assert_eq!(json["email"], "ada@example.com", "flat: {json}");

@@ -9,6 +9,7 @@ pub mod account;
 pub mod email;
 pub mod envelope;
 pub mod event;
+pub mod identity;
 pub mod template;
 pub mod webhook;
 
@@ -21,6 +22,7 @@ pub use envelope::{
     Reassignment, Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
+pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
 pub use template::{Template, TemplateRecord};
 pub use webhook::{
     Delivery as WebhookDelivery, DeliveryAttempt, DeliveryNext, DeliveryStatus, DueDelivery,

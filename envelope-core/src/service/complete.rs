@@ -52,6 +52,10 @@ impl SigningService {
                 if next.signers[i].signer.viewed_at.is_none() {
                     next.signers[i].signer.viewed_at = Some(now);
                 }
+                // Signs without the signer's code (extensions E2); the audit trail says so.
+                if let Some(id) = next.signers[i].identity.as_mut() {
+                    id.skipped_at = Some(now);
+                }
                 rules::sign(&mut next, i, now)?;
                 events.push(super::events::record(
                     &next,
@@ -363,6 +367,27 @@ fn audit_trail(
                 who: who.clone(),
                 detail: format!("Role {}", s.signer.role),
             });
+        }
+        if let Some(id) = &s.identity {
+            let method = id.method.describe();
+            if let Some(t) = id.verified_at {
+                events.push(pdf::AuditEvent {
+                    at: fmt_time(t),
+                    what: "Identity verified".into(),
+                    who: who.clone(),
+                    detail: format!("Method: {method}; {client}"),
+                });
+            }
+            if let Some(t) = id.skipped_at {
+                events.push(pdf::AuditEvent {
+                    at: fmt_time(t),
+                    what: "Identity not verified".into(),
+                    who: who.clone(),
+                    detail: format!(
+                        "Method: {method}; skipped: the test helper completed the envelope"
+                    ),
+                });
+            }
         }
         if let Some(t) = s.signer.viewed_at {
             events.push(pdf::AuditEvent {

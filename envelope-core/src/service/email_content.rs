@@ -204,6 +204,41 @@ pub(crate) fn copy_completed(
     }
 }
 
+/// The code that verifies a signer's identity (extensions E2), good for `minutes`. The code is
+/// not in the subject: subjects show on lock screens and in notification previews.
+pub(crate) fn code(c: &Context<'_>, code: &str, minutes: i64) -> Content {
+    let subject = format!("Your code to sign {}", c.document);
+    let text = format!(
+        "Hello {},\n\nYour code to open \"{}\" is:\n\n    {code}\n\nEnter it on the signing page. \
+         It works for {minutes} minutes, once.\n\nIf you did not open a signing link, ignore this \
+         email: without the code nobody can see the document.\n{}",
+        c.signer,
+        c.document,
+        footer_text(c)
+    );
+    let mut body = greeting(c);
+    body.push_str(&paragraph(&format!(
+        "Your code to open <strong>{}</strong> is:",
+        escape(c.document)
+    )));
+    body.push_str(&format!(
+        "<p style=\"margin:0 0 24px;font-size:32px;font-weight:bold;letter-spacing:6px;font-family:Consolas,Menlo,monospace;\">{}</p>\n",
+        escape(code)
+    ));
+    body.push_str(&paragraph(&format!(
+        "Enter it on the signing page. It works for {minutes} minutes, once."
+    )));
+    body.push_str(&paragraph(
+        "If you did not open a signing link, ignore this email: without the code nobody can see \
+         the document.",
+    ));
+    Content {
+        html: page(&subject, &body, c),
+        subject,
+        text,
+    }
+}
+
 /// Escapes text for HTML content and for quoted attribute values.
 pub(crate) fn escape(s: &str) -> String {
     let mut out = String::with_capacity(s.len());

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
+use super::signing::SignerAuth;
 use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
@@ -30,6 +31,8 @@ pub struct SignerParam {
     pub name: String,
     pub email: String,
     pub order: Option<u32>,
+    /// How the signer proves who they are before seeing the document (extensions E2).
+    pub auth: Option<SignerAuth>,
 }
 
 /// One carbon-copy recipient as given on create (extensions E1).
@@ -264,6 +267,7 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                 let mut o = Obj::new(format!("signers.{i}"), item)?;
                 let name = o.required_string("name")?;
                 let email = o.required_string("email")?;
+                let auth = auth_param(&mut o)?;
                 let role = o.string("role")?;
                 let order = match o.integer("order")? {
                     None => None,
@@ -278,6 +282,7 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                     name,
                     email,
                     order,
+                    auth,
                 });
             }
             Ok((out, false))
@@ -287,18 +292,29 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                 let mut o = Obj::new(format!("signers.{role}"), item)?;
                 let name = o.required_string("name")?;
                 let email = o.required_string("email")?;
+                let auth = auth_param(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role: Some(role.clone()),
                     name,
                     email,
                     order: None,
+                    auth,
                 });
             }
             Ok((out, true))
         }
         _ => unreachable!("checked above"),
     }
+}
+
+/// `auth` of a signer entry (extensions E2), errors named below the entry
+/// (`signers.0.auth.access_code`).
+fn auth_param(o: &mut Obj<'_>) -> Result<Option<SignerAuth>> {
+    let path = o.at("auth");
+    o.value("auth")
+        .map(|v| SignerAuth::parse(&path, v))
+        .transpose()
 }
 
 /// The PDF: a multipart part, or `file_base64` with `file_name`.
@@ -811,6 +827,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
                 signed_at: None,
                 declined_at: None,
                 decline_reason: None,
+                auth: None,
                 last_email: None,
             },
             sent_at: None,
@@ -820,6 +837,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
             user_agent: None,
             values: BTreeMap::new(),
             reassignments: vec![],
+            identity: s.auth.as_ref().map(SignerAuth::to_record),
         });
     }
     Ok(out)

@@ -74,15 +74,22 @@ impl FileKind {
 pub struct Reassign {
     pub name: String,
     pub email: String,
+    /// How the new person proves who they are (extensions E2). `None`: no check, whatever the
+    /// previous person had (a code given to them out of band is no good for someone else).
+    pub auth: Option<super::SignerAuth>,
 }
 
 impl Reassign {
-    /// `{name, email}` from request parameters; other parameters are unknown.
+    /// `{name, email, auth?}` from request parameters; other parameters are unknown.
     pub fn parse(mut p: super::Params) -> Result<Reassign> {
         let name = p.required_string("name")?;
         let email = p.required_string("email")?;
+        let auth = p
+            .json_value("auth")?
+            .map(|v| super::SignerAuth::parse("auth", &v))
+            .transpose()?;
         p.finish()?;
-        Ok(Reassign { name, email })
+        Ok(Reassign { name, email, auth })
     }
 }
 
@@ -317,12 +324,16 @@ impl SigningService {
         super::params::check_text("name", &to.name, 200)?;
         super::params::check_email("email", to.email.trim())?;
         let (name, email) = (to.name.trim().to_string(), to.email.trim().to_string());
+        if let Some(a) = &to.auth {
+            a.validate("auth")?;
+        }
         let (rec, ()) = self
             .transition(ctx, id, |env, now| {
                 let i = env
                     .signer_index(signer_id)
                     .ok_or_else(|| Error::not_found("signer", signer_id))?;
-                rules::reassign(env, i, &name, &email, now)?;
+                let identity = to.auth.as_ref().map(super::SignerAuth::to_record);
+                rules::reassign(env, i, &name, &email, identity, now)?;
                 if env.status == EnvelopeStatus::Sent {
                     mark_turns(env, now);
                 }

@@ -48,7 +48,9 @@ pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
-pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
+pub use signing::{
+    ClientInfo, LinkState, SignInput, SignerAuth, SigningSession, Verification, VerificationGrant,
+};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
 

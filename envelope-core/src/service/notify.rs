@@ -30,7 +30,11 @@ pub const EMAILED_LINK_DAYS: i64 = 7;
 ///   hears why;
 /// - when it becomes completed, every signer gets the signed copy.
 ///
-/// Embedded delivery emails no signer. Carbon-copy recipients (extensions E1) get the voided
+/// A signer who asked for a code (`identity.code_requested_at` changed: opening the page or
+/// "send a new code", extensions E2) gets a code email whatever the delivery: an embedded
+/// signer needs the code as much.
+///
+/// Embedded delivery emails no signer otherwise. Carbon-copy recipients (extensions E1) get the voided
 /// notice and the completed email (with the signed copy and the audit trail) whatever the
 /// delivery.
 pub(crate) fn emails_for(
@@ -54,6 +58,16 @@ pub(crate) fn emails_for(
             out.push((EmailKind::Reminder, id.clone()));
         }
     }
+    for s in &next.signers {
+        let before = prev.and_then(|p| p.signers.iter().find(|b| b.signer.id == s.signer.id));
+        let asked = s.identity.as_ref().and_then(|i| i.code_requested_at);
+        let asked_before = before
+            .and_then(|b| b.identity.as_ref())
+            .and_then(|i| i.code_requested_at);
+        if asked.is_some() && asked != asked_before {
+            out.push((EmailKind::Code, s.signer.id.clone()));
+        }
+    }
     let copies = next.cc.iter().map(|c| c.id.clone());
     if became(EnvelopeStatus::Voided) {
         for s in next.signers.iter().filter(|_| to_signers) {
@@ -75,6 +89,12 @@ pub(crate) fn emails_for(
 /// Whether an email of this kind carries a signing link.
 fn carries_link(kind: EmailKind) -> bool {
     matches!(kind, EmailKind::SigningRequest | EmailKind::Reminder)
+}
+
+/// Whether an email of this kind is only worth sending while the signer can sign (a link, or a
+/// code to use on the page).
+fn for_signing(kind: EmailKind) -> bool {
+    carries_link(kind) || kind == EmailKind::Code
 }
 
 /// Queues in `next` the emails of the change from `prev`, each held by this process until
@@ -101,6 +121,17 @@ pub(crate) fn queue_emails(
                 e.last_error = Some("superseded by a newer email with a signing link".into());
             }
         }
+        if kind == EmailKind::Code {
+            // Only the newest code works: an older code email still waiting is pointless.
+            for e in next.emails.iter_mut().filter(|e| {
+                e.recipient == signer && e.status == EmailStatus::Pending && e.kind == kind
+            }) {
+                e.status = EmailStatus::Canceled;
+                e.next_attempt_at = None;
+                e.finished_at = Some(now);
+                e.last_error = Some("superseded by a newer code".into());
+            }
+        }
         let id = ids::new_id(ids::EMAIL);
         next.emails.push(EmailRecord {
             id: id.clone(),
@@ -120,7 +151,7 @@ pub(crate) fn queue_emails(
         for e in next
             .emails
             .iter_mut()
-            .filter(|e| e.status == EmailStatus::Pending && carries_link(e.kind))
+            .filter(|e| e.status == EmailStatus::Pending && for_signing(e.kind))
         {
             e.status = EmailStatus::Canceled;
             e.next_attempt_at = None;
@@ -204,9 +235,13 @@ impl SigningService {
                 "the recipient is no longer on the envelope",
             ));
         };
+        if queued.kind == EmailKind::Code {
+            return self.render_code(rec, &queued.recipient, now).await;
+        }
         let until = expiry(rec);
         let ctx = self.context(rec, i);
         let c = match queued.kind {
+            EmailKind::Code => unreachable!("rendered above"),
             EmailKind::SigningRequest | EmailKind::Reminder => {
                 if rec.status != EnvelopeStatus::Sent
                     || rec.signers[i].signer.status.is_done()
@@ -282,7 +317,7 @@ impl SigningService {
                 let names: Vec<&str> = attachments.iter().map(|a| a.file_name.as_str()).collect();
                 content::copy_completed(&ctx, &names, &links, EMAILED_LINK_DAYS)
             }
-            EmailKind::SigningRequest | EmailKind::Reminder => {
+            EmailKind::SigningRequest | EmailKind::Reminder | EmailKind::Code => {
                 return Ok(Rendered::Cancel("carbon-copy recipients sign nothing"));
             }
         };
@@ -387,6 +422,7 @@ mod tests {
                         signed_at: None,
                         declined_at: None,
                         decline_reason: None,
+                        auth: None,
                         last_email: None,
                     },
                     sent_at: None,
@@ -396,6 +432,7 @@ mod tests {
                     user_agent: None,
                     values: Default::default(),
                     reassignments: vec![],
+                    identity: None,
                 })
                 .collect(),
             cc: vec![],

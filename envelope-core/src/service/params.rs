@@ -344,6 +344,11 @@ impl<'a> Obj<'a> {
         self.map.get(name).filter(|v| !v.is_null())
     }
 
+    /// A member as JSON (`null` counts as not given).
+    pub(crate) fn value(&mut self, name: &'static str) -> Option<&'a Value> {
+        self.get(name)
+    }
+
     pub(crate) fn string(&mut self, name: &'static str) -> Result<Option<String>> {
         match self.get(name) {
             None => Ok(None),

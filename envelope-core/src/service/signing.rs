@@ -23,8 +23,11 @@ use crate::pdf;
 use crate::rules;
 use crate::store::{SigningToken, StoreError};
 
+pub(super) mod identity;
 pub(super) mod values;
 
+use identity::check_grant;
+pub use identity::{SignerAuth, Verification, VerificationGrant};
 use values::{checked_values, signing_date};
 
 const MAX_ATTEMPTS: usize = 8;
@@ -53,6 +56,9 @@ pub enum LinkState {
     Expired,
     /// Everyone signed.
     Completed,
+    /// The signer must enter their code first (extensions E2): the session carries no fields
+    /// and no message, and the document, signing and declining are refused until then.
+    VerificationRequired,
 }
 
 /// A signing link opened: what the page shows.
@@ -71,6 +77,8 @@ pub struct SigningSession {
     /// The value date fields get if the signer signs now (`YYYY-MM-DD`, the service's clock), so
     /// that a page can show it before signing.
     pub signing_date: String,
+    /// Where the signer's identity check stands, when they have one (extensions E2).
+    pub verification: Option<Verification>,
 }
 
 /// What a signer submits.
@@ -162,7 +170,26 @@ impl SigningService {
 
     fn session(rec: &EnvelopeRecord, i: usize, state: LinkState, now: Timestamp) -> SigningSession {
         let role = &rec.signers[i].signer.role;
+        let verification = rec.signers[i]
+            .identity
+            .as_ref()
+            .map(|id| Verification::of(id, now));
+        if state == LinkState::VerificationRequired {
+            // Nothing of the document before the code: not its fields, not the sender's message.
+            return SigningSession {
+                state,
+                envelope: rec.view(),
+                signer: i,
+                fields: Vec::new(),
+                signature_page: false,
+                message: None,
+                void_reason: None,
+                signing_date: signing_date(now),
+                verification,
+            };
+        }
         SigningSession {
+            verification,
             state,
             envelope: rec.view(),
             signer: i,
@@ -181,9 +208,14 @@ impl SigningService {
 
     /// Opens a signing link. The first open by a signer who can act marks them `viewed` and emits
     /// `envelope.signer_viewed`. Unknown tokens are `NotFound`.
+    ///
+    /// A signer with `auth` (extensions E2) whose `grant` is missing or no longer live gets
+    /// [`LinkState::VerificationRequired`] instead, and is not marked `viewed`; for `email_code`
+    /// the open also emails a code when none is on its way (at most once a minute).
     pub async fn open_signing_link(
         &self,
         token: &str,
+        grant: Option<&str>,
         client: &ClientInfo,
     ) -> Result<SigningSession> {
         for _ in 0..MAX_ATTEMPTS {
@@ -191,6 +223,30 @@ impl SigningService {
             let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
             let now = self.now();
             let state = Self::link_state(&rec, &t, i, now);
+            if state == LinkState::Ready && check_grant(&rec, i, grant, now).is_err() {
+                let due = rec.signers[i]
+                    .identity
+                    .as_ref()
+                    .is_some_and(|id| crate::rules::identity::code_due_on_open(id, now));
+                if !due {
+                    return Ok(Self::session(&rec, i, LinkState::VerificationRequired, now));
+                }
+                let mut next = rec.clone();
+                if let Some(id) = next.signers[i].identity.as_mut() {
+                    crate::rules::identity::request_code(id, now)?;
+                }
+                if self.write_code_request(&rec, next.clone(), now).await? {
+                    let mut written = next;
+                    written.version = rec.version + 1;
+                    return Ok(Self::session(
+                        &written,
+                        i,
+                        LinkState::VerificationRequired,
+                        now,
+                    ));
+                }
+                continue;
+            }
             if state != LinkState::Ready || rec.signers[i].signer.status != SignerStatus::Pending {
                 return Ok(Self::session(&rec, i, state, now));
             }
@@ -214,15 +270,24 @@ impl SigningService {
     /// signers who already signed are filled in, and the `{{...}}` tags are painted over (the
     /// same stamping as the signed copy, without the signature page). For a completed envelope it
     /// is the signed copy.
-    pub async fn signing_document(&self, token: &str) -> Result<(String, bytes::Bytes)> {
+    ///
+    /// A signer with `auth` needs a live `grant` ([`Error::VerificationRequired`] otherwise),
+    /// whatever the state of the envelope.
+    pub async fn signing_document(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+    ) -> Result<(String, bytes::Bytes)> {
         let (t, rec) = self.resolve_token(token).await?;
         let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
+        let now = self.now();
         if matches!(
-            Self::link_state(&rec, &t, i, self.now()),
+            Self::link_state(&rec, &t, i, now),
             LinkState::Expired | LinkState::Voided
         ) {
             return Err(unknown_link());
         }
+        check_grant(&rec, i, grant, now)?;
         if let Some(deleted_at) = rec.files_deleted_at {
             return Err(Error::FileDeleted {
                 kind: if rec.signed.is_some() {
@@ -252,9 +317,12 @@ impl SigningService {
 
     /// Signs: checks and stores the values, emits `envelope.signer_completed`, and either asks the
     /// next signer or completes the envelope (signed PDF, audit trail, `envelope.completed`).
+    ///
+    /// A signer with `auth` needs a live `grant` ([`Error::VerificationRequired`] otherwise).
     pub async fn sign(
         &self,
         token: &str,
+        grant: Option<&str>,
         input: SignInput,
         client: &ClientInfo,
     ) -> Result<Envelope> {
@@ -263,6 +331,7 @@ impl SigningService {
             let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
             let now = self.now();
             check_link(&current, &t, i, now)?;
+            check_grant(&current, i, grant, now)?;
             let mut next = current.clone();
             next.signers[i].values = if has_drawing(&input) {
                 // Decoding and re-encoding a drawing is CPU work: it goes through the PDF pool
@@ -307,9 +376,12 @@ impl SigningService {
 
     /// Declines: the envelope is voided with `declined by <role>: <reason>`; emits
     /// `envelope.signer_declined` and `envelope.voided`.
+    ///
+    /// A signer with `auth` needs a live `grant` ([`Error::VerificationRequired`] otherwise).
     pub async fn decline(
         &self,
         token: &str,
+        grant: Option<&str>,
         reason: Option<&str>,
         client: &ClientInfo,
     ) -> Result<Envelope> {
@@ -320,6 +392,7 @@ impl SigningService {
             let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
             let now = self.now();
             check_link(&current, &t, i, now)?;
+            check_grant(&current, i, grant, now)?;
             let mut next = current.clone();
             record_client(&mut next, i, client);
             rules::decline(&mut next, i, reason, now)?;
@@ -353,6 +426,7 @@ fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) 
                 LinkState::NotYourTurn => "it is not this signer's turn",
                 LinkState::Expired => "the link has expired",
                 LinkState::Completed => "the envelope is completed",
+                LinkState::VerificationRequired => "the signer has not entered their code",
                 _ => "the envelope is voided",
             },
         }),

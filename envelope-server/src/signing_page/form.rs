@@ -2,7 +2,8 @@
 //!
 //! Names: `text:<key>`, `check:<key>` for text and check box fields; `mode:<key>` (`type` or
 //! `draw`), `typed:<key>` and `drawn:<key>` for signatures and initials; `page_mode`,
-//! `page_typed`, `page_drawn` for the appended signature page; `consent`, `csrf`, `reason`.
+//! `page_typed`, `page_drawn` for the appended signature page; `consent`, `csrf`, `reason`;
+//! `code` on the code step.
 //! Which keys exist, which are required and what a value may be is the core's business: this
 //! only translates names into values.
 
@@ -17,6 +18,8 @@ pub struct FormPost {
     pub csrf: String,
     pub consent: bool,
     pub reason: Option<String>,
+    /// The identity code of the code step (extensions E2).
+    pub code: Option<String>,
     pub input: SignInput,
 }
 
@@ -62,6 +65,7 @@ pub fn parse(body: &[u8]) -> FormPost {
             Some(("drawn", key)) => drop(drawn.insert(key.to_string(), value)),
             _ => match &*name {
                 "csrf" => post.csrf = value,
+                "code" => post.code = Some(value),
                 "consent" => {
                     post.consent = value == "yes";
                     post.input.consent = post.consent;

@@ -28,6 +28,9 @@ pub const PER_MARK: usize = ENCODED * (DRAWING_TEXT + TYPED_BYTES) + 256;
 pub const PER_FIELD: usize = ENCODED * TEXT_BYTES + 256;
 /// The decline form: the form token and a reason.
 pub const DECLINE: usize = FIXED + ENCODED * TEXT_BYTES;
+/// The code step's forms (enter a code, send a new one): the form token and a code of at most
+/// 32 characters; well under the fixed allowance.
+pub const CODE: usize = 4 * 1024;
 
 /// The cap of the signing form of `session`: 2 MiB and a little per mark it can draw.
 pub fn sign(session: &SigningSession) -> usize {

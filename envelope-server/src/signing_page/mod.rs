@@ -6,11 +6,17 @@
 //! | `GET /sign/{token}/document` | the original PDF, `inline`, for the page's frame |
 //! | `POST /sign/{token}` | signs (form post) |
 //! | `POST /sign/{token}/decline` | declines, with a reason |
+//! | `POST /sign/{token}/verify` | the code step (extensions E2): checks `code`; right, sets the grant cookie and 303 to the page |
+//! | `POST /sign/{token}/send-code` | the code step: emails a new code (at most once a minute) |
 //! | `GET /assets/signing.js`, `GET /assets/signing.css` | the page's script and style sheet |
 //!
 //! Presentation only: which fields a signer has, what is required, what a value may be, who may
 //! sign when, all come from the core (`SigningService::open_signing_link`, `sign`, `decline`).
 //! The consent tick box is passed to the core, which refuses to sign without it.
+//!
+//! A signer with `auth` sees the code step first ([`verify`]); the grant the core gives for the
+//! right code comes back in a cookie and goes to every core call of the link, which refuses the
+//! document, signing and declining without it.
 //!
 //! Every response is HTML (or the PDF), never the API's JSON errors, and carries the headers of
 //! [`security`]. Tokens never reach a log line (see `request::redact`).
@@ -21,6 +27,7 @@ mod html;
 mod ready;
 pub mod security;
 mod states;
+mod verify;
 
 use std::net::IpAddr;
 
@@ -30,6 +37,7 @@ use hyper::header::{self, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Method, StatusCode};
 
+use envelope_core::rules::identity::GRANT_HOURS;
 use envelope_core::service::{ClientInfo, LinkState, SignInput, SigningSession};
 use envelope_core::{Error, ErrorKind, SigningService};
 
@@ -90,7 +98,11 @@ pub async fn handle(
     rest: &[&str],
     meta: &mut Meta,
 ) -> Reply {
-    let page = Pages { app, root: "../" };
+    let page = Pages {
+        app,
+        root: "../",
+        grant: None,
+    };
     if let Err(e) = crate::request::limit_by_address(&app.svc, client_ip, meta) {
         return page.error(e.into());
     }
@@ -101,6 +113,13 @@ pub async fn handle(
             .get(header::USER_AGENT)
             .and_then(|v| v.to_str().ok())
             .map(str::to_string),
+    };
+    // The core's grant for this link, if the browser has one (the cookie is scoped to the
+    // link's path). Several can meet only through a path prefix; the first is used.
+    let grants = verify::grants(&parts.headers);
+    let page = Pages {
+        grant: grants.first().map(String::as_str),
+        ..page
     };
     let m = &parts.method;
     match rest {
@@ -129,9 +148,38 @@ pub async fn handle(
                 Err(reply) => reply,
             }
         }
+        [token, action @ ("verify" | "send-code")] if m == Method::POST => {
+            let page = Pages {
+                root: "../../",
+                ..page
+            };
+            // Entering a code needs the link at the code step before the post is read. Asking for
+            // a new code does not look first: opening the link could itself email a code, and
+            // the request would then be refused as too soon.
+            if *action == "verify"
+                && let Err(reply) = page.code_step(token, &client).await
+            {
+                return reply;
+            }
+            let post = match page.read_form(parts, body, form_cap::CODE).await {
+                Ok(post) => post,
+                Err(reply) => return reply,
+            };
+            if *action == "verify" {
+                let framed = parts
+                    .headers
+                    .get("sec-fetch-dest")
+                    .is_some_and(|v| v.as_bytes() == b"iframe");
+                page.verify(token, post, client, framed).await
+            } else {
+                page.send_code(token, post, client).await
+            }
+        }
         [_] => page.error(ApiError::MethodNotAllowed { allow: "GET, POST" }),
         [_, "document"] => page.error(ApiError::MethodNotAllowed { allow: "GET" }),
-        [_, "decline"] => page.error(ApiError::MethodNotAllowed { allow: "POST" }),
+        [_, "decline" | "verify" | "send-code"] => {
+            page.error(ApiError::MethodNotAllowed { allow: "POST" })
+        }
         _ => page.unknown(),
     }
 }
@@ -142,6 +190,8 @@ struct Pages<'a> {
     app: &'a App,
     /// Relative path from the request's URL to the server root.
     root: &'a str,
+    /// The grant cookie's value (extensions E2), passed to every core call of the link.
+    grant: Option<&'a str>,
 }
 
 impl Pages<'_> {
@@ -195,6 +245,10 @@ impl Pages<'_> {
                 "Not accepted",
                 "The form could not be read. Go back, reload the page and try again.",
             ),
+            ApiError::Core(Error::VerificationRequired) => (
+                "Enter your code first",
+                "Open the signing link and enter your code to see the document.",
+            ),
             ApiError::Core(Error::FileDeleted { .. }) => (
                 "Document deleted",
                 "This document was deleted under the sender's data retention policy. Ask the \
@@ -244,6 +298,9 @@ impl Pages<'_> {
         error: Option<String>,
         previous: Option<&SignInput>,
     ) -> Reply {
+        if s.state == LinkState::VerificationRequired {
+            return self.code_page(status, token, s, None, None);
+        }
         if s.state == LinkState::Ready {
             let secret = &self.app.pages.secret;
             let body = ready::render(&ready::ReadyPage {
@@ -268,14 +325,18 @@ impl Pages<'_> {
     }
 
     async fn open(&self, token: &str, client: &ClientInfo) -> Reply {
-        match self.svc().open_signing_link(token, client).await {
+        match self
+            .svc()
+            .open_signing_link(token, self.grant, client)
+            .await
+        {
             Ok(s) => self.session_page(StatusCode::OK, token, &s, None, None, None),
             Err(e) => self.error(e.into()),
         }
     }
 
     async fn document(&self, token: &str) -> Reply {
-        match self.svc().signing_document(token).await {
+        match self.svc().signing_document(token, self.grant).await {
             Ok((file_name, bytes)) => {
                 let mut reply = Reply::pdf_as("inline", &file_name, bytes);
                 reply
@@ -295,8 +356,16 @@ impl Pages<'_> {
         token: &str,
         client: &ClientInfo,
     ) -> Result<SigningSession, Reply> {
-        match self.svc().open_signing_link(token, client).await {
+        match self
+            .svc()
+            .open_signing_link(token, self.grant, client)
+            .await
+        {
             Ok(s) if s.state == LinkState::Ready => Ok(s),
+            // A post without the code: the code step, refused (nothing was read or done).
+            Ok(s) if s.state == LinkState::VerificationRequired => {
+                Err(self.code_page(StatusCode::FORBIDDEN, token, &s, None, None))
+            }
             Ok(s) => Err(self.session_page(StatusCode::OK, token, &s, None, None, None)),
             Err(e) => Err(self.error(e.into())),
         }
@@ -370,7 +439,8 @@ impl Pages<'_> {
         }
         let svc = self.svc().clone();
         let (t, input, c) = (token.to_string(), post.input.clone(), client.clone());
-        let outcome = detached(async move { svc.sign(&t, input, &c).await }).await;
+        let g = self.grant.map(str::to_string);
+        let outcome = detached(async move { svc.sign(&t, g.as_deref(), input, &c).await }).await;
         self.after(token, outcome, "envelope.signed", &post.input, &client)
             .await
     }
@@ -386,7 +456,10 @@ impl Pages<'_> {
         }
         let svc = self.svc().clone();
         let (t, reason, c) = (token.to_string(), post.reason.clone(), client.clone());
-        let outcome = detached(async move { svc.decline(&t, reason.as_deref(), &c).await }).await;
+        let g = self.grant.map(str::to_string);
+        let outcome =
+            detached(async move { svc.decline(&t, g.as_deref(), reason.as_deref(), &c).await })
+                .await;
         self.after(token, outcome, "envelope.declined", &post.input, &client)
             .await
     }
@@ -404,7 +477,11 @@ impl Pages<'_> {
     ) -> Reply {
         // Pages after a post live at /sign/{token}(/decline); links in them go back there.
         match outcome {
-            Ok(()) => match self.svc().open_signing_link(token, client).await {
+            Ok(()) => match self
+                .svc()
+                .open_signing_link(token, self.grant, client)
+                .await
+            {
                 Ok(s) => self.session_page(StatusCode::OK, token, &s, Some(event), None, None),
                 Err(e) => self.error(e.into()),
             },
@@ -431,7 +508,11 @@ impl Pages<'_> {
         input: &SignInput,
     ) -> Reply {
         let client = ClientInfo::default();
-        match self.svc().open_signing_link(token, &client).await {
+        match self
+            .svc()
+            .open_signing_link(token, self.grant, &client)
+            .await
+        {
             Ok(s) => self.session_page(status, token, &s, None, Some(msg), Some(input)),
             Err(e) => self.error(e.into()),
         }
@@ -441,7 +522,7 @@ impl Pages<'_> {
     async fn explain(&self, token: &str, e: &Error) -> String {
         let fields = match self
             .svc()
-            .open_signing_link(token, &ClientInfo::default())
+            .open_signing_link(token, self.grant, &ClientInfo::default())
             .await
         {
             Ok(s) => s.fields,
@@ -469,6 +550,173 @@ impl Pages<'_> {
                 format!("“{}” was not accepted: {message}.", label(param)).replace("..", ".")
             }
             other => other.public_message(),
+        }
+    }
+}
+
+impl Pages<'_> {
+    /// The code step's page (extensions E2).
+    fn code_page(
+        &self,
+        status: StatusCode,
+        token: &str,
+        s: &SigningSession,
+        error: Option<String>,
+        notice: Option<String>,
+    ) -> Reply {
+        let secret = &self.app.pages.secret;
+        let (title, body) = verify::render(&verify::CodePage {
+            session: s,
+            token,
+            root: self.root,
+            verify_csrf: secret.form_token(Action::Verify, token),
+            send_csrf: secret.form_token(Action::SendCode, token),
+            error,
+            notice,
+        });
+        self.html(status, &title, None, &body)
+    }
+
+    /// Before a post of the code step is read: the link must be at that step. A link that
+    /// cannot act is answered with its page; one whose browser already holds a live grant goes
+    /// back to the page.
+    async fn code_step(&self, token: &str, client: &ClientInfo) -> Result<(), Reply> {
+        match self
+            .svc()
+            .open_signing_link(token, self.grant, client)
+            .await
+        {
+            Ok(s) if s.state == LinkState::VerificationRequired => Ok(()),
+            Ok(s) if s.state == LinkState::Ready => Err(self.see_page(token, None)),
+            Ok(s) => Err(self.session_page(StatusCode::OK, token, &s, None, None, None)),
+            Err(e) => Err(self.error(e.into())),
+        }
+    }
+
+    /// `303 See Other` to the link's page (relative, so a path prefix works), optionally
+    /// setting the grant cookie.
+    fn see_page(&self, token: &str, cookie: Option<HeaderValue>) -> Reply {
+        let mut headers = security::page_headers(&self.app.pages.frame_ancestors);
+        let location = format!("../{token}");
+        headers.push((
+            header::LOCATION,
+            HeaderValue::from_str(&location).unwrap_or_else(|_| HeaderValue::from_static("./")),
+        ));
+        if let Some(c) = cookie {
+            headers.push((header::SET_COOKIE, c));
+        }
+        Reply {
+            status: StatusCode::SEE_OTHER,
+            content_type: "text/html; charset=utf-8",
+            body: Bytes::new(),
+            headers,
+        }
+    }
+
+    /// `POST /sign/{token}/verify`: the right code sets the grant cookie and goes to the page;
+    /// anything else shows the code step again with the problem.
+    async fn verify(
+        &self,
+        token: &str,
+        post: form::FormPost,
+        client: ClientInfo,
+        framed: bool,
+    ) -> Reply {
+        if !self
+            .app
+            .pages
+            .secret
+            .verify(Action::Verify, token, &post.csrf)
+        {
+            return self.refused();
+        }
+        let code = post.code.unwrap_or_default();
+        match self.svc().verify_signer(token, &code, &client).await {
+            Ok(grant) => {
+                let base = self.svc().settings().signing_base();
+                let mode = verify::CookieMode {
+                    secure: verify::secure_cookies(base),
+                    framed: framed && !self.app.pages.frame_ancestors.is_none(),
+                };
+                let cookie = verify::set_cookie(
+                    &grant.secret,
+                    &verify::cookie_path(base, token),
+                    GRANT_HOURS * 3600,
+                    mode,
+                );
+                self.see_page(token, Some(cookie))
+            }
+            Err(e) => self.code_step_again(token, e).await,
+        }
+    }
+
+    /// `POST /sign/{token}/send-code`: a new code email, then the code step with a notice.
+    async fn send_code(&self, token: &str, post: form::FormPost, client: ClientInfo) -> Reply {
+        if !self
+            .app
+            .pages
+            .secret
+            .verify(Action::SendCode, token, &post.csrf)
+        {
+            return self.refused();
+        }
+        match self.svc().send_signer_code(token, &client).await {
+            Ok(()) => match self
+                .svc()
+                .open_signing_link(token, self.grant, &client)
+                .await
+            {
+                Ok(s) => self.code_page(
+                    StatusCode::OK,
+                    token,
+                    &s,
+                    None,
+                    Some("A new code is on its way. Only the newest code works.".into()),
+                ),
+                Err(e) => self.error(e.into()),
+            },
+            Err(e) => self.code_step_again(token, e).await,
+        }
+    }
+
+    /// The code step again after a refused code or request, in the signer's words; failures
+    /// that are not about the code get their own page.
+    async fn code_step_again(&self, token: &str, e: Error) -> Reply {
+        let msg = match &e {
+            Error::IncorrectCode { attempts_left: 1 } => {
+                "That code is not right. 1 attempt left before the link is locked for 15 minutes."
+                    .to_string()
+            }
+            Error::IncorrectCode { attempts_left } => format!(
+                "That code is not right. {attempts_left} attempts left before the link is locked                  for 15 minutes."
+            ),
+            // The page shows the lock from the session.
+            Error::VerificationLocked { .. } => String::new(),
+            Error::CodeExpired => {
+                "This code is no longer valid. Ask for a new code and enter it within 10 minutes."
+                    .to_string()
+            }
+            Error::CodeRecentlySent { retry_after_secs } => format!(
+                "A code was sent less than a minute ago. You can ask for a new one in                  {retry_after_secs} seconds."
+            ),
+            // Signed, declined, voided meanwhile: the link's own page.
+            e if e.kind() == ErrorKind::Conflict => {
+                return self.open(token, &ClientInfo::default()).await;
+            }
+            _ => return self.error(e.into()),
+        };
+        let status = ApiError::Core(e).status();
+        match self
+            .svc()
+            .open_signing_link(token, self.grant, &ClientInfo::default())
+            .await
+        {
+            Ok(s) if s.state == LinkState::VerificationRequired => {
+                let msg = Some(msg).filter(|m| !m.is_empty());
+                self.code_page(status, token, &s, msg, None)
+            }
+            Ok(s) => self.session_page(StatusCode::OK, token, &s, None, None, None),
+            Err(e) => self.error(e.into()),
         }
     }
 }

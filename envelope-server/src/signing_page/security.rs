@@ -74,11 +74,15 @@ impl fmt::Debug for PageSecret {
     }
 }
 
-/// The two form posts of a page; a token of one is no good for the other.
+/// The form posts of the pages; a token of one is no good for another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Sign,
     Decline,
+    /// Entering the identity code (extensions E2).
+    Verify,
+    /// Asking for a new emailed code.
+    SendCode,
 }
 
 impl Action {
@@ -86,6 +90,8 @@ impl Action {
         match self {
             Action::Sign => "sign",
             Action::Decline => "decline",
+            Action::Verify => "verify",
+            Action::SendCode => "send-code",
         }
     }
 }

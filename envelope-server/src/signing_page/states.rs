@@ -91,6 +91,8 @@ pub fn render(s: &SigningSession, just_now: bool) -> (String, String) {
             ],
         ),
         LinkState::Ready => ("Ready to sign", "done", Vec::new()),
+        // Shown by the code step (`verify.rs`), never here.
+        LinkState::VerificationRequired => ("Enter your code", "wait", Vec::new()),
     };
     (title.to_string(), notice(title, icon, &paragraphs))
 }

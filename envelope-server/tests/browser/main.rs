@@ -12,6 +12,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod identity;
 mod webdriver;
 
 use std::path::PathBuf;

@@ -760,10 +760,20 @@ async fn reassigning_a_signer_over_http() {
     s.post(
         &s.test_key,
         &path,
-        json!({"name": "N", "email": "n@x.io", "auth": 1, "extra": true}),
+        json!({"name": "N", "email": "n@x.io", "extra": true}),
     )
     .await
     .error(400, "parameter_unknown");
+    // `auth` is a parameter since extensions E2 (tests/http/identity.rs).
+    let e = s
+        .post(
+            &s.test_key,
+            &path,
+            json!({"name": "N", "email": "n@x.io", "auth": 1}),
+        )
+        .await
+        .error(400, "parameter_invalid");
+    assert_eq!(e["param"], "auth");
     s.post(
         &s.test_key,
         &format!("/v1/envelopes/{id}/signers/sgn_nope/reassign"),

@@ -9,6 +9,7 @@ mod connections;
 mod envelopes;
 mod health;
 mod idempotency;
+mod identity;
 mod limits;
 mod memory;
 mod proxy;

@@ -143,7 +143,7 @@ async fn downloads_of_a_live_envelope_after_live_retention_answer_410() {
         SignerValue::Typed("Ada Lovelace".into()),
     );
     s.svc
-        .sign(token, input, &ClientInfo::default())
+        .sign(token, None, input, &ClientInfo::default())
         .await
         .unwrap();
     let signed = s

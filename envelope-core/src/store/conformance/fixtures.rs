@@ -99,6 +99,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
             signed_at: None,
             declined_at: None,
             decline_reason: None,
+            auth: None,
             last_email: None,
         },
         sent_at: None,
@@ -108,6 +109,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         user_agent: None,
         values: BTreeMap::from([("sig".into(), SignerValue::Typed("Ada".into()))]),
         reassignments: vec![],
+        identity: None,
     };
     EnvelopeRecord {
         id: ids::new_id(ids::ENVELOPE),

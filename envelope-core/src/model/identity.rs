@@ -1,0 +1,133 @@
+//! Verifying a signer's identity (extensions E2): what the wire shows and what the record keeps.
+//!
+//! The wire signer shows only the method ([`SignerAuthView`]). The record ([`IdentityRecord`])
+//! keeps salted SHA-256 digests of every secret (the access code, the emailed code, the grants
+//! of verified browsers), never a secret itself, and its `Debug` output shows none of them. The
+//! rules over it (attempts, lockout, expiry, the rate of code emails) are `rules/identity.rs`.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::clock::Timestamp;
+
+/// How a signer proves who they are before the document is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthMethod {
+    /// A code the sender gave the signer out of band.
+    AccessCode,
+    /// A 6-digit code emailed to the signer's address when the page is opened.
+    EmailCode,
+}
+
+impl AuthMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuthMethod::AccessCode => "access_code",
+            AuthMethod::EmailCode => "email_code",
+        }
+    }
+
+    /// In words, for the audit trail.
+    pub fn describe(self) -> &'static str {
+        match self {
+            AuthMethod::AccessCode => "access code",
+            AuthMethod::EmailCode => "code sent by email",
+        }
+    }
+}
+
+/// `auth` of a wire signer: the method, never a code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignerAuthView {
+    pub method: AuthMethod,
+}
+
+/// A secret the record knows only by its digest, and until when it is good.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HashedSecret {
+    /// Lowercase hex of SHA-256(purpose, salt, secret): `ids::salted_digest`.
+    pub hash: String,
+    pub expires_at: Timestamp,
+}
+
+impl fmt::Debug for HashedSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HashedSecret")
+            .field("hash", &"[redacted]")
+            .field("expires_at", &self.expires_at)
+            .finish()
+    }
+}
+
+/// A signer's identity check as the record keeps it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdentityRecord {
+    pub method: AuthMethod,
+    /// Random, one per signer (and per reassignment): every digest below is salted with it.
+    pub salt: String,
+    /// `access_code`: the digest of the code the sender gave.
+    #[serde(default)]
+    pub access_code_hash: Option<String>,
+    /// `email_code`: the newest emailed code, written when its email is sent.
+    #[serde(default)]
+    pub email_code: Option<HashedSecret>,
+    /// When a code email was last asked for (opening the page, or "send a new code").
+    #[serde(default)]
+    pub code_requested_at: Option<Timestamp>,
+    /// Wrong codes since the last right one or the end of the last lockout.
+    #[serde(default)]
+    pub failed_attempts: u32,
+    #[serde(default)]
+    pub locked_until: Option<Timestamp>,
+    /// When the signer last entered the right code (the audit trail shows the first use that
+    /// led to signing or declining: the latest before it).
+    #[serde(default)]
+    pub verified_at: Option<Timestamp>,
+    /// Grants handed to browsers that entered the right code (digests), newest last.
+    #[serde(default)]
+    pub grants: Vec<HashedSecret>,
+    /// Set when the test helper completed the envelope for this signer without a check.
+    #[serde(default)]
+    pub skipped_at: Option<Timestamp>,
+}
+
+impl IdentityRecord {
+    /// A fresh check of `method`, with no secret set yet.
+    pub fn new(method: AuthMethod, salt: String) -> IdentityRecord {
+        IdentityRecord {
+            method,
+            salt,
+            access_code_hash: None,
+            email_code: None,
+            code_requested_at: None,
+            failed_attempts: 0,
+            locked_until: None,
+            verified_at: None,
+            grants: Vec::new(),
+            skipped_at: None,
+        }
+    }
+
+    pub fn view(&self) -> SignerAuthView {
+        SignerAuthView {
+            method: self.method,
+        }
+    }
+}
+
+impl fmt::Debug for IdentityRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("IdentityRecord")
+            .field("method", &self.method)
+            .field("email_code", &self.email_code)
+            .field("code_requested_at", &self.code_requested_at)
+            .field("failed_attempts", &self.failed_attempts)
+            .field("locked_until", &self.locked_until)
+            .field("verified_at", &self.verified_at)
+            .field("grants", &self.grants.len())
+            .field("skipped_at", &self.skipped_at)
+            .finish_non_exhaustive()
+    }
+}
