@@ -8,6 +8,7 @@ use super::Mode;
 use super::email::{EmailRecord, EmailStatus, SignerEmail};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
+use crate::i18n::Locale;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -77,6 +78,10 @@ pub struct Signer {
     pub role: String,
     pub name: String,
     pub email: String,
+    /// The signer's language (extensions E4): a BCP 47 tag as given, `null` when none. Their
+    /// emails and signing page use it; tags outside the supported set get English.
+    #[serde(default)]
+    pub locale: Option<Locale>,
     pub order: u32,
     pub status: SignerStatus,
     pub viewed_at: Option<Timestamp>,
@@ -186,6 +191,8 @@ struct FlatSignerRecord {
     role: String,
     name: String,
     email: String,
+    #[serde(default)]
+    locale: Option<Locale>,
     order: u32,
     status: SignerStatus,
     viewed_at: Option<Timestamp>,
@@ -212,6 +219,7 @@ impl From<FlatSignerRecord> for SignerRecord {
                 role: f.role,
                 name: f.name,
                 email: f.email,
+                locale: f.locale,
                 order: f.order,
                 status: f.status,
                 viewed_at: f.viewed_at,
@@ -407,6 +415,7 @@ mod tests {
                 role: "Client".into(),
                 name: "Ada".into(),
                 email: "ada@example.com".into(),
+                locale: Some(Locale::parse("pt-BR").unwrap()),
                 order: 2,
                 status: SignerStatus::Declined,
                 viewed_at: at(1),

@@ -21,6 +21,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
             signed_at: None,
             declined_at: None,
             decline_reason: None,
+            locale: None,
             last_email: None,
         },
         sent_at: None,

@@ -10,6 +10,7 @@ use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
+use crate::i18n::Locale;
 use crate::ids;
 use crate::model::{
     CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, Signer,
@@ -30,6 +31,8 @@ pub struct SignerParam {
     pub name: String,
     pub email: String,
     pub order: Option<u32>,
+    /// The signer's language (extensions E4).
+    pub locale: Option<Locale>,
 }
 
 /// One carbon-copy recipient as given on create (extensions E1).
@@ -272,12 +275,14 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                         return Err(Error::invalid(o.at("order"), "must be between 1 and 1000"));
                     }
                 };
+                let locale = locale(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role,
                     name,
                     email,
                     order,
+                    locale,
                 });
             }
             Ok((out, false))
@@ -287,18 +292,27 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                 let mut o = Obj::new(format!("signers.{role}"), item)?;
                 let name = o.required_string("name")?;
                 let email = o.required_string("email")?;
+                let locale = locale(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role: Some(role.clone()),
                     name,
                     email,
                     order: None,
+                    locale,
                 });
             }
             Ok((out, true))
         }
         _ => unreachable!("checked above"),
     }
+}
+
+/// A signer entry's `locale` (extensions E4): a well-formed BCP 47 tag, or absent.
+fn locale(o: &mut Obj<'_>) -> Result<Option<Locale>> {
+    o.string("locale")?
+        .map(|t| Locale::parse(&t).map_err(|e| Error::invalid(o.at("locale"), e.to_string())))
+        .transpose()
 }
 
 /// The PDF: a multipart part, or `file_base64` with `file_name`.
@@ -740,6 +754,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
                 role,
                 name: s.name.trim().to_string(),
                 email: s.email.trim().to_string(),
+                locale: s.locale.clone(),
                 order,
                 status: SignerStatus::Pending,
                 viewed_at: None,

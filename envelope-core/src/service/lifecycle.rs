@@ -7,6 +7,7 @@ use super::envelopes::mark_turns;
 use super::{AuthContext, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::i18n::Locale;
 use crate::ids;
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
@@ -74,15 +75,26 @@ impl FileKind {
 pub struct Reassign {
     pub name: String,
     pub email: String,
+    /// The new person's language (extensions E4); `None` leaves the signer without one (the
+    /// previous person's language is not assumed to be theirs).
+    pub locale: Option<Locale>,
 }
 
 impl Reassign {
-    /// `{name, email}` from request parameters; other parameters are unknown.
+    /// `{name, email, locale?}` from request parameters; other parameters are unknown.
     pub fn parse(mut p: super::Params) -> Result<Reassign> {
         let name = p.required_string("name")?;
         let email = p.required_string("email")?;
+        let locale = p
+            .string("locale")?
+            .map(|t| Locale::parse(&t).map_err(|e| Error::invalid("locale", e.to_string())))
+            .transpose()?;
         p.finish()?;
-        Ok(Reassign { name, email })
+        Ok(Reassign {
+            name,
+            email,
+            locale,
+        })
     }
 }
 
@@ -322,7 +334,7 @@ impl SigningService {
                 let i = env
                     .signer_index(signer_id)
                     .ok_or_else(|| Error::not_found("signer", signer_id))?;
-                rules::reassign(env, i, &name, &email, now)?;
+                rules::reassign(env, i, &name, &email, to.locale.as_ref(), now)?;
                 if env.status == EnvelopeStatus::Sent {
                     mark_turns(env, now);
                 }

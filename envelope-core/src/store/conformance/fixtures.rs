@@ -98,6 +98,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
             signed_at: None,
             declined_at: None,
             decline_reason: None,
+            locale: None,
             last_email: None,
         },
         sent_at: None,
