@@ -14,6 +14,11 @@
 //!
 //! Every response is HTML (or the PDF), never the API's JSON errors, and carries the headers of
 //! [`security`]. Tokens never reach a log line (see `request::redact`).
+//!
+//! Pages speak the signer's language (extensions E4): the signer's `locale` when they have one,
+//! else the best match of the request's `Accept-Language` (`envelope_core::i18n`, which also
+//! holds the words). Each page says which in `<html lang>` and `Content-Language`, with
+//! `Vary: Accept-Language`.
 
 mod form;
 mod form_cap;
@@ -30,6 +35,7 @@ use hyper::header::{self, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Method, StatusCode};
 
+use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::service::{ClientInfo, LinkState, SignInput, SigningSession};
 use envelope_core::{Error, ErrorKind, SigningService};
 
@@ -90,7 +96,15 @@ pub async fn handle(
     rest: &[&str],
     meta: &mut Meta,
 ) -> Reply {
-    let page = Pages { app, root: "../" };
+    let accept_language = parts
+        .headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
+    let page = Pages {
+        app,
+        root: "../",
+        accept_language,
+    };
     if let Err(e) = crate::request::limit_by_address(&app.svc, client_ip, meta) {
         return page.error(e.into());
     }
@@ -142,6 +156,9 @@ struct Pages<'a> {
     app: &'a App,
     /// Relative path from the request's URL to the server root.
     root: &'a str,
+    /// The request's `Accept-Language`, for a signer without a locale and pages without a
+    /// signer.
+    accept_language: Option<&'a str>,
 }
 
 impl Pages<'_> {
@@ -149,33 +166,56 @@ impl Pages<'_> {
         &self.app.svc
     }
 
+    /// The language of a page: the signer's locale when there is a session and they have
+    /// one, else the request's `Accept-Language`.
+    fn lang(&self, session: Option<&SigningSession>) -> Lang {
+        let locale = session.and_then(|s| s.envelope.signers[s.signer].locale.as_ref());
+        Lang::for_page(locale, self.accept_language)
+    }
+
+    /// A catalogue message in `lang`, as plain text.
+    fn say(lang: Lang, msg: Msg) -> String {
+        i18n::text(lang, msg, &[])
+    }
+
     fn html(
         &self,
+        lang: Lang,
         status: StatusCode,
         title: &str,
         event: Option<&PageEvent>,
         body: &str,
     ) -> Reply {
         let service = &self.svc().settings().service_name;
-        let page = layout(service, title, self.root, event, body);
+        let page = layout(lang, service, title, self.root, event, body);
+        let mut headers = security::page_headers(&self.app.pages.frame_ancestors);
+        headers.push((
+            header::CONTENT_LANGUAGE,
+            HeaderValue::from_static(lang.code()),
+        ));
+        headers.push((header::VARY, HeaderValue::from_static("Accept-Language")));
         Reply {
             status,
             content_type: "text/html; charset=utf-8",
             body: page.into(),
-            headers: security::page_headers(&self.app.pages.frame_ancestors),
+            headers,
         }
     }
 
+    /// A failure page without a signer: in the request's language.
+    fn failure_page(&self, status: StatusCode, title: Msg, heading: Msg, text: Msg) -> Reply {
+        let lang = self.lang(None);
+        let (title, heading) = (Self::say(lang, title), Self::say(lang, heading));
+        let body = states::failure(&heading, &Self::say(lang, text));
+        self.html(lang, status, &title, None, &body)
+    }
+
     fn unknown(&self) -> Reply {
-        self.html(
+        self.failure_page(
             StatusCode::NOT_FOUND,
-            "Link not valid",
-            None,
-            &states::failure(
-                "This link is not valid",
-                "Check that you opened the whole link from your email, or ask the sender for a \
-                 new one.",
-            ),
+            Msg::ErrorUnknownTitle,
+            Msg::ErrorUnknownHeading,
+            Msg::ErrorUnknown,
         )
     }
 
@@ -184,42 +224,26 @@ impl Pages<'_> {
         let status = e.status();
         let (title, text) = match &e {
             ApiError::Core(err) if err.kind() == ErrorKind::NotFound => return self.unknown(),
-            ApiError::Core(Error::RateLimited { .. }) => (
-                "Too many requests",
-                "Please wait a minute, then reload the page.",
-            ),
+            ApiError::Core(Error::RateLimited { .. }) => (Msg::ErrorRateTitle, Msg::ErrorRate),
             ApiError::MethodNotAllowed { .. } | ApiError::RouteNotFound => {
-                ("Not available", "This address cannot be used like this.")
+                (Msg::ErrorMethodTitle, Msg::ErrorMethod)
             }
-            ApiError::UnsupportedMediaType { .. } | ApiError::BodyTooLarge { .. } => (
-                "Not accepted",
-                "The form could not be read. Go back, reload the page and try again.",
-            ),
-            ApiError::Core(Error::FileDeleted { .. }) => (
-                "Document deleted",
-                "This document was deleted under the sender's data retention policy. Ask the \
-                 sender for a copy.",
-            ),
-            ApiError::Core(Error::Busy { .. }) => (
-                "Busy",
-                "Many documents are being processed right now and nothing was changed. Please \
-                 try again in a moment.",
-            ),
-            ApiError::BodyTimeout => (
-                "Too slow",
-                "The form took too long to arrive. Check your connection and try again.",
-            ),
+            ApiError::UnsupportedMediaType { .. } | ApiError::BodyTooLarge { .. } => {
+                (Msg::ErrorFormTitle, Msg::ErrorForm)
+            }
+            ApiError::Core(Error::FileDeleted { .. }) => {
+                (Msg::ErrorDeletedTitle, Msg::ErrorDeleted)
+            }
+            ApiError::Core(Error::Busy { .. }) => (Msg::ErrorBusyTitle, Msg::ErrorBusy),
+            ApiError::BodyTimeout => (Msg::ErrorSlowTitle, Msg::ErrorSlow),
             _ => {
                 if status.is_server_error() {
                     tracing::error!(error = ?e, "signing page failed");
                 }
-                (
-                    "Something went wrong",
-                    "Please try again in a moment. If it keeps happening, contact the sender.",
-                )
+                (Msg::ErrorGenericTitle, Msg::ErrorGeneric)
             }
         };
-        let mut reply = self.html(status, title, None, &states::failure(title, text));
+        let mut reply = self.failure_page(status, title, title, text);
         match e {
             ApiError::MethodNotAllowed { allow } => reply
                 .headers
@@ -244,6 +268,7 @@ impl Pages<'_> {
         error: Option<String>,
         previous: Option<&SignInput>,
     ) -> Reply {
+        let lang = self.lang(Some(s));
         if s.state == LinkState::Ready {
             let secret = &self.app.pages.secret;
             let body = ready::render(&ready::ReadyPage {
@@ -254,17 +279,22 @@ impl Pages<'_> {
                 decline_csrf: secret.form_token(Action::Decline, token),
                 error,
                 previous,
+                lang,
             });
-            let title = format!("Sign {}", s.envelope.name);
-            return self.html(status, &title, None, &body);
+            let title = i18n::text(
+                lang,
+                Msg::PageTitleSign,
+                &[("document", Arg::Text(&s.envelope.name))],
+            );
+            return self.html(lang, status, &title, None, &body);
         }
         let event = event.map(|kind| PageEvent {
             kind,
             envelope: s.envelope.id.clone(),
             signer: s.envelope.signers[s.signer].id.clone(),
         });
-        let (title, body) = states::render(s, event.is_some());
-        self.html(status, &title, event.as_ref(), &body)
+        let (title, body) = states::render(s, event.is_some(), lang);
+        self.html(lang, status, &title, event.as_ref(), &body)
     }
 
     async fn open(&self, token: &str, client: &ClientInfo) -> Reply {
@@ -347,15 +377,11 @@ impl Pages<'_> {
 
     /// A post without this server's page behind it (another site, a stale or forged form).
     fn refused(&self) -> Reply {
-        self.html(
+        self.failure_page(
             StatusCode::FORBIDDEN,
-            "Form not accepted",
-            None,
-            &states::failure(
-                "Form not accepted",
-                "The form did not come from this signing page, or the page is out of date. \
-                 Open the link from your email again and retry.",
-            ),
+            Msg::ErrorRefusedTitle,
+            Msg::ErrorRefusedTitle,
+            Msg::ErrorRefused,
         )
     }
 
@@ -437,37 +463,55 @@ impl Pages<'_> {
         }
     }
 
-    /// A core validation error in the signer's words, naming the field by its label.
+    /// A core validation error in the signer's words, naming the field by its label: the
+    /// core's errors are English and for developers, so the page maps their code and `param`
+    /// onto the catalogue. A refused value's reason is the core's English sentence: English
+    /// pages show it, other languages say the value was not accepted.
     async fn explain(&self, token: &str, e: &Error) -> String {
-        let fields = match self
+        let (fields, lang) = match self
             .svc()
             .open_signing_link(token, &ClientInfo::default())
             .await
         {
-            Ok(s) => s.fields,
-            Err(_) => Vec::new(),
+            Ok(s) => (s.fields.clone(), self.lang(Some(&s))),
+            Err(_) => (Vec::new(), self.lang(None)),
         };
         let label = |param: &str| -> String {
             if let Some(key) = param.strip_prefix("values.") {
                 if let Some(i) = fields.iter().position(|f| f.key == key) {
-                    return ready::field_label(&fields, i);
+                    return ready::field_label(&fields, i, lang);
                 }
                 return key.to_string();
             }
             match param {
-                "signature" => "Signature".into(),
-                "reason" => "Reason".into(),
+                "signature" => Self::say(lang, Msg::PageLabelSignature),
+                "reason" => Self::say(lang, Msg::PageLabelReason),
                 other => other.to_string(),
             }
         };
         match e {
             Error::ParameterMissing { param } if param == "consent" => {
-                "Please tick “I agree to sign electronically” to sign.".to_string()
+                Self::say(lang, Msg::ErrorConsent)
             }
-            Error::ParameterMissing { param } => format!("Please fill in “{}”.", label(param)),
-            Error::ParameterInvalid { param, message } => {
-                format!("“{}” was not accepted: {message}.", label(param)).replace("..", ".")
-            }
+            Error::ParameterMissing { param } => i18n::text(
+                lang,
+                Msg::ErrorMissing,
+                &[("field", Arg::Text(&label(param)))],
+            ),
+            Error::ParameterInvalid { param, message } if lang == Lang::En => i18n::text(
+                lang,
+                Msg::ErrorInvalidDetail,
+                &[
+                    ("field", Arg::Text(&label(param))),
+                    ("detail", Arg::Text(message.trim_end_matches('.'))),
+                ],
+            ),
+            Error::ParameterInvalid { param, .. } => i18n::text(
+                lang,
+                Msg::ErrorInvalid,
+                &[("field", Arg::Text(&label(param)))],
+            ),
+            Error::ParameterUnknown { .. } => Self::say(lang, Msg::ErrorUnknownValue),
             other => other.public_message(),
         }
     }

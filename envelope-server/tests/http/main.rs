@@ -9,6 +9,7 @@ mod connections;
 mod envelopes;
 mod health;
 mod idempotency;
+mod languages;
 mod limits;
 mod memory;
 mod proxy;
