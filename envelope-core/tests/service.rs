@@ -1511,3 +1511,44 @@ async fn locales_are_checked_where_they_are_given() {
         "not carried over to another person"
     );
 }
+
+#[tokio::test]
+async fn an_envelope_from_a_template_takes_its_signers_locales() {
+    let w = world().await;
+    let limits = w.svc.settings().limits.clone();
+    let p = CreateTemplateParams::parse(
+        Params::json(json!({"name": "MSA", "roles": ["Provider", "Client"]})).unwrap(),
+        Some(upload()),
+        &limits,
+    )
+    .unwrap();
+    let t = w.svc.create_template(&w.test, p).await.unwrap();
+    let body = json!({
+        "template": t.id,
+        "signers": {
+            "Client": {"name": "Chiara", "email": "c@example.com", "locale": "it-IT"},
+            "Provider": {"name": "P", "email": "p@example.com"}
+        },
+        "data": {"start_date": "2027-05-01"}
+    });
+    let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), None, &limits).unwrap();
+    let env = w.svc.create_envelope(&w.test, p).await.unwrap();
+    let client = env.signers.iter().find(|s| s.role == "Client").unwrap();
+    assert_eq!(client.locale.as_ref().map(|l| l.as_str()), Some("it-IT"));
+    let requests = w.emails(EmailKind::SigningRequest).await;
+    let chiara = requests
+        .iter()
+        .find(|e| e.to.email == "c@example.com")
+        .expect("a request to the Client");
+    assert_eq!(chiara.subject, "Documento da firmare: MSA");
+    assert!(
+        chiara.text.starts_with("Gentile Chiara,"),
+        "{}",
+        chiara.text
+    );
+    let p = requests
+        .iter()
+        .find(|e| e.to.email == "p@example.com")
+        .unwrap();
+    assert_eq!(p.subject, "Please sign: MSA");
+}
