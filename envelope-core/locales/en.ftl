@@ -128,4 +128,13 @@ error-missing = Please fill in “{ $field }”.
 error-invalid = “{ $field }” was not accepted. Please check it and try again.
 # The same with the service's own explanation ($detail, in English): used for English pages.
 error-invalid-detail = “{ $field }” was not accepted: { $detail }.
+error-value-empty = “{ $field }” must not be empty.
+error-value-too-long = “{ $field }” can be at most { $max ->
+        [one] { $max } character
+       *[other] { $max } characters
+    } long.
+error-value-character = “{ $field }” contains a character that cannot be placed in the document ({ $code }). Please remove it.
+error-drawing-too-big = The drawing for “{ $field }” is too large. Please clear it and draw again.
+error-drawing-unreadable = The drawing for “{ $field }” could not be read. Please clear it and draw again.
+error-drawing-blank = The drawing for “{ $field }” is empty. Please draw your signature.
 error-unknown-value = The form sent a field that is not yours to fill in. Reload the page and try again.

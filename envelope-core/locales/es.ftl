@@ -119,4 +119,13 @@ error-consent = Marque «{ page-consent }» para firmar.
 error-missing = Rellene «{ $field }».
 error-invalid = No se ha aceptado «{ $field }». Revíselo e inténtelo de nuevo.
 error-invalid-detail = No se ha aceptado «{ $field }»: { $detail }.
+error-value-empty = «{ $field }» no puede estar vacío.
+error-value-too-long = «{ $field }» puede tener como máximo { $max ->
+        [one] { $max } carácter
+       *[other] { $max } caracteres
+    }.
+error-value-character = «{ $field }» contiene un carácter que no se puede incluir en el documento ({ $code }). Elimínelo.
+error-drawing-too-big = El dibujo de «{ $field }» es demasiado grande. Bórrelo y vuelva a dibujar.
+error-drawing-unreadable = No se ha podido leer el dibujo de «{ $field }». Bórrelo y vuelva a dibujar.
+error-drawing-blank = El dibujo de «{ $field }» está vacío. Dibuje su firma.
 error-unknown-value = El formulario ha enviado un campo que no le corresponde rellenar. Recargue la página e inténtelo de nuevo.

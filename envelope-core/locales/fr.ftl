@@ -119,4 +119,13 @@ error-consent = Veuillez cocher « { page-consent } » pour signer.
 error-missing = Veuillez remplir « { $field } ».
 error-invalid = « { $field } » n’a pas été accepté. Veuillez vérifier la valeur et réessayer.
 error-invalid-detail = « { $field } » n’a pas été accepté : { $detail }.
+error-value-empty = « { $field } » ne doit pas être vide.
+error-value-too-long = « { $field } » ne doit pas dépasser { $max ->
+        [one] { $max } caractère
+       *[other] { $max } caractères
+    }.
+error-value-character = « { $field } » contient un caractère qui ne peut pas figurer dans le document ({ $code }). Veuillez le supprimer.
+error-drawing-too-big = Le dessin de « { $field } » est trop volumineux. Effacez-le et dessinez à nouveau.
+error-drawing-unreadable = Le dessin de « { $field } » n’a pas pu être lu. Effacez-le et dessinez à nouveau.
+error-drawing-blank = Le dessin de « { $field } » est vide. Veuillez dessiner votre signature.
 error-unknown-value = Le formulaire contenait un champ qui ne vous est pas destiné. Actualisez la page et réessayez.

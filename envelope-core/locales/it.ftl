@@ -119,4 +119,13 @@ error-consent = Selezioni «{ page-consent }» per firmare.
 error-missing = Compili «{ $field }».
 error-invalid = «{ $field }» non è stato accettato. Controlli il valore e riprovi.
 error-invalid-detail = «{ $field }» non è stato accettato: { $detail }.
+error-value-empty = «{ $field }» non può essere vuoto.
+error-value-too-long = «{ $field }» può contenere al massimo { $max ->
+        [one] { $max } carattere
+       *[other] { $max } caratteri
+    }.
+error-value-character = «{ $field }» contiene un carattere che non può essere inserito nel documento ({ $code }). Lo rimuova.
+error-drawing-too-big = Il disegno per «{ $field }» è troppo grande. Lo cancelli e disegni di nuovo.
+error-drawing-unreadable = Non è stato possibile leggere il disegno per «{ $field }». Lo cancelli e disegni di nuovo.
+error-drawing-blank = Il disegno per «{ $field }» è vuoto. Disegni la sua firma.
 error-unknown-value = Il modulo ha inviato un campo che non spetta a lei compilare. Ricarichi la pagina e riprovi.

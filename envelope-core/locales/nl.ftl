@@ -119,4 +119,13 @@ error-consent = Vink ‘{ page-consent }’ aan om te ondertekenen.
 error-missing = Vul ‘{ $field }’ in.
 error-invalid = ‘{ $field }’ is niet geaccepteerd. Controleer de waarde en probeer het opnieuw.
 error-invalid-detail = ‘{ $field }’ is niet geaccepteerd: { $detail }.
+error-value-empty = ‘{ $field }’ mag niet leeg zijn.
+error-value-too-long = ‘{ $field }’ mag maximaal { $max ->
+        [one] { $max } teken
+       *[other] { $max } tekens
+    } lang zijn.
+error-value-character = ‘{ $field }’ bevat een teken dat niet in het document kan worden opgenomen ({ $code }). Verwijder het.
+error-drawing-too-big = De tekening voor ‘{ $field }’ is te groot. Wis de tekening en teken opnieuw.
+error-drawing-unreadable = De tekening voor ‘{ $field }’ kon niet worden gelezen. Wis de tekening en teken opnieuw.
+error-drawing-blank = De tekening voor ‘{ $field }’ is leeg. Teken uw handtekening.
 error-unknown-value = Het formulier bevatte een veld dat niet voor u bestemd is. Laad de pagina opnieuw en probeer het nog eens.

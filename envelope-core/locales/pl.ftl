@@ -121,4 +121,15 @@ error-consent = Zaznacz „{ page-consent }”, aby podpisać.
 error-missing = Wypełnij pole „{ $field }”.
 error-invalid = Wartość pola „{ $field }” nie została przyjęta. Sprawdź ją i spróbuj ponownie.
 error-invalid-detail = Wartość pola „{ $field }” nie została przyjęta: { $detail }.
+error-value-empty = Pole „{ $field }” nie może być puste.
+error-value-too-long = Pole „{ $field }” może mieć najwyżej { $max ->
+        [one] { $max } znak
+        [few] { $max } znaki
+        [many] { $max } znaków
+       *[other] { $max } znaku
+    }.
+error-value-character = Pole „{ $field }” zawiera znak, którego nie można umieścić w dokumencie ({ $code }). Usuń go.
+error-drawing-too-big = Rysunek w polu „{ $field }” jest zbyt duży. Wyczyść go i narysuj ponownie.
+error-drawing-unreadable = Nie udało się odczytać rysunku w polu „{ $field }”. Wyczyść go i narysuj ponownie.
+error-drawing-blank = Rysunek w polu „{ $field }” jest pusty. Narysuj swój podpis.
 error-unknown-value = Formularz zawierał pole, którego nie wypełniasz. Odśwież stronę i spróbuj ponownie.

@@ -119,4 +119,13 @@ error-consent = Marque “{ page-consent }” para assinar.
 error-missing = Preencha “{ $field }”.
 error-invalid = “{ $field }” não foi aceito. Verifique o valor e tente novamente.
 error-invalid-detail = “{ $field }” não foi aceito: { $detail }.
+error-value-empty = “{ $field }” não pode ficar em branco.
+error-value-too-long = “{ $field }” pode ter no máximo { $max ->
+        [one] { $max } caractere
+       *[other] { $max } caracteres
+    }.
+error-value-character = “{ $field }” contém um caractere que não pode ser inserido no documento ({ $code }). Remova-o.
+error-drawing-too-big = O desenho de “{ $field }” é grande demais. Limpe-o e desenhe novamente.
+error-drawing-unreadable = Não foi possível ler o desenho de “{ $field }”. Limpe-o e desenhe novamente.
+error-drawing-blank = O desenho de “{ $field }” está vazio. Desenhe sua assinatura.
 error-unknown-value = O formulário enviou um campo que não cabe a você preencher. Recarregue a página e tente novamente.

@@ -169,6 +169,12 @@ messages! {
     ErrorMissing = "error-missing",
     ErrorInvalid = "error-invalid",
     ErrorInvalidDetail = "error-invalid-detail",
+    ErrorValueEmpty = "error-value-empty",
+    ErrorValueTooLong = "error-value-too-long",
+    ErrorValueCharacter = "error-value-character",
+    ErrorDrawingTooBig = "error-drawing-too-big",
+    ErrorDrawingUnreadable = "error-drawing-unreadable",
+    ErrorDrawingBlank = "error-drawing-blank",
     ErrorUnknownValue = "error-unknown-value",
 }
 

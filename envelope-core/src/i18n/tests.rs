@@ -132,6 +132,8 @@ fn every_message_formats_in_every_language_without_errors() {
         ("page", Arg::Number(3)),
         ("field", Arg::Text("Company")),
         ("detail", Arg::Text("too long")),
+        ("max", Arg::Number(200)),
+        ("code", Arg::Text("U+674E")),
     ];
     for lang in Lang::ALL {
         for msg in Msg::ALL {

@@ -45,7 +45,7 @@ pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
-pub use signing::{ClientInfo, LinkState, SignInput, SigningSession};
+pub use signing::{ClientInfo, LinkState, SignInput, SigningSession, ValueProblem, value_problem};
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
 

@@ -25,6 +25,8 @@ use crate::store::{SigningToken, StoreError};
 
 pub(super) mod values;
 
+pub use values::{ValueProblem, value_problem};
+
 use values::{checked_values, signing_date};
 
 const MAX_ATTEMPTS: usize = 8;

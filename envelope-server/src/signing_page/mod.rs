@@ -35,8 +35,12 @@ use hyper::header::{self, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Method, StatusCode};
 
+use envelope_core::field::FieldType;
 use envelope_core::i18n::{self, Arg, Lang, Msg};
-use envelope_core::service::{ClientInfo, LinkState, SignInput, SigningSession};
+use envelope_core::pdf;
+use envelope_core::service::{
+    ClientInfo, LinkState, SignInput, SigningSession, ValueProblem, value_problem,
+};
 use envelope_core::{Error, ErrorKind, SigningService};
 
 use crate::app::App;
@@ -440,7 +444,7 @@ impl Pages<'_> {
                 | Error::ParameterInvalid { .. }
                 | Error::ParameterUnknown { .. }),
             ) => {
-                let msg = self.explain(token, &e).await;
+                let msg = self.explain(token, &e, input).await;
                 let status = ApiError::Core(e).status();
                 self.again(token, status, msg, input).await
             }
@@ -465,9 +469,10 @@ impl Pages<'_> {
 
     /// A core validation error in the signer's words, naming the field by its label: the
     /// core's errors are English and for developers, so the page maps their code and `param`
-    /// onto the catalogue. A refused value's reason is the core's English sentence: English
-    /// pages show it, other languages say the value was not accepted.
-    async fn explain(&self, token: &str, e: &Error) -> String {
+    /// onto the catalogue. A refused value: English pages show the core's own sentence; other
+    /// languages the catalogue's words for the problem the core finds in the value
+    /// (`value_problem`), or that it was not accepted when there are none.
+    async fn explain(&self, token: &str, e: &Error, input: &SignInput) -> String {
         let (fields, lang) = match self
             .svc()
             .open_signing_link(token, &ClientInfo::default())
@@ -506,14 +511,56 @@ impl Pages<'_> {
                     ("detail", Arg::Text(message.trim_end_matches('.'))),
                 ],
             ),
-            Error::ParameterInvalid { param, .. } => i18n::text(
-                lang,
-                Msg::ErrorInvalid,
-                &[("field", Arg::Text(&label(param)))],
-            ),
+            Error::ParameterInvalid { param, .. } => {
+                let field = label(param);
+                let problem = match param.strip_prefix("values.") {
+                    Some(key) => fields
+                        .iter()
+                        .find(|f| f.key == key)
+                        .zip(input.values.get(key))
+                        .and_then(|(f, v)| value_problem(f.kind, v)),
+                    None if param == "signature" => input
+                        .signature
+                        .as_ref()
+                        .and_then(|v| value_problem(FieldType::Signature, v)),
+                    None => None,
+                };
+                refused_value(lang, &field, problem)
+            }
             Error::ParameterUnknown { .. } => Self::say(lang, Msg::ErrorUnknownValue),
             other => other.public_message(),
         }
+    }
+}
+
+/// A refused value in the page's language: the words for its problem, or that it was not
+/// accepted.
+fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> String {
+    use pdf::{DrawingError, Undrawable};
+    let f = ("field", Arg::Text(field));
+    let say = |msg, args: &[(&str, Arg<'_>)]| i18n::text(lang, msg, args);
+    match problem {
+        Some(ValueProblem::Empty) => say(Msg::ErrorValueEmpty, &[f]),
+        Some(ValueProblem::TooLong { max }) => {
+            say(Msg::ErrorValueTooLong, &[f, ("max", max.into())])
+        }
+        Some(ValueProblem::Character(
+            Undrawable::Control(c)
+            | Undrawable::Invisible(c)
+            | Undrawable::RightToLeft(c)
+            | Undrawable::NoGlyph(c),
+        )) => {
+            let code = format!("U+{:04X}", u32::from(c));
+            say(Msg::ErrorValueCharacter, &[f, ("code", Arg::Text(&code))])
+        }
+        Some(ValueProblem::Drawing(
+            DrawingError::TooManyBytes { .. } | DrawingError::TooLarge { .. },
+        )) => say(Msg::ErrorDrawingTooBig, &[f]),
+        Some(ValueProblem::Drawing(DrawingError::Unreadable) | ValueProblem::DrawingNotBase64) => {
+            say(Msg::ErrorDrawingUnreadable, &[f])
+        }
+        Some(ValueProblem::Drawing(DrawingError::Blank)) => say(Msg::ErrorDrawingBlank, &[f]),
+        _ => say(Msg::ErrorInvalid, &[f]),
     }
 }
 

@@ -245,7 +245,27 @@ async fn the_page_speaks_the_signers_language_or_the_browsers() {
         "{}",
         html(&r)
     );
-    // A refused value: the generic words with the field's label.
+    // Refused values: the words for what the core found wrong, with the field's label.
+    let r = post_form(
+        &s,
+        &provider,
+        &[
+            ("csrf", &csrf),
+            ("mode:Provider_signature", "type"),
+            ("typed:Provider_signature", "李"),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await;
+    assert!(
+        html(&r).contains(
+            "„Unterschrift“ enthält ein Zeichen, das nicht in das Dokument übernommen werden \
+             kann (U+674E)."
+        ),
+        "{}",
+        html(&r)
+    );
     let r = post_form(
         &s,
         &provider,
@@ -259,7 +279,10 @@ async fn the_page_speaks_the_signers_language_or_the_browsers() {
     )
     .await;
     assert!(
-        html(&r).contains("„Unterschrift“ wurde nicht angenommen."),
+        html(&r).contains(
+            "Die Zeichnung für „Unterschrift“ konnte nicht gelesen werden. Bitte löschen Sie sie \
+             und zeichnen Sie erneut."
+        ),
         "{}",
         html(&r)
     );
