@@ -120,6 +120,7 @@ fn audit_trail_bench(c: &mut Criterion) {
             role: "signer".into(),
             name: format!("Łukasz Żółć Дмитрий {i}"),
             email: format!("signer{i}@example.com"),
+            locale: None,
             ip_address: Some(format!("203.0.113.{i}")),
             user_agent: Some(ua.into()),
             created_at: t(i),

@@ -24,6 +24,7 @@
 pub mod clock;
 pub mod error;
 pub mod field;
+pub mod i18n;
 pub mod ids;
 pub mod mail;
 pub mod model;

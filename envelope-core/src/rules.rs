@@ -176,6 +176,7 @@ pub fn reassign(
     name: &str,
     email: &str,
     identity: Option<crate::model::IdentityRecord>,
+    locale: Option<&crate::i18n::Locale>,
     now: Timestamp,
 ) -> Result<()> {
     if !matches!(env.status, EnvelopeStatus::Draft | EnvelopeStatus::Sent) {
@@ -203,6 +204,7 @@ pub fn reassign(
         name: std::mem::replace(&mut s.signer.name, name.to_string()),
         email: std::mem::replace(&mut s.signer.email, email.to_string()),
     });
+    s.signer.locale = locale.cloned();
     s.signer.status = SignerStatus::Pending;
     s.signer.viewed_at = None;
     s.sent_at = None;

@@ -610,6 +610,7 @@ async fn reassigning_sets_the_new_method_and_resets_verification() {
         name: "Nora New".into(),
         email: "nora@example.net".into(),
         auth: Some(SignerAuth::EmailCode),
+        locale: None,
     };
     let after = w
         .svc

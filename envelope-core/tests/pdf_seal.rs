@@ -355,6 +355,7 @@ fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {
             role: "Client".into(),
             name: "Ada Lovelace".into(),
             email: "ada@example.com".into(),
+            locale: None,
             ip_address: Some("127.0.0.1".into()),
             user_agent: Some("test".into()),
             created_at: "2024-05-01 10:00:00 UTC".into(),

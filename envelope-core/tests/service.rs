@@ -1204,6 +1204,7 @@ async fn reassigning_a_signer() {
         name: " Nora New ".into(),
         email: "nora@example.net".into(),
         auth: None,
+        locale: None,
     };
     let after = w
         .svc
@@ -1284,6 +1285,7 @@ async fn reassigning_a_signer() {
         name: "X".into(),
         email: "x@".into(),
         auth: None,
+        locale: None,
     };
     let e = w
         .svc
@@ -1301,6 +1303,7 @@ async fn reassigning_a_signer() {
             name: format!("P{n}"),
             email: format!("p{n}@example.net"),
             auth: None,
+            locale: None,
         };
         w.svc
             .reassign_signer(&w.test, &env.id, &provider, &to)
@@ -1335,4 +1338,224 @@ async fn reassigning_a_signer() {
     let text = support::pdftotext(&trail);
     assert!(text.contains("Signer reassigned"), "{text}");
     assert!(text.contains("client@example.com") && text.contains("nora@example.net"));
+}
+
+/// Languages (extensions E4): a signer's `locale` writes their emails in it (English for tags
+/// outside the supported set), and the audit trail, in English, lists each locale that was set.
+#[tokio::test]
+async fn a_signers_locale_writes_their_emails_and_shows_in_the_audit_trail() {
+    let w = world().await;
+    let env = w
+        .create_ok(json!({"signers": [
+            {"name": "Jürgen Kunde", "email": "client@example.com", "locale": "de"},
+            {"name": "Paul Provider", "email": "provider@example.com", "locale": "xx-YY"}
+        ], "data": {"start_date": "2027-04-01"}}))
+        .await;
+    let locales: Vec<Option<&str>> = env
+        .signers
+        .iter()
+        .map(|s| s.locale.as_ref().map(|l| l.as_str()))
+        .collect();
+    assert_eq!(locales, [Some("de"), Some("xx-YY")], "kept as given");
+    let wire = serde_json::to_value(&env).unwrap();
+    assert_eq!(wire["signers"][0]["locale"], "de");
+
+    let requests = w.emails(EmailKind::SigningRequest).await;
+    let to = |who: &str| requests.iter().find(|e| e.to.email == who).unwrap().clone();
+    let de = to("client@example.com");
+    assert_eq!(de.subject, format!("Bitte unterschreiben: {}", env.name));
+    assert!(
+        de.text.starts_with("Guten Tag Jürgen Kunde,\n\n"),
+        "{}",
+        de.text
+    );
+    assert!(
+        de.text.contains(&format!(
+            "Sie werden gebeten, „{}“ zu unterschreiben.",
+            env.name
+        )),
+        "{}",
+        de.text
+    );
+    let html = de.html.as_deref().unwrap();
+    assert!(html.contains("<html lang=\"de\">") && html.contains("Prüfen und unterschreiben"));
+    let xx = to("provider@example.com");
+    assert_eq!(xx.subject, format!("Please sign: {}", env.name));
+    assert!(xx.text.starts_with("Hello Paul Provider,"), "{}", xx.text);
+
+    let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
+    assert_eq!(done.status, EnvelopeStatus::Completed);
+    let completed = w.emails(EmailKind::Completed).await;
+    let de = completed
+        .iter()
+        .find(|e| e.to.email == "client@example.com")
+        .unwrap();
+    assert_eq!(de.subject, format!("Abgeschlossen: {}", env.name));
+
+    let link = w
+        .svc
+        .envelope_file_link(&w.test, &env.id, FileKind::AuditTrail)
+        .await
+        .unwrap();
+    let (_, trail) = w
+        .svc
+        .open_file_link(&World::token(&link.url))
+        .await
+        .unwrap();
+    let text = support::pdftotext(&trail);
+    let squashed = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert_eq!(squashed.matches("Locale").count(), 2, "{text}");
+    // Labels and values are columns: the values are lines of their own.
+    assert!(text.lines().any(|l| l.trim() == "de"), "{text}");
+    assert!(text.lines().any(|l| l.trim() == "xx-YY"), "{text}");
+    assert!(squashed.contains("Audit trail") && !squashed.contains("Unterschrift"));
+
+    // Without locales the trail has no such row, as before.
+    let plain = w
+        .create_ok(json!({"signers": signers2(), "data": {"start_date": "2027-04-01"}}))
+        .await;
+    assert!(plain.signers.iter().all(|s| s.locale.is_none()));
+    assert!(serde_json::to_value(&plain).unwrap()["signers"][0]["locale"].is_null());
+    w.svc.test_complete(&w.test, &plain.id).await.unwrap();
+    let link = w
+        .svc
+        .envelope_file_link(&w.test, &plain.id, FileKind::AuditTrail)
+        .await
+        .unwrap();
+    let (_, trail) = w
+        .svc
+        .open_file_link(&World::token(&link.url))
+        .await
+        .unwrap();
+    assert!(!support::pdftotext(&trail).contains("Locale"));
+}
+
+#[tokio::test]
+async fn locales_are_checked_where_they_are_given() {
+    use envelope_core::service::Reassign;
+    let w = world().await;
+    let list = |locale: Value| {
+        json!({"signers": [
+            {"name": "Zoë Client", "email": "client@example.com", "locale": locale},
+            {"name": "Paul Provider", "email": "provider@example.com"}
+        ], "data": {"start_date": "2027-04-01"}})
+    };
+    for (locale, param) in [
+        (json!("german!"), "signers.0.locale"),
+        (json!("de_DE"), "signers.0.locale"),
+        (json!(""), "signers.0.locale"),
+        (json!(7), "signers.0.locale"),
+    ] {
+        let e = w.create(&w.test, list(locale.clone())).await.unwrap_err();
+        assert_eq!(e.code(), "parameter_invalid", "{locale}");
+        assert_eq!(e.param().as_deref(), Some(param), "{locale}");
+    }
+    let by_role = json!({"signers": {
+        "Client": {"name": "Zoë Client", "email": "client@example.com", "locale": "pt_BR"},
+        "Provider": {"name": "Paul Provider", "email": "provider@example.com", "locale": "pt-BR"}
+    }, "data": {"start_date": "2027-04-01"}});
+    let e = w.create(&w.test, by_role.clone()).await.unwrap_err();
+    assert_eq!(e.param().as_deref(), Some("signers.Client.locale"));
+
+    let mut ok = by_role;
+    ok["signers"]["Client"]["locale"] = json!("fr-CA");
+    let env = w.create_ok(ok).await;
+    let by_role: Vec<(&str, Option<&str>)> = env
+        .signers
+        .iter()
+        .map(|s| (s.role.as_str(), s.locale.as_ref().map(|l| l.as_str())))
+        .collect();
+    assert!(by_role.contains(&("Client", Some("fr-CA"))), "{by_role:?}");
+    assert!(
+        by_role.contains(&("Provider", Some("pt-BR"))),
+        "{by_role:?}"
+    );
+
+    // Reassigning: the new person's locale, or none.
+    let reassign = |locale: Option<&str>| {
+        let mut p = json!({"name": "Nora New", "email": "nora@example.net"});
+        if let Some(l) = locale {
+            p["locale"] = json!(l);
+        }
+        Reassign::parse(Params::json(p).unwrap())
+    };
+    let e = reassign(Some("no tag")).unwrap_err();
+    assert_eq!(
+        (e.code(), e.param().as_deref()),
+        ("parameter_invalid", Some("locale"))
+    );
+    let client = env.signers.iter().find(|s| s.role == "Client").unwrap();
+    let after = w
+        .svc
+        .reassign_signer(&w.test, &env.id, &client.id, &reassign(Some("nl")).unwrap())
+        .await
+        .unwrap();
+    let locale_of = |e: &envelope_core::model::Envelope| {
+        let s = e.signers.iter().find(|s| s.id == client.id).unwrap();
+        s.locale.as_ref().map(|l| l.to_string())
+    };
+    assert_eq!(locale_of(&after).as_deref(), Some("nl"));
+    let request = w.emails(EmailKind::SigningRequest).await;
+    let nora = request
+        .iter()
+        .rev()
+        .find(|e| e.to.email == "nora@example.net")
+        .expect("a signing request to the new person");
+    assert!(
+        nora.subject.starts_with("Ter ondertekening: "),
+        "{}",
+        nora.subject
+    );
+    w.clock.advance(Duration::seconds(1));
+    let after = w
+        .svc
+        .reassign_signer(&w.test, &env.id, &client.id, &reassign(None).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(
+        locale_of(&after),
+        None,
+        "not carried over to another person"
+    );
+}
+
+#[tokio::test]
+async fn an_envelope_from_a_template_takes_its_signers_locales() {
+    let w = world().await;
+    let limits = w.svc.settings().limits.clone();
+    let p = CreateTemplateParams::parse(
+        Params::json(json!({"name": "MSA", "roles": ["Provider", "Client"]})).unwrap(),
+        Some(upload()),
+        &limits,
+    )
+    .unwrap();
+    let t = w.svc.create_template(&w.test, p).await.unwrap();
+    let body = json!({
+        "template": t.id,
+        "signers": {
+            "Client": {"name": "Chiara", "email": "c@example.com", "locale": "it-IT"},
+            "Provider": {"name": "P", "email": "p@example.com"}
+        },
+        "data": {"start_date": "2027-05-01"}
+    });
+    let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), None, &limits).unwrap();
+    let env = w.svc.create_envelope(&w.test, p).await.unwrap();
+    let client = env.signers.iter().find(|s| s.role == "Client").unwrap();
+    assert_eq!(client.locale.as_ref().map(|l| l.as_str()), Some("it-IT"));
+    let requests = w.emails(EmailKind::SigningRequest).await;
+    let chiara = requests
+        .iter()
+        .find(|e| e.to.email == "c@example.com")
+        .expect("a request to the Client");
+    assert_eq!(chiara.subject, "Documento da firmare: MSA");
+    assert!(
+        chiara.text.starts_with("Gentile Chiara,"),
+        "{}",
+        chiara.text
+    );
+    let p = requests
+        .iter()
+        .find(|e| e.to.email == "p@example.com")
+        .unwrap();
+    assert_eq!(p.subject, "Please sign: MSA");
 }

@@ -9,6 +9,7 @@ use super::email::{EmailRecord, EmailStatus, SignerEmail};
 use super::identity::{IdentityRecord, SignerAuthView};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
+use crate::i18n::Locale;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -78,6 +79,10 @@ pub struct Signer {
     pub role: String,
     pub name: String,
     pub email: String,
+    /// The signer's language (extensions E4): a BCP 47 tag as given, `null` when none. Their
+    /// emails and signing page use it; tags outside the supported set get English.
+    #[serde(default)]
+    pub locale: Option<Locale>,
     pub order: u32,
     pub status: SignerStatus,
     pub viewed_at: Option<Timestamp>,
@@ -195,6 +200,8 @@ struct FlatSignerRecord {
     role: String,
     name: String,
     email: String,
+    #[serde(default)]
+    locale: Option<Locale>,
     order: u32,
     status: SignerStatus,
     viewed_at: Option<Timestamp>,
@@ -223,6 +230,7 @@ impl From<FlatSignerRecord> for SignerRecord {
                 role: f.role,
                 name: f.name,
                 email: f.email,
+                locale: f.locale,
                 order: f.order,
                 status: f.status,
                 viewed_at: f.viewed_at,
@@ -446,6 +454,7 @@ mod tests {
                 role: "Client".into(),
                 name: "Ada".into(),
                 email: "ada@example.com".into(),
+                locale: Some(Locale::parse("pt-BR").unwrap()),
                 order: 2,
                 status: SignerStatus::Declined,
                 viewed_at: at(1),

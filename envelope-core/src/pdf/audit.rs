@@ -670,23 +670,24 @@ impl<'f> Writer<'f> {
         }
         for (i, s) in trail.signers.iter().enumerate() {
             let title = format!("Signer {}: {}", i + 1, s.name);
-            self.kv_block(
-                Some(&title),
-                &[
-                    ("Name", or_dash(&s.name)),
-                    ("Email", or_dash(&s.email)),
-                    ("Role", or_dash(&s.role)),
-                    ("Signer ID", or_dash(&s.id)),
-                    ("IP address", opt(&s.ip_address)),
-                    ("User agent", opt(&s.user_agent)),
-                    ("Created", or_dash(&s.created_at)),
-                    ("Sent", opt(&s.sent_at)),
-                    ("Viewed", opt(&s.viewed_at)),
-                    ("Signed", opt(&s.signed_at)),
-                    ("Declined", opt(&s.declined_at)),
-                    ("Completed", opt(&s.completed_at)),
-                ],
-            );
+            let mut rows = vec![("Name", or_dash(&s.name)), ("Email", or_dash(&s.email))];
+            // Only when set (extensions E4): trails of signers without a locale are unchanged.
+            if let Some(l) = &s.locale {
+                rows.push(("Locale", or_dash(l)));
+            }
+            rows.extend([
+                ("Role", or_dash(&s.role)),
+                ("Signer ID", or_dash(&s.id)),
+                ("IP address", opt(&s.ip_address)),
+                ("User agent", opt(&s.user_agent)),
+                ("Created", or_dash(&s.created_at)),
+                ("Sent", opt(&s.sent_at)),
+                ("Viewed", opt(&s.viewed_at)),
+                ("Signed", opt(&s.signed_at)),
+                ("Declined", opt(&s.declined_at)),
+                ("Completed", opt(&s.completed_at)),
+            ]);
+            self.kv_block(Some(&title), &rows);
         }
     }
 
@@ -987,6 +988,7 @@ mod tests {
                 role: if i % 3 == 0 { "approver" } else { "signer" }.into(),
                 name: name.to_string(),
                 email: format!("signer.number-{i}@very-long-subdomain.example-company.co.uk"),
+                locale: (i % 5 == 1).then(|| "pt-BR".to_string()),
                 ip_address: Some(if i % 2 == 0 {
                     format!("203.0.113.{}", 10 + i)
                 } else {
@@ -1137,6 +1139,11 @@ mod tests {
             let no_space: String = all.split_whitespace().collect();
             assert!(no_space.contains(&ua.split_whitespace().collect::<String>()));
         }
+        // A locale row for exactly the signers that have one (extensions E4).
+        let with_locale = trail.signers.iter().filter(|s| s.locale.is_some()).count();
+        assert!(with_locale > 0);
+        assert_eq!(all.matches("Locale").count(), with_locale, "{all}");
+        assert_eq!(all.matches("pt-BR").count(), with_locale);
         // Digests are never wrapped: each is on one line, whole.
         let cert = trail.signing_certificate_sha256.as_ref().unwrap();
         for hash in [&trail.original_sha256, &trail.signed_sha256, cert] {

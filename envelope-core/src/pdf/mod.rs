@@ -252,6 +252,9 @@ pub struct AuditSigner {
     pub role: String,
     pub name: String,
     pub email: String,
+    /// The signer's locale (extensions E4); the row is left out when there is none, so trails
+    /// of signers without one are unchanged.
+    pub locale: Option<String>,
     pub ip_address: Option<String>,
     pub user_agent: Option<String>,
     pub created_at: String,

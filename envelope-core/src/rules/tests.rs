@@ -22,6 +22,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
             declined_at: None,
             decline_reason: None,
             auth: None,
+            locale: None,
             last_email: None,
         },
         sent_at: None,

@@ -421,6 +421,7 @@ fn audit_trail(
             role: s.signer.role.clone(),
             name: s.signer.name.clone(),
             email: s.signer.email.clone(),
+            locale: s.signer.locale.as_ref().map(|l| l.to_string()),
             ip_address: s.ip_address.clone(),
             user_agent: s.user_agent.clone(),
             created_at: fmt_time(rec.created_at),

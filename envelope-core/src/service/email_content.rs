@@ -6,6 +6,12 @@
 //! is self-contained: inline CSS only, no images, fonts, scripts or other external resources,
 //! so it renders the same offline and leaks nothing when opened. This module never decides who
 //! gets an email or when (that is `notify.rs`), and never does I/O.
+//!
+//! The words come from the catalogues (`crate::i18n`, extensions E4) in the recipient's
+//! language; the sender's subject and message are theirs and go out as written. Dates stay in
+//! the unambiguous `YYYY-MM-DD HH:MM UTC` form in every language.
+
+use crate::i18n::{self, Arg, Lang, Msg};
 
 /// What an email says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +30,37 @@ pub(crate) struct Context<'a> {
     pub signer: &'a str,
     /// The envelope's name.
     pub document: &'a str,
+    /// The language the email is written in (extensions E4).
+    pub lang: Lang,
+}
+
+impl Context<'_> {
+    fn text(&self, msg: Msg, args: &[(&str, Arg<'_>)]) -> String {
+        i18n::text(self.lang, msg, args)
+    }
+
+    fn html(&self, msg: Msg, args: &[(&str, Arg<'_>)]) -> String {
+        i18n::html(self.lang, msg, args)
+    }
+
+    /// A message about the document: its name quoted in the text part, emphasised in HTML.
+    fn about_document(&self, msg: Msg) -> (String, String) {
+        let quoted = self.text(Msg::Quoted, &[("text", Arg::Text(self.document))]);
+        let strong = format!("<strong>{}</strong>", escape(self.document));
+        (
+            self.text(msg, &[("document", Arg::Text(&quoted))]),
+            self.html(msg, &[("document", Arg::Html(&strong))]),
+        )
+    }
+
+    /// "The link works until ...", text and HTML.
+    fn until(&self, until: &str) -> (String, String) {
+        let args = [("until", Arg::Text(until))];
+        (
+            self.text(Msg::EmailLinkUntil, &args),
+            self.html(Msg::EmailLinkUntil, &args),
+        )
+    }
 }
 
 /// Asks a signer to sign. `subject` and `message` are the sender's; `until` is when the link
@@ -35,37 +72,32 @@ pub(crate) fn signing_request(
     url: &str,
     until: Option<&str>,
 ) -> Content {
-    let subject = subject
-        .map(str::to_owned)
-        .unwrap_or_else(|| format!("Please sign: {}", c.document));
+    let subject = subject.map(str::to_owned).unwrap_or_else(|| {
+        c.text(
+            Msg::EmailRequestSubject,
+            &[("document", Arg::Text(c.document))],
+        )
+    });
     let message = message.filter(|m| !m.trim().is_empty());
+    let (ask_text, ask_html) = c.about_document(Msg::EmailRequestBody);
 
-    let mut text = format!("Hello {},\n\n", c.signer);
+    let mut text = format!(
+        "{}\n\n",
+        c.text(Msg::EmailHello, &[("name", c.signer.into())])
+    );
     if let Some(m) = message {
         text.push_str(&format!("{}\n\n", m.trim_end()));
     }
     text.push_str(&format!(
-        "You are asked to sign \"{}\". Open this link to review and sign:\n{url}\n",
-        c.document
+        "{ask_text} {}\n{url}\n",
+        c.text(Msg::EmailOpenLink, &[])
     ));
-    if let Some(u) = until {
-        text.push_str(&format!("\nThe link works until {u}.\n"));
-    }
-    text.push_str(&footer_text(c));
-
     let mut body = greeting(c);
     if let Some(m) = message {
         body.push_str(&quote(m));
     }
-    body.push_str(&paragraph(&format!(
-        "You are asked to sign <strong>{}</strong>.",
-        escape(c.document)
-    )));
-    body.push_str(&button(url, "Review and sign"));
-    if let Some(u) = until {
-        body.push_str(&paragraph(&format!("The link works until {}.", escape(u))));
-    }
-    body.push_str(&fallback_link(url));
+    body.push_str(&paragraph(&ask_html));
+    link_parts(c, url, until, &mut text, &mut body);
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -75,26 +107,19 @@ pub(crate) fn signing_request(
 
 /// Reminds a signer that a document waits for them.
 pub(crate) fn reminder(c: &Context<'_>, url: &str, until: Option<&str>) -> Content {
-    let subject = format!("Reminder: please sign {}", c.document);
-    let mut text = format!(
-        "Hello {},\n\nThis is a reminder that \"{}\" is waiting for your signature:\n{url}\n",
-        c.signer, c.document
+    let subject = c.text(
+        Msg::EmailReminderSubject,
+        &[("document", Arg::Text(c.document))],
     );
-    if let Some(u) = until {
-        text.push_str(&format!("\nThe link works until {u}.\n"));
-    }
-    text.push_str(&footer_text(c));
-
+    let (remind_text, remind_html) = c.about_document(Msg::EmailReminderBody);
+    let mut text = format!(
+        "{}\n\n{remind_text} {}\n{url}\n",
+        c.text(Msg::EmailHello, &[("name", c.signer.into())]),
+        c.text(Msg::EmailOpenLink, &[])
+    );
     let mut body = greeting(c);
-    body.push_str(&paragraph(&format!(
-        "This is a reminder that <strong>{}</strong> is waiting for your signature.",
-        escape(c.document)
-    )));
-    body.push_str(&button(url, "Review and sign"));
-    if let Some(u) = until {
-        body.push_str(&paragraph(&format!("The link works until {}.", escape(u))));
-    }
-    body.push_str(&fallback_link(url));
+    body.push_str(&paragraph(&remind_html));
+    link_parts(c, url, until, &mut text, &mut body);
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -102,29 +127,47 @@ pub(crate) fn reminder(c: &Context<'_>, url: &str, until: Option<&str>) -> Conte
     }
 }
 
+/// The end of an email with a signing link: the button, until when it works, the link spelled
+/// out; and the footer of the text part.
+fn link_parts(
+    c: &Context<'_>,
+    url: &str,
+    until: Option<&str>,
+    text: &mut String,
+    body: &mut String,
+) {
+    body.push_str(&button(url, &c.text(Msg::EmailButtonSign, &[])));
+    if let Some(u) = until {
+        let (t, h) = c.until(u);
+        text.push_str(&format!("\n{t}\n"));
+        body.push_str(&paragraph(&h));
+    }
+    text.push_str(&footer_text(c));
+    body.push_str(&fallback_link(c, url));
+}
+
 /// Tells a signer that the document can no longer be signed, and why.
 pub(crate) fn voided(c: &Context<'_>, reason: &str) -> Content {
-    let subject = format!("Voided: {}", c.document);
-    let reason = reason.trim();
-    let mut text = format!(
-        "Hello {},\n\n\"{}\" was voided and can no longer be signed.\n",
-        c.signer, c.document
+    let subject = c.text(
+        Msg::EmailVoidedSubject,
+        &[("document", Arg::Text(c.document))],
     );
-    if !reason.is_empty() {
-        text.push_str(&format!("Reason: {reason}\n"));
-    }
-    text.push_str("\nYou do not need to do anything.\n");
-    text.push_str(&footer_text(c));
-
+    let reason = reason.trim();
+    let (void_text, void_html) = c.about_document(Msg::EmailVoidedBody);
+    let mut text = format!(
+        "{}\n\n{void_text}\n",
+        c.text(Msg::EmailHello, &[("name", c.signer.into())])
+    );
     let mut body = greeting(c);
-    body.push_str(&paragraph(&format!(
-        "<strong>{}</strong> was voided and can no longer be signed.",
-        escape(c.document)
-    )));
+    body.push_str(&paragraph(&void_html));
     if !reason.is_empty() {
-        body.push_str(&paragraph(&format!("Reason: {}", escape(reason))));
+        let args = [("reason", Arg::Text(reason))];
+        text.push_str(&format!("{}\n", c.text(Msg::EmailReason, &args)));
+        body.push_str(&paragraph(&c.html(Msg::EmailReason, &args)));
     }
-    body.push_str(&paragraph("You do not need to do anything."));
+    text.push_str(&format!("\n{}\n", c.text(Msg::EmailNothingToDo, &[])));
+    text.push_str(&footer_text(c));
+    body.push_str(&paragraph(&c.html(Msg::EmailNothingToDo, &[])));
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -135,23 +178,32 @@ pub(crate) fn voided(c: &Context<'_>, reason: &str) -> Content {
 /// Tells a signer that everyone has signed; `attachment` names the attached signed copy, or is
 /// `None` when it was too large to attach or could not be read.
 pub(crate) fn completed(c: &Context<'_>, attachment: Option<&str>) -> Content {
-    let subject = format!("Completed: {}", c.document);
-    let copy = match attachment {
-        Some(name) => format!("The signed copy is attached ({name})."),
-        None => "The signed copy could not be attached to this email (it may be too large); ask the sender for a copy.".to_owned(),
+    let subject = c.text(
+        Msg::EmailCompletedSubject,
+        &[("document", Arg::Text(c.document))],
+    );
+    let (copy_text, copy_html) = match attachment {
+        Some(name) => {
+            let args = [("file", Arg::Text(name))];
+            (
+                c.text(Msg::EmailCompletedAttached, &args),
+                c.html(Msg::EmailCompletedAttached, &args),
+            )
+        }
+        None => (
+            c.text(Msg::EmailCompletedNotAttached, &[]),
+            c.html(Msg::EmailCompletedNotAttached, &[]),
+        ),
     };
+    let (done_text, done_html) = c.about_document(Msg::EmailCompletedBody);
     let text = format!(
-        "Hello {},\n\nEveryone has signed \"{}\". {copy}\n{}",
-        c.signer,
-        c.document,
+        "{}\n\n{done_text} {copy_text}\n{}",
+        c.text(Msg::EmailHello, &[("name", c.signer.into())]),
         footer_text(c)
     );
     let mut body = greeting(c);
-    body.push_str(&paragraph(&format!(
-        "Everyone has signed <strong>{}</strong>.",
-        escape(c.document)
-    )));
-    body.push_str(&paragraph(&escape(&copy)));
+    body.push_str(&paragraph(&done_html));
+    body.push_str(&paragraph(&copy_html));
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -168,35 +220,40 @@ pub(crate) fn copy_completed(
     links: &[(String, String)],
     link_days: i64,
 ) -> Content {
-    let subject = format!("Completed: {}", c.document);
+    let subject = c.text(
+        Msg::EmailCompletedSubject,
+        &[("document", Arg::Text(c.document))],
+    );
+    let (copy_text, copy_html) = c.about_document(Msg::EmailCopyBody);
     let mut text = format!(
-        "Hello {},\n\nYou receive a copy of \"{}\": everyone has signed it.\n",
-        c.signer, c.document
+        "{}\n\n{copy_text}\n",
+        c.text(Msg::EmailHello, &[("name", c.signer.into())])
     );
     let mut body = greeting(c);
-    body.push_str(&paragraph(&format!(
-        "You receive a copy of <strong>{}</strong>: everyone has signed it.",
-        escape(c.document)
-    )));
+    body.push_str(&paragraph(&copy_html));
     if !attached.is_empty() {
         let list = attached.join(", ");
-        text.push_str(&format!("Attached: {list}.\n"));
-        body.push_str(&paragraph(&format!("Attached: {}.", escape(&list))));
+        let args = [("files", Arg::Text(&list))];
+        text.push_str(&format!("{}\n", c.text(Msg::EmailCopyAttached, &args)));
+        body.push_str(&paragraph(&c.html(Msg::EmailCopyAttached, &args)));
     }
     for (name, url) in links {
+        let args = [("file", Arg::Text(name)), ("days", Arg::Number(link_days))];
         text.push_str(&format!(
-            "\n{name} is too large to attach; download it within {link_days} days:\n{url}\n"
+            "\n{}:\n{url}\n",
+            c.text(Msg::EmailCopyTooLarge, &args)
         ));
         body.push_str(&paragraph(&format!(
-            "{} is too large to attach; download it within {link_days} days.",
-            escape(name)
+            "{}.",
+            c.html(Msg::EmailCopyTooLarge, &args)
         )));
-        body.push_str(&button(url, &format!("Download {name}")));
-        body.push_str(&fallback_link(url));
+        let label = c.text(Msg::EmailCopyDownload, &[("file", Arg::Text(name))]);
+        body.push_str(&button(url, &label));
+        body.push_str(&fallback_link(c, url));
     }
-    text.push_str("\nYou do not need to do anything.\n");
+    text.push_str(&format!("\n{}\n", c.text(Msg::EmailNothingToDo, &[])));
     text.push_str(&footer_text(c));
-    body.push_str(&paragraph("You do not need to do anything."));
+    body.push_str(&paragraph(&c.html(Msg::EmailNothingToDo, &[])));
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -207,31 +264,27 @@ pub(crate) fn copy_completed(
 /// The code that verifies a signer's identity (extensions E2), good for `minutes`. The code is
 /// not in the subject: subjects show on lock screens and in notification previews.
 pub(crate) fn code(c: &Context<'_>, code: &str, minutes: i64) -> Content {
-    let subject = format!("Your code to sign {}", c.document);
+    let subject = c.text(
+        Msg::EmailCodeSubject,
+        &[("document", Arg::Text(c.document))],
+    );
+    let (intro_text, intro_html) = c.about_document(Msg::EmailCodeBody);
+    let use_args = [("minutes", Arg::Number(minutes))];
     let text = format!(
-        "Hello {},\n\nYour code to open \"{}\" is:\n\n    {code}\n\nEnter it on the signing page. \
-         It works for {minutes} minutes, once.\n\nIf you did not open a signing link, ignore this \
-         email: without the code nobody can see the document.\n{}",
-        c.signer,
-        c.document,
+        "{}\n\n{intro_text}\n\n    {code}\n\n{}\n\n{}\n{}",
+        c.text(Msg::EmailHello, &[("name", c.signer.into())]),
+        c.text(Msg::EmailCodeUse, &use_args),
+        c.text(Msg::EmailCodeIgnore, &[]),
         footer_text(c)
     );
     let mut body = greeting(c);
-    body.push_str(&paragraph(&format!(
-        "Your code to open <strong>{}</strong> is:",
-        escape(c.document)
-    )));
+    body.push_str(&paragraph(&intro_html));
     body.push_str(&format!(
         "<p style=\"margin:0 0 24px;font-size:32px;font-weight:bold;letter-spacing:6px;font-family:Consolas,Menlo,monospace;\">{}</p>\n",
         escape(code)
     ));
-    body.push_str(&paragraph(&format!(
-        "Enter it on the signing page. It works for {minutes} minutes, once."
-    )));
-    body.push_str(&paragraph(
-        "If you did not open a signing link, ignore this email: without the code nobody can see \
-         the document.",
-    ));
+    body.push_str(&paragraph(&c.html(Msg::EmailCodeUse, &use_args)));
+    body.push_str(&paragraph(&c.html(Msg::EmailCodeIgnore, &[])));
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -241,28 +294,20 @@ pub(crate) fn code(c: &Context<'_>, code: &str, minutes: i64) -> Content {
 
 /// Escapes text for HTML content and for quoted attribute values.
 pub(crate) fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for ch in s.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    i18n::catalog::escape_html(s).into_owned()
 }
 
 fn footer_text(c: &Context<'_>) -> String {
-    format!("\nSent via {}.\n", c.service)
+    format!(
+        "\n{}\n",
+        c.text(Msg::EmailFooter, &[("service", c.service.into())])
+    )
 }
 
 const FONT: &str = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif;";
 
 fn greeting(c: &Context<'_>) -> String {
-    paragraph(&format!("Hello {},", escape(c.signer)))
+    paragraph(&c.html(Msg::EmailHello, &[("name", c.signer.into())]))
 }
 
 fn paragraph(inner_html: &str) -> String {
@@ -288,17 +333,18 @@ fn button(url: &str, label: &str) -> String {
     )
 }
 
-fn fallback_link(url: &str) -> String {
+fn fallback_link(c: &Context<'_>, url: &str) -> String {
     let url = escape(url);
     format!(
-        "<p style=\"margin:0 0 16px;font-size:14px;color:#4b5563;\">If the button does not work, copy this link into your browser:<br>\n<a href=\"{url}\" style=\"color:#1d4ed8;word-break:break-all;\">{url}</a></p>\n"
+        "<p style=\"margin:0 0 16px;font-size:14px;color:#4b5563;\">{}<br>\n<a href=\"{url}\" style=\"color:#1d4ed8;word-break:break-all;\">{url}</a></p>\n",
+        c.html(Msg::EmailFallbackLink, &[])
     )
 }
 
 fn page(title: &str, body: &str, c: &Context<'_>) -> String {
     format!(
         "<!DOCTYPE html>\n\
-<html lang=\"en\">\n\
+<html lang=\"{lang}\">\n\
 <head>\n\
 <meta charset=\"utf-8\">\n\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -312,13 +358,14 @@ fn page(title: &str, body: &str, c: &Context<'_>) -> String {
 {body}\
 </td></tr>\n\
 </table>\n\
-<p style=\"margin:16px 0 0;{FONT}font-size:13px;color:#4b5563;\">Sent via {service}.</p>\n\
+<p style=\"margin:16px 0 0;{FONT}font-size:13px;color:#4b5563;\">{footer}</p>\n\
 </td></tr>\n\
 </table>\n\
 </body>\n\
 </html>\n",
+        lang = c.lang.code(),
         title = escape(title),
-        service = escape(c.service),
+        footer = c.html(Msg::EmailFooter, &[("service", c.service.into())]),
     )
 }
 
@@ -334,6 +381,7 @@ mod tests {
             service: "Envelope",
             signer,
             document: "NDA <2025>",
+            lang: Lang::En,
         }
     }
 
@@ -343,6 +391,7 @@ mod tests {
             service: evil,
             signer: evil,
             document: evil,
+            lang: Lang::En,
         };
         vec![
             (
@@ -488,5 +537,73 @@ mod tests {
         );
         let big = completed(&c, None);
         assert!(big.text.contains("could not be attached") && !big.text.contains("is attached"));
+    }
+
+    #[test]
+    fn every_language_writes_every_email_escaped_and_labelled() {
+        for lang in Lang::ALL {
+            let c = Context {
+                service: EVIL,
+                signer: EVIL,
+                document: EVIL,
+                lang,
+            };
+            let links = [("big.pdf".to_string(), URL.to_string())];
+            let emails = [
+                signing_request(&c, None, None, URL, Some("2025-01-31 12:00 UTC")),
+                reminder(&c, URL, None),
+                voided(&c, EVIL),
+                completed(&c, None),
+                copy_completed(&c, &["a.pdf"], &links, 7),
+            ];
+            for e in &emails {
+                let tag = format!("<html lang=\"{}\">", lang.code());
+                assert!(e.html.contains(&tag), "{lang:?}");
+                assert!(!e.html.contains("<script"), "{lang:?}: {}", e.html);
+                assert!(e.text.contains(EVIL), "{lang:?}");
+                for s in [&e.subject, &e.text, &e.html] {
+                    assert!(!s.contains(['\u{2068}', '\u{2069}']), "{lang:?}: {s}");
+                }
+            }
+            if lang != Lang::En {
+                let english = Context {
+                    lang: Lang::En,
+                    ..c
+                };
+                let en = signing_request(&english, None, None, URL, None);
+                assert_ne!(emails[0].subject, en.subject, "{lang:?}");
+                assert_ne!(emails[0].text, en.text, "{lang:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_german_signing_request() {
+        let c = Context {
+            lang: Lang::De,
+            ..ctx("Jürgen")
+        };
+        let e = signing_request(&c, None, None, URL, Some("2025-01-31 12:00 UTC"));
+        assert_eq!(e.subject, "Bitte unterschreiben: NDA <2025>");
+        assert!(e.text.starts_with("Guten Tag Jürgen,\n\n"), "{}", e.text);
+        assert!(
+            e.text
+                .contains("Sie werden gebeten, „NDA <2025>“ zu unterschreiben."),
+            "{}",
+            e.text
+        );
+        assert!(
+            e.text
+                .contains("Der Link ist gültig bis 2025-01-31 12:00 UTC.")
+        );
+        assert!(e.text.ends_with("\nGesendet über Envelope.\n"));
+        assert!(
+            e.html.contains(
+                "Sie werden gebeten, <strong>NDA &lt;2025&gt;</strong> zu unterschreiben."
+            ),
+            "{}",
+            e.html
+        );
+        assert!(e.html.contains(">Prüfen und unterschreiben</a>"));
     }
 }

@@ -11,6 +11,7 @@ use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
+use crate::i18n::Locale;
 use crate::ids;
 use crate::model::{
     CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, Signer,
@@ -33,6 +34,8 @@ pub struct SignerParam {
     pub order: Option<u32>,
     /// How the signer proves who they are before seeing the document (extensions E2).
     pub auth: Option<SignerAuth>,
+    /// The signer's language (extensions E4).
+    pub locale: Option<Locale>,
 }
 
 /// One carbon-copy recipient as given on create (extensions E1).
@@ -276,6 +279,7 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                         return Err(Error::invalid(o.at("order"), "must be between 1 and 1000"));
                     }
                 };
+                let locale = locale(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role,
@@ -283,6 +287,7 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                     email,
                     order,
                     auth,
+                    locale,
                 });
             }
             Ok((out, false))
@@ -293,6 +298,7 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                 let name = o.required_string("name")?;
                 let email = o.required_string("email")?;
                 let auth = auth_param(&mut o)?;
+                let locale = locale(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role: Some(role.clone()),
@@ -300,6 +306,7 @@ fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)>
                     email,
                     order: None,
                     auth,
+                    locale,
                 });
             }
             Ok((out, true))
@@ -314,6 +321,13 @@ fn auth_param(o: &mut Obj<'_>) -> Result<Option<SignerAuth>> {
     let path = o.at("auth");
     o.value("auth")
         .map(|v| SignerAuth::parse(&path, v))
+        .transpose()
+}
+
+/// A signer entry's `locale` (extensions E4): a well-formed BCP 47 tag, or absent.
+fn locale(o: &mut Obj<'_>) -> Result<Option<Locale>> {
+    o.string("locale")?
+        .map(|t| Locale::parse(&t).map_err(|e| Error::invalid(o.at("locale"), e.to_string())))
         .transpose()
 }
 
@@ -821,6 +835,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
                 role,
                 name: s.name.trim().to_string(),
                 email: s.email.trim().to_string(),
+                locale: s.locale.clone(),
                 order,
                 status: SignerStatus::Pending,
                 viewed_at: None,

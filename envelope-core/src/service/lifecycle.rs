@@ -7,6 +7,7 @@ use super::envelopes::mark_turns;
 use super::{AuthContext, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::i18n::Locale;
 use crate::ids;
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
@@ -77,10 +78,13 @@ pub struct Reassign {
     /// How the new person proves who they are (extensions E2). `None`: no check, whatever the
     /// previous person had (a code given to them out of band is no good for someone else).
     pub auth: Option<super::SignerAuth>,
+    /// The new person's language (extensions E4); `None` leaves the signer without one (the
+    /// previous person's language is not assumed to be theirs).
+    pub locale: Option<Locale>,
 }
 
 impl Reassign {
-    /// `{name, email, auth?}` from request parameters; other parameters are unknown.
+    /// `{name, email, auth?, locale?}` from request parameters; other parameters are unknown.
     pub fn parse(mut p: super::Params) -> Result<Reassign> {
         let name = p.required_string("name")?;
         let email = p.required_string("email")?;
@@ -88,8 +92,17 @@ impl Reassign {
             .json_value("auth")?
             .map(|v| super::SignerAuth::parse("auth", &v))
             .transpose()?;
+        let locale = p
+            .string("locale")?
+            .map(|t| Locale::parse(&t).map_err(|e| Error::invalid("locale", e.to_string())))
+            .transpose()?;
         p.finish()?;
-        Ok(Reassign { name, email, auth })
+        Ok(Reassign {
+            name,
+            email,
+            auth,
+            locale,
+        })
     }
 }
 
@@ -333,7 +346,7 @@ impl SigningService {
                     .signer_index(signer_id)
                     .ok_or_else(|| Error::not_found("signer", signer_id))?;
                 let identity = to.auth.as_ref().map(super::SignerAuth::to_record);
-                rules::reassign(env, i, &name, &email, identity, now)?;
+                rules::reassign(env, i, &name, &email, identity, to.locale.as_ref(), now)?;
                 if env.status == EnvelopeStatus::Sent {
                     mark_turns(env, now);
                 }

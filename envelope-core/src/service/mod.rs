@@ -49,7 +49,8 @@ pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
 pub use signing::{
-    ClientInfo, LinkState, SignInput, SignerAuth, SigningSession, Verification, VerificationGrant,
+    ClientInfo, LinkState, SignInput, SignerAuth, SigningSession, ValueProblem, Verification,
+    VerificationGrant, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};

@@ -7,6 +7,7 @@ use super::SigningService;
 use super::email_content::{self as content, Content, Context};
 use crate::clock::Timestamp;
 use crate::error::Result;
+use crate::i18n::Lang;
 use crate::ids;
 use crate::mail::{Attachment, Email, EmailKind, Mailbox};
 use crate::model::{
@@ -203,6 +204,7 @@ impl SigningService {
             service: &self.inner.settings.service_name,
             signer: &rec.signers[i].signer.name,
             document: &rec.name,
+            lang: Lang::for_email(rec.signers[i].signer.locale.as_ref()),
         }
     }
 
@@ -291,6 +293,8 @@ impl SigningService {
             service: &self.inner.settings.service_name,
             signer: &cc.name,
             document: &rec.name,
+            // Carbon-copy recipients have no locale: English (docs/API.md).
+            lang: Lang::En,
         };
         let mut attachments = Vec::new();
         let c = match kind {
@@ -423,6 +427,7 @@ mod tests {
                         declined_at: None,
                         decline_reason: None,
                         auth: None,
+                        locale: None,
                         last_email: None,
                     },
                     sent_at: None,

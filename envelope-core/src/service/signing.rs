@@ -28,6 +28,8 @@ pub(super) mod values;
 
 use identity::check_grant;
 pub use identity::{SignerAuth, Verification, VerificationGrant};
+pub use values::{ValueProblem, value_problem};
+
 use values::{checked_values, signing_date};
 
 const MAX_ATTEMPTS: usize = 8;

@@ -5,6 +5,8 @@
 
 use std::fmt::Write as _;
 
+use envelope_core::i18n::{self, Lang, Msg};
+
 /// Escapes text for HTML element content and double-quoted attribute values.
 pub fn esc(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -33,6 +35,7 @@ pub struct PageEvent {
 /// The frame of every page. `root` is the relative path from the page's URL back to the
 /// server's root (`../` for `/sign/{token}`), so that a signing host with a path prefix works.
 pub fn layout(
+    lang: Lang,
     service: &str,
     title: &str,
     root: &str,
@@ -51,7 +54,7 @@ pub fn layout(
     }
     format!(
         r##"<!DOCTYPE html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -62,7 +65,7 @@ pub fn layout(
 <script src="{root}assets/signing.js" defer></script>
 </head>
 <body>
-<a class="skip" href="#main">Skip to content</a>
+<a class="skip" href="#main">{skip}</a>
 <header class="bar"><span class="brand">{service}</span></header>
 <main id="main" tabindex="-1"{data}>
 {body}
@@ -70,6 +73,8 @@ pub fn layout(
 </body>
 </html>
 "##,
+        lang = lang.code(),
+        skip = i18n::html(lang, Msg::PageSkip, &[]),
         title = esc(title),
         service = esc(service),
         root = esc(root),
@@ -97,6 +102,7 @@ mod tests {
             signer: "sgn_<1>".into(),
         };
         let page = layout(
+            Lang::En,
             "Acme <Sign>",
             "A \"title\"",
             "../",
@@ -107,6 +113,9 @@ mod tests {
         assert!(page.contains(r#"data-envelope="env_&quot;1""#));
         assert!(page.contains(r#"data-signer="sgn_&lt;1&gt;""#));
         assert!(page.contains("<p>ok</p>"));
+        assert!(page.contains("<html lang=\"en\">"));
+        let de = layout(Lang::De, "Acme", "x", "../", None, "");
+        assert!(de.contains("<html lang=\"de\">") && de.contains(">Zum Inhalt springen</a>"));
         assert!(!page.contains("<style") && !page.contains("<script>"));
     }
 }

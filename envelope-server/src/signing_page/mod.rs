@@ -20,6 +20,11 @@
 //!
 //! Every response is HTML (or the PDF), never the API's JSON errors, and carries the headers of
 //! [`security`]. Tokens never reach a log line (see `request::redact`).
+//!
+//! Pages speak the signer's language (extensions E4): the signer's `locale` when they have one,
+//! else the best match of the request's `Accept-Language` (`envelope_core::i18n`, which also
+//! holds the words). Each page says which in `<html lang>` and `Content-Language`, with
+//! `Vary: Accept-Language`.
 
 mod form;
 mod form_cap;
@@ -37,8 +42,13 @@ use hyper::header::{self, HeaderValue};
 use hyper::http::request::Parts;
 use hyper::{Method, StatusCode};
 
+use envelope_core::field::FieldType;
+use envelope_core::i18n::{self, Arg, Lang, Msg};
+use envelope_core::pdf;
 use envelope_core::rules::identity::GRANT_HOURS;
-use envelope_core::service::{ClientInfo, LinkState, SignInput, SigningSession};
+use envelope_core::service::{
+    ClientInfo, LinkState, SignInput, SigningSession, ValueProblem, value_problem,
+};
 use envelope_core::{Error, ErrorKind, SigningService};
 
 use crate::app::App;
@@ -98,10 +108,15 @@ pub async fn handle(
     rest: &[&str],
     meta: &mut Meta,
 ) -> Reply {
+    let accept_language = parts
+        .headers
+        .get(header::ACCEPT_LANGUAGE)
+        .and_then(|v| v.to_str().ok());
     let page = Pages {
         app,
         root: "../",
         grant: None,
+        accept_language,
     };
     if let Err(e) = crate::request::limit_by_address(&app.svc, client_ip, meta) {
         return page.error(e.into());
@@ -192,6 +207,9 @@ struct Pages<'a> {
     root: &'a str,
     /// The grant cookie's value (extensions E2), passed to every core call of the link.
     grant: Option<&'a str>,
+    /// The request's `Accept-Language`, for a signer without a locale and pages without a
+    /// signer.
+    accept_language: Option<&'a str>,
 }
 
 impl Pages<'_> {
@@ -199,33 +217,56 @@ impl Pages<'_> {
         &self.app.svc
     }
 
+    /// The language of a page: the signer's locale when there is a session and they have
+    /// one, else the request's `Accept-Language`.
+    fn lang(&self, session: Option<&SigningSession>) -> Lang {
+        let locale = session.and_then(|s| s.envelope.signers[s.signer].locale.as_ref());
+        Lang::for_page(locale, self.accept_language)
+    }
+
+    /// A catalogue message in `lang`, as plain text.
+    fn say(lang: Lang, msg: Msg) -> String {
+        i18n::text(lang, msg, &[])
+    }
+
     fn html(
         &self,
+        lang: Lang,
         status: StatusCode,
         title: &str,
         event: Option<&PageEvent>,
         body: &str,
     ) -> Reply {
         let service = &self.svc().settings().service_name;
-        let page = layout(service, title, self.root, event, body);
+        let page = layout(lang, service, title, self.root, event, body);
+        let mut headers = security::page_headers(&self.app.pages.frame_ancestors);
+        headers.push((
+            header::CONTENT_LANGUAGE,
+            HeaderValue::from_static(lang.code()),
+        ));
+        headers.push((header::VARY, HeaderValue::from_static("Accept-Language")));
         Reply {
             status,
             content_type: "text/html; charset=utf-8",
             body: page.into(),
-            headers: security::page_headers(&self.app.pages.frame_ancestors),
+            headers,
         }
     }
 
+    /// A failure page without a signer: in the request's language.
+    fn failure_page(&self, status: StatusCode, title: Msg, heading: Msg, text: Msg) -> Reply {
+        let lang = self.lang(None);
+        let (title, heading) = (Self::say(lang, title), Self::say(lang, heading));
+        let body = states::failure(&heading, &Self::say(lang, text));
+        self.html(lang, status, &title, None, &body)
+    }
+
     fn unknown(&self) -> Reply {
-        self.html(
+        self.failure_page(
             StatusCode::NOT_FOUND,
-            "Link not valid",
-            None,
-            &states::failure(
-                "This link is not valid",
-                "Check that you opened the whole link from your email, or ask the sender for a \
-                 new one.",
-            ),
+            Msg::ErrorUnknownTitle,
+            Msg::ErrorUnknownHeading,
+            Msg::ErrorUnknown,
         )
     }
 
@@ -234,46 +275,29 @@ impl Pages<'_> {
         let status = e.status();
         let (title, text) = match &e {
             ApiError::Core(err) if err.kind() == ErrorKind::NotFound => return self.unknown(),
-            ApiError::Core(Error::RateLimited { .. }) => (
-                "Too many requests",
-                "Please wait a minute, then reload the page.",
-            ),
+            ApiError::Core(Error::RateLimited { .. }) => (Msg::ErrorRateTitle, Msg::ErrorRate),
             ApiError::MethodNotAllowed { .. } | ApiError::RouteNotFound => {
-                ("Not available", "This address cannot be used like this.")
+                (Msg::ErrorMethodTitle, Msg::ErrorMethod)
             }
-            ApiError::UnsupportedMediaType { .. } | ApiError::BodyTooLarge { .. } => (
-                "Not accepted",
-                "The form could not be read. Go back, reload the page and try again.",
-            ),
-            ApiError::Core(Error::VerificationRequired) => (
-                "Enter your code first",
-                "Open the signing link and enter your code to see the document.",
-            ),
-            ApiError::Core(Error::FileDeleted { .. }) => (
-                "Document deleted",
-                "This document was deleted under the sender's data retention policy. Ask the \
-                 sender for a copy.",
-            ),
-            ApiError::Core(Error::Busy { .. }) => (
-                "Busy",
-                "Many documents are being processed right now and nothing was changed. Please \
-                 try again in a moment.",
-            ),
-            ApiError::BodyTimeout => (
-                "Too slow",
-                "The form took too long to arrive. Check your connection and try again.",
-            ),
+            ApiError::Core(Error::VerificationRequired) => {
+                (Msg::ErrorCodeFirstTitle, Msg::ErrorCodeFirst)
+            }
+            ApiError::UnsupportedMediaType { .. } | ApiError::BodyTooLarge { .. } => {
+                (Msg::ErrorFormTitle, Msg::ErrorForm)
+            }
+            ApiError::Core(Error::FileDeleted { .. }) => {
+                (Msg::ErrorDeletedTitle, Msg::ErrorDeleted)
+            }
+            ApiError::Core(Error::Busy { .. }) => (Msg::ErrorBusyTitle, Msg::ErrorBusy),
+            ApiError::BodyTimeout => (Msg::ErrorSlowTitle, Msg::ErrorSlow),
             _ => {
                 if status.is_server_error() {
                     tracing::error!(error = ?e, "signing page failed");
                 }
-                (
-                    "Something went wrong",
-                    "Please try again in a moment. If it keeps happening, contact the sender.",
-                )
+                (Msg::ErrorGenericTitle, Msg::ErrorGeneric)
             }
         };
-        let mut reply = self.html(status, title, None, &states::failure(title, text));
+        let mut reply = self.failure_page(status, title, title, text);
         match e {
             ApiError::MethodNotAllowed { allow } => reply
                 .headers
@@ -301,6 +325,7 @@ impl Pages<'_> {
         if s.state == LinkState::VerificationRequired {
             return self.code_page(status, token, s, None, None);
         }
+        let lang = self.lang(Some(s));
         if s.state == LinkState::Ready {
             let secret = &self.app.pages.secret;
             let body = ready::render(&ready::ReadyPage {
@@ -311,17 +336,22 @@ impl Pages<'_> {
                 decline_csrf: secret.form_token(Action::Decline, token),
                 error,
                 previous,
+                lang,
             });
-            let title = format!("Sign {}", s.envelope.name);
-            return self.html(status, &title, None, &body);
+            let title = i18n::text(
+                lang,
+                Msg::PageTitleSign,
+                &[("document", Arg::Text(&s.envelope.name))],
+            );
+            return self.html(lang, status, &title, None, &body);
         }
         let event = event.map(|kind| PageEvent {
             kind,
             envelope: s.envelope.id.clone(),
             signer: s.envelope.signers[s.signer].id.clone(),
         });
-        let (title, body) = states::render(s, event.is_some());
-        self.html(status, &title, event.as_ref(), &body)
+        let (title, body) = states::render(s, event.is_some(), lang);
+        self.html(lang, status, &title, event.as_ref(), &body)
     }
 
     async fn open(&self, token: &str, client: &ClientInfo) -> Reply {
@@ -416,15 +446,11 @@ impl Pages<'_> {
 
     /// A post without this server's page behind it (another site, a stale or forged form).
     fn refused(&self) -> Reply {
-        self.html(
+        self.failure_page(
             StatusCode::FORBIDDEN,
-            "Form not accepted",
-            None,
-            &states::failure(
-                "Form not accepted",
-                "The form did not come from this signing page, or the page is out of date. \
-                 Open the link from your email again and retry.",
-            ),
+            Msg::ErrorRefusedTitle,
+            Msg::ErrorRefusedTitle,
+            Msg::ErrorRefused,
         )
     }
 
@@ -491,7 +517,7 @@ impl Pages<'_> {
                 | Error::ParameterInvalid { .. }
                 | Error::ParameterUnknown { .. }),
             ) => {
-                let msg = self.explain(token, &e).await;
+                let msg = self.explain(token, &e, input).await;
                 let status = ApiError::Core(e).status();
                 self.again(token, status, msg, input).await
             }
@@ -518,37 +544,67 @@ impl Pages<'_> {
         }
     }
 
-    /// A core validation error in the signer's words, naming the field by its label.
-    async fn explain(&self, token: &str, e: &Error) -> String {
-        let fields = match self
+    /// A core validation error in the signer's words, naming the field by its label: the
+    /// core's errors are English and for developers, so the page maps their code and `param`
+    /// onto the catalogue. A refused value: English pages show the core's own sentence; other
+    /// languages the catalogue's words for the problem the core finds in the value
+    /// (`value_problem`), or that it was not accepted when there are none.
+    async fn explain(&self, token: &str, e: &Error, input: &SignInput) -> String {
+        let (fields, lang) = match self
             .svc()
             .open_signing_link(token, self.grant, &ClientInfo::default())
             .await
         {
-            Ok(s) => s.fields,
-            Err(_) => Vec::new(),
+            Ok(s) => (s.fields.clone(), self.lang(Some(&s))),
+            Err(_) => (Vec::new(), self.lang(None)),
         };
         let label = |param: &str| -> String {
             if let Some(key) = param.strip_prefix("values.") {
                 if let Some(i) = fields.iter().position(|f| f.key == key) {
-                    return ready::field_label(&fields, i);
+                    return ready::field_label(&fields, i, lang);
                 }
                 return key.to_string();
             }
             match param {
-                "signature" => "Signature".into(),
-                "reason" => "Reason".into(),
+                "signature" => Self::say(lang, Msg::PageLabelSignature),
+                "reason" => Self::say(lang, Msg::PageLabelReason),
                 other => other.to_string(),
             }
         };
         match e {
             Error::ParameterMissing { param } if param == "consent" => {
-                "Please tick “I agree to sign electronically” to sign.".to_string()
+                Self::say(lang, Msg::ErrorConsent)
             }
-            Error::ParameterMissing { param } => format!("Please fill in “{}”.", label(param)),
-            Error::ParameterInvalid { param, message } => {
-                format!("“{}” was not accepted: {message}.", label(param)).replace("..", ".")
+            Error::ParameterMissing { param } => i18n::text(
+                lang,
+                Msg::ErrorMissing,
+                &[("field", Arg::Text(&label(param)))],
+            ),
+            Error::ParameterInvalid { param, message } if lang == Lang::En => i18n::text(
+                lang,
+                Msg::ErrorInvalidDetail,
+                &[
+                    ("field", Arg::Text(&label(param))),
+                    ("detail", Arg::Text(message.trim_end_matches('.'))),
+                ],
+            ),
+            Error::ParameterInvalid { param, .. } => {
+                let field = label(param);
+                let problem = match param.strip_prefix("values.") {
+                    Some(key) => fields
+                        .iter()
+                        .find(|f| f.key == key)
+                        .zip(input.values.get(key))
+                        .and_then(|(f, v)| value_problem(f.kind, v)),
+                    None if param == "signature" => input
+                        .signature
+                        .as_ref()
+                        .and_then(|v| value_problem(FieldType::Signature, v)),
+                    None => None,
+                };
+                refused_value(lang, &field, problem)
             }
+            Error::ParameterUnknown { .. } => Self::say(lang, Msg::ErrorUnknownValue),
             other => other.public_message(),
         }
     }
@@ -565,7 +621,9 @@ impl Pages<'_> {
         notice: Option<String>,
     ) -> Reply {
         let secret = &self.app.pages.secret;
+        let lang = self.lang(Some(s));
         let (title, body) = verify::render(&verify::CodePage {
+            lang,
             session: s,
             token,
             root: self.root,
@@ -574,7 +632,7 @@ impl Pages<'_> {
             error,
             notice,
         });
-        self.html(status, &title, None, &body)
+        self.html(lang, status, &title, None, &body)
     }
 
     /// Before a post of the code step is read: the link must be at that step. A link that
@@ -666,13 +724,10 @@ impl Pages<'_> {
                 .open_signing_link(token, self.grant, &client)
                 .await
             {
-                Ok(s) => self.code_page(
-                    StatusCode::OK,
-                    token,
-                    &s,
-                    None,
-                    Some("A new code is on its way. Only the newest code works.".into()),
-                ),
+                Ok(s) => {
+                    let sent = Self::say(self.lang(Some(&s)), Msg::CodeSent);
+                    self.code_page(StatusCode::OK, token, &s, None, Some(sent))
+                }
                 Err(e) => self.error(e.into()),
             },
             Err(e) => self.code_step_again(token, e).await,
@@ -682,23 +737,18 @@ impl Pages<'_> {
     /// The code step again after a refused code or request, in the signer's words; failures
     /// that are not about the code get their own page.
     async fn code_step_again(&self, token: &str, e: Error) -> Reply {
-        let msg = match &e {
-            Error::IncorrectCode { attempts_left: 1 } => {
-                "That code is not right. 1 attempt left before the link is locked for 15 minutes."
-                    .to_string()
+        // What to say, once the page's language is known.
+        let problem: Option<(Msg, Option<(&str, i64)>)> = match &e {
+            Error::IncorrectCode { attempts_left } => {
+                Some((Msg::CodeWrong, Some(("count", i64::from(*attempts_left)))))
             }
-            Error::IncorrectCode { attempts_left } => format!(
-                "That code is not right. {attempts_left} attempts left before the link is locked                  for 15 minutes."
-            ),
             // The page shows the lock from the session.
-            Error::VerificationLocked { .. } => String::new(),
-            Error::CodeExpired => {
-                "This code is no longer valid. Ask for a new code and enter it within 10 minutes."
-                    .to_string()
-            }
-            Error::CodeRecentlySent { retry_after_secs } => format!(
-                "A code was sent less than a minute ago. You can ask for a new one in                  {retry_after_secs} seconds."
-            ),
+            Error::VerificationLocked { .. } => None,
+            Error::CodeExpired => Some((Msg::CodeExpired, None)),
+            Error::CodeRecentlySent { retry_after_secs } => Some((
+                Msg::CodeTooSoon,
+                Some(("seconds", i64::try_from(*retry_after_secs).unwrap_or(60))),
+            )),
             // Signed, declined, voided meanwhile: the link's own page.
             e if e.kind() == ErrorKind::Conflict => {
                 return self.open(token, &ClientInfo::default()).await;
@@ -712,12 +762,47 @@ impl Pages<'_> {
             .await
         {
             Ok(s) if s.state == LinkState::VerificationRequired => {
-                let msg = Some(msg).filter(|m| !m.is_empty());
+                let lang = self.lang(Some(&s));
+                let msg = problem.map(|(msg, arg)| match arg {
+                    Some((name, n)) => i18n::text(lang, msg, &[(name, Arg::Number(n))]),
+                    None => Self::say(lang, msg),
+                });
                 self.code_page(status, token, &s, msg, None)
             }
             Ok(s) => self.session_page(StatusCode::OK, token, &s, None, None, None),
             Err(e) => self.error(e.into()),
         }
+    }
+}
+
+/// A refused value in the page's language: the words for its problem, or that it was not
+/// accepted.
+fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> String {
+    use pdf::{DrawingError, Undrawable};
+    let f = ("field", Arg::Text(field));
+    let say = |msg, args: &[(&str, Arg<'_>)]| i18n::text(lang, msg, args);
+    match problem {
+        Some(ValueProblem::Empty) => say(Msg::ErrorValueEmpty, &[f]),
+        Some(ValueProblem::TooLong { max }) => {
+            say(Msg::ErrorValueTooLong, &[f, ("max", max.into())])
+        }
+        Some(ValueProblem::Character(
+            Undrawable::Control(c)
+            | Undrawable::Invisible(c)
+            | Undrawable::RightToLeft(c)
+            | Undrawable::NoGlyph(c),
+        )) => {
+            let code = format!("U+{:04X}", u32::from(c));
+            say(Msg::ErrorValueCharacter, &[f, ("code", Arg::Text(&code))])
+        }
+        Some(ValueProblem::Drawing(
+            DrawingError::TooManyBytes { .. } | DrawingError::TooLarge { .. },
+        )) => say(Msg::ErrorDrawingTooBig, &[f]),
+        Some(ValueProblem::Drawing(DrawingError::Unreadable) | ValueProblem::DrawingNotBase64) => {
+            say(Msg::ErrorDrawingUnreadable, &[f])
+        }
+        Some(ValueProblem::Drawing(DrawingError::Blank)) => say(Msg::ErrorDrawingBlank, &[f]),
+        _ => say(Msg::ErrorInvalid, &[f]),
     }
 }
 

@@ -7,6 +7,7 @@
 use std::fmt::Write as _;
 
 use envelope_core::field::{Field, FieldType};
+use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::SignerValue;
 use envelope_core::service::{SignInput, SigningSession};
 
@@ -25,26 +26,41 @@ pub struct ReadyPage<'a> {
     pub error: Option<String>,
     /// The values of the last post, kept when it is shown again.
     pub previous: Option<&'a SignInput>,
+    /// The page's language.
+    pub lang: Lang,
+}
+
+impl ReadyPage<'_> {
+    /// A catalogue message as HTML.
+    fn t(&self, msg: Msg, args: &[(&str, Arg<'_>)]) -> String {
+        i18n::html(self.lang, msg, args)
+    }
 }
 
 /// A readable label: `agree_terms` -> `Agree terms`; signatures, initials and dates by their
 /// type, numbered when there are several.
-pub fn field_label(fields: &[Field], index: usize) -> String {
+/// Plain text, in the page's language (keys of other fields are the sender's words).
+pub fn field_label(fields: &[Field], index: usize, lang: Lang) -> String {
     let f = &fields[index];
     let type_label = match f.kind {
-        FieldType::Signature => Some("Signature"),
-        FieldType::Initials => Some("Initials"),
-        FieldType::Date => Some("Date"),
+        FieldType::Signature => Some(Msg::PageLabelSignature),
+        FieldType::Initials => Some(Msg::PageLabelInitials),
+        FieldType::Date => Some(Msg::PageLabelDate),
         _ => None,
     };
     match type_label {
-        Some(label) => {
+        Some(msg) => {
+            let label = i18n::text(lang, msg, &[]);
             let same: Vec<usize> = (0..fields.len())
                 .filter(|&i| fields[i].kind == f.kind)
                 .collect();
             match same.iter().position(|&i| i == index) {
-                Some(n) if same.len() > 1 => format!("{label} {}", n + 1),
-                _ => label.to_string(),
+                Some(n) if same.len() > 1 => i18n::text(
+                    lang,
+                    Msg::PageLabelNumbered,
+                    &[("label", Arg::Text(&label)), ("number", (n + 1).into())],
+                ),
+                _ => label,
             }
         }
         None => {
@@ -58,12 +74,22 @@ pub fn field_label(fields: &[Field], index: usize) -> String {
     }
 }
 
-fn required_mark(f: &Field) -> &'static str {
+fn required_mark(f: &Field, lang: Lang) -> String {
     if f.required {
-        r#" <span class="req">(required)</span>"#
+        required(lang)
     } else {
-        r#" <span class="opt">(optional)</span>"#
+        format!(
+            r#" <span class="opt">{}</span>"#,
+            i18n::html(lang, Msg::Optional, &[])
+        )
     }
+}
+
+fn required(lang: Lang) -> String {
+    format!(
+        r#" <span class="req">{}</span>"#,
+        i18n::html(lang, Msg::Required, &[])
+    )
 }
 
 fn previous_text(prev: Option<&SignInput>, key: &str) -> String {
@@ -85,6 +111,9 @@ struct Mark<'a> {
     typed: &'a str,
     hint: &'a str,
     initials: bool,
+    lang: Lang,
+    /// The field's label as plain text, for the drawing area's accessible name.
+    aria_name: &'a str,
 }
 
 /// A signature or initials block: Type or Draw, each with its own labelled control.
@@ -97,7 +126,10 @@ fn mark_block(out: &mut String, m: Mark<'_>) {
         typed,
         hint,
         initials,
+        lang,
+        aria_name,
     } = m;
+    let t = |msg| i18n::html(lang, msg, &[]);
     let req = if required { " required" } else { "" };
     let _ = write!(
         out,
@@ -105,18 +137,18 @@ fn mark_block(out: &mut String, m: Mark<'_>) {
 <legend>{legend}</legend>
 <p class="hint" id="{id}-hint">{hint}</p>
 <div class="modes">
-<label class="mode"><input type="radio" name="{mode}" value="type" checked> Type</label>
-<label class="mode"><input type="radio" name="{mode}" value="draw"> Draw</label>
+<label class="mode"><input type="radio" name="{mode}" value="type" checked> {type_mode}</label>
+<label class="mode"><input type="radio" name="{mode}" value="draw"> {draw_mode}</label>
 </div>
 <div class="pane" data-pane="type">
 <label for="{id}-typed">{typed_label}</label>
 <input type="text" id="{id}-typed" name="{typed_name}" class="typed" maxlength="200" autocomplete="off" value="{typed}" aria-describedby="{id}-hint"{req}>
 </div>
 <div class="pane" data-pane="draw" hidden>
-<p class="hint" id="{id}-draw-hint">Draw with a mouse, a finger or a pen. Prefer the keyboard? Choose Type.</p>
-<canvas class="pad" id="{id}-pad" width="600" height="200" role="img" aria-label="{legend}: drawing area" aria-describedby="{id}-draw-hint"></canvas>
+<p class="hint" id="{id}-draw-hint">{draw_hint}</p>
+<canvas class="pad" id="{id}-pad" width="600" height="200" role="img" aria-label="{area}" aria-describedby="{id}-draw-hint"></canvas>
 <input type="hidden" name="{drawn_name}" class="drawn">
-<div class="pad-actions"><button type="button" class="secondary clear">Clear drawing</button></div>
+<div class="pad-actions"><button type="button" class="secondary clear">{clear}</button></div>
 </div>
 <p class="field-error" id="{id}-error" role="alert" hidden></p>
 </fieldset>
@@ -126,10 +158,19 @@ fn mark_block(out: &mut String, m: Mark<'_>) {
         drawn_name = esc(drawn_name),
         legend = legend, // already escaped by the caller
         typed_label = if initials {
-            "Type your initials"
+            t(Msg::PageTypeInitials)
         } else {
-            "Type your full name as your signature"
+            t(Msg::PageTypeSignature)
         },
+        type_mode = t(Msg::PageModeType),
+        draw_mode = t(Msg::PageModeDraw),
+        draw_hint = t(Msg::PageDrawHint),
+        clear = t(Msg::PageClearDrawing),
+        area = i18n::html(
+            lang,
+            Msg::PageDrawingArea,
+            &[("field", Arg::Text(aria_name))]
+        ),
     );
 }
 
@@ -137,11 +178,12 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
     let fields = &p.session.fields;
     let f = &fields[index];
     let id = format!("f{index}");
-    let label = esc(&field_label(fields, index));
-    let page_hint = format!("On page {} of the document.", f.page);
+    let plain_label = field_label(fields, index, p.lang);
+    let label = esc(&plain_label);
+    let page_hint = p.t(Msg::PageOnPage, &[("page", f.page.into())]);
     match f.kind {
         FieldType::Signature | FieldType::Initials => {
-            let legend = format!("{label}{}", required_mark(f));
+            let legend = format!("{label}{}", required_mark(f, p.lang));
             let names = (
                 format!("mode:{}", f.key),
                 format!("typed:{}", f.key),
@@ -157,6 +199,8 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                     typed: &previous_text(p.previous, &f.key),
                     hint: &page_hint,
                     initials: f.kind == FieldType::Initials,
+                    lang: p.lang,
+                    aria_name: &plain_label,
                 },
             );
         }
@@ -166,10 +210,11 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 r#"<div class="field">
 <label for="{id}">{label}</label>
 <input type="text" id="{id}" value="{date}" readonly aria-describedby="{id}-hint">
-<p class="hint" id="{id}-hint">Filled in automatically with the date you sign. {page_hint}</p>
+<p class="hint" id="{id}-hint">{date_hint} {page_hint}</p>
 </div>
 "#,
                 date = esc(&p.session.signing_date),
+                date_hint = p.t(Msg::PageDateHint, &[]),
             );
         }
         FieldType::Text => {
@@ -181,7 +226,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
 <p class="hint" id="{id}-hint">{page_hint}</p>
 </div>
 "#,
-                req_mark = required_mark(f),
+                req_mark = required_mark(f, p.lang),
                 name = esc(&format!("text:{}", f.key)),
                 value = previous_text(p.previous, &f.key),
                 req = if f.required { " required" } else { "" },
@@ -203,7 +248,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 name = esc(&format!("check:{}", f.key)),
                 checked = if checked { " checked" } else { "" },
                 req = if f.required { " required" } else { "" },
-                req_mark = required_mark(f),
+                req_mark = required_mark(f, p.lang),
             );
         }
     }
@@ -219,29 +264,36 @@ pub fn render(p: &ReadyPage<'_>) -> String {
     let _ = write!(
         out,
         r#"<h1>{name}</h1>
-<p class="lead">Hello {signer}, please review the document and sign below.</p>
+<p class="lead">{lead}</p>
 "#,
         name = esc(&env.name),
-        signer = esc(&signer.name),
+        lead = p.t(Msg::PageLead, &[("name", Arg::Text(&signer.name))]),
     );
     if let Some(m) = s.message.as_deref().filter(|m| !m.trim().is_empty()) {
         let _ = writeln!(
             out,
-            r#"<figure class="message"><figcaption>Message from the sender</figcaption><blockquote>{}</blockquote></figure>"#,
+            r#"<figure class="message"><figcaption>{}</figcaption><blockquote>{}</blockquote></figure>"#,
+            p.t(Msg::PageSenderMessage, &[]),
             esc(m)
         );
     }
     let _ = write!(
         out,
         r#"<section class="document" aria-labelledby="doc-title">
-<h2 id="doc-title">Document</h2>
-<iframe class="doc" src="{base}/document" title="Document to sign: {name}"></iframe>
-<p><a href="{base}/document" target="_blank" rel="noopener noreferrer">Open the document in a new tab</a></p>
+<h2 id="doc-title">{document}</h2>
+<iframe class="doc" src="{base}/document" title="{frame}"></iframe>
+<p><a href="{base}/document" target="_blank" rel="noopener noreferrer">{open}</a></p>
 </section>
 <section class="signing" aria-labelledby="fields-title">
-<h2 id="fields-title">Your fields</h2>
+<h2 id="fields-title">{fields}</h2>
 "#,
-        name = esc(&env.name),
+        document = p.t(Msg::PageDocument, &[]),
+        frame = p.t(
+            Msg::PageDocumentFrame,
+            &[("document", Arg::Text(&env.name))]
+        ),
+        open = p.t(Msg::PageOpenDocument, &[]),
+        fields = p.t(Msg::PageYourFields, &[]),
     );
     if let Some(e) = &p.error {
         let _ = writeln!(
@@ -252,10 +304,13 @@ pub fn render(p: &ReadyPage<'_>) -> String {
     }
     let _ = write!(
         out,
-        r#"<form method="post" action="{base}" id="sign-form" accept-charset="utf-8">
+        r#"<form method="post" action="{base}" id="sign-form" accept-charset="utf-8" data-msg-signing="{signing}" data-msg-draw-required="{draw_required}">
 <input type="hidden" name="csrf" value="{csrf}">
 "#,
         csrf = esc(&p.sign_csrf),
+        // The script's words: attributes, since the page's CSP allows no inline script.
+        signing = p.t(Msg::PageSigning, &[]),
+        draw_required = p.t(Msg::PageDrawRequired, &[]),
     );
     for i in 0..s.fields.len() {
         field_html(&mut out, p, i);
@@ -265,16 +320,20 @@ pub fn render(p: &ReadyPage<'_>) -> String {
             Some(SignerValue::Typed(t)) => esc(t),
             _ => String::new(),
         };
+        let plain_label = i18n::text(p.lang, Msg::PageLabelSignature, &[]);
+        let legend = format!("{}{}", esc(&plain_label), required(p.lang));
         mark_block(
             &mut out,
             Mark {
                 id: "page-signature",
-                legend: r#"Signature <span class="req">(required)</span>"#,
+                legend: &legend,
                 names: ("page_mode", "page_typed", "page_drawn"),
                 required: true,
                 typed: &typed,
-                hint: "Placed on a signature page added at the end of the document.",
+                hint: &p.t(Msg::PageSignaturePageHint, &[]),
                 initials: false,
+                lang: p.lang,
+                aria_name: &plain_label,
             },
         );
     }
@@ -282,25 +341,34 @@ pub fn render(p: &ReadyPage<'_>) -> String {
         out,
         r#"<div class="field check consent">
 <input type="checkbox" id="consent" name="consent" value="yes" aria-describedby="consent-hint" required>
-<label for="consent">I agree to sign electronically <span class="req">(required)</span></label>
-<p class="hint" id="consent-hint">My electronic signature on this document is as binding as a handwritten one.</p>
+<label for="consent">{consent}{required}</label>
+<p class="hint" id="consent-hint">{consent_hint}</p>
 </div>
 <p class="form-error" id="sign-error" role="alert" hidden></p>
-<div class="actions"><button type="submit" class="primary" id="sign-button">Sign</button></div>
+<div class="actions"><button type="submit" class="primary" id="sign-button">{sign}</button></div>
 </form>
 <details class="decline" id="decline">
-<summary>Decline to sign</summary>
+<summary>{decline_summary}</summary>
 <form method="post" action="{base}/decline" id="decline-form" accept-charset="utf-8">
 <input type="hidden" name="csrf" value="{csrf}">
-<label for="reason">Reason, shown to the sender <span class="opt">(optional)</span></label>
+<label for="reason">{decline_reason} <span class="opt">{optional}</span></label>
 <textarea id="reason" name="reason" rows="3" maxlength="1000"></textarea>
-<p class="hint">Declining cancels the envelope for everyone. This cannot be undone.</p>
-<div class="actions"><button type="submit" class="danger" id="decline-button">Decline</button></div>
+<p class="hint">{decline_hint}</p>
+<div class="actions"><button type="submit" class="danger" id="decline-button">{decline}</button></div>
 </form>
 </details>
 </section>
 "#,
         csrf = esc(&p.decline_csrf),
+        consent = p.t(Msg::PageConsent, &[]),
+        required = required(p.lang),
+        consent_hint = p.t(Msg::PageConsentHint, &[]),
+        sign = p.t(Msg::PageSign, &[]),
+        decline_summary = p.t(Msg::PageDeclineSummary, &[]),
+        decline_reason = p.t(Msg::PageDeclineReason, &[]),
+        optional = p.t(Msg::Optional, &[]),
+        decline_hint = p.t(Msg::PageDeclineHint, &[]),
+        decline = p.t(Msg::PageDecline, &[]),
     );
     out
 }

@@ -1,103 +1,87 @@
 //! The pages of links that cannot sign (done, not yet, declined, voided, expired, completed)
 //! and of failures (unknown link and the like). They say what happened and what to do next;
-//! an unknown link says nothing that would help guessing.
+//! an unknown link says nothing that would help guessing. Words come from the catalogues
+//! (`envelope_core::i18n`), in the page's language.
 
+use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::Delivery;
 use envelope_core::service::{LinkState, SigningSession};
 
 use super::html::esc;
 
 /// Title and body of the page for a session's state (`Ready` aside).
-pub fn render(s: &SigningSession, just_now: bool) -> (String, String) {
+pub fn render(s: &SigningSession, just_now: bool, lang: Lang) -> (String, String) {
     let env = &s.envelope;
-    let name = esc(&env.name);
+    let strong = format!("<strong>{}</strong>", esc(&env.name));
+    let about = |msg| i18n::html(lang, msg, &[("document", Arg::Html(&strong))]);
+    let say = |msg| i18n::html(lang, msg, &[]);
     let by_email = env.delivery == Delivery::Email;
-    let (title, icon, paragraphs): (&str, &str, Vec<String>) = match s.state {
+    let pick = |email, sender| if by_email { email } else { sender };
+    let (title, icon, paragraphs): (Msg, &str, Vec<String>) = match s.state {
         LinkState::Signed => (
             if just_now {
-                "Thank you for signing"
+                Msg::StateThanks
             } else {
-                "You have signed"
+                Msg::StateSignedTitle
             },
             "done",
             vec![
-                format!("You have signed <strong>{name}</strong>."),
-                if by_email {
-                    "The other signers still have to sign. When everyone has, you will get the \
-                     signed document by email."
-                        .into()
-                } else {
-                    "The other signers still have to sign. The sender will let you know when \
-                     everyone has."
-                        .into()
-                },
+                about(Msg::StateSigned),
+                say(pick(Msg::StateOthersEmail, Msg::StateOthersSender)),
             ],
         ),
         LinkState::Completed => (
             if just_now {
-                "Thank you for signing"
+                Msg::StateThanks
             } else {
-                "Everyone has signed"
+                Msg::StateCompletedTitle
             },
             "done",
             vec![
-                format!("Everyone has signed <strong>{name}</strong>."),
-                if by_email {
-                    "A copy of the signed document is on its way to you by email.".into()
-                } else {
-                    "The sender has the signed document.".into()
-                },
+                about(Msg::StateCompleted),
+                say(pick(Msg::StateCompletedEmail, Msg::StateCompletedSender)),
             ],
         ),
         LinkState::NotYourTurn => (
-            "Not your turn yet",
+            Msg::StateWaitTitle,
             "wait",
             vec![
-                format!("Someone else has to sign <strong>{name}</strong> before you."),
-                if by_email {
-                    "We will email you when it is your turn.".into()
-                } else {
-                    "Come back to this link when the sender tells you it is your turn.".into()
-                },
+                about(Msg::StateWait),
+                say(pick(Msg::StateWaitEmail, Msg::StateWaitSender)),
             ],
         ),
         LinkState::Declined => (
-            "You declined to sign",
+            Msg::StateDeclinedTitle,
             "stop",
-            vec![
-                format!("You declined to sign <strong>{name}</strong>."),
-                "The sender has been told, and the envelope is cancelled for everyone.".into(),
-            ],
+            vec![about(Msg::StateDeclined), say(Msg::StateDeclinedNote)],
         ),
         LinkState::Voided => {
-            let mut p = vec![format!(
-                "The sender cancelled <strong>{name}</strong>. There is nothing to sign."
-            )];
+            let mut p = vec![about(Msg::StateVoided)];
             if let Some(r) = s.void_reason.as_deref().filter(|r| !r.trim().is_empty()) {
-                p.push("Reason given:".into());
+                p.push(say(Msg::StateVoidedReason));
                 p.push(format!(
                     r#"<blockquote class="reason">{}</blockquote>"#,
                     esc(r)
                 ));
             }
-            ("This envelope was cancelled", "stop", p)
+            (Msg::StateVoidedTitle, "stop", p)
         }
         LinkState::Expired => (
-            "This link has expired",
+            Msg::StateExpiredTitle,
             "wait",
-            vec![
-                format!("The time to sign <strong>{name}</strong> is over."),
-                "Ask the sender for a new link if you still need to sign.".into(),
-            ],
+            vec![about(Msg::StateExpired), say(Msg::StateExpiredNote)],
         ),
-        LinkState::Ready => ("Ready to sign", "done", Vec::new()),
+        LinkState::Ready => (Msg::PageSign, "done", Vec::new()),
         // Shown by the code step (`verify.rs`), never here.
-        LinkState::VerificationRequired => ("Enter your code", "wait", Vec::new()),
+        LinkState::VerificationRequired => (Msg::CodeTitleEmail, "wait", Vec::new()),
     };
-    (title.to_string(), notice(title, icon, &paragraphs))
+    let title = i18n::text(lang, title, &[]);
+    let body = notice(&title, icon, &paragraphs);
+    (title, body)
 }
 
 /// A page for a failure: unknown link, a post that could not be accepted, a server error.
+/// `title` and `text` are plain text (escaped here).
 pub fn failure(title: &str, text: &str) -> String {
     notice(title, "stop", &[esc(text)])
 }

@@ -10,6 +10,7 @@
 use std::fmt::Write as _;
 
 use envelope_core::Timestamp;
+use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::AuthMethod;
 use envelope_core::service::SigningSession;
 use hyper::HeaderMap;
@@ -22,6 +23,8 @@ pub const COOKIE: &str = "envelope_grant";
 
 /// What the code page shows.
 pub struct CodePage<'a> {
+    /// The page's language.
+    pub lang: Lang,
     pub session: &'a SigningSession,
     pub token: &'a str,
     pub root: &'a str,
@@ -35,13 +38,13 @@ pub struct CodePage<'a> {
 
 /// `z•••@example.com`: enough for the signer to recognise their address, little for anyone
 /// else holding the link.
-fn masked(email: &str) -> String {
+fn masked(email: &str, lang: Lang) -> String {
     match email.split_once('@') {
         Some((local, domain)) => {
             let first: String = local.chars().take(1).collect();
             format!("{first}•••@{domain}")
         }
-        None => "your email address".into(),
+        None => i18n::text(lang, Msg::CodeYourEmail, &[]),
     }
 }
 
@@ -49,36 +52,36 @@ fn time(t: Timestamp) -> String {
     t.datetime().format("%H:%M UTC").to_string()
 }
 
-/// Title and body of the code page.
+/// Title and body of the code page, in the page's language.
 pub fn render(p: &CodePage<'_>) -> (String, String) {
+    let lang = p.lang;
+    let say = |msg| i18n::text(lang, msg, &[]);
     let s = p.session;
     let signer = &s.envelope.signers[s.signer];
     let base = format!("{}sign/{}", p.root, esc(p.token));
     let v = s.verification.as_ref();
     let method = v.map_or(AuthMethod::AccessCode, |v| v.method);
     let email = method == AuthMethod::EmailCode;
-    let title = if email {
-        "Enter the code we emailed you"
+    let title = say(if email {
+        Msg::CodeTitleEmail
     } else {
-        "Enter your access code"
-    };
+        Msg::CodeTitleAccess
+    });
     let mut out = String::new();
     let _ = write!(
         out,
         r#"<section class="verify" aria-labelledby="verify-title">
 <h1 id="verify-title">{title}</h1>
-<p class="lead">Hello {name}, the sender asked us to confirm it is you before you see the document.</p>
+<p class="lead">{lead}</p>
 "#,
-        name = esc(&signer.name),
+        title = esc(&title),
+        lead = i18n::html(lang, Msg::CodeLead, &[("name", Arg::Text(&signer.name))]),
     );
     let intro = if email {
-        format!(
-            "We sent a 6-digit code to <strong>{}</strong>. It works for 10 minutes. Check your \
-             spam folder if it has not arrived.",
-            esc(&masked(&signer.email))
-        )
+        let address = format!("<strong>{}</strong>", esc(&masked(&signer.email, lang)));
+        i18n::html(lang, Msg::CodeIntroEmail, &[("email", Arg::Html(&address))])
     } else {
-        "The sender gave you this code separately, for example by phone or text message.".into()
+        i18n::html(lang, Msg::CodeIntroAccess, &[])
     };
     let _ = writeln!(out, "<p>{intro}</p>");
     if let Some(n) = &p.notice {
@@ -91,9 +94,10 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
     let locked = v.and_then(|v| v.locked_until);
     let error = match (&p.error, locked) {
         (Some(e), _) => Some(e.clone()),
-        (None, Some(until)) => Some(format!(
-            "Too many wrong codes. The link is locked until {}.",
-            time(until)
+        (None, Some(until)) => Some(i18n::text(
+            lang,
+            Msg::CodeLocked,
+            &[("until", Arg::Text(&time(until)))],
         )),
         _ => None,
     };
@@ -104,21 +108,22 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
             esc(e)
         );
     }
-    let label = if email {
-        "Code from the email"
+    let label = say(if email {
+        Msg::CodeLabelEmail
     } else {
-        "Access code"
-    };
+        Msg::CodeLabelAccess
+    });
     let input_extra = if email {
         r#" inputmode="numeric" pattern="[0-9 \-]*" maxlength="12""#
     } else {
         r#" maxlength="64""#
     };
     let attempts = v.map_or(5, |v| v.attempts_left);
-    let help = match attempts {
-        1 => "1 attempt left before the link is locked for 15 minutes.".to_string(),
-        n => format!("{n} attempts left before the link is locked for 15 minutes."),
-    };
+    let help = i18n::text(
+        lang,
+        Msg::CodeAttemptsLeft,
+        &[("count", Arg::Number(i64::from(attempts)))],
+    );
     // With a problem shown, the alert says it all (attempts included): no second line.
     let (described, help) = if error.is_some() {
         ("code-error", String::new())
@@ -137,25 +142,29 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
 <input type="text" id="code" name="code" class="code" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" required{input_extra} aria-describedby="{described}">
 {help}
 </div>
-<div class="actions"><button type="submit" class="primary">Continue</button></div>
+<div class="actions"><button type="submit" class="primary">{continue_}</button></div>
 </form>
 "#,
         csrf = esc(&p.verify_csrf),
+        label = esc(&label),
+        continue_ = esc(&say(Msg::CodeContinue)),
     );
     if email {
         let _ = write!(
             out,
             r#"<form method="post" action="{base}/send-code" id="send-code-form" class="resend">
 <input type="hidden" name="csrf" value="{csrf}">
-<p class="hint">No email after a minute?</p>
-<div class="actions"><button type="submit" class="secondary">Send a new code</button></div>
+<p class="hint">{no_email}</p>
+<div class="actions"><button type="submit" class="secondary">{send}</button></div>
 </form>
 "#,
             csrf = esc(&p.send_csrf),
+            no_email = esc(&say(Msg::CodeNoEmail)),
+            send = esc(&say(Msg::CodeSendNew)),
         );
     }
     out.push_str("</section>\n");
-    (title.to_string(), out)
+    (title, out)
 }
 
 /// The grants a browser sent for this link (`Cookie: envelope_grant=...`); several when cookies
@@ -288,7 +297,7 @@ mod tests {
 
     #[test]
     fn emails_are_masked() {
-        assert_eq!(masked("zoe@example.com"), "z•••@example.com");
-        assert_eq!(masked("nope"), "your email address");
+        assert_eq!(masked("zoe@example.com", Lang::En), "z•••@example.com");
+        assert_eq!(masked("nope", Lang::En), "your email address");
     }
 }

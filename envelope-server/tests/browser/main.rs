@@ -291,3 +291,86 @@ async fn signers_sign_and_decline_in_chromium() {
     b.quit().await;
     s.shutdown().await.unwrap();
 }
+
+/// Languages (extensions E4): a signer whose locale is `de` gets the page in German (whatever
+/// the browser prefers), the script's message too, and signs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_german_signer_signs_in_german() {
+    let driver = Driver::start().await;
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-03-15T09:30:00.000Z").unwrap(),
+    ));
+    let s = TestServer::start_with(Options {
+        clock: Some(clock),
+        ..Options::default()
+    })
+    .await;
+    let profile = tempfile::tempdir().unwrap();
+    let b = driver.session(profile.path()).await;
+
+    let env = signing_envelope(
+        &s,
+        json!({
+            "name": "Liefervertrag",
+            "message": "Hallo Anna, anbei der besprochene Liefervertrag. Vielen Dank!",
+            "signers": [
+                {"name": "Anna Schneider", "email": "anna@example.de", "role": "Client", "locale": "de-DE"},
+                {"name": "Paul Provider", "email": "paul@example.com", "role": "Provider"}
+            ]
+        }),
+    )
+    .await;
+    let id = env["id"].as_str().unwrap();
+    let client = link(&s, id, "Client").await;
+    b.set_window(1280, 900).await;
+    b.goto(&s.url(&client)).await;
+    let text = b.wait_for_text("Ihre Felder").await;
+    for words in [
+        "Guten Tag Anna Schneider, bitte prüfen Sie das Dokument und unterschreiben Sie unten.",
+        "Nachricht des Absenders",
+        "Ich bin damit einverstanden, elektronisch zu unterschreiben",
+        "Unterschrift ablehnen",
+    ] {
+        assert!(text.contains(words), "{words:?} not on the page:\n{text}");
+    }
+    let lang = b
+        .script("return document.documentElement.lang;", vec![])
+        .await;
+    assert_eq!(lang, "de");
+    fill_client_form(&b).await;
+    scroll_to(&b, "#fields-title").await;
+    settle().await;
+    save("signing-page-de.png", &b.viewport_png().await);
+
+    // The script speaks German too: a Draw signature left empty is caught before the post.
+    b.click(&b.find("#f2 button.clear").await).await;
+    b.click(&b.find("#sign-button").await).await;
+    let error = b
+        .script(
+            "return document.getElementById('f2-error').textContent;",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        error,
+        "Bitte zeichnen Sie Ihre Unterschrift oder wählen Sie „Eingeben“."
+    );
+    let pad = b.find("#f2-pad").await;
+    b.script_on("arguments[0].scrollIntoView({block: 'center'});", &pad)
+        .await;
+    b.draw(&pad, &[(-150, 20), (-50, -25), (50, 20), (150, -15)])
+        .await;
+    b.click(&b.find("#sign-button").await).await;
+    let done = b.wait_for_text("Vielen Dank für Ihre Unterschrift").await;
+    assert!(
+        done.contains("Sie haben Liefervertrag unterschrieben."),
+        "{done}"
+    );
+
+    let env = get_json(&s, &format!("/v1/envelopes/{id}")).await;
+    assert_eq!(env["signers"][0]["status"], "completed");
+    assert_eq!(env["signers"][0]["locale"], "de-DE");
+
+    b.quit().await;
+    s.shutdown().await.unwrap();
+}

@@ -10,6 +10,7 @@ mod envelopes;
 mod health;
 mod idempotency;
 mod identity;
+mod languages;
 mod limits;
 mod memory;
 mod proxy;

@@ -289,6 +289,7 @@ impl SigningService {
                         service: &self.inner.settings.service_name,
                         signer: &s.name,
                         document: &next.name,
+                        lang: crate::i18n::Lang::for_email(s.locale.as_ref()),
                     };
                     let c = content::code(&ctx, &code, rule::EMAIL_CODE_MINUTES);
                     return Ok(Rendered::Send(crate::mail::Email {

@@ -103,6 +103,52 @@ fn shown_key(k: &str) -> String {
     cut
 }
 
+/// Why a signer's value was refused: typed, so that a signing page can say it in the signer's
+/// language (extensions E4). Its `Display` is the English sentence of the API's error message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ValueProblem {
+    /// Typed text that is empty or only spaces.
+    Empty,
+    /// Longer than `max` characters.
+    TooLong { max: usize },
+    /// Typed text with control characters.
+    ControlCharacters,
+    /// A character the stamping fonts cannot draw, or that must not be in a one-line value.
+    Character(pdf::Undrawable),
+    /// A drawing refused by [`pdf::normalize_drawing`] or over the size limit.
+    Drawing(pdf::DrawingError),
+    /// A drawing that is not base64.
+    DrawingNotBase64,
+    /// A date field's value that is not `YYYY-MM-DD`.
+    DateFormat,
+    /// A value of another kind than the field's (a check box value for a text field...).
+    WrongKind(&'static str),
+}
+
+impl std::fmt::Display for ValueProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ValueProblem::Empty => f.write_str("must not be empty"),
+            ValueProblem::TooLong { max } => write!(f, "must be at most {max} characters"),
+            ValueProblem::ControlCharacters => f.write_str("must not contain control characters"),
+            ValueProblem::Character(u) => u.fmt(f),
+            ValueProblem::Drawing(d) => d.fmt(f),
+            ValueProblem::DrawingNotBase64 => f.write_str("the drawing is not valid base64"),
+            ValueProblem::DateFormat => {
+                f.write_str("expected a date as YYYY-MM-DD (date fields get the signing date)")
+            }
+            ValueProblem::WrongKind(what) => f.write_str(what),
+        }
+    }
+}
+
+/// Why `value` would be refused for a field of type `kind`, if it would: the check a submission
+/// gets, for a page that wants to explain a `parameter_invalid` in its own words.
+pub fn value_problem(kind: FieldType, value: &SignerValue) -> Option<ValueProblem> {
+    value_of(kind, Some(value), Timestamp::from_millis(0)?).err()
+}
+
 /// One field's value: `None` when it is absent or empty.
 fn check_value(
     param: &str,
@@ -110,6 +156,14 @@ fn check_value(
     v: Option<&SignerValue>,
     now: Timestamp,
 ) -> Result<Option<SignerValue>> {
+    value_of(kind, v, now).map_err(|p| Error::invalid(param, p))
+}
+
+fn value_of(
+    kind: FieldType,
+    v: Option<&SignerValue>,
+    now: Timestamp,
+) -> std::result::Result<Option<SignerValue>, ValueProblem> {
     Ok(match (kind, v) {
         // The service fills dates; a value sent along must at least be a date.
         (FieldType::Date, None) => Some(SignerValue::Text(signing_date(now))),
@@ -118,65 +172,66 @@ fn check_value(
         {
             Some(SignerValue::Text(signing_date(now)))
         }
-        (FieldType::Date, Some(_)) => {
-            return Err(Error::invalid(
-                param,
-                "expected a date as YYYY-MM-DD (date fields get the signing date)",
-            ));
-        }
+        (FieldType::Date, Some(_)) => return Err(ValueProblem::DateFormat),
         (_, None) => None,
-        (FieldType::Signature | FieldType::Initials, Some(v)) => Some(check_mark(param, v)?),
+        (FieldType::Signature | FieldType::Initials, Some(v)) => Some(mark(v)?),
         (FieldType::Text, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,
         (FieldType::Text, Some(SignerValue::Text(t))) => {
             if t.chars().count() > MAX_TEXT {
-                return Err(Error::invalid(
-                    param,
-                    format!("must be at most {MAX_TEXT} characters"),
-                ));
+                return Err(ValueProblem::TooLong { max: MAX_TEXT });
             }
-            drawable(param, t)?;
+            pdf::check_drawable(t).map_err(ValueProblem::Character)?;
             Some(SignerValue::Text(t.clone()))
         }
-        (FieldType::Text, Some(_)) => return Err(Error::invalid(param, "expected text")),
+        (FieldType::Text, Some(_)) => return Err(ValueProblem::WrongKind("expected text")),
         (FieldType::Checkbox, Some(SignerValue::Checkbox(b))) => Some(SignerValue::Checkbox(*b)),
         (FieldType::Checkbox, Some(_)) => {
-            return Err(Error::invalid(param, "expected true or false"));
+            return Err(ValueProblem::WrongKind("expected true or false"));
         }
     })
-}
-
-fn drawable(param: &str, text: &str) -> Result<()> {
-    pdf::check_drawable(text).map_err(|e| Error::invalid(param, e.to_string()))
 }
 
 /// A signature or initials: typed text the fonts can draw, or a drawn PNG (base64), returned
 /// re-encoded.
 pub(in crate::service) fn check_mark(param: &str, v: &SignerValue) -> Result<SignerValue> {
+    mark(v).map_err(|p| Error::invalid(param, p))
+}
+
+fn mark(v: &SignerValue) -> std::result::Result<SignerValue, ValueProblem> {
     match v {
         SignerValue::Typed(t) => {
-            crate::service::params::check_text(param, t, MAX_TYPED)?;
+            // The checks of `params::check_text`, in its order, then drawability.
+            if t.trim().is_empty() {
+                return Err(ValueProblem::Empty);
+            }
+            if t.chars().count() > MAX_TYPED {
+                return Err(ValueProblem::TooLong { max: MAX_TYPED });
+            }
+            if t.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+                return Err(ValueProblem::ControlCharacters);
+            }
             let t = t.trim();
-            drawable(param, t)?;
+            pdf::check_drawable(t).map_err(ValueProblem::Character)?;
             Ok(SignerValue::Typed(t.to_string()))
         }
         SignerValue::Drawn(b64) => {
             let max = pdf::DrawingLimits::SUBMITTED.max_bytes;
             // Base64 needs 4 characters per 3 bytes; anything longer is too large before decoding.
             if b64.len() > max.div_ceil(3) * 4 {
-                return Err(Error::invalid(
-                    param,
-                    pdf::DrawingError::TooManyBytes { max }.to_string(),
-                ));
+                return Err(ValueProblem::Drawing(pdf::DrawingError::TooManyBytes {
+                    max,
+                }));
             }
             let engine = base64::engine::general_purpose::STANDARD;
             let bytes = engine
                 .decode(b64.trim())
-                .map_err(|_| Error::invalid(param, "the drawing is not valid base64"))?;
-            let png =
-                pdf::normalize_drawing(&bytes).map_err(|e| Error::invalid(param, e.to_string()))?;
+                .map_err(|_| ValueProblem::DrawingNotBase64)?;
+            let png = pdf::normalize_drawing(&bytes).map_err(ValueProblem::Drawing)?;
             Ok(SignerValue::Drawn(engine.encode(png)))
         }
-        _ => Err(Error::invalid(param, "expected a typed or drawn signature")),
+        _ => Err(ValueProblem::WrongKind(
+            "expected a typed or drawn signature",
+        )),
     }
 }
 
@@ -352,5 +407,88 @@ mod tests {
         let long = shown_key(&"k".repeat(10_000));
         assert_eq!(long.chars().count(), 41);
         assert_eq!(shown_key("a\u{0}b"), "ab…");
+    }
+}
+
+#[cfg(test)]
+mod problem_tests {
+    use super::*;
+
+    #[test]
+    fn each_refused_value_has_its_problem_and_the_same_english_words() {
+        let typed = |s: &str| SignerValue::Typed(s.into());
+        let cases: Vec<(FieldType, SignerValue, ValueProblem, &str)> = vec![
+            (
+                FieldType::Signature,
+                typed("  "),
+                ValueProblem::Empty,
+                "must not be empty",
+            ),
+            (
+                FieldType::Initials,
+                typed(&"x".repeat(MAX_TYPED + 1)),
+                ValueProblem::TooLong { max: MAX_TYPED },
+                "must be at most 200 characters",
+            ),
+            (
+                FieldType::Signature,
+                typed("a\u{7}b"),
+                ValueProblem::ControlCharacters,
+                "must not contain control characters",
+            ),
+            (
+                FieldType::Signature,
+                typed("李"),
+                ValueProblem::Character(pdf::Undrawable::NoGlyph('李')),
+                "contains a character the document's fonts cannot draw (U+674E)",
+            ),
+            (
+                FieldType::Text,
+                SignerValue::Text("x".repeat(MAX_TEXT + 1)),
+                ValueProblem::TooLong { max: MAX_TEXT },
+                "must be at most 1000 characters",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Drawn("not base64!".into()),
+                ValueProblem::DrawingNotBase64,
+                "the drawing is not valid base64",
+            ),
+            (
+                FieldType::Signature,
+                SignerValue::Drawn("bm90IGEgcG5n".into()),
+                ValueProblem::Drawing(pdf::DrawingError::Unreadable),
+                "the drawing is not a readable PNG image",
+            ),
+            (
+                FieldType::Date,
+                SignerValue::Text("15.03.2027".into()),
+                ValueProblem::DateFormat,
+                "expected a date as YYYY-MM-DD (date fields get the signing date)",
+            ),
+            (
+                FieldType::Checkbox,
+                typed("yes"),
+                ValueProblem::WrongKind("expected true or false"),
+                "expected true or false",
+            ),
+        ];
+        for (kind, value, problem, english) in cases {
+            assert_eq!(
+                value_problem(kind, &value),
+                Some(problem.clone()),
+                "{value:?}"
+            );
+            assert_eq!(problem.to_string(), english);
+            let e = check_value(
+                "values.k",
+                kind,
+                Some(&value),
+                Timestamp::from_millis(0).unwrap(),
+            )
+            .unwrap_err();
+            assert_eq!(e.to_string(), format!("Invalid values.k: {english}"));
+        }
+        assert_eq!(value_problem(FieldType::Signature, &typed("Zoë")), None);
     }
 }

@@ -100,6 +100,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
             declined_at: None,
             decline_reason: None,
             auth: None,
+            locale: None,
             last_email: None,
         },
         sent_at: None,

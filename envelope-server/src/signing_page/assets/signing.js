@@ -5,6 +5,13 @@
   "use strict";
 
   var main = document.getElementById("main");
+  var form = document.getElementById("sign-form");
+
+  // The page's words for what the script says, in the page's language: data- attributes of
+  // the form (the Content-Security-Policy allows no inline script); English if one is missing.
+  function say(name, english) {
+    return (form && form.getAttribute("data-msg-" + name)) || english;
+  }
 
   // 1. Tell the embedding window what just happened (see docs/SIGNING.md).
   if (main && main.getAttribute("data-event") && window.parent && window.parent !== window) {
@@ -139,7 +146,7 @@
     if (this.mode() !== "draw") { return true; }
     this.save();
     if (this.required && this.empty) {
-      this.showError("Please draw your signature, or choose Type.");
+      this.showError(say("draw-required", "Please draw your signature, or choose Type."));
       return false;
     }
     return true;
@@ -154,7 +161,6 @@
   }
 
   // 3. Checks before posting; the server (the core) checks everything again.
-  var form = document.getElementById("sign-form");
   if (form) {
     form.addEventListener("submit", function (e) {
       var firstBad = null;
@@ -169,7 +175,7 @@
       }
       var button = document.getElementById("sign-button");
       // Disabled after this turn of the event loop, so that the post still goes out once.
-      setTimeout(function () { button.disabled = true; button.textContent = "Signing…"; }, 0);
+      setTimeout(function () { button.disabled = true; button.textContent = say("signing", "Signing…"); }, 0);
     });
   }
 

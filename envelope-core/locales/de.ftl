@@ -1,0 +1,166 @@
+# Deutsch. Schlüssel und Variablen wie en.ftl; Marken- und Produktnamen ({ $service }) bleiben unübersetzt.
+
+## Gemeinsame Bausteine
+
+quoted = „{ $text }“
+required = (erforderlich)
+optional = (optional)
+
+## E-Mails an Unterzeichnende
+
+email-hello = Guten Tag { $name },
+email-footer = Gesendet über { $service }.
+email-button-sign = Prüfen und unterschreiben
+email-open-link = Über diesen Link können Sie das Dokument prüfen und unterschreiben:
+email-fallback-link = Falls die Schaltfläche nicht funktioniert, kopieren Sie diesen Link in Ihren Browser:
+email-link-until = Der Link ist gültig bis { $until }.
+email-request-subject = Bitte unterschreiben: { $document }
+email-request-body = Sie werden gebeten, { $document } zu unterschreiben.
+email-reminder-subject = Erinnerung: Bitte unterschreiben Sie { $document }
+email-reminder-body = Wir möchten Sie daran erinnern, dass { $document } auf Ihre Unterschrift wartet.
+email-voided-subject = Storniert: { $document }
+email-voided-body = { $document } wurde storniert und kann nicht mehr unterschrieben werden.
+email-reason = Grund: { $reason }
+email-nothing-to-do = Sie müssen nichts weiter tun.
+email-completed-subject = Abgeschlossen: { $document }
+email-completed-body = Alle Beteiligten haben { $document } unterschrieben.
+email-completed-attached = Das unterschriebene Dokument ist angehängt ({ $file }).
+email-completed-not-attached = Das unterschriebene Dokument konnte dieser E-Mail nicht angehängt werden (möglicherweise ist es zu groß). Bitten Sie den Absender um eine Kopie.
+email-copy-body = Sie erhalten eine Kopie von { $document }: Alle Beteiligten haben unterschrieben.
+email-copy-attached = Anhänge: { $files }.
+email-copy-too-large = { $file } ist zu groß für einen Anhang; laden Sie die Datei innerhalb von { $days ->
+        [one] { $days } Tag
+       *[other] { $days } Tagen
+    } herunter
+email-copy-download = { $file } herunterladen
+email-code-subject = Ihr Code zum Unterschreiben von { $document }
+email-code-body = Ihr Code zum Öffnen von { $document } lautet:
+email-code-use = Geben Sie ihn auf der Unterschriftsseite ein. Er ist { $minutes ->
+        [one] { $minutes } Minute
+       *[other] { $minutes } Minuten
+    } lang einmal gültig.
+email-code-ignore = Wenn Sie keinen Unterschriftslink geöffnet haben, ignorieren Sie diese E-Mail: Ohne den Code kann niemand das Dokument sehen.
+
+## Die Unterschriftsseite
+
+page-skip = Zum Inhalt springen
+page-title-sign = { $document } unterschreiben
+page-lead = Guten Tag { $name }, bitte prüfen Sie das Dokument und unterschreiben Sie unten.
+page-sender-message = Nachricht des Absenders
+page-document = Dokument
+page-document-frame = Zu unterschreibendes Dokument: { $document }
+page-open-document = Dokument in neuem Tab öffnen
+page-your-fields = Ihre Felder
+page-label-signature = Unterschrift
+page-label-initials = Initialen
+page-label-date = Datum
+page-label-reason = Grund
+page-label-numbered = { $label } { $number }
+page-on-page = Auf Seite { $page } des Dokuments.
+page-mode-type = Eingeben
+page-mode-draw = Zeichnen
+page-type-signature = Geben Sie Ihren vollständigen Namen als Unterschrift ein
+page-type-initials = Geben Sie Ihre Initialen ein
+page-draw-hint = Zeichnen Sie mit der Maus, dem Finger oder einem Stift. Lieber mit der Tastatur? Wählen Sie „Eingeben“.
+page-drawing-area = { $field }: Zeichenfläche
+page-clear-drawing = Zeichnung löschen
+page-date-hint = Wird automatisch mit dem Datum Ihrer Unterschrift ausgefüllt.
+page-signature-page-hint = Erscheint auf einer Unterschriftenseite, die am Ende des Dokuments angefügt wird.
+page-consent = Ich bin damit einverstanden, elektronisch zu unterschreiben
+page-consent-hint = Meine elektronische Unterschrift auf diesem Dokument ist ebenso verbindlich wie eine handschriftliche.
+page-sign = Unterschreiben
+page-signing = Wird unterschrieben…
+page-draw-required = Bitte zeichnen Sie Ihre Unterschrift oder wählen Sie „Eingeben“.
+page-decline-summary = Unterschrift ablehnen
+page-decline-reason = Grund, wird dem Absender angezeigt
+page-decline-hint = Mit der Ablehnung wird der Umschlag für alle Beteiligten storniert. Dies kann nicht rückgängig gemacht werden.
+page-decline = Ablehnen
+
+## Der Stand eines Unterschriftslinks
+
+state-thanks = Vielen Dank für Ihre Unterschrift
+state-signed-title = Sie haben unterschrieben
+state-signed = Sie haben { $document } unterschrieben.
+state-others-email = Die anderen Beteiligten müssen noch unterschreiben. Sobald alle unterschrieben haben, erhalten Sie das unterschriebene Dokument per E-Mail.
+state-others-sender = Die anderen Beteiligten müssen noch unterschreiben. Der Absender informiert Sie, sobald alle unterschrieben haben.
+state-completed-title = Alle haben unterschrieben
+state-completed = Alle Beteiligten haben { $document } unterschrieben.
+state-completed-email = Eine Kopie des unterschriebenen Dokuments ist per E-Mail zu Ihnen unterwegs.
+state-completed-sender = Das unterschriebene Dokument liegt dem Absender vor.
+state-wait-title = Sie sind noch nicht an der Reihe
+state-wait = Eine andere Person muss { $document } vor Ihnen unterschreiben.
+state-wait-email = Wir benachrichtigen Sie per E-Mail, sobald Sie an der Reihe sind.
+state-wait-sender = Öffnen Sie diesen Link erneut, sobald der Absender Ihnen mitteilt, dass Sie an der Reihe sind.
+state-declined-title = Sie haben die Unterschrift abgelehnt
+state-declined = Sie haben abgelehnt, { $document } zu unterschreiben.
+state-declined-note = Der Absender wurde informiert, und der Umschlag ist für alle Beteiligten storniert.
+state-voided-title = Dieser Umschlag wurde storniert
+state-voided = Der Absender hat { $document } storniert. Es gibt nichts zu unterschreiben.
+state-voided-reason = Angegebener Grund:
+state-expired-title = Dieser Link ist abgelaufen
+state-expired = Die Frist zum Unterschreiben von { $document } ist abgelaufen.
+state-expired-note = Bitten Sie den Absender um einen neuen Link, falls Sie noch unterschreiben müssen.
+
+## Fehler auf der Unterschriftsseite und abgelehnte Eingaben
+
+error-unknown-title = Ungültiger Link
+error-unknown-heading = Dieser Link ist ungültig
+error-unknown = Prüfen Sie, ob Sie den vollständigen Link aus Ihrer E-Mail geöffnet haben, oder bitten Sie den Absender um einen neuen Link.
+error-rate-title = Zu viele Anfragen
+error-rate = Bitte warten Sie eine Minute und laden Sie die Seite dann neu.
+error-method-title = Nicht verfügbar
+error-method = Diese Adresse kann so nicht verwendet werden.
+error-form-title = Nicht angenommen
+error-form = Das Formular konnte nicht gelesen werden. Gehen Sie zurück, laden Sie die Seite neu und versuchen Sie es erneut.
+error-deleted-title = Dokument gelöscht
+error-deleted = Dieses Dokument wurde gemäß der Aufbewahrungsrichtlinie des Absenders gelöscht. Bitten Sie den Absender um eine Kopie.
+error-busy-title = Ausgelastet
+error-busy = Zurzeit werden sehr viele Dokumente verarbeitet; es wurde nichts geändert. Bitte versuchen Sie es in Kürze erneut.
+error-slow-title = Zeitüberschreitung
+error-slow = Das Formular ist nicht rechtzeitig eingegangen. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.
+error-generic-title = Ein Fehler ist aufgetreten
+error-generic = Bitte versuchen Sie es in Kürze erneut. Wenn das Problem weiterhin besteht, wenden Sie sich an den Absender.
+error-refused-title = Formular nicht angenommen
+error-refused = Das Formular stammt nicht von dieser Unterschriftsseite, oder die Seite ist veraltet. Öffnen Sie den Link aus Ihrer E-Mail erneut und versuchen Sie es noch einmal.
+error-consent = Bitte bestätigen Sie „{ page-consent }“, um zu unterschreiben.
+error-missing = Bitte füllen Sie „{ $field }“ aus.
+error-invalid = „{ $field }“ wurde nicht angenommen. Bitte prüfen Sie die Eingabe und versuchen Sie es erneut.
+error-invalid-detail = „{ $field }“ wurde nicht angenommen: { $detail }.
+error-value-empty = „{ $field }“ darf nicht leer sein.
+error-value-too-long = „{ $field }“ darf höchstens { $max } Zeichen lang sein.
+error-value-character = „{ $field }“ enthält ein Zeichen, das nicht in das Dokument übernommen werden kann ({ $code }). Bitte entfernen Sie es.
+error-drawing-too-big = Die Zeichnung für „{ $field }“ ist zu groß. Bitte löschen Sie sie und zeichnen Sie erneut.
+error-drawing-unreadable = Die Zeichnung für „{ $field }“ konnte nicht gelesen werden. Bitte löschen Sie sie und zeichnen Sie erneut.
+error-drawing-blank = Die Zeichnung für „{ $field }“ ist leer. Bitte zeichnen Sie Ihre Unterschrift.
+error-unknown-value = Das Formular enthielt ein Feld, das nicht für Sie bestimmt ist. Laden Sie die Seite neu und versuchen Sie es erneut.
+
+## Der Code-Schritt (Erweiterung E2)
+
+code-title-access = Geben Sie Ihren Zugangscode ein
+code-title-email = Geben Sie den Code aus unserer E-Mail ein
+code-lead = Hallo { $name }, der Absender möchte bestätigen, dass Sie es sind, bevor Sie das Dokument sehen.
+code-intro-access = Der Absender hat Ihnen diesen Code gesondert mitgeteilt, zum Beispiel telefonisch oder per SMS.
+code-intro-email = Wir haben einen 6-stelligen Code an { $email } gesendet. Er ist 10 Minuten gültig. Sehen Sie in Ihrem Spam-Ordner nach, falls er nicht angekommen ist.
+code-your-email = Ihre E-Mail-Adresse
+code-label-access = Zugangscode
+code-label-email = Code aus der E-Mail
+code-attempts-left = { $count ->
+        [one] Noch { $count } Versuch
+       *[other] Noch { $count } Versuche
+    }, bevor der Link für 15 Minuten gesperrt wird.
+code-continue = Weiter
+code-no-email = Nach einer Minute keine E-Mail erhalten?
+code-send-new = Neuen Code senden
+code-sent = Ein neuer Code ist unterwegs. Nur der neueste Code ist gültig.
+code-wrong = Dieser Code ist nicht richtig. { $count ->
+        [one] Noch { $count } Versuch
+       *[other] Noch { $count } Versuche
+    }, bevor der Link für 15 Minuten gesperrt wird.
+code-locked = Zu viele falsche Codes. Der Link ist bis { $until } gesperrt.
+code-expired = Dieser Code ist nicht mehr gültig. Fordern Sie einen neuen Code an und geben Sie ihn innerhalb von 10 Minuten ein.
+code-too-soon = Vor weniger als einer Minute wurde ein Code gesendet. Sie können in { $seconds ->
+        [one] { $seconds } Sekunde
+       *[other] { $seconds } Sekunden
+    } einen neuen anfordern.
+error-code-first-title = Zuerst den Code eingeben
+error-code-first = Öffnen Sie den Unterschriftslink und geben Sie Ihren Code ein, um das Dokument zu sehen.

@@ -1,0 +1,169 @@
+# Nederlands. Dezelfde sleutels en variabelen als en.ftl; merk- en productnamen ({ $service }) worden niet vertaald.
+
+## Gedeelde onderdelen
+
+quoted = ‘{ $text }’
+required = (verplicht)
+optional = (optioneel)
+
+## E-mails aan ondertekenaars
+
+email-hello = Beste { $name },
+email-footer = Verzonden via { $service }.
+email-button-sign = Bekijken en ondertekenen
+email-open-link = Open deze link om het document te bekijken en te ondertekenen:
+email-fallback-link = Werkt de knop niet? Kopieer deze link dan naar uw browser:
+email-link-until = De link is geldig tot { $until }.
+email-request-subject = Ter ondertekening: { $document }
+email-request-body = U wordt gevraagd { $document } te ondertekenen.
+email-reminder-subject = Herinnering: onderteken { $document }
+email-reminder-body = Dit is een herinnering dat { $document } op uw handtekening wacht.
+email-voided-subject = Ingetrokken: { $document }
+email-voided-body = { $document } is ingetrokken en kan niet meer worden ondertekend.
+email-reason = Reden: { $reason }
+email-nothing-to-do = U hoeft niets te doen.
+email-completed-subject = Voltooid: { $document }
+email-completed-body = Iedereen heeft { $document } ondertekend.
+email-completed-attached = Het ondertekende exemplaar is bijgevoegd ({ $file }).
+email-completed-not-attached = Het ondertekende exemplaar kon niet aan deze e-mail worden toegevoegd (het is mogelijk te groot); vraag de afzender om een kopie.
+email-copy-body = U ontvangt een kopie van { $document }: iedereen heeft het ondertekend.
+email-copy-attached = Bijlagen: { $files }.
+email-copy-too-large = { $file } is te groot om bij te voegen; download het binnen { $days ->
+        [one] { $days } dag
+       *[other] { $days } dagen
+    }
+email-copy-download = { $file } downloaden
+email-code-subject = Uw code om { $document } te ondertekenen
+email-code-body = Uw code om { $document } te openen is:
+email-code-use = Vul deze in op de ondertekeningspagina. De code is { $minutes ->
+        [one] { $minutes } minuut
+       *[other] { $minutes } minuten
+    } geldig en werkt één keer.
+email-code-ignore = Hebt u geen ondertekeningslink geopend? Negeer deze e-mail dan: zonder de code kan niemand het document zien.
+
+## De ondertekenpagina
+
+page-skip = Naar de inhoud
+page-title-sign = { $document } ondertekenen
+page-lead = Beste { $name }, bekijk het document en onderteken hieronder.
+page-sender-message = Bericht van de afzender
+page-document = Document
+page-document-frame = Te ondertekenen document: { $document }
+page-open-document = Document openen in een nieuw tabblad
+page-your-fields = Uw velden
+page-label-signature = Handtekening
+page-label-initials = Paraaf
+page-label-date = Datum
+page-label-reason = Reden
+page-label-numbered = { $label } { $number }
+page-on-page = Op pagina { $page } van het document.
+page-mode-type = Typen
+page-mode-draw = Tekenen
+page-type-signature = Typ uw volledige naam als handtekening
+page-type-initials = Typ uw initialen
+page-draw-hint = Teken met een muis, een vinger of een pen. Liever het toetsenbord? Kies ‘Typen’.
+page-drawing-area = { $field }: tekenvlak
+page-clear-drawing = Tekening wissen
+page-date-hint = Wordt automatisch ingevuld met de datum waarop u ondertekent.
+page-signature-page-hint = Komt op een handtekeningpagina die aan het einde van het document wordt toegevoegd.
+page-consent = Ik ga akkoord met elektronisch ondertekenen
+page-consent-hint = Mijn elektronische handtekening op dit document is even bindend als een handgeschreven handtekening.
+page-sign = Ondertekenen
+page-signing = Bezig met ondertekenen…
+page-draw-required = Teken uw handtekening of kies ‘Typen’.
+page-decline-summary = Ondertekenen weigeren
+page-decline-reason = Reden, zichtbaar voor de afzender
+page-decline-hint = Als u weigert, wordt de envelop voor iedereen geannuleerd. Dit kan niet ongedaan worden gemaakt.
+page-decline = Weigeren
+
+## De status van een ondertekenlink
+
+state-thanks = Bedankt voor het ondertekenen
+state-signed-title = U hebt ondertekend
+state-signed = U hebt { $document } ondertekend.
+state-others-email = De andere ondertekenaars moeten nog ondertekenen. Zodra iedereen heeft ondertekend, ontvangt u het ondertekende document per e-mail.
+state-others-sender = De andere ondertekenaars moeten nog ondertekenen. De afzender laat het u weten zodra iedereen heeft ondertekend.
+state-completed-title = Iedereen heeft ondertekend
+state-completed = Iedereen heeft { $document } ondertekend.
+state-completed-email = Een kopie van het ondertekende document is per e-mail naar u onderweg.
+state-completed-sender = De afzender heeft het ondertekende document.
+state-wait-title = U bent nog niet aan de beurt
+state-wait = Iemand anders moet { $document } eerst ondertekenen.
+state-wait-email = We sturen u een e-mail zodra u aan de beurt bent.
+state-wait-sender = Open deze link opnieuw wanneer de afzender laat weten dat u aan de beurt bent.
+state-declined-title = U hebt geweigerd te ondertekenen
+state-declined = U hebt geweigerd { $document } te ondertekenen.
+state-declined-note = De afzender is op de hoogte gebracht en de envelop is voor iedereen geannuleerd.
+state-voided-title = Deze envelop is geannuleerd
+state-voided = De afzender heeft { $document } geannuleerd. Er valt niets te ondertekenen.
+state-voided-reason = Opgegeven reden:
+state-expired-title = Deze link is verlopen
+state-expired = De termijn om { $document } te ondertekenen is verstreken.
+state-expired-note = Vraag de afzender om een nieuwe link als u nog moet ondertekenen.
+
+## Fouten op de ondertekenpagina en geweigerde waarden
+
+error-unknown-title = Ongeldige link
+error-unknown-heading = Deze link is ongeldig
+error-unknown = Controleer of u de volledige link uit uw e-mail hebt geopend, of vraag de afzender om een nieuwe.
+error-rate-title = Te veel verzoeken
+error-rate = Wacht een minuut en laad de pagina daarna opnieuw.
+error-method-title = Niet beschikbaar
+error-method = Dit adres kan niet op deze manier worden gebruikt.
+error-form-title = Niet geaccepteerd
+error-form = Het formulier kon niet worden gelezen. Ga terug, laad de pagina opnieuw en probeer het nog eens.
+error-deleted-title = Document verwijderd
+error-deleted = Dit document is verwijderd volgens het bewaarbeleid van de afzender. Vraag de afzender om een kopie.
+error-busy-title = Bezet
+error-busy = Er worden op dit moment veel documenten verwerkt en er is niets gewijzigd. Probeer het zo nog eens.
+error-slow-title = Te traag
+error-slow = Het formulier deed er te lang over om aan te komen. Controleer uw verbinding en probeer het opnieuw.
+error-generic-title = Er is iets misgegaan
+error-generic = Probeer het zo nog eens. Blijft het probleem bestaan, neem dan contact op met de afzender.
+error-refused-title = Formulier niet geaccepteerd
+error-refused = Het formulier kwam niet van deze ondertekenpagina, of de pagina is verouderd. Open de link uit uw e-mail opnieuw en probeer het nog eens.
+error-consent = Vink ‘{ page-consent }’ aan om te ondertekenen.
+error-missing = Vul ‘{ $field }’ in.
+error-invalid = ‘{ $field }’ is niet geaccepteerd. Controleer de waarde en probeer het opnieuw.
+error-invalid-detail = ‘{ $field }’ is niet geaccepteerd: { $detail }.
+error-value-empty = ‘{ $field }’ mag niet leeg zijn.
+error-value-too-long = ‘{ $field }’ mag maximaal { $max ->
+        [one] { $max } teken
+       *[other] { $max } tekens
+    } lang zijn.
+error-value-character = ‘{ $field }’ bevat een teken dat niet in het document kan worden opgenomen ({ $code }). Verwijder het.
+error-drawing-too-big = De tekening voor ‘{ $field }’ is te groot. Wis de tekening en teken opnieuw.
+error-drawing-unreadable = De tekening voor ‘{ $field }’ kon niet worden gelezen. Wis de tekening en teken opnieuw.
+error-drawing-blank = De tekening voor ‘{ $field }’ is leeg. Teken uw handtekening.
+error-unknown-value = Het formulier bevatte een veld dat niet voor u bestemd is. Laad de pagina opnieuw en probeer het nog eens.
+
+## De codestap (uitbreiding E2)
+
+code-title-access = Vul uw toegangscode in
+code-title-email = Vul de code uit onze e-mail in
+code-lead = Hallo { $name }, de afzender wil bevestigen dat u het bent voordat u het document ziet.
+code-intro-access = De afzender heeft u deze code apart gegeven, bijvoorbeeld telefonisch of per sms.
+code-intro-email = We hebben een 6-cijferige code gestuurd naar { $email }. De code is 10 minuten geldig. Kijk in uw spammap als de e-mail niet is aangekomen.
+code-your-email = uw e-mailadres
+code-label-access = Toegangscode
+code-label-email = Code uit de e-mail
+code-attempts-left = Nog { $count ->
+        [one] { $count } poging
+       *[other] { $count } pogingen
+    } voordat de link 15 minuten wordt geblokkeerd.
+code-continue = Doorgaan
+code-no-email = Na een minuut nog geen e-mail?
+code-send-new = Nieuwe code sturen
+code-sent = Er is een nieuwe code onderweg. Alleen de nieuwste code werkt.
+code-wrong = Die code klopt niet. Nog { $count ->
+        [one] { $count } poging
+       *[other] { $count } pogingen
+    } voordat de link 15 minuten wordt geblokkeerd.
+code-locked = Te veel onjuiste codes. De link is geblokkeerd tot { $until }.
+code-expired = Deze code is niet meer geldig. Vraag een nieuwe code aan en vul die binnen 10 minuten in.
+code-too-soon = Er is minder dan een minuut geleden een code verstuurd. U kunt over { $seconds ->
+        [one] { $seconds } seconde
+       *[other] { $seconds } seconden
+    } een nieuwe aanvragen.
+error-code-first-title = Vul eerst uw code in
+error-code-first = Open de ondertekeningslink en vul uw code in om het document te zien.

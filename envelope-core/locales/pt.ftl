@@ -1,0 +1,169 @@
+# Português (do Brasil). Mesmas chaves e variáveis que en.ftl; nomes de marcas e produtos ({ $service }) não são traduzidos.
+
+## Elementos comuns
+
+quoted = “{ $text }”
+required = (obrigatório)
+optional = (opcional)
+
+## E-mails aos signatários
+
+email-hello = Olá, { $name },
+email-footer = Enviado por meio de { $service }.
+email-button-sign = Revisar e assinar
+email-open-link = Abra este link para revisar e assinar o documento:
+email-fallback-link = Se o botão não funcionar, copie este link no seu navegador:
+email-link-until = O link é válido até { $until }.
+email-request-subject = Assinatura solicitada: { $document }
+email-request-body = Solicitamos a sua assinatura em { $document }.
+email-reminder-subject = Lembrete: assine { $document }
+email-reminder-body = Este é um lembrete de que { $document } aguarda a sua assinatura.
+email-voided-subject = Cancelado: { $document }
+email-voided-body = O documento { $document } foi cancelado e não pode mais ser assinado.
+email-reason = Motivo: { $reason }
+email-nothing-to-do = Nenhuma ação é necessária da sua parte.
+email-completed-subject = Concluído: { $document }
+email-completed-body = Todos os signatários assinaram { $document }.
+email-completed-attached = A cópia assinada está em anexo ({ $file }).
+email-completed-not-attached = Não foi possível anexar a cópia assinada a este e-mail (ela pode ser grande demais); solicite uma cópia ao remetente.
+email-copy-body = Você está recebendo uma cópia de { $document }: todos os signatários já assinaram.
+email-copy-attached = Anexos: { $files }.
+email-copy-too-large = { $file } é grande demais para ser anexado; faça o download em até { $days ->
+        [one] { $days } dia
+       *[other] { $days } dias
+    }
+email-copy-download = Baixar { $file }
+email-code-subject = Seu código para assinar { $document }
+email-code-body = Seu código para abrir { $document } é:
+email-code-use = Digite-o na página de assinatura. Ele vale por { $minutes ->
+        [one] { $minutes } minuto
+       *[other] { $minutes } minutos
+    }, uma única vez.
+email-code-ignore = Se você não abriu nenhum link de assinatura, ignore este e-mail: sem o código, ninguém pode ver o documento.
+
+## A página de assinatura
+
+page-skip = Ir para o conteúdo
+page-title-sign = Assinar { $document }
+page-lead = Olá, { $name }. Revise o documento e assine abaixo.
+page-sender-message = Mensagem do remetente
+page-document = Documento
+page-document-frame = Documento para assinar: { $document }
+page-open-document = Abrir o documento em uma nova aba
+page-your-fields = Seus campos
+page-label-signature = Assinatura
+page-label-initials = Iniciais
+page-label-date = Data
+page-label-reason = Motivo
+page-label-numbered = { $label } { $number }
+page-on-page = Na página { $page } do documento.
+page-mode-type = Digitar
+page-mode-draw = Desenhar
+page-type-signature = Digite seu nome completo como assinatura
+page-type-initials = Digite suas iniciais
+page-draw-hint = Desenhe com o mouse, o dedo ou uma caneta. Prefere o teclado? Escolha “Digitar”.
+page-drawing-area = { $field }: área de desenho
+page-clear-drawing = Limpar desenho
+page-date-hint = Preenchido automaticamente com a data da sua assinatura.
+page-signature-page-hint = Inserida em uma página de assinaturas adicionada ao final do documento.
+page-consent = Concordo em assinar eletronicamente
+page-consent-hint = Minha assinatura eletrônica neste documento tem a mesma validade que uma assinatura de próprio punho.
+page-sign = Assinar
+page-signing = Assinando…
+page-draw-required = Desenhe sua assinatura ou escolha “Digitar”.
+page-decline-summary = Recusar assinatura
+page-decline-reason = Motivo, exibido ao remetente
+page-decline-hint = A recusa cancela o envelope para todos. Essa ação não pode ser desfeita.
+page-decline = Recusar
+
+## O status de um link de assinatura
+
+state-thanks = Obrigado por assinar
+state-signed-title = Você assinou
+state-signed = Você assinou { $document }.
+state-others-email = Os outros signatários ainda precisam assinar. Quando todos tiverem assinado, você receberá o documento assinado por e-mail.
+state-others-sender = Os outros signatários ainda precisam assinar. O remetente avisará você quando todos tiverem assinado.
+state-completed-title = Todos assinaram
+state-completed = Todos os signatários assinaram { $document }.
+state-completed-email = Uma cópia do documento assinado está a caminho do seu e-mail.
+state-completed-sender = O remetente está com o documento assinado.
+state-wait-title = Ainda não é a sua vez
+state-wait = Outra pessoa precisa assinar { $document } antes de você.
+state-wait-email = Enviaremos um e-mail quando for a sua vez.
+state-wait-sender = Volte a este link quando o remetente informar que é a sua vez.
+state-declined-title = Você recusou a assinatura
+state-declined = Você recusou a assinatura de { $document }.
+state-declined-note = O remetente foi avisado e o envelope foi cancelado para todos.
+state-voided-title = Este envelope foi cancelado
+state-voided = O remetente cancelou { $document }. Não há nada para assinar.
+state-voided-reason = Motivo informado:
+state-expired-title = Este link expirou
+state-expired = O prazo para assinar { $document } terminou.
+state-expired-note = Se ainda precisar assinar, solicite um novo link ao remetente.
+
+## Erros da página de assinatura e valores recusados
+
+error-unknown-title = Link inválido
+error-unknown-heading = Este link não é válido
+error-unknown = Verifique se você abriu o link completo do seu e-mail ou solicite um novo ao remetente.
+error-rate-title = Solicitações em excesso
+error-rate = Aguarde um minuto e recarregue a página.
+error-method-title = Indisponível
+error-method = Este endereço não pode ser usado dessa forma.
+error-form-title = Não aceito
+error-form = Não foi possível ler o formulário. Volte, recarregue a página e tente novamente.
+error-deleted-title = Documento excluído
+error-deleted = Este documento foi excluído de acordo com a política de retenção de dados do remetente. Solicite uma cópia ao remetente.
+error-busy-title = Serviço ocupado
+error-busy = Muitos documentos estão sendo processados no momento e nada foi alterado. Tente novamente em instantes.
+error-slow-title = Tempo esgotado
+error-slow = O formulário demorou demais para chegar. Verifique sua conexão e tente novamente.
+error-generic-title = Algo deu errado
+error-generic = Tente novamente em instantes. Se o problema continuar, entre em contato com o remetente.
+error-refused-title = Formulário não aceito
+error-refused = O formulário não veio desta página de assinatura ou a página está desatualizada. Abra novamente o link do seu e-mail e tente outra vez.
+error-consent = Marque “{ page-consent }” para assinar.
+error-missing = Preencha “{ $field }”.
+error-invalid = “{ $field }” não foi aceito. Verifique o valor e tente novamente.
+error-invalid-detail = “{ $field }” não foi aceito: { $detail }.
+error-value-empty = “{ $field }” não pode ficar em branco.
+error-value-too-long = “{ $field }” pode ter no máximo { $max ->
+        [one] { $max } caractere
+       *[other] { $max } caracteres
+    }.
+error-value-character = “{ $field }” contém um caractere que não pode ser inserido no documento ({ $code }). Remova-o.
+error-drawing-too-big = O desenho de “{ $field }” é grande demais. Limpe-o e desenhe novamente.
+error-drawing-unreadable = Não foi possível ler o desenho de “{ $field }”. Limpe-o e desenhe novamente.
+error-drawing-blank = O desenho de “{ $field }” está vazio. Desenhe sua assinatura.
+error-unknown-value = O formulário enviou um campo que não cabe a você preencher. Recarregue a página e tente novamente.
+
+## A etapa do código (extensão E2)
+
+code-title-access = Digite seu código de acesso
+code-title-email = Digite o código que enviamos por e-mail
+code-lead = Olá, { $name }. O remetente pediu para confirmarmos que é você antes de você ver o documento.
+code-intro-access = O remetente enviou este código a você separadamente, por exemplo por telefone ou SMS.
+code-intro-email = Enviamos um código de 6 dígitos para { $email }. Ele vale por 10 minutos. Verifique sua pasta de spam se ele não tiver chegado.
+code-your-email = seu endereço de e-mail
+code-label-access = Código de acesso
+code-label-email = Código do e-mail
+code-attempts-left = { $count ->
+        [one] Resta { $count } tentativa
+       *[other] Restam { $count } tentativas
+    } antes que o link seja bloqueado por 15 minutos.
+code-continue = Continuar
+code-no-email = Não recebeu o e-mail depois de um minuto?
+code-send-new = Enviar um novo código
+code-sent = Um novo código está a caminho. Somente o código mais recente é válido.
+code-wrong = Esse código não está correto. { $count ->
+        [one] Resta { $count } tentativa
+       *[other] Restam { $count } tentativas
+    } antes que o link seja bloqueado por 15 minutos.
+code-locked = Códigos incorretos demais. O link está bloqueado até { $until }.
+code-expired = Este código não é mais válido. Peça um novo código e digite-o em até 10 minutos.
+code-too-soon = Um código foi enviado há menos de um minuto. Você poderá pedir um novo em { $seconds ->
+        [one] { $seconds } segundo
+       *[other] { $seconds } segundos
+    }.
+error-code-first-title = Digite seu código primeiro
+error-code-first = Abra o link de assinatura e digite seu código para ver o documento.
