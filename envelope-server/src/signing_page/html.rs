@@ -7,20 +7,10 @@ use std::fmt::Write as _;
 
 use envelope_core::i18n::{self, Lang, Msg};
 
-/// Escapes text for HTML element content and double-quoted attribute values.
+/// Escapes text for HTML element content and double-quoted attribute values (the core's one
+/// escaper, which the catalogues and the emails use too).
 pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    envelope_core::i18n::catalog::escape_html(s).into_owned()
 }
 
 /// What the page tells an embedding window when it loads (`window.parent.postMessage`).
