@@ -6,7 +6,7 @@ mod support;
 use envelope_core::field::{Field, FieldSource, FieldType, PlacedField};
 use envelope_core::pdf::{
     FieldStamp, PdfError, PdfInfo, PdfLimits, SignatureBlock, StampRequest, StampValue, inspect,
-    stamp,
+    stamp, stamp_update,
 };
 use support::*;
 
@@ -287,6 +287,34 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
             ws.iter().any(|w| w.0 == "Body"),
             "text before the tag stays"
         );
+    }
+}
+
+/// `stamp_update` is the update alone: the original followed by it is byte for byte what `stamp`
+/// returns, in every xref layout, after a damaged xref, and for a file without a final newline.
+#[test]
+fn the_update_alone_completes_the_original_to_the_signed_copy() {
+    let classic = libreoffice_contract(Layout::Classic);
+    let mut no_newline = classic.clone();
+    while matches!(no_newline.last(), Some(b'\n' | b'\r')) {
+        no_newline.pop();
+    }
+    let variants = [
+        classic.clone(),
+        libreoffice_contract(Layout::XrefStream { objstm: true }),
+        shift_offsets(&classic),
+        no_newline,
+    ];
+    for pdf in variants {
+        let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+        let request = fill(&info, "Zoë Ångström");
+        let whole = stamp(&pdf, &request).expect("stamp");
+        let update = stamp_update(&pdf, &request).expect("stamp_update");
+        assert_eq!(whole.len(), pdf.len() + update.len());
+        assert_eq!(&whole[pdf.len()..], &update[..]);
+        let mut joined = pdf.clone();
+        joined.extend_from_slice(&update);
+        check_signed(&pdf, &joined);
     }
 }
 

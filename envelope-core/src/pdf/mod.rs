@@ -203,6 +203,13 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
     stamp::stamp(original, request)
 }
 
+/// [`stamp`] without the copy of `original`: only the update, which a caller keeps after the
+/// original it already has (the signed copy is `original ++ update`, byte for byte what
+/// [`stamp`] returns).
+pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
+    stamp::stamp_update(original, request)
+}
+
 /// Like [`stamp`], with the seal's invisible `/Sig` field and its signature dictionary added in the
 /// same incremental update (so validators see nothing changed after the signature). The result
 /// has placeholders: sign [`PreparedSeal::digest`], then [`PreparedSeal::fill`].

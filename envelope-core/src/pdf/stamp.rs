@@ -32,6 +32,15 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
     Ok(up.write(&doc))
 }
 
+/// Produces the update alone: `original ++ update` is the signed copy.
+pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
+    let mut doc = Document::load(original)?;
+    let pages = pages::pages(&mut doc, None)?;
+    let mut up = Update::new(&doc);
+    stamp_into(&mut doc, &pages, &mut up, request)?;
+    Ok(up.write_update(&doc))
+}
+
 /// Produces `original ++ update` where the update also holds the seal's field and its signature
 /// dictionary with placeholders: the seal is created in the same revision as the stamps.
 pub fn stamp_for_seal(

@@ -91,21 +91,41 @@ impl Update {
         self.write_located(doc).bytes
     }
 
+    /// The update alone: the bytes that follow `original` (offsets inside it count from the
+    /// start of `original`). For callers that keep the original where it is, such as a file
+    /// written as `original` then the update, or a signed copy stored as a delta.
+    pub fn write_update(self, doc: &Document<'_>) -> Vec<u8> {
+        self.write_after(doc).bytes
+    }
+
     /// `original` followed by the update, with the offsets of the new objects' bodies.
     pub fn write_located(self, doc: &Document<'_>) -> Written {
         let original = doc.bytes;
+        let update = self.write_after(doc);
+        let mut bytes = Vec::with_capacity(original.len() + update.bytes.len());
+        bytes.extend_from_slice(original);
+        bytes.extend_from_slice(&update.bytes);
+        Written {
+            bytes,
+            bodies: update.bodies,
+        }
+    }
+
+    /// The update alone, with the offsets of the new objects' bodies in the whole file.
+    fn write_after(self, doc: &Document<'_>) -> Written {
+        let original = doc.bytes;
+        let base = original.len();
         let extra: usize = self.objects.values().map(|(_, o)| approx_size(o)).sum();
-        let mut out = Vec::with_capacity(original.len() + extra + 4096);
-        out.extend_from_slice(original);
+        let mut out = Vec::with_capacity(extra + 4096);
         if !matches!(original.last(), Some(b'\n' | b'\r')) {
             out.push(b'\n');
         }
         let mut offsets: BTreeMap<u32, (usize, u16)> = BTreeMap::new();
         let mut bodies = BTreeMap::new();
         for (num, (generation, o)) in &self.objects {
-            offsets.insert(*num, (out.len(), *generation));
+            offsets.insert(*num, (base + out.len(), *generation));
             let _ = writeln!(Wrap(&mut out), "{num} {generation} obj");
-            bodies.insert(*num, out.len());
+            bodies.insert(*num, base + out.len());
             match o {
                 Body::Object(o) => o.write(&mut out),
                 Body::Raw(b) => out.extend_from_slice(b),
@@ -140,7 +160,7 @@ impl Update {
             rows.insert(*num, (1, *off as u64, u64::from(*g)));
         }
         let needs_stream = doc.xref.is_stream || rows.values().any(|r| r.0 == 2);
-        let start = out.len();
+        let start = base + out.len();
         if needs_stream {
             let num = self.next;
             rows.insert(num, (1, start as u64, 0));
