@@ -449,3 +449,42 @@ async fn a_framed_code_step_gets_a_partitioned_cookie() {
     let d = get_with(&s, &format!("{path}/document"), Some(cookie)).await;
     assert!(d.body.starts_with(b"%PDF"));
 }
+
+/// A stranger holding the link posts a huge "code": refused as too large before it is read
+/// (the code step's 4 KiB cap), without counting as an attempt; and a long code that fits the
+/// cap is one wrong attempt, not a slow one.
+#[tokio::test]
+async fn oversized_code_posts_are_refused_before_they_are_read() {
+    let s = TestServer::start().await;
+    let env = signing_envelope(
+        &s,
+        with_auth(json!({"method": "access_code", "access_code": "Tulip-4821"})),
+    )
+    .await;
+    let path = link(&s, env["id"].as_str().unwrap(), "Client").await;
+    let page = html(&get_with(&s, &path, None).await);
+    let csrf = form_token(&page, "code-form");
+
+    let huge = "9".repeat(2_000_000);
+    let r = post_with(
+        &s,
+        &format!("{path}/verify"),
+        &[("csrf", &csrf), ("code", &huge)],
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 413);
+    let page = html(&get_with(&s, &path, None).await);
+    assert!(page.contains("5 attempts left"), "{page}");
+
+    let long = "9".repeat(3_000);
+    let r = post_with(
+        &s,
+        &format!("{path}/verify"),
+        &[("csrf", &csrf), ("code", &long)],
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 400);
+    assert!(html(&r).contains("4 attempts left"));
+}
