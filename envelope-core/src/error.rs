@@ -44,6 +44,12 @@ pub enum Error {
     FileTooLarge { max_bytes: usize },
     #[error("The PDF has {pages} pages; at most {max} are allowed.")]
     TooManyPages { pages: u32, max: u32 },
+    /// Several documents (extensions E5) larger together than the file limit.
+    #[error("The documents together are larger than the limit of {max_bytes} bytes.")]
+    DocumentsTooLarge { max_bytes: usize },
+    /// Several documents (extensions E5) with more pages together than the page limit.
+    #[error("The documents have at least {pages} pages together; at most {max} are allowed.")]
+    DocumentsTooManyPages { pages: u32, max: u32 },
     #[error("The file is not a readable PDF: {reason}")]
     InvalidPdf { param: String, reason: String },
     #[error("A completed envelope cannot be voided.")]
@@ -186,8 +192,8 @@ impl Error {
             UnknownDataFields { .. } => "unknown_data_fields",
             MissingData { .. } => "missing_data",
             TooManySigners { .. } => "too_many_signers",
-            FileTooLarge { .. } => "file_too_large",
-            TooManyPages { .. } => "too_many_pages",
+            FileTooLarge { .. } | DocumentsTooLarge { .. } => "file_too_large",
+            TooManyPages { .. } | DocumentsTooManyPages { .. } => "too_many_pages",
             InvalidPdf { .. } => "invalid_pdf",
             EnvelopeCompleted => "envelope_completed",
             InvalidState { .. } => "invalid_state",
@@ -222,7 +228,7 @@ impl Error {
             VerificationLocked { .. } | CodeRecentlySent { .. } => ErrorKind::RateLimited,
             NotFound { .. } => ErrorKind::NotFound,
             MissingData { .. } => ErrorKind::Unprocessable,
-            FileTooLarge { .. } => ErrorKind::TooLarge,
+            FileTooLarge { .. } | DocumentsTooLarge { .. } => ErrorKind::TooLarge,
             EnvelopeCompleted
             | InvalidState { .. }
             | FileNotReady { .. }
@@ -242,6 +248,7 @@ impl Error {
             | UnknownDataFields { .. }
             | TooManySigners { .. }
             | TooManyPages { .. }
+            | DocumentsTooManyPages { .. }
             | InvalidPdf { .. }
             | SignerAmbiguous
             | SignerNotFound { .. }
@@ -268,6 +275,7 @@ impl Error {
             TooManySigners { .. } | MissingSigner { .. } => Some("signers".into()),
             SignerWithoutFields { index, .. } => Some(format!("signers.{index}")),
             FileTooLarge { .. } | TooManyPages { .. } => Some("file".into()),
+            DocumentsTooLarge { .. } | DocumentsTooManyPages { .. } => Some("files".into()),
             SignerAmbiguous | SignerNotFound { .. } => Some("signer".into()),
             IncorrectCode { .. } | CodeExpired => Some("code".into()),
             _ => None,

@@ -62,6 +62,14 @@ pub struct Field {
     pub y: f64,
     pub width: f64,
     pub height: f64,
+    /// The envelope's document the field is in, from 1 (extensions E5).
+    #[serde(default = "first_document")]
+    pub document: u32,
+}
+
+/// The document of a field that names none: the first.
+pub(crate) fn first_document() -> u32 {
+    1
 }
 
 impl Field {
@@ -113,6 +121,8 @@ struct FlatPlacedField {
     y: f64,
     width: f64,
     height: f64,
+    #[serde(default = "first_document")]
+    document: u32,
     #[serde(default)]
     source: FieldSource,
 }
@@ -131,6 +141,7 @@ impl From<FlatPlacedField> for PlacedField {
                 y: f.y,
                 width: f.width,
                 height: f.height,
+                document: f.document,
             },
             source: f.source,
         }

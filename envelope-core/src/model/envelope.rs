@@ -118,6 +118,30 @@ pub struct EnvelopeFiles {
     pub audit_trail: bool,
 }
 
+/// One document of an envelope as the API shows it (extensions E5).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DocumentView {
+    /// From 1, in the order given on create.
+    pub index: u32,
+    /// The file name given with the document.
+    pub name: String,
+    /// Pages of the original; `null` for the first document of an envelope stored before
+    /// envelopes recorded it.
+    pub page_count: Option<u32>,
+    /// Lowercase hex SHA-256 of the original.
+    pub sha256: String,
+}
+
+/// A document after the first (extensions E5): its original, page count and, once the envelope
+/// completed, its signed copy (stored as a delta of this original).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MoreDocument {
+    pub original: StoredFile,
+    pub page_count: u32,
+    #[serde(default)]
+    pub signed: Option<StoredFile>,
+}
+
 /// The wire envelope (interface.md 2.1, plus `void_reason`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {
@@ -132,6 +156,8 @@ pub struct Envelope {
     pub signers: Vec<Signer>,
     /// Carbon-copy recipients (extensions E1); empty when none.
     pub cc: Vec<CcRecipient>,
+    /// Every document, in order (extensions E5); one for an envelope of one PDF.
+    pub documents: Vec<DocumentView>,
     pub files: EnvelopeFiles,
     pub metadata: BTreeMap<String, String>,
     pub void_reason: Option<String>,
@@ -319,9 +345,17 @@ pub struct EnvelopeRecord {
     pub data: BTreeMap<String, SignerValue>,
     /// Whether the signed copy gets an appended signature page.
     pub signature_page: bool,
+    /// The first document.
     pub original: StoredFile,
+    /// The first document's signed copy.
     pub signed: Option<StoredFile>,
     pub audit_trail: Option<StoredFile>,
+    /// Pages of the first document; absent in records stored before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_count: Option<u32>,
+    /// The documents after the first, in order (extensions E5).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_documents: Vec<MoreDocument>,
     /// The email outbox of this envelope: every pending email, and the newest finished one of
     /// each signer (`model/email.rs`).
     #[serde(default)]
@@ -355,6 +389,7 @@ impl EnvelopeRecord {
                 })
                 .collect(),
             cc: self.cc.clone(),
+            documents: self.documents_view(),
             files: EnvelopeFiles {
                 signed: self.signed.is_some() && self.files_deleted_at.is_none(),
                 audit_trail: self.audit_trail.is_some() && self.files_deleted_at.is_none(),
@@ -406,6 +441,51 @@ impl EnvelopeRecord {
         std::iter::once(&self.original)
             .chain(self.signed.as_ref())
             .chain(self.audit_trail.as_ref())
+            .chain(
+                self.more_documents
+                    .iter()
+                    .flat_map(|d| std::iter::once(&d.original).chain(d.signed.as_ref())),
+            )
+            .collect()
+    }
+
+    /// How many documents the envelope has (extensions E5).
+    pub fn document_count(&self) -> u32 {
+        1 + self.more_documents.len() as u32
+    }
+
+    /// Document `n` (from 1): its original and signed copy; `None` past the last.
+    pub fn document(&self, n: u32) -> Option<(&StoredFile, Option<&StoredFile>)> {
+        match n {
+            0 => None,
+            1 => Some((&self.original, self.signed.as_ref())),
+            _ => self
+                .more_documents
+                .get(n as usize - 2)
+                .map(|d| (&d.original, d.signed.as_ref())),
+        }
+    }
+
+    /// `documents` of the wire envelope.
+    pub fn documents_view(&self) -> Vec<DocumentView> {
+        let first = DocumentView {
+            index: 1,
+            name: self.original.file_name.clone(),
+            page_count: self.page_count,
+            sha256: self.original.sha256.clone(),
+        };
+        std::iter::once(first)
+            .chain(
+                self.more_documents
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| DocumentView {
+                        index: i as u32 + 2,
+                        name: d.original.file_name.clone(),
+                        page_count: Some(d.page_count),
+                        sha256: d.original.sha256.clone(),
+                    }),
+            )
             .collect()
     }
 

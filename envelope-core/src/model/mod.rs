@@ -18,8 +18,9 @@ use serde::{Deserialize, Serialize};
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
 pub use email::{EmailRecord, EmailStatus, SignerEmail};
 pub use envelope::{
-    CcRecipient, Delivery, Delta, Envelope, EnvelopeFiles, EnvelopeRecord, EnvelopeStatus,
-    Reassignment, Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
+    CcRecipient, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles, EnvelopeRecord,
+    EnvelopeStatus, MoreDocument, Reassignment, Signer, SignerRecord, SignerStatus, SignerValue,
+    StoredFile,
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};

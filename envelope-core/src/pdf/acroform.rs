@@ -204,6 +204,7 @@ pub fn form_field(f: &FormField, pages: &[Page]) -> Option<PlacedField> {
             y,
             width,
             height,
+            document: 1,
         },
         source: FieldSource::Form {
             name: f.name.clone(),

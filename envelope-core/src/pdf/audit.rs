@@ -784,14 +784,42 @@ impl<'f> Writer<'f> {
 
     fn integrity(&mut self, trail: &AuditTrail) {
         self.heading("Document integrity", 4.0 * BODY_LH);
-        let mut rows = vec![
-            ("SHA-256 of the original document", &trail.original_sha256),
-            ("SHA-256 of the signed document", &trail.signed_sha256),
-        ];
+        let mut rows: Vec<(String, &String)> = if trail.documents.is_empty() {
+            vec![
+                (
+                    "SHA-256 of the original document".into(),
+                    &trail.original_sha256,
+                ),
+                (
+                    "SHA-256 of the signed document".into(),
+                    &trail.signed_sha256,
+                ),
+            ]
+        } else {
+            // Several documents (extensions E5): each one's pair, in order.
+            trail
+                .documents
+                .iter()
+                .enumerate()
+                .flat_map(|(i, d)| {
+                    [
+                        (
+                            format!("Document {} \"{}\": SHA-256 of the original", i + 1, d.name),
+                            &d.original_sha256,
+                        ),
+                        (
+                            format!("Document {}: SHA-256 of the signed copy", i + 1),
+                            &d.signed_sha256,
+                        ),
+                    ]
+                })
+                .collect()
+        };
         if let Some(cert) = &trail.signing_certificate_sha256 {
-            rows.push(("SHA-256 of the sealing certificate", cert));
+            rows.push(("SHA-256 of the sealing certificate".into(), cert));
         }
         for (label, digest) in rows {
+            let label = label.as_str();
             let label = Cell {
                 x: MARGIN_X,
                 style: Style::Bold,
@@ -1052,6 +1080,7 @@ mod tests {
                 .into(),
             signed_sha256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
                 .into(),
+            documents: Vec::new(),
             signing_certificate_sha256: Some(
                 "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8".into(),
             ),

@@ -138,14 +138,26 @@ pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
             y,
             width,
             height,
+            document: 1,
         },
         source: FieldSource::Tag,
     }
 }
 
+/// [`order_and_name_after`] for a first document.
+#[cfg(test)]
+pub fn order_and_name(fields: Vec<PlacedField>) -> Vec<PlacedField> {
+    order_and_name_after(fields, HashSet::new())
+}
+
 /// Sorts fields into document order (page, then rows top to bottom, then left to right) and makes
-/// keys unique: a repeated key gets `_2`, `_3`, ... in that order.
-pub fn order_and_name(mut fields: Vec<PlacedField>) -> Vec<PlacedField> {
+/// keys unique: a repeated key gets `_2`, `_3`, ... in that order. The keys in `used` (the
+/// earlier documents' of an envelope, extensions E5) count as taken, so a key repeated in this
+/// document is numbered on.
+pub fn order_and_name_after(
+    mut fields: Vec<PlacedField>,
+    mut used: HashSet<String>,
+) -> Vec<PlacedField> {
     fields.sort_by(|a, b| {
         (a.field.page, a.field.y)
             .partial_cmp(&(b.field.page, b.field.y))
@@ -175,7 +187,6 @@ pub fn order_and_name(mut fields: Vec<PlacedField>) -> Vec<PlacedField> {
             .unwrap_or(std::cmp::Ordering::Equal)
     });
     ordered.append(&mut row);
-    let mut used: HashSet<String> = HashSet::new();
     // The next suffix to try per base key: `used` only grows, so the first free suffix of a base
     // never goes down, and starting where the last search ended gives the same keys in linear
     // time (thousands of tags with one key were quadratic).

@@ -84,6 +84,16 @@ pub struct PdfInfo {
 /// Reads lazily: the xref chain, the catalog, the page tree, each page's content and fonts, and
 /// the AcroForm; never the images or other objects.
 pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
+    inspect_after(bytes, limits, std::collections::HashSet::new())
+}
+
+/// [`inspect`] for a document after others (extensions E5): the keys in `taken` are the
+/// earlier documents', and a key repeated here is numbered on (`Client_signature_2`).
+pub fn inspect_after(
+    bytes: &[u8],
+    limits: &PdfLimits,
+    taken: std::collections::HashSet<String>,
+) -> Result<PdfInfo, PdfError> {
     let mut doc = reader::Document::open(bytes, limits)?;
     let claimed = pages::claimed_count(&mut doc)?;
     if claimed > i64::from(limits.max_pages) {
@@ -120,7 +130,7 @@ pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
     Ok(PdfInfo {
         page_count: pages.len() as u32,
         pages: pages.iter().map(|p| p.geometry.size()).collect(),
-        fields: discover::order_and_name(fields),
+        fields: discover::order_and_name_after(fields, taken),
     })
 }
 
@@ -246,10 +256,22 @@ pub struct AuditTrail {
     /// Lowercase hex.
     pub original_sha256: String,
     pub signed_sha256: String,
+    /// Every document of an envelope of several (extensions E5), in order; empty for one
+    /// document, whose trail shows only the two digests above.
+    pub documents: Vec<AuditDocument>,
     /// Lowercase hex SHA-256 of the certificate that seals the signed copy and the audit trail
     /// (`None` when the documents are not sealed).
     pub signing_certificate_sha256: Option<String>,
     pub generated_at: String,
+}
+
+/// One document of an envelope of several, as the audit trail lists it (extensions E5).
+#[derive(Debug, Clone)]
+pub struct AuditDocument {
+    pub name: String,
+    /// Lowercase hex.
+    pub original_sha256: String,
+    pub signed_sha256: String,
 }
 
 /// A signer as the audit trail lists it. Times are formatted strings, `None` when not reached.

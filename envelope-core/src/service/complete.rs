@@ -81,18 +81,11 @@ impl SigningService {
         Err(Error::Internal("completion kept conflicting".into()))
     }
 
-    /// Stamps the signed copy, renders the audit trail, stores both, and marks the envelope
-    /// completed. Blobs are written before the record that names them.
+    /// Stamps the signed copies (one per document, extensions E5), renders the audit trail,
+    /// stores them, and marks the envelope completed. Blobs are written before the record that
+    /// names them.
     pub(crate) async fn finalize(&self, rec: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
         rules::complete(rec, now)?;
-        let original = self
-            .inner
-            .blobs
-            .get(&rec.original.blob)
-            .await?
-            .ok_or_else(|| Error::Internal(format!("original {} is missing", rec.original.blob)))?;
-        let original_kept = original.clone();
-        let request = stamp_request(rec)?;
         let sealer = self.inner.sealer.clone();
         let service = self.inner.settings.service_name.clone();
         let spec = sealer.as_ref().map(|s| pdf::SealSpec {
@@ -101,43 +94,56 @@ impl SigningService {
             signing_time: now.datetime(),
             capacity: s.capacity(),
         });
-        let signed = match (&sealer, spec.clone()) {
-            (Some(sealer), Some(spec)) => {
-                let prepared = self
-                    .completion_blocking("stamp", move || {
-                        pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
-                            let digest = p.digest();
-                            (p, digest)
-                        })
-                    })
-                    .await?
-                    .map_err(stamp_error)?;
-                seal(sealer.as_ref(), prepared).await?
-            }
-            _ => self
-                .completion_blocking("stamp", move || pdf::stamp(&original, &request))
+        let count = rec.document_count();
+        let mut signed_files = Vec::with_capacity(count as usize);
+        for n in 1..=count {
+            let (file, _) = rec
+                .document(n)
+                .ok_or_else(|| Error::Internal(format!("document {n} is missing")))?;
+            let file = file.clone();
+            let original = self
+                .inner
+                .blobs
+                .get(&file.blob)
                 .await?
-                .map_err(stamp_error)?,
-        };
-        let base = rec
-            .original
-            .file_name
-            .trim_end_matches(".pdf")
-            .trim_end_matches(".PDF")
-            .to_string();
-        // Stored as the update alone: the original's bytes are already stored.
-        let signed_file = self
-            .put_update(
-                &format!("{base}-signed.pdf"),
-                &rec.original,
-                &original_kept,
-                signed.into(),
-            )
-            .await?;
+                .ok_or_else(|| Error::Internal(format!("original {} is missing", file.blob)))?;
+            let original_kept = original.clone();
+            // A signature page goes on the last document.
+            let request = stamp_request_for(rec, n, n == count)?;
+            let signed = match (&sealer, spec.clone()) {
+                (Some(sealer), Some(spec)) => {
+                    let prepared = self
+                        .completion_blocking("stamp", move || {
+                            pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
+                                let digest = p.digest();
+                                (p, digest)
+                            })
+                        })
+                        .await?
+                        .map_err(stamp_error)?;
+                    seal(sealer.as_ref(), prepared).await?
+                }
+                _ => self
+                    .completion_blocking("stamp", move || pdf::stamp(&original, &request))
+                    .await?
+                    .map_err(stamp_error)?,
+            };
+            // Stored as the update alone: the original's bytes are already stored.
+            let signed_file = self
+                .put_update(
+                    &format!("{}-signed.pdf", stem(&file.file_name)),
+                    &file,
+                    &original_kept,
+                    signed.into(),
+                )
+                .await?;
+            signed_files.push(signed_file);
+        }
+        let base = stem(&rec.original.file_name).to_string();
         let certificate = sealer
             .as_ref()
             .map(|s| s.certificate().sha256_fingerprint.clone());
-        let trail = audit_trail(rec, &signed_file, &service, certificate, now);
+        let trail = audit_trail(rec, &signed_files, &service, certificate, now);
         let audit = self
             .completion_blocking("audit_trail", move || pdf::audit_trail(&trail))
             .await?
@@ -160,10 +166,19 @@ impl SigningService {
         let audit_file = self
             .put_file(&format!("{base}-audit-trail.pdf"), audit.into())
             .await?;
-        rec.signed = Some(signed_file);
+        let mut signed_files = signed_files.into_iter();
+        rec.signed = signed_files.next();
+        for (d, signed) in rec.more_documents.iter_mut().zip(signed_files) {
+            d.signed = Some(signed);
+        }
         rec.audit_trail = Some(audit_file);
         Ok(())
     }
+}
+
+/// A file name without its `.pdf`: the start of the names of its signed copy and audit trail.
+fn stem(file_name: &str) -> &str {
+    file_name.trim_end_matches(".pdf").trim_end_matches(".PDF")
 }
 
 fn stamp_error(e: pdf::PdfError) -> Error {
@@ -260,10 +275,16 @@ fn stamp_value(v: &SignerValue, key: &str) -> Result<pdf::StampValue> {
     })
 }
 
-/// What to stamp: every field with its signer's or the sender's value, and the signature page.
-pub(crate) fn stamp_request(rec: &EnvelopeRecord) -> Result<pdf::StampRequest> {
-    let mut fields = Vec::with_capacity(rec.fields.len());
-    for f in &rec.fields {
+/// What to stamp into document `document` (from 1): its fields with their signer's or the
+/// sender's value, and the signature page when `with_page` (the last document) and the envelope
+/// has one.
+pub(crate) fn stamp_request_for(
+    rec: &EnvelopeRecord,
+    document: u32,
+    with_page: bool,
+) -> Result<pdf::StampRequest> {
+    let mut fields = Vec::new();
+    for f in rec.fields.iter().filter(|f| f.field.document == document) {
         let value = if f.field.is_sender_field() {
             rec.data.get(&f.field.key)
         } else {
@@ -278,7 +299,7 @@ pub(crate) fn stamp_request(rec: &EnvelopeRecord) -> Result<pdf::StampRequest> {
             value,
         });
     }
-    let signature_page = if rec.signature_page {
+    let signature_page = if rec.signature_page && with_page {
         let mut blocks = Vec::new();
         for i in rules::signing_sequence(rec) {
             let s = &rec.signers[i];
@@ -311,11 +332,12 @@ fn fmt_time(t: Timestamp) -> String {
 /// The audit trail's content, from the record alone (every step has its time there).
 fn audit_trail(
     rec: &EnvelopeRecord,
-    signed: &StoredFile,
+    signed_files: &[StoredFile],
     service: &str,
     signing_certificate_sha256: Option<String>,
     now: Timestamp,
 ) -> pdf::AuditTrail {
+    let signed = &signed_files[0];
     let mut events = vec![pdf::AuditEvent {
         at: fmt_time(rec.created_at),
         what: "Envelope created".into(),
@@ -325,6 +347,20 @@ fn audit_trail(
             rec.original.file_name, rec.original.sha256
         ),
     }];
+    // Every document after the first (extensions E5), in order.
+    for (i, d) in rec.more_documents.iter().enumerate() {
+        events.push(pdf::AuditEvent {
+            at: fmt_time(rec.created_at),
+            what: "Document added".into(),
+            who: "Sender (API)".into(),
+            detail: format!(
+                "Document {} \"{}\", SHA-256 {}",
+                i + 2,
+                d.original.file_name,
+                d.original.sha256
+            ),
+        });
+    }
     if let Some(t) = rec.sent_at {
         events.push(pdf::AuditEvent {
             at: fmt_time(t),
@@ -437,7 +473,16 @@ fn audit_trail(
             at: fmt_time(t),
             what: "Envelope completed".into(),
             who: service.into(),
-            detail: format!("Signed document SHA-256 {}", signed.sha256),
+            detail: if signed_files.len() > 1 {
+                signed_files
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| format!("Signed document {} SHA-256 {}", i + 1, s.sha256))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            } else {
+                format!("Signed document SHA-256 {}", signed.sha256)
+            },
         });
     }
     events.sort_by(|a, b| a.at.cmp(&b.at));
@@ -459,6 +504,20 @@ fn audit_trail(
         events,
         original_sha256: rec.original.sha256.clone(),
         signed_sha256: signed.sha256.clone(),
+        documents: if signed_files.len() > 1 {
+            (1..=rec.document_count())
+                .zip(signed_files)
+                .filter_map(|(n, s)| {
+                    rec.document(n).map(|(o, _)| pdf::AuditDocument {
+                        name: o.file_name.clone(),
+                        original_sha256: o.sha256.clone(),
+                        signed_sha256: s.sha256.clone(),
+                    })
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
         signing_certificate_sha256,
         generated_at: now.to_rfc3339(),
     }

@@ -14,8 +14,8 @@ use crate::field::{Field, FieldSource, FieldType, PlacedField};
 use crate::i18n::Locale;
 use crate::ids;
 use crate::model::{
-    CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, Signer,
-    SignerRecord, SignerStatus, SignerValue, StoredFile,
+    CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, MoreDocument,
+    Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -48,6 +48,9 @@ pub struct CcParam {
 /// Carbon-copy recipients an envelope may have.
 pub const MAX_CC: usize = 20;
 
+/// Documents an envelope may have (extensions E5), a template's included.
+pub const MAX_DOCUMENTS: usize = 10;
+
 /// Parameters of `create envelope` (interface.md 4.1).
 #[derive(Debug, Clone, Default)]
 pub struct CreateEnvelopeParams {
@@ -55,7 +58,12 @@ pub struct CreateEnvelopeParams {
     /// True when the signers were given as an object keyed by role.
     pub signers_by_role: bool,
     pub template: Option<String>,
+    /// The first document, unless the envelope is made from a template.
     pub file: Option<Upload>,
+    /// The documents after the first (after the template's, from a template), in order
+    /// (extensions E5). With neither `template` nor `file`, the first of them is the first
+    /// document.
+    pub files: Vec<Upload>,
     /// Values for sender data fields, in the order given.
     pub data: Vec<(String, Value)>,
     /// Explicit field positions (parsed and keyed at create).
@@ -75,13 +83,31 @@ pub struct CreateEnvelopeParams {
 
 impl CreateEnvelopeParams {
     /// Parses request parameters; `file` is a multipart `file` part, if any.
-    pub fn parse(mut p: Params, file: Option<Upload>, limits: &Limits) -> Result<Self> {
+    pub fn parse(p: Params, file: Option<Upload>, limits: &Limits) -> Result<Self> {
+        Self::parse_parts(p, file.into_iter().collect(), limits)
+    }
+
+    /// Parses request parameters with every multipart `file` part, in order (extensions E5:
+    /// each part is one document).
+    pub fn parse_parts(mut p: Params, parts: Vec<Upload>, limits: &Limits) -> Result<Self> {
+        // Counted before any document is decoded or inspected.
+        if parts.len() > MAX_DOCUMENTS {
+            return Err(too_many_documents());
+        }
+        let mut parts = parts.into_iter();
         let signers_v = p
             .json_value("signers")?
             .ok_or_else(|| Error::missing("signers"))?;
         let (signers, signers_by_role) = parse_signers(&signers_v, limits)?;
         let template = p.string("template")?;
-        let file = take_file(&mut p, file, limits)?;
+        let file = take_file(&mut p, parts.next(), limits)?;
+        let mut files: Vec<Upload> = parts.collect();
+        let given = usize::from(file.is_some() || template.is_some()) + files.len();
+        files.extend(take_files(&mut p, given, limits)?);
+        let file = match (file, &template) {
+            (None, None) if !files.is_empty() => Some(files.remove(0)),
+            (file, _) => file,
+        };
         let data = match p.json_value("data")? {
             None => Vec::new(),
             Some(Value::Object(m)) => m.into_iter().collect(),
@@ -118,6 +144,7 @@ impl CreateEnvelopeParams {
             signers_by_role,
             template,
             file,
+            files,
             data,
             fields,
             signature_page,
@@ -184,6 +211,24 @@ impl CreateEnvelopeParams {
             return Err(Error::FileTooLarge {
                 max_bytes: limits.max_file_bytes,
             });
+        }
+        let count = usize::from(self.template.is_some() || self.file.is_some()) + self.files.len();
+        if count > MAX_DOCUMENTS {
+            return Err(too_many_documents());
+        }
+        let total: usize = self
+            .file
+            .iter()
+            .chain(&self.files)
+            .map(|f| f.bytes.len())
+            .sum();
+        if total > limits.max_file_bytes {
+            return Err(Error::DocumentsTooLarge {
+                max_bytes: limits.max_file_bytes,
+            });
+        }
+        for (i, f) in self.files.iter().enumerate() {
+            check_file_name(&format!("files.{i}.file_name"), &f.file_name)?;
         }
         if let Some(n) = &self.name {
             check_text("name", n, 500)?;
@@ -348,12 +393,12 @@ pub(crate) fn take_file(
             if let Some(n) = file_name {
                 up.file_name = n;
             }
-            check_file_name(&up.file_name)?;
+            check_file_name("file_name", &up.file_name)?;
             Ok(Some(up))
         }
         (None, Some(b64)) => {
             let file_name = file_name.ok_or_else(|| Error::missing("file_name"))?;
-            check_file_name(&file_name)?;
+            check_file_name("file_name", &file_name)?;
             // Base64 is 4/3 of the data: refuse before decoding what cannot fit.
             if b64.len() / 4 * 3 > limits.max_file_bytes + 3 {
                 return Err(Error::FileTooLarge {
@@ -379,11 +424,62 @@ pub(crate) fn take_file(
     }
 }
 
-fn check_file_name(n: &str) -> Result<()> {
-    check_text("file_name", n, 255)?;
+fn too_many_documents() -> Error {
+    Error::invalid(
+        "files",
+        format!("an envelope has at most {MAX_DOCUMENTS} documents"),
+    )
+}
+
+/// `files: [{file_name, file_base64}]` (extensions E5), after `given` documents. The list is
+/// counted, and each document's size estimated from its text, before any is decoded.
+fn take_files(p: &mut Params, given: usize, limits: &Limits) -> Result<Vec<Upload>> {
+    let items = match p.json_value("files")? {
+        None => return Ok(Vec::new()),
+        Some(Value::Array(items)) => items,
+        Some(_) => {
+            return Err(Error::invalid(
+                "files",
+                "expected a list of {file_name, file_base64} documents",
+            ));
+        }
+    };
+    if given + items.len() > MAX_DOCUMENTS {
+        return Err(too_many_documents());
+    }
+    let mut entries = Vec::with_capacity(items.len());
+    let mut estimate = 0usize;
+    for (i, item) in items.iter().enumerate() {
+        let mut o = Obj::new(format!("files.{i}"), item)?;
+        let file_name = o.required_string("file_name")?;
+        check_file_name(&o.at("file_name"), &file_name)?;
+        let text = o.required_string("file_base64")?;
+        o.finish()?;
+        estimate = estimate.saturating_add(text.len() / 4 * 3);
+        entries.push((i, file_name, text));
+    }
+    drop(items);
+    // Base64 is 4/3 of the data: refuse before decoding what cannot fit.
+    if estimate > limits.max_file_bytes + 3 * entries.len() {
+        return Err(Error::DocumentsTooLarge {
+            max_bytes: limits.max_file_bytes,
+        });
+    }
+    let mut out = Vec::with_capacity(entries.len());
+    for (i, file_name, text) in entries {
+        let bytes = super::params::decode_base64(text).ok_or_else(|| {
+            Error::invalid(format!("files.{i}.file_base64"), "is not valid base64")
+        })?;
+        out.push(Upload { file_name, bytes });
+    }
+    Ok(out)
+}
+
+fn check_file_name(param: &str, n: &str) -> Result<()> {
+    check_text(param, n, 255)?;
     if n.contains('/') || n.contains('\\') {
         return Err(Error::invalid(
-            "file_name",
+            param,
             "must be a file name without directories",
         ));
     }
@@ -404,28 +500,78 @@ impl SigningService {
                 max_bytes: limits.max_file_bytes,
             });
         }
+        let info = self
+            .inspect_document(upload, "file", limits.max_pages, HashSet::new())
+            .await?;
+        Ok(Inspected { info })
+    }
+
+    /// Inspects one document of an envelope within `max_pages`; errors name `param`, and keys
+    /// in `taken` (earlier documents') are numbered on.
+    async fn inspect_document(
+        &self,
+        upload: &Upload,
+        param: &str,
+        max_pages: u32,
+        taken: HashSet<String>,
+    ) -> Result<pdf::PdfInfo> {
         let bytes = upload.bytes.clone();
         let pdf_limits = pdf::PdfLimits {
-            max_pages: limits.max_pages,
+            max_pages,
             ..pdf::PdfLimits::default()
         };
-        let info = self
-            .blocking("inspect", move || pdf::inspect(&bytes, &pdf_limits))
-            .await?
-            .map_err(|e| match e {
-                pdf::PdfError::TooManyPages { pages, max } => Error::TooManyPages { pages, max },
-                pdf::PdfError::Encrypted => Error::InvalidPdf {
-                    param: "file".into(),
-                    reason: "the PDF is encrypted".into(),
-                },
-                // Unreadable, or past a limit of the work budget (`TooComplex`, whose message
-                // names the limit): the uploader gets invalid_pdf either way.
-                other => Error::InvalidPdf {
-                    param: "file".into(),
-                    reason: other.to_string(),
-                },
-            })?;
-        Ok(Inspected { info })
+        self.blocking("inspect", move || {
+            pdf::inspect_after(&bytes, &pdf_limits, taken)
+        })
+        .await?
+        .map_err(|e| match e {
+            pdf::PdfError::TooManyPages { pages, max } => Error::TooManyPages { pages, max },
+            pdf::PdfError::Encrypted => Error::InvalidPdf {
+                param: param.into(),
+                reason: "the PDF is encrypted".into(),
+            },
+            // Unreadable, or past a limit of the work budget (`TooComplex`, whose message
+            // names the limit): the uploader gets invalid_pdf either way.
+            other => Error::InvalidPdf {
+                param: param.into(),
+                reason: other.to_string(),
+            },
+        })
+    }
+
+    /// The documents after the first (extensions E5), inspected in order: each one's fields
+    /// (keys numbered on after `fields`', marked with their document), pages and upload. Their
+    /// pages count against what the first left of the page limit.
+    async fn inspect_more(
+        &self,
+        files: &[Upload],
+        fields: &mut Vec<PlacedField>,
+        pages: &mut Vec<Vec<pdf::PageSize>>,
+    ) -> Result<()> {
+        let max = self.inner.settings.limits.max_pages;
+        for (i, up) in files.iter().enumerate() {
+            let used: usize = pages.iter().map(Vec::len).sum();
+            let left = max.saturating_sub(used as u32);
+            let taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
+            let param = format!("files.{i}");
+            let info = match self.inspect_document(up, &param, left, taken).await {
+                Ok(info) => info,
+                Err(Error::TooManyPages { pages, .. }) => {
+                    return Err(Error::DocumentsTooManyPages {
+                        pages: (used as u32).saturating_add(pages),
+                        max,
+                    });
+                }
+                Err(e) => return Err(e),
+            };
+            let document = pages.len() as u32 + 1;
+            fields.extend(info.fields.into_iter().map(|mut f| {
+                f.field.document = document;
+                f
+            }));
+            pages.push(info.pages);
+        }
+        Ok(())
     }
 
     /// Stores bytes under a new key and describes them.
@@ -530,8 +676,13 @@ impl SigningService {
         let limits = &self.inner.settings.limits;
         p.validate(limits)?;
         let scope = ctx.scope();
-        // New bytes to store: the upload (an envelope made from a template shares its file).
-        let needed = p.file.as_ref().map_or(0, |f| f.bytes.len() as u64);
+        // New bytes to store: the uploads (an envelope made from a template shares its file).
+        let needed = p
+            .file
+            .iter()
+            .chain(&p.files)
+            .map(|f| f.bytes.len() as u64)
+            .sum();
         if let Err(e) = self.check_storage(ctx, needed).await {
             // A retry of a request whose first attempt committed is answered with its envelope,
             // whose bytes are what fills the quota now.
@@ -547,8 +698,8 @@ impl SigningService {
             return Err(e);
         }
 
-        // The document: its fields, roles in signing order, page sizes.
-        let (mut fields, doc_roles, pages, template, default_name, source) =
+        // The first document: its fields, roles in signing order, page sizes.
+        let (mut fields, mut roles, pages, template, default_name, source) =
             match (&p.template, &p.file) {
                 (Some(id), _) => {
                     let t = self
@@ -567,6 +718,15 @@ impl SigningService {
                         .iter()
                         .map(|&(width, height)| pdf::PageSize { width, height })
                         .collect();
+                    // Documents added to a template's count its file in the total (extensions E5).
+                    let added: u64 = p.files.iter().map(|f| f.bytes.len() as u64).sum();
+                    if !p.files.is_empty()
+                        && t.file.size.saturating_add(added) > limits.max_file_bytes as u64
+                    {
+                        return Err(Error::DocumentsTooLarge {
+                            max_bytes: limits.max_file_bytes,
+                        });
+                    }
                     (
                         t.fields,
                         t.roles,
@@ -577,12 +737,21 @@ impl SigningService {
                     )
                 }
                 (None, Some(upload)) => {
-                    let inspected = self.inspect_pdf(upload).await?;
-                    let roles = roles_in_order(inspected.info.fields.iter().map(|f| &f.field));
+                    let param = if p.files.is_empty() { "file" } else { "files" };
+                    let info = match self
+                        .inspect_document(upload, "file", limits.max_pages, HashSet::new())
+                        .await
+                    {
+                        Err(Error::TooManyPages { pages, max }) if param == "files" => {
+                            return Err(Error::DocumentsTooManyPages { pages, max });
+                        }
+                        other => other?,
+                    };
+                    let roles = roles_in_order(info.fields.iter().map(|f| &f.field));
                     (
-                        inspected.info.fields,
+                        info.fields,
                         roles,
-                        inspected.info.pages,
+                        info.pages,
                         None,
                         upload.file_name.clone(),
                         Source::Upload(upload.clone()),
@@ -590,12 +759,27 @@ impl SigningService {
                 }
                 (None, None) => return Err(Error::missing("file")),
             };
-        let mut roles = doc_roles;
+        let mut pages = vec![pages];
+        let first_fields = fields.len();
+        self.inspect_more(&p.files, &mut fields, &mut pages).await?;
+        for r in roles_in_order(fields[first_fields..].iter().map(|f| &f.field)) {
+            if !roles.contains(&r) {
+                roles.push(r);
+            }
+        }
         if let Some(v) = &p.fields {
             let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
             let explicit = parse_fields(v, limits.max_fields, &mut taken)?;
-            if let Err((i, why)) = pdf::check_fields(&explicit, &pages) {
-                return Err(Error::invalid(format!("fields.{i}"), why));
+            for (i, f) in explicit.iter().enumerate() {
+                let Some(doc_pages) = pages.get(f.document as usize - 1) else {
+                    return Err(Error::invalid(
+                        format!("fields.{i}.document"),
+                        format!("the envelope has {} documents", pages.len()),
+                    ));
+                };
+                if let Err((_, why)) = pdf::check_fields(std::slice::from_ref(f), doc_pages) {
+                    return Err(Error::invalid(format!("fields.{i}"), why));
+                }
             }
             for r in roles_in_order(&explicit) {
                 if !roles.contains(&r) {
@@ -628,6 +812,17 @@ impl SigningService {
                 self.put_file_as(blob, &up.file_name, up.bytes).await?
             }
         };
+        let mut more_documents = Vec::with_capacity(p.files.len());
+        for (i, up) in p.files.iter().enumerate() {
+            let blob = ctx.new_id("blob_", &format!("document{}", i + 2));
+            more_documents.push(MoreDocument {
+                original: self
+                    .put_file_as(blob, &up.file_name, up.bytes.clone())
+                    .await?,
+                page_count: pages[i + 1].len() as u32,
+                signed: None,
+            });
+        }
         let mut rec = EnvelopeRecord {
             id: ctx.new_id(ids::ENVELOPE, "envelope"),
             account: ctx.account.id.clone(),
@@ -665,6 +860,8 @@ impl SigningService {
             original,
             signed: None,
             audit_trail: None,
+            page_count: Some(pages[0].len() as u32),
+            more_documents,
             emails: vec![],
             files_deleted_at: None,
         };

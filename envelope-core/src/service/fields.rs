@@ -86,6 +86,19 @@ pub(crate) fn parse_fields(
             }
             None => next_key(taken, role.as_deref().unwrap_or(SENDER), kind),
         };
+        let document = match o.integer("document")? {
+            None => 1,
+            Some(n) if (1..=super::envelopes::MAX_DOCUMENTS as i64).contains(&n) => n as u32,
+            Some(_) => {
+                return Err(Error::invalid(
+                    o.at("document"),
+                    format!(
+                        "must be a document number from 1 to {}",
+                        super::envelopes::MAX_DOCUMENTS
+                    ),
+                ));
+            }
+        };
         o.finish()?;
         out.push(Field {
             key,
@@ -98,6 +111,7 @@ pub(crate) fn parse_fields(
             y,
             width,
             height,
+            document,
         });
     }
     Ok(out)

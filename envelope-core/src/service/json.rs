@@ -39,6 +39,23 @@ pub const JSON_LIMITS: JsonLimits = JsonLimits {
 /// The top-level member kept as a range of the body instead of a `String`.
 pub(crate) const LARGE_MEMBER: &str = "file_base64";
 
+/// The top-level list of documents (extensions E5): `files: [{file_name, file_base64}]`. Its
+/// entries' `file_base64` may be as long as the body (each is copied once, then decoded in its
+/// own buffer); every other string in it keeps the limit.
+pub(crate) const FILES_MEMBER: &str = "files";
+
+/// Where a value is, as far as string limits care.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    Other,
+    /// The top-level `files` list.
+    Files,
+    /// One entry of `files`.
+    FilesEntry,
+    /// `files[i].file_base64`: no length limit but the body's.
+    Document,
+}
+
 /// The text of the large member: a range of the body (no escapes in it), or the unescaped
 /// text when the body escaped some of it (`\/`, which some encoders write for every `/`).
 #[derive(Clone)]
@@ -135,6 +152,7 @@ pub(crate) fn parse_value(text: &str, limits: JsonLimits) -> Result<Value, JsonE
     ValueSeed {
         budget: &budget,
         depth: 0,
+        place: Place::Other,
     }
     .deserialize(&mut de)
     .and_then(|v| de.end().map(|()| v))
@@ -210,9 +228,15 @@ impl<'de> Visitor<'de> for TopSeed<'_> {
                 }
                 continue;
             }
+            let place = if key == FILES_MEMBER {
+                Place::Files
+            } else {
+                Place::Other
+            };
             let value = map.next_value_seed(ValueSeed {
                 budget: self.budget,
                 depth: 1,
+                place,
             })?;
             members.insert(key, value);
         }
@@ -294,6 +318,7 @@ impl<'de> Visitor<'de> for LargeSeed<'_> {
 struct ValueSeed<'a> {
     budget: &'a Budget,
     depth: usize,
+    place: Place,
 }
 
 impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
@@ -343,14 +368,24 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         Ok(Number::from_f64(n).map_or(Value::Null, Value::Number))
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<Value, E> {
+        if self.place == Place::Document {
+            self.budget.count()?;
+            return Ok(Value::String(s.to_string()));
+        }
         Ok(Value::String(self.budget.string(s)?))
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         self.nest()?;
         let mut items = Vec::new();
+        let place = if self.place == Place::Files {
+            Place::FilesEntry
+        } else {
+            Place::Other
+        };
         while let Some(v) = seq.next_element_seed(ValueSeed {
             budget: self.budget,
             depth: self.depth + 1,
+            place,
         })? {
             items.push(v);
         }
@@ -360,9 +395,15 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         self.nest()?;
         let mut members = Map::new();
         while let Some(key) = map.next_key_seed(KeySeed(self.budget))? {
+            let place = if self.place == Place::FilesEntry && key == LARGE_MEMBER {
+                Place::Document
+            } else {
+                Place::Other
+            };
             let value = map.next_value_seed(ValueSeed {
                 budget: self.budget,
                 depth: self.depth + 1,
+                place,
             })?;
             members.insert(key, value);
         }
@@ -441,6 +482,26 @@ mod tests {
         let escaped = br#"{"file_base64":"QU\/D"}"#;
         let p = parse_body(escaped, JSON_LIMITS).ok().unwrap();
         assert!(matches!(p.large, Some(LargeText::Unescaped(s)) if s == "QU/D"));
+
+        // The documents of `files` may be longer than other strings; their names may not.
+        let long = "A".repeat(64);
+        let body = format!(r#"{{"files":[{{"file_name":"a.pdf","file_base64":"{long}"}}]}}"#);
+        let tight = JsonLimits {
+            max_string_bytes: 16,
+            ..JSON_LIMITS
+        };
+        let p = parse_body(body.as_bytes(), tight).ok().unwrap();
+        assert_eq!(p.members["files"][0]["file_base64"], long.as_str());
+        let body = format!(r#"{{"files":[{{"file_name":"{long}","file_base64":"QUJD"}}]}}"#);
+        assert!(matches!(
+            parse_body(body.as_bytes(), tight),
+            Err(JsonError::Limit(_))
+        ));
+        let body = format!(r#"{{"other":[{{"file_base64":"{long}"}}]}}"#);
+        assert!(matches!(
+            parse_body(body.as_bytes(), tight),
+            Err(JsonError::Limit(_))
+        ));
 
         // Not a string: a value for the parameter's own check to refuse.
         let p = parse_body(br#"{"file_base64":5}"#, JSON_LIMITS)

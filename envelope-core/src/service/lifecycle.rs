@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::envelopes::mark_turns;
-use super::{AuthContext, SigningService};
+use super::{AuthContext, Params, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
@@ -67,6 +67,21 @@ impl FileKind {
             FileKind::Signed => "signed",
             FileKind::AuditTrail => "audit_trail",
         }
+    }
+}
+
+/// `?document=N` of a file download (extensions E5): an integer from 1 to
+/// [`super::envelopes::MAX_DOCUMENTS`], `None` when absent. Whether the envelope has that
+/// document is checked by [`SigningService::envelope_document_link`].
+pub fn document_param(p: &mut Params) -> Result<Option<u32>> {
+    let max = super::envelopes::MAX_DOCUMENTS as i64;
+    match p.integer("document")? {
+        None => Ok(None),
+        Some(n) if (1..=max).contains(&n) => Ok(Some(n as u32)),
+        Some(_) => Err(Error::invalid(
+            "document",
+            format!("must be a document number from 1 to {max}"),
+        )),
     }
 }
 
@@ -496,17 +511,47 @@ impl SigningService {
         ))
     }
 
-    /// A 5-minute download link for one file of an envelope.
+    /// A 5-minute download link for one file of an envelope (of its first document).
     pub async fn envelope_file_link(
         &self,
         ctx: &AuthContext,
         id: &str,
         kind: FileKind,
     ) -> Result<FileLinkView> {
+        self.envelope_document_link(ctx, id, kind, None).await
+    }
+
+    /// A 5-minute download link for one file of an envelope: the original or signed copy of
+    /// `document` (from 1, the first when `None`; extensions E5), or the audit trail, which
+    /// covers every document and takes no `document`. A number past the envelope's last
+    /// document is refused (`parameter_invalid`, `document`).
+    pub async fn envelope_document_link(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        kind: FileKind,
+        document: Option<u32>,
+    ) -> Result<FileLinkView> {
         let rec = self.load_envelope(ctx, id).await?;
+        let n = document.unwrap_or(1);
+        if kind == FileKind::AuditTrail && document.is_some() {
+            return Err(Error::invalid(
+                "document",
+                "the audit trail covers every document; leave document out",
+            ));
+        }
+        let Some((original, signed)) = rec.document(n) else {
+            return Err(Error::invalid(
+                "document",
+                format!(
+                    "must be a document of the envelope, from 1 to {}",
+                    rec.document_count()
+                ),
+            ));
+        };
         let file = match kind {
-            FileKind::Original => Some(&rec.original),
-            FileKind::Signed => rec.signed.as_ref(),
+            FileKind::Original => Some(original),
+            FileKind::Signed => signed,
             FileKind::AuditTrail => rec.audit_trail.as_ref(),
         };
         let file = file.ok_or(Error::FileNotReady {

@@ -36,11 +36,12 @@ use chrono::Duration;
 pub use admin::{Admin, NewAccount, NewKey};
 pub use deliveries::{AttemptView, DeliveryView};
 pub use envelopes::{
-    CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, Reassign, Reminder,
-    ReminderSkip, ReminderTarget, SignerParam, SigningUrl,
+    CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, MAX_DOCUMENTS, Reassign,
+    Reminder, ReminderSkip, ReminderTarget, SignerParam, SigningUrl,
 };
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
+pub use lifecycle::document_param;
 pub use maintenance::Maintenance;
 pub use outbox::{EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};

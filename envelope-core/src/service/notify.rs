@@ -269,8 +269,9 @@ impl SigningService {
             }
             EmailKind::Completed => {
                 let attachments = self.signed_copy_attachment(rec).await;
-                let attached = attachments.first().map(|a| a.file_name.as_str());
-                let c = content::completed(&ctx, attached);
+                let names: Vec<&str> = attachments.iter().map(|a| a.file_name.as_str()).collect();
+                let attached = (!names.is_empty()).then(|| names.join(", "));
+                let c = content::completed(&ctx, attached.as_deref());
                 return Ok(Rendered::Send(Email {
                     attachments,
                     ..Self::email(rec, i, EmailKind::Completed, c)
@@ -306,7 +307,12 @@ impl SigningService {
                 // Live retention may have deleted the PDFs before a late retry: the email then
                 // says the envelope completed, without them.
                 let kept = rec.files_deleted_at.is_none();
-                let files = [("signed", &rec.signed), ("audit_trail", &rec.audit_trail)];
+                // Every document's signed copy (extensions E5), then the audit trail.
+                let mut files = vec![("signed", rec.signed.as_ref())];
+                for d in &rec.more_documents {
+                    files.push(("signed", d.signed.as_ref()));
+                }
+                files.push(("audit_trail", rec.audit_trail.as_ref()));
                 for (label, file) in files.into_iter().filter(|_| kept) {
                     let Some(f) = file else { continue };
                     match self.attachment(rec, f).await? {
@@ -355,22 +361,35 @@ impl SigningService {
         }))
     }
 
-    /// The signed copy as an attachment, when it is small enough and readable.
+    /// The signed copies as attachments, in document order (extensions E5): those that fit
+    /// together in [`MAX_ATTACHMENT`] bytes and are readable.
     async fn signed_copy_attachment(&self, rec: &EnvelopeRecord) -> Vec<Attachment> {
-        let Some(f) = rec.signed.as_ref().filter(|f| f.size <= MAX_ATTACHMENT) else {
-            return vec![];
-        };
-        match self.read_file(f).await {
-            Ok(Some(bytes)) => vec![Attachment {
-                file_name: f.file_name.clone(),
-                content_type: "application/pdf".into(),
-                bytes: bytes.to_vec(),
-            }],
-            Ok(None) | Err(_) => {
-                tracing::warn!(envelope = %rec.id, "signed copy not attached");
-                vec![]
+        let mut out = Vec::new();
+        let mut total = 0u64;
+        let mut copies: Vec<&StoredFile> = rec.signed.iter().collect();
+        for d in &rec.more_documents {
+            copies.extend(d.signed.as_ref());
+        }
+        for f in copies {
+            if total.saturating_add(f.size) > MAX_ATTACHMENT {
+                break;
+            }
+            match self.read_file(f).await {
+                Ok(Some(bytes)) => {
+                    total += f.size;
+                    out.push(Attachment {
+                        file_name: f.file_name.clone(),
+                        content_type: "application/pdf".into(),
+                        bytes: bytes.to_vec(),
+                    });
+                }
+                Ok(None) | Err(_) => {
+                    tracing::warn!(envelope = %rec.id, "signed copy not attached");
+                    break;
+                }
             }
         }
+        out
     }
 }
 

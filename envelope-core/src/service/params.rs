@@ -66,6 +66,11 @@ impl Base64Text {
     }
 }
 
+/// Decodes standard base64 text in its own buffer (see [`Base64Text::decode`]).
+pub(crate) fn decode_base64(text: String) -> Option<Bytes> {
+    Base64Text::whole(text).decode()
+}
+
 /// Decodes `buf[range]` into `buf[..n]` and returns `n`. Writing never overtakes reading: each
 /// 4 characters read give at most 3 bytes written, from the start of the buffer.
 fn decode_in_place(buf: &mut [u8], range: std::ops::Range<usize>) -> Option<usize> {

@@ -280,6 +280,18 @@ impl SigningService {
         token: &str,
         grant: Option<&str>,
     ) -> Result<(String, bytes::Bytes)> {
+        self.signing_document_n(token, grant, 1).await
+    }
+
+    /// Document `document` (from 1) of the envelope behind a signing link (extensions E5), as
+    /// [`SigningService::signing_document`] shows the first; a number past the last is
+    /// `NotFound`.
+    pub async fn signing_document_n(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+        document: u32,
+    ) -> Result<(String, bytes::Bytes)> {
         let (t, rec) = self.resolve_token(token).await?;
         let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
         let now = self.now();
@@ -300,16 +312,18 @@ impl SigningService {
                 deleted_at,
             });
         }
-        let file = rec.signed.as_ref().unwrap_or(&rec.original);
+        let (original, signed) = rec
+            .document(document)
+            .ok_or_else(|| Error::not_found("document", &document.to_string()))?;
+        let file = signed.unwrap_or(original);
         let bytes = self
             .read_file(file)
             .await?
             .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
-        if rec.signed.is_some() {
+        if signed.is_some() {
             return Ok((file.file_name.clone(), bytes));
         }
-        let mut request = super::complete::stamp_request(&rec)?;
-        request.signature_page = None;
+        let request = super::complete::stamp_request_for(&rec, document, false)?;
         let preview = self
             .blocking("preview", move || pdf::stamp(&bytes, &request))
             .await?

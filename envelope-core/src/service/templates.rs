@@ -152,6 +152,13 @@ impl SigningService {
         if let Some(v) = &p.fields {
             let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
             let explicit = parse_fields(v, limits.max_fields, &mut taken)?;
+            // A template is one document (extensions E5).
+            if let Some(i) = explicit.iter().position(|f| f.document != 1) {
+                return Err(Error::invalid(
+                    format!("fields.{i}.document"),
+                    "a template has one document",
+                ));
+            }
             if let Err((i, why)) = pdf::check_fields(&explicit, &inspected.info.pages) {
                 return Err(Error::invalid(format!("fields.{i}"), why));
             }

@@ -140,6 +140,8 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         original: file("lease.pdf"),
         signed: None,
         audit_trail: None,
+        page_count: Some(1),
+        more_documents: vec![],
         emails: vec![],
         files_deleted_at: None,
     }
