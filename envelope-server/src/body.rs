@@ -166,24 +166,22 @@ pub fn json_params(bytes: Vec<u8>) -> Result<Params, Error> {
 
 /// Parameters and the `file` part of a multipart form, in either form of the spec's rule:
 /// every parameter a text part (objects as JSON text), or one `payload` part holding a JSON
-/// object with every parameter. The PDF is always the part named `file`, a slice of `bytes`.
-pub fn multipart_params(boundary: &str, bytes: Bytes) -> Result<(Params, Option<Upload>), Error> {
+/// object with every parameter. The PDFs are the parts named `file`, in order, slices of
+/// `bytes` (several are several documents of an envelope, extensions E5; the core counts them).
+pub fn multipart_params(boundary: &str, bytes: Bytes) -> Result<(Params, Vec<Upload>), Error> {
     let invalid = |message: String| Error::InvalidBody { message };
     let parts = multipart::parts(&bytes, boundary).map_err(invalid)?;
     drop(bytes);
     let mut texts: Vec<(String, String)> = Vec::new();
     let mut payload: Option<Vec<u8>> = None;
-    let mut file: Option<Upload> = None;
+    let mut files: Vec<Upload> = Vec::new();
     for part in parts {
         let name = part
             .name
             .ok_or_else(|| invalid("Every multipart part needs a name.".into()))?;
         match name.as_str() {
             "file" => {
-                if file.is_some() {
-                    return Err(invalid("The part `file` is given more than once.".into()));
-                }
-                file = Some(Upload {
+                files.push(Upload {
                     file_name: part
                         .file_name
                         .filter(|n| !n.trim().is_empty())
@@ -225,7 +223,7 @@ pub fn multipart_params(boundary: &str, bytes: Bytes) -> Result<(Params, Option<
             })?
         }
     };
-    Ok((params, file))
+    Ok((params, files))
 }
 
 /// Parameters of a query string, percent-decoded (`+` is a space).
@@ -334,7 +332,7 @@ mod tests {
                     Content-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--b--\r\n";
         let (mut p, f) = multipart_params("b", Bytes::from(body)).unwrap();
         assert_eq!(p.string("name").unwrap().unwrap(), "NDA");
-        let f = f.unwrap();
+        let [f] = &f[..] else { panic!("{f:?}") };
         assert_eq!(
             (f.file_name.as_str(), &f.bytes[..]),
             ("x.pdf", &b"%PDF-1.4"[..])
@@ -344,7 +342,17 @@ mod tests {
                     --b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\n%PDF\r\n--b--\r\n";
         let (mut p, f) = multipart_params("b", Bytes::from(body)).unwrap();
         assert_eq!(p.string("name").unwrap().unwrap(), "NDA");
-        assert_eq!(f.unwrap().file_name, "document.pdf");
+        assert_eq!(f[0].file_name, "document.pdf");
+
+        // Several `file` parts are several documents, in order.
+        let body = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\nA\r\n\
+                    --b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"b.pdf\"\r\n\r\nB\r\n--b--\r\n";
+        let (_, f) = multipart_params("b", Bytes::from(body)).unwrap();
+        let names: Vec<_> = f
+            .iter()
+            .map(|u| (u.file_name.as_str(), &u.bytes[..]))
+            .collect();
+        assert_eq!(names, [("a.pdf", &b"A"[..]), ("b.pdf", &b"B"[..])]);
 
         let bad = multipart_params("b", Bytes::from("garbage")).unwrap_err();
         assert_eq!(bad.code(), "invalid_body");

@@ -5,7 +5,7 @@
 
 use envelope_core::service::{
     CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, FileKind, ListParams, Params,
-    Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload,
+    Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload, document_param,
 };
 use envelope_core::{AuthContext, SigningService};
 
@@ -14,13 +14,24 @@ use crate::error::ApiError;
 use crate::response::Reply;
 use crate::router::Route;
 
-/// Body parameters and the uploaded file, if any.
-async fn body_params(body: RawBody) -> Result<(Params, Option<Upload>), ApiError> {
+/// Body parameters and the uploaded files (multipart `file` parts), in order.
+async fn body_params(body: RawBody) -> Result<(Params, Vec<Upload>), ApiError> {
     Ok(match body {
-        RawBody::Empty => (Params::empty(), None),
-        RawBody::Json(bytes) => (json_params(bytes)?, None),
+        RawBody::Empty => (Params::empty(), Vec::new()),
+        RawBody::Json(bytes) => (json_params(bytes)?, Vec::new()),
         RawBody::Multipart { boundary, bytes } => multipart_params(&boundary, bytes)?,
     })
+}
+
+/// The one `file` part of a route that takes one PDF.
+fn one_file(files: Vec<Upload>) -> Result<Option<Upload>, ApiError> {
+    if files.len() > 1 {
+        return Err(envelope_core::Error::InvalidBody {
+            message: "The part `file` is given more than once.".into(),
+        }
+        .into());
+    }
+    Ok(files.into_iter().next())
 }
 
 /// Body parameters of a route that takes no file (multipart never reaches it).
@@ -45,14 +56,15 @@ pub async fn dispatch(
             | Route::ListEndpoints
             | Route::ListEvents
             | Route::EventDeliveries(_)
+            | Route::EnvelopeFile(..)
     ) {
         query.finish()?;
         query = Params::empty();
     }
     match route {
         Route::CreateEnvelope => {
-            let (params, file) = body_params(body).await?;
-            let p = CreateEnvelopeParams::parse(params, file, &svc.settings().limits)?;
+            let (params, files) = body_params(body).await?;
+            let p = CreateEnvelopeParams::parse_parts(params, files, &svc.settings().limits)?;
             Reply::created(&svc.create_envelope(ctx, p).await?)
         }
         Route::ListEnvelopes => {
@@ -88,11 +100,13 @@ pub async fn dispatch(
         }
         Route::EnvelopeFile(id, kind) => {
             let kind = FileKind::parse(&kind)?;
-            Reply::ok(&svc.envelope_file_link(ctx, &id, kind).await?)
+            let document = document_param(&mut query)?;
+            query.finish()?;
+            Reply::ok(&svc.envelope_document_link(ctx, &id, kind, document).await?)
         }
         Route::CreateTemplate => {
-            let (params, file) = body_params(body).await?;
-            let p = CreateTemplateParams::parse(params, file, &svc.settings().limits)?;
+            let (params, files) = body_params(body).await?;
+            let p = CreateTemplateParams::parse(params, one_file(files)?, &svc.settings().limits)?;
             Reply::created(&svc.create_template(ctx, p).await?)
         }
         Route::ListTemplates => {

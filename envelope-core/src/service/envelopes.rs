@@ -60,9 +60,8 @@ pub struct CreateEnvelopeParams {
     pub template: Option<String>,
     /// The first document, unless the envelope is made from a template.
     pub file: Option<Upload>,
-    /// The documents after the first (after the template's, from a template), in order
-    /// (extensions E5). With neither `template` nor `file`, the first of them is the first
-    /// document.
+    /// More documents, in order, after the template's or `file` (extensions E5). With neither
+    /// `template` nor `file`, the first of them is the first document.
     pub files: Vec<Upload>,
     /// Values for sender data fields, in the order given.
     pub data: Vec<(String, Value)>,
@@ -104,10 +103,6 @@ impl CreateEnvelopeParams {
         let mut files: Vec<Upload> = parts.collect();
         let given = usize::from(file.is_some() || template.is_some()) + files.len();
         files.extend(take_files(&mut p, given, limits)?);
-        let file = match (file, &template) {
-            (None, None) if !files.is_empty() => Some(files.remove(0)),
-            (file, _) => file,
-        };
         let data = match p.json_value("data")? {
             None => Vec::new(),
             Some(Value::Object(m)) => m.into_iter().collect(),
@@ -202,7 +197,7 @@ impl CreateEnvelopeParams {
                     "give a template or a file, not both",
                 ));
             }
-            (None, None) => return Err(Error::missing("file")),
+            (None, None) if self.files.is_empty() => return Err(Error::missing("file")),
             _ => {}
         }
         if let Some(f) = &self.file
@@ -545,6 +540,7 @@ impl SigningService {
     async fn inspect_more(
         &self,
         files: &[Upload],
+        offset: usize,
         fields: &mut Vec<PlacedField>,
         pages: &mut Vec<Vec<pdf::PageSize>>,
     ) -> Result<()> {
@@ -553,7 +549,7 @@ impl SigningService {
             let used: usize = pages.iter().map(Vec::len).sum();
             let left = max.saturating_sub(used as u32);
             let taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-            let param = format!("files.{i}");
+            let param = format!("files.{}", i + offset);
             let info = match self.inspect_document(up, &param, left, taken).await {
                 Ok(info) => info,
                 Err(Error::TooManyPages { pages, .. }) => {
@@ -698,9 +694,14 @@ impl SigningService {
             return Err(e);
         }
 
+        // The first document is the template's, `file`, or else the first of `files`.
+        let (first, more, offset) = match (&p.template, &p.file) {
+            (None, None) if !p.files.is_empty() => (Some(&p.files[0]), &p.files[1..], 1),
+            (_, file) => (file.as_ref(), &p.files[..], 0),
+        };
         // The first document: its fields, roles in signing order, page sizes.
         let (mut fields, mut roles, pages, template, default_name, source) =
-            match (&p.template, &p.file) {
+            match (&p.template, first) {
                 (Some(id), _) => {
                     let t = self
                         .inner
@@ -719,8 +720,8 @@ impl SigningService {
                         .map(|&(width, height)| pdf::PageSize { width, height })
                         .collect();
                     // Documents added to a template's count its file in the total (extensions E5).
-                    let added: u64 = p.files.iter().map(|f| f.bytes.len() as u64).sum();
-                    if !p.files.is_empty()
+                    let added: u64 = more.iter().map(|f| f.bytes.len() as u64).sum();
+                    if !more.is_empty()
                         && t.file.size.saturating_add(added) > limits.max_file_bytes as u64
                     {
                         return Err(Error::DocumentsTooLarge {
@@ -737,12 +738,12 @@ impl SigningService {
                     )
                 }
                 (None, Some(upload)) => {
-                    let param = if p.files.is_empty() { "file" } else { "files" };
+                    let param = if offset == 1 { "files.0" } else { "file" };
                     let info = match self
-                        .inspect_document(upload, "file", limits.max_pages, HashSet::new())
+                        .inspect_document(upload, param, limits.max_pages, HashSet::new())
                         .await
                     {
-                        Err(Error::TooManyPages { pages, max }) if param == "files" => {
+                        Err(Error::TooManyPages { pages, max }) if !more.is_empty() => {
                             return Err(Error::DocumentsTooManyPages { pages, max });
                         }
                         other => other?,
@@ -761,7 +762,8 @@ impl SigningService {
             };
         let mut pages = vec![pages];
         let first_fields = fields.len();
-        self.inspect_more(&p.files, &mut fields, &mut pages).await?;
+        self.inspect_more(more, offset, &mut fields, &mut pages)
+            .await?;
         for r in roles_in_order(fields[first_fields..].iter().map(|f| &f.field)) {
             if !roles.contains(&r) {
                 roles.push(r);
@@ -812,8 +814,8 @@ impl SigningService {
                 self.put_file_as(blob, &up.file_name, up.bytes).await?
             }
         };
-        let mut more_documents = Vec::with_capacity(p.files.len());
-        for (i, up) in p.files.iter().enumerate() {
+        let mut more_documents = Vec::with_capacity(more.len());
+        for (i, up) in more.iter().enumerate() {
             let blob = ctx.new_id("blob_", &format!("document{}", i + 2));
             more_documents.push(MoreDocument {
                 original: self

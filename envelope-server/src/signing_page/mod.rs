@@ -4,6 +4,7 @@
 //! |---|---|
 //! | `GET /sign/{token}` | the page: the document, the signer's fields, consent, Sign, Decline; or the page of the link's state (signed, not yet, declined, voided, expired, completed). Marks the signer `viewed` (the core does). |
 //! | `GET /sign/{token}/document` | the original PDF, `inline`, for the page's frame |
+//! | `GET /sign/{token}/document/{n}` | document `n` (from 1) of an envelope of several (extensions E5), guarded like `document` |
 //! | `POST /sign/{token}` | signs (form post) |
 //! | `POST /sign/{token}/decline` | declines, with a reason |
 //! | `POST /sign/{token}/verify` | the code step (extensions E2): checks `code`; right, sets the grant cookie and 303 to the page |
@@ -149,7 +150,17 @@ pub async fn handle(
                 Err(reply) => reply,
             }
         }
-        [token, "document"] if m == Method::GET => page.document(token).await,
+        [token, "document"] if m == Method::GET => page.document(token, 1).await,
+        [token, "document", n] if m == Method::GET => {
+            let page = Pages {
+                root: "../../../",
+                ..page
+            };
+            match document_number(n) {
+                Some(n) => page.document(token, n).await,
+                None => page.unknown(),
+            }
+        }
         [token, "decline"] if m == Method::POST => {
             let page = Pages {
                 root: "../../",
@@ -365,8 +376,8 @@ impl Pages<'_> {
         }
     }
 
-    async fn document(&self, token: &str) -> Reply {
-        match self.svc().signing_document(token, self.grant).await {
+    async fn document(&self, token: &str, n: u32) -> Reply {
+        match self.svc().signing_document_n(token, self.grant, n).await {
             Ok((file_name, bytes)) => {
                 let mut reply = Reply::pdf_as("inline", &file_name, bytes);
                 reply
@@ -777,6 +788,15 @@ impl Pages<'_> {
 
 /// A refused value in the page's language: the words for its problem, or that it was not
 /// accepted.
+/// `n` of `/sign/{token}/document/{n}`: a document number from 1, digits only.
+fn document_number(n: &str) -> Option<u32> {
+    let max = envelope_core::service::MAX_DOCUMENTS as u32;
+    if n.is_empty() || n.len() > 2 || !n.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    n.parse().ok().filter(|n| (1..=max).contains(n))
+}
+
 fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> String {
     use pdf::{DrawingError, Undrawable};
     let f = ("field", Arg::Text(field));

@@ -277,9 +277,40 @@ pub fn render(p: &ReadyPage<'_>) -> String {
             esc(m)
         );
     }
-    let _ = write!(
-        out,
-        r#"<section class="document" aria-labelledby="doc-title">
+    let several = env.documents.len() > 1;
+    if several {
+        // Several documents (extensions E5): each in its own frame, in order, under its name.
+        let _ = writeln!(
+            out,
+            r#"<section class="document" aria-labelledby="doc-title">
+<h2 id="doc-title">{}</h2>"#,
+            p.t(Msg::PageDocument, &[]),
+        );
+        for d in &env.documents {
+            let _ = write!(
+                out,
+                r#"<h3 id="doc-{n}-title">{name}</h3>
+<iframe class="doc" src="{base}/document/{n}" title="{frame}"></iframe>
+<p><a href="{base}/document/{n}" target="_blank" rel="noopener noreferrer">{open}</a></p>
+"#,
+                n = d.index,
+                name = esc(&d.name),
+                frame = p.t(Msg::PageDocumentFrame, &[("document", Arg::Text(&d.name))]),
+                open = p.t(Msg::PageOpenDocument, &[]),
+            );
+        }
+        let _ = write!(
+            out,
+            r#"</section>
+<section class="signing" aria-labelledby="fields-title">
+<h2 id="fields-title">{fields}</h2>
+"#,
+            fields = p.t(Msg::PageYourFields, &[]),
+        );
+    } else {
+        let _ = write!(
+            out,
+            r#"<section class="document" aria-labelledby="doc-title">
 <h2 id="doc-title">{document}</h2>
 <iframe class="doc" src="{base}/document" title="{frame}"></iframe>
 <p><a href="{base}/document" target="_blank" rel="noopener noreferrer">{open}</a></p>
@@ -287,14 +318,15 @@ pub fn render(p: &ReadyPage<'_>) -> String {
 <section class="signing" aria-labelledby="fields-title">
 <h2 id="fields-title">{fields}</h2>
 "#,
-        document = p.t(Msg::PageDocument, &[]),
-        frame = p.t(
-            Msg::PageDocumentFrame,
-            &[("document", Arg::Text(&env.name))]
-        ),
-        open = p.t(Msg::PageOpenDocument, &[]),
-        fields = p.t(Msg::PageYourFields, &[]),
-    );
+            document = p.t(Msg::PageDocument, &[]),
+            frame = p.t(
+                Msg::PageDocumentFrame,
+                &[("document", Arg::Text(&env.name))]
+            ),
+            open = p.t(Msg::PageOpenDocument, &[]),
+            fields = p.t(Msg::PageYourFields, &[]),
+        );
+    }
     if let Some(e) = &p.error {
         let _ = writeln!(
             out,
@@ -312,8 +344,29 @@ pub fn render(p: &ReadyPage<'_>) -> String {
         signing = p.t(Msg::PageSigning, &[]),
         draw_required = p.t(Msg::PageDrawRequired, &[]),
     );
-    for i in 0..s.fields.len() {
-        field_html(&mut out, p, i);
+    if several {
+        // The signer's fields grouped under each document's name, in document order.
+        for d in &env.documents {
+            let mine: Vec<usize> = (0..s.fields.len())
+                .filter(|&i| s.fields[i].document == d.index)
+                .collect();
+            if mine.is_empty() {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                r#"<fieldset class="document-fields"><legend>{}</legend>"#,
+                esc(&d.name)
+            );
+            for i in mine {
+                field_html(&mut out, p, i);
+            }
+            out.push_str("</fieldset>\n");
+        }
+    } else {
+        for i in 0..s.fields.len() {
+            field_html(&mut out, p, i);
+        }
     }
     if s.signature_page {
         let typed = match p.previous.and_then(|x| x.signature.as_ref()) {

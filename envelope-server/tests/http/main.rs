@@ -6,6 +6,7 @@ mod common;
 mod basics;
 mod bodies;
 mod connections;
+mod documents;
 mod envelopes;
 mod health;
 mod idempotency;

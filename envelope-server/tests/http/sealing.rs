@@ -23,7 +23,7 @@ use crate::common::{Options, TestServer, client_signer, envelope_body};
 
 /// A timestamp authority on 127.0.0.1:0 speaking RFC 3161 over HTTP; returns its URL and the
 /// PEM of its certificate.
-async fn tsa_stub() -> (String, String) {
+pub(crate) async fn tsa_stub() -> (String, String) {
     let dev = SigningIdentity::generate_timestamp_authority("Stub TSA").unwrap();
     let cert = dev.cert_pem.clone();
     let tsa = Arc::new(LocalTimestampAuthority::new(dev.identity));
@@ -65,7 +65,7 @@ async fn tsa_stub() -> (String, String) {
     (format!("http://{addr}/tsa"), cert)
 }
 
-fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String {
+pub(crate) fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String {
     let path = dir.join("doc.pdf");
     std::fs::write(&path, bytes).unwrap();
     let out = std::process::Command::new(tool)
@@ -82,7 +82,7 @@ fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String {
     )
 }
 
-fn check(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str) {
+pub(crate) fn check(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str) {
     let dir = tempfile::tempdir().unwrap();
     let sig = run("pdfsig", &[], dir.path(), bytes);
     for needle in ["Signature is Valid.", "Total document signed"] {

@@ -1,0 +1,408 @@
+//! Several documents in one envelope (extensions E5): a template's PDF plus two uploads, each
+//! signed copy sealed on its own and checked by qpdf, pdfsig and pyHanko; the limits on the
+//! total; `?document=N`.
+
+use reqwest::multipart::{Form, Part};
+use serde_json::{Value, json};
+
+use crate::common::pdf::{PdfBuilder, client_contract};
+use crate::common::{Options, TestServer, b64, client_signer};
+use crate::sealing::{check, run, tsa_stub};
+use envelope_server::signing::{SigningOptions, load_sealer};
+
+fn annex_a() -> Vec<u8> {
+    PdfBuilder::new()
+        .page(&[
+            "Annex A",
+            "Company: {{text:Client:company}}",
+            "Client: {{signature:Client}}",
+        ])
+        .build()
+}
+
+fn annex_b() -> Vec<u8> {
+    PdfBuilder::new()
+        .page(&["Annex B", "Prices as agreed."])
+        .page(&[
+            "Initials: {{initials:Client}}",
+            "Client: {{signature:Client}}",
+        ])
+        .build()
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn pdf_part(bytes: Vec<u8>, name: &str) -> Part {
+    Part::bytes(bytes)
+        .file_name(name.to_string())
+        .mime_str("application/pdf")
+        .unwrap()
+}
+
+async fn post_form(s: &TestServer, form: Form) -> crate::common::Resp {
+    s.send(
+        s.client
+            .post(s.url("/v1/envelopes"))
+            .bearer_auth(&s.test_key)
+            .multipart(form),
+    )
+    .await
+}
+
+/// The link of one file, then its bytes.
+async fn download(s: &TestServer, id: &str, query: &str) -> Vec<u8> {
+    let link = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{query}"))
+        .await
+        .ok(200);
+    let url = link["url"].as_str().unwrap();
+    s.client
+        .get(url)
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+        .to_vec()
+}
+
+fn qpdf_check(name: &str, bytes: &[u8]) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("doc.pdf");
+    std::fs::write(&path, bytes).unwrap();
+    let out = std::process::Command::new("qpdf")
+        .arg("--check")
+        .arg(&path)
+        .output()
+        .expect("qpdf: run scripts/install-test-deps.sh");
+    assert!(
+        out.status.success(),
+        "{name}: qpdf --check:\n{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[tokio::test]
+async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sealed() {
+    let data = tempfile::tempdir().unwrap();
+    let (tsa_url, tsa_cert) = tsa_stub().await;
+    let opts = SigningOptions {
+        tsa_url: Some(tsa_url),
+        ..SigningOptions::default()
+    };
+    let sealer = load_sealer(&opts, data.path(), "Envelope").unwrap();
+    let fingerprint = sealer.certificate().sha256_fingerprint.clone();
+    let s = TestServer::start_with(Options {
+        sealer: Some(sealer),
+        ..Options::default()
+    })
+    .await;
+
+    let contract = client_contract();
+    let (a, b) = (annex_a(), annex_b());
+    let form = Form::new()
+        .text("name", "Service")
+        .part("file", pdf_part(contract.clone(), "service.pdf"));
+    let t = s
+        .send(
+            s.client
+                .post(s.url("/v1/templates"))
+                .bearer_auth(&s.test_key)
+                .multipart(form),
+        )
+        .await
+        .ok(201);
+    let tid = t["id"].as_str().unwrap();
+    assert!(
+        t["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["document"] == 1),
+        "{t}"
+    );
+
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({
+                "template": tid,
+                "signers": client_signer(),
+                "files": [
+                    {"file_name": "annex-a.pdf", "file_base64": b64(&a)},
+                    {"file_name": "annex-b.pdf", "file_base64": b64(&b)},
+                ],
+            }),
+        )
+        .await
+        .ok(201);
+    assert_eq!(
+        env["documents"],
+        json!([
+            {"index": 1, "name": "service.pdf", "page_count": 1, "sha256": sha256(&contract)},
+            {"index": 2, "name": "annex-a.pdf", "page_count": 1, "sha256": sha256(&a)},
+            {"index": 3, "name": "annex-b.pdf", "page_count": 2, "sha256": sha256(&b)},
+        ])
+    );
+    let id = env["id"].as_str().unwrap();
+    let read = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
+    assert_eq!(read["documents"], env["documents"]);
+    // Nothing signed yet: the originals are there, each one its own bytes.
+    assert_eq!(download(&s, id, "original?document=2").await, a);
+    assert_eq!(download(&s, id, "original").await, contract);
+    s.get(
+        &s.test_key,
+        &format!("/v1/envelopes/{id}/files/signed?document=2"),
+    )
+    .await
+    .error(409, "file_not_ready");
+
+    s.post_empty(
+        &s.test_key,
+        &format!("/v1/test_helpers/envelopes/{id}/complete"),
+    )
+    .await
+    .ok(200);
+
+    let trust_dir = tempfile::tempdir().unwrap();
+    let tsa_pem = trust_dir.path().join("tsa.pem");
+    std::fs::write(&tsa_pem, tsa_cert).unwrap();
+    let dev_pem = data.path().join("signing").join("development-cert.pem");
+    let trust = [dev_pem.as_path(), tsa_pem.as_path()];
+
+    let mut signed_digests = Vec::new();
+    for (n, original) in [(1, &contract), (2, &a), (3, &b)] {
+        let signed = download(&s, id, &format!("signed?document={n}")).await;
+        assert!(
+            signed.len() > original.len() && signed.starts_with(original),
+            "document {n}: the original is the signed copy's prefix"
+        );
+        qpdf_check(&format!("document {n}"), &signed);
+        check(&format!("document {n}"), &signed, &trust, &fingerprint);
+        signed_digests.push(sha256(&signed));
+    }
+    assert_eq!(
+        download(&s, id, "signed").await,
+        download(&s, id, "signed?document=1").await,
+        "no document is the first"
+    );
+    // Each copy holds its own document's values only.
+    let dir = tempfile::tempdir().unwrap();
+    let second = download(&s, id, "signed?document=2").await;
+    let text = run("pdftotext", &[], dir.path(), &second);
+    let text = std::fs::read_to_string(dir.path().join("doc.txt")).unwrap_or(text);
+    assert!(text.contains("Test value"), "company in annex A:\n{text}");
+
+    // The audit trail names every document with both digests, and is sealed.
+    let audit = download(&s, id, "audit_trail").await;
+    check("audit trail", &audit, &trust, &fingerprint);
+    let dir = tempfile::tempdir().unwrap();
+    let text = run("pdftotext", &[], dir.path(), &audit);
+    let text = std::fs::read_to_string(dir.path().join("doc.txt")).unwrap_or(text);
+    for digest in [sha256(&contract), sha256(&a), sha256(&b)]
+        .iter()
+        .chain(&signed_digests)
+    {
+        assert!(text.contains(digest.as_str()), "{digest} missing:\n{text}");
+    }
+    for name in ["service.pdf", "annex-a.pdf", "annex-b.pdf"] {
+        assert!(text.contains(name), "{name} missing:\n{text}");
+    }
+
+    // Bad `document` values name the parameter.
+    for query in [
+        "signed?document=0",
+        "signed?document=4",
+        "original?document=11",
+        "signed?document=abc",
+        "signed?document=-1",
+        "signed?document=1&document=2",
+        "audit_trail?document=1",
+    ] {
+        let e = s
+            .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{query}"))
+            .await
+            .error(400, "parameter_invalid");
+        assert_eq!(e["param"], "document", "{query}: {e}");
+    }
+    let e = s
+        .get(
+            &s.test_key,
+            &format!("/v1/envelopes/{id}/files/signed?doc=1"),
+        )
+        .await
+        .error(400, "parameter_unknown");
+    assert_eq!(e["param"], "doc");
+}
+
+#[tokio::test]
+async fn several_file_parts_are_several_documents_and_fields_name_theirs() {
+    let s = TestServer::start().await;
+    let (a, b) = (client_contract(), annex_b());
+    let plain = PdfBuilder::new().page(&["Schedule"]).build();
+    let form = Form::new()
+        .text("signers", client_signer().to_string())
+        .text(
+            "fields",
+            json!([{"type": "text", "role": "Client", "key": "note", "page": 1,
+                    "x": 72, "y": 100, "width": 200, "height": 20, "document": 3}])
+            .to_string(),
+        )
+        .part("file", pdf_part(a.clone(), "contract.pdf"))
+        .part("file", pdf_part(b.clone(), "annex.pdf"))
+        .part("file", pdf_part(plain.clone(), "schedule.pdf"));
+    let env = post_form(&s, form).await.ok(201);
+    let names: Vec<&str> = env["documents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["contract.pdf", "annex.pdf", "schedule.pdf"]);
+    let id = env["id"].as_str().unwrap();
+    assert_eq!(download(&s, id, "original?document=3").await, plain);
+
+    // A field on a document the envelope doesn't have.
+    let form = Form::new()
+        .text("signers", client_signer().to_string())
+        .text(
+            "fields",
+            json!([{"type": "text", "role": "Client", "page": 1,
+                    "x": 72, "y": 100, "width": 200, "height": 20, "document": 3}])
+            .to_string(),
+        )
+        .part("file", pdf_part(a.clone(), "contract.pdf"))
+        .part("file", pdf_part(b.clone(), "annex.pdf"));
+    let e = post_form(&s, form).await.error(400, "parameter_invalid");
+    assert_eq!(e["param"], "fields.0.document");
+    // Off the page of its own document (annex B's page 3 does not exist; it has 2).
+    let form = Form::new()
+        .text("signers", client_signer().to_string())
+        .text(
+            "fields",
+            json!([{"type": "text", "role": "Client", "page": 3,
+                    "x": 72, "y": 100, "width": 200, "height": 20, "document": 2}])
+            .to_string(),
+        )
+        .part("file", pdf_part(a.clone(), "contract.pdf"))
+        .part("file", pdf_part(b.clone(), "annex.pdf"));
+    let e = post_form(&s, form).await.error(400, "parameter_invalid");
+    assert_eq!(e["param"], "fields.0");
+}
+
+#[tokio::test]
+async fn the_limits_apply_to_the_documents_together() {
+    let s = TestServer::start().await;
+    let pdf = client_contract();
+
+    // An 11th document is refused before any is decoded (these are not even base64).
+    let files: Vec<Value> = (0..11)
+        .map(|i| json!({"file_name": format!("d{i}.pdf"), "file_base64": "%%%"}))
+        .collect();
+    let e = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"signers": client_signer(), "files": files}),
+        )
+        .await
+        .error(400, "parameter_invalid");
+    assert_eq!(e["param"], "files");
+    let e = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"signers": client_signer(), "file_base64": b64(&pdf), "file_name": "a.pdf",
+                   "files": files[..10]}),
+        )
+        .await
+        .error(400, "parameter_invalid");
+    assert_eq!(e["param"], "files");
+    let mut form = Form::new().text("signers", client_signer().to_string());
+    for i in 0..11 {
+        form = form.part("file", pdf_part(pdf.clone(), &format!("d{i}.pdf")));
+    }
+    let e = post_form(&s, form).await.error(400, "parameter_invalid");
+    assert_eq!(e["param"], "files");
+    // Ten are fine.
+    let files: Vec<Value> = (0..10)
+        .map(|i| json!({"file_name": format!("d{i}.pdf"), "file_base64": b64(&pdf)}))
+        .collect();
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"signers": client_signer(), "files": files}),
+        )
+        .await
+        .ok(201);
+    assert_eq!(env["documents"].as_array().unwrap().len(), 10);
+    assert_eq!(env["documents"][9]["name"], "d9.pdf");
+
+    // 25 MiB in total: two parts each under the limit, over it together.
+    let half = vec![b'x'; 13_500_000];
+    let form = Form::new()
+        .text("signers", client_signer().to_string())
+        .part("file", pdf_part(half.clone(), "a.pdf"))
+        .part("file", pdf_part(half, "b.pdf"));
+    let e = post_form(&s, form).await.error(413, "file_too_large");
+    assert_eq!(e["param"], "files");
+
+    // 200 pages in total: 101 + 101.
+    let lines: Vec<&str> = vec!["Page"];
+    let mut big = PdfBuilder::new().page(&["Signature: {{signature:Client}}"]);
+    for _ in 0..100 {
+        big = big.page(&lines);
+    }
+    let big = big.build();
+    let e = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"signers": client_signer(), "files": [
+                {"file_name": "a.pdf", "file_base64": b64(&big)},
+                {"file_name": "b.pdf", "file_base64": b64(&big)},
+            ]}),
+        )
+        .await
+        .error(400, "too_many_pages");
+    assert_eq!(e["param"], "files");
+
+    // A bad entry of `files` is named.
+    let e = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"signers": client_signer(), "files": [
+                {"file_name": "a.pdf", "file_base64": b64(&pdf)},
+                {"file_name": "b/c.pdf", "file_base64": b64(&pdf)},
+            ]}),
+        )
+        .await
+        .error(400, "parameter_invalid");
+    assert_eq!(e["param"], "files.1.file_name");
+    let e = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"signers": client_signer(), "files": [
+                {"file_name": "a.pdf", "file_base64": b64(&pdf)},
+                {"file_name": "b.pdf", "file_base64": b64(b"not a pdf")},
+            ]}),
+        )
+        .await
+        .error(400, "invalid_pdf");
+    assert_eq!(e["param"], "files.1");
+}
