@@ -153,6 +153,7 @@ fn audit_trail_bench(c: &mut Criterion) {
         events,
         original_sha256: "ab".repeat(32),
         signed_sha256: "cd".repeat(32),
+        documents: vec![],
         signing_certificate_sha256: Some("ef".repeat(32)),
         generated_at: "2025-03-01T10:00:00Z".into(),
     };

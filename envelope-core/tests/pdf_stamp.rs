@@ -241,6 +241,7 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
                 y: 150.0,
                 width: 200.0,
                 height: 30.0,
+                document: 1,
             },
             source: FieldSource::Explicit,
         };

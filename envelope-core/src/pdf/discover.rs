@@ -240,6 +240,7 @@ mod tests {
                 y: 10.0,
                 width: 5.0,
                 height: 5.0,
+                document: 1,
             },
             source: FieldSource::Tag,
         };

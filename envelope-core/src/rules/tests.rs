@@ -71,6 +71,8 @@ fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
         },
         signed: None,
         audit_trail: None,
+        page_count: None,
+        more_documents: vec![],
         emails: vec![],
         files_deleted_at: None,
     }

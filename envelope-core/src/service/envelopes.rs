@@ -1172,6 +1172,7 @@ mod tests {
                 y: 0.0,
                 width: 10.0,
                 height: 10.0,
+                document: 1,
             },
             source: FieldSource::Tag,
         }

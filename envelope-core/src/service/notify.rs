@@ -476,6 +476,8 @@ mod tests {
             original: file("nda.pdf"),
             signed: Some(file("nda-signed.pdf")),
             audit_trail: None,
+            page_count: None,
+            more_documents: vec![],
             emails: vec![],
             files_deleted_at: None,
         }
