@@ -12,6 +12,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod documents;
 mod identity;
 mod webdriver;
 

@@ -1,0 +1,126 @@
+//! A two-document envelope signed in Chromium (extensions E5): the page shows each document in
+//! its own frame and the signer's fields under each document's name; a text field in the first
+//! document and a typed signature in the second are filled from the keyboard; each signed copy
+//! holds only its own document's value. Writes `signing-two-documents.png`.
+
+use serde_json::{Value, json};
+
+use super::common::pdf::PdfBuilder;
+use super::common::signing::link;
+use super::common::{TestServer, b64};
+use super::webdriver::Driver;
+use super::{get_json, save, settle, tool};
+
+async fn signed_text(s: &TestServer, id: &str, n: u32) -> String {
+    let file = get_json(s, &format!("/v1/envelopes/{id}/files/signed?document={n}")).await;
+    let pdf = s.send(s.client.get(file["url"].as_str().unwrap())).await;
+    assert_eq!(pdf.status, 200);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, &pdf.body).unwrap();
+    tool("pdftotext", &[path.to_str().unwrap(), "-"])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_two_document_envelope_is_signed_in_chromium() {
+    let driver = Driver::start().await;
+    let s = TestServer::start().await;
+    let terms = PdfBuilder::new()
+        .page(&["Terms of supply", "Company: {{text:Client:company}}"])
+        .build();
+    let annex = PdfBuilder::new()
+        .page(&["Annex: prices", "Client: {{signature:Client}}"])
+        .build();
+    let env: Value = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({
+                "name": "Supply",
+                "delivery": "embedded",
+                "signers": [{"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"}],
+                "files": [
+                    {"file_name": "terms.pdf", "file_base64": b64(&terms)},
+                    {"file_name": "annex.pdf", "file_base64": b64(&annex)},
+                ],
+            }),
+        )
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap();
+    let path = link(&s, id, "Client").await;
+
+    let profile = tempfile::tempdir().unwrap();
+    let b = driver.session(profile.path()).await;
+    b.set_window(1280, 900).await;
+    b.goto(&s.url(&path)).await;
+    b.wait_for_text("Your fields").await;
+
+    // One frame per document, in order, each loading its own PDF.
+    let frames = b
+        .script(
+            "return Array.from(document.querySelectorAll('iframe.doc'))\
+               .map(f => f.getAttribute('src'));",
+            vec![],
+        )
+        .await;
+    let frames: Vec<&str> = frames
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert_eq!(frames.len(), 2, "{frames:?}");
+    assert!(frames[0].ends_with("/document/1") && frames[1].ends_with("/document/2"));
+    // Each frame's address serves its own document (fetched beside the browser: the page's
+    // policy lets no script fetch).
+    let page = url::Url::parse(&s.url(&path)).unwrap();
+    for (src, original) in frames.iter().zip([&terms, &annex]) {
+        let r = s.send(s.client.get(page.join(src).unwrap().as_str())).await;
+        assert_eq!(r.status, 200, "{src}");
+        assert_eq!(r.header("content-type").as_deref(), Some("application/pdf"));
+        assert!(r.body.starts_with(original), "{src}");
+    }
+    // The fields under each document's name.
+    let legends = b
+        .script(
+            "return Array.from(document.querySelectorAll('fieldset.document-fields')).map(f => \
+               [f.querySelector('legend').textContent, \
+                Array.from(f.querySelectorAll('input[name]')).map(i => i.name)\
+                  .filter(n => !n.startsWith('mode:'))]);",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        legends,
+        json!([
+            ["terms.pdf", ["text:company"]],
+            [
+                "annex.pdf",
+                ["typed:Client_signature", "drawn:Client_signature"]
+            ]
+        ]),
+        "{legends}"
+    );
+    settle().await;
+    save("signing-two-documents.png", &b.viewport_png().await);
+
+    // Keyboard: the text, then the typed signature (Type is the default), consent, Sign.
+    let company = b.find(r#"input[name="text:company"]"#).await;
+    b.type_text(&company, "Bakery and Sons").await;
+    let typed = b.find(r#"input[name="typed:Client_signature"]"#).await;
+    b.type_text(&typed, "Ada Lovelace").await;
+    b.click(&b.find("#consent").await).await;
+    b.click(&b.find("#sign-button").await).await;
+    b.wait_for_text("Everyone has signed").await;
+    b.quit().await;
+
+    let env = get_json(&s, &format!("/v1/envelopes/{id}")).await;
+    assert_eq!(env["status"], "completed", "{env}");
+    let first = signed_text(&s, id, 1).await;
+    let second = signed_text(&s, id, 2).await;
+    assert!(first.contains("Bakery and Sons"), "{first}");
+    assert!(!first.contains("Ada Lovelace"), "{first}");
+    assert!(second.contains("Ada Lovelace"), "{second}");
+    assert!(!second.contains("Bakery and Sons"), "{second}");
+}
