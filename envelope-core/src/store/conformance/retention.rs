@@ -87,6 +87,40 @@ pub async fn storage_accounting(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
     assert_eq!(used(&*store, &other).await, 0, "accounts are apart");
 
+    // Several documents (extensions E5): every document's original and signed copy is held,
+    // and all are let go together.
+    let mut several = envelope(&s);
+    several.original.size = 40;
+    several.more_documents = [10, 20]
+        .into_iter()
+        .map(|size| crate::model::MoreDocument {
+            original: own_file("annex.pdf", size),
+            page_count: 1,
+            signed: None,
+        })
+        .collect();
+    store.create_envelope(&several, &[], None).await.unwrap();
+    assert_eq!(used(&*store, &s).await, 1670, "every document counts");
+    let mut signed = completed(&several, 5, 8);
+    for (d, size) in signed.more_documents.iter_mut().zip([6, 7]) {
+        d.signed = Some(own_file("annex-signed.pdf", size));
+    }
+    store.update_envelope(&signed, &[], None).await.unwrap();
+    assert_eq!(used(&*store, &s).await, 1696, "every signed copy counts");
+    let read = store.get_envelope(&s, &signed.id).await.unwrap().unwrap();
+    assert_eq!(
+        read.more_documents, signed.more_documents,
+        "kept as written"
+    );
+    let blobs: Vec<String> = signed.held_files().iter().map(|f| f.blob.clone()).collect();
+    assert_eq!(blobs.len(), 7);
+    assert!(store.unheld_blobs(&blobs).await.unwrap().is_empty());
+    let mut deleted = next(&signed);
+    deleted.files_deleted_at = Some(deleted.created_at);
+    store.update_envelope(&deleted, &[], None).await.unwrap();
+    assert_eq!(used(&*store, &s).await, 1600, "all let go together");
+    assert_eq!(store.unheld_blobs(&blobs).await.unwrap().len(), 7);
+
     // The quota.
     assert!(
         store
