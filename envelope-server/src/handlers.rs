@@ -4,8 +4,9 @@
 //! meaning, every state rule and every limit of the domain belongs to `envelope-core`.
 
 use envelope_core::service::{
-    CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, FileKind, ListParams, Params,
-    Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload, document_param,
+    CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, Download, FileKind,
+    ListParams, Params, Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload,
+    document_param,
 };
 use envelope_core::{AuthContext, SigningService};
 
@@ -163,8 +164,11 @@ pub async fn dispatch(
     }
 }
 
-/// `GET /files/{token}`: the PDF behind a download link; no API key, the token is the secret.
+/// `GET /files/{token}`: the PDF behind a download link, or an envelope's archive as it is
+/// written (extensions E5); no API key, the token is the secret.
 pub async fn download(svc: &SigningService, token: &str) -> Result<Reply, ApiError> {
-    let (file_name, bytes) = svc.open_file_link(token).await?;
-    Ok(Reply::pdf(&file_name, bytes))
+    Ok(match svc.open_download(token).await? {
+        Download::File { file_name, bytes } => Reply::pdf(&file_name, bytes),
+        Download::Archive { file_name, body } => Reply::zip(&file_name, body),
+    })
 }

@@ -7,9 +7,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::panic::AssertUnwindSafe;
 use std::time::Instant;
 
-use bytes::Bytes;
 use futures_util::FutureExt;
-use http_body_util::Full;
 use hyper::body::{Body, Incoming};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Response, StatusCode};
@@ -28,7 +26,11 @@ use crate::router::{self, BodyPolicy, Route};
 use crate::signing_page;
 
 /// Answers one request; never fails and never panics outward.
-pub async fn handle(app: &App, peer: SocketAddr, req: Request<Incoming>) -> Response<Full<Bytes>> {
+pub async fn handle(
+    app: &App,
+    peer: SocketAddr,
+    req: Request<Incoming>,
+) -> Response<crate::response::ResponseBody> {
     let started = Instant::now();
     let method = req.method().clone();
     let path = req.uri().path().to_string();

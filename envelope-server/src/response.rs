@@ -1,13 +1,16 @@
 //! Small response constructors and the headers every response carries.
 
 use bytes::Bytes;
-use http_body_util::Full;
+use futures_util::TryStreamExt;
+use futures_util::stream::MapOk;
+use http_body_util::{Either, Full, StreamBody};
+use hyper::body::Frame;
 use hyper::header::{self, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
 use serde::Serialize;
 
 use envelope_core::Mode;
-use envelope_core::service::RateLimitState;
+use envelope_core::service::{ArchiveBody, RateLimitState};
 
 use crate::error::ApiError;
 
@@ -19,7 +22,15 @@ pub struct Reply {
     pub body: Bytes,
     /// Headers of this response only (Allow, Retry-After, Content-Disposition, ...).
     pub headers: Vec<(HeaderName, HeaderValue)>,
+    /// Sent instead of `body` when set: an archive, as it is written (extensions E5).
+    pub stream: Option<ArchiveBody>,
 }
+
+/// The chunks of a streamed body as frames.
+pub type Frames = MapOk<ArchiveBody, fn(Bytes) -> Frame<Bytes>>;
+
+/// Every response's body: whole, or streamed (the archive download).
+pub type ResponseBody = Either<Full<Bytes>, StreamBody<Frames>>;
 
 impl Reply {
     /// A JSON body that is already serialized.
@@ -29,6 +40,7 @@ impl Reply {
             content_type: "application/json",
             body,
             headers: Vec::new(),
+            stream: None,
         }
     }
 
@@ -66,6 +78,16 @@ impl Reply {
                 (header::CONTENT_DISPOSITION, disposition),
                 (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
             ],
+            stream: None,
+        }
+    }
+
+    /// A ZIP download written as it is sent, offered as an attachment under `file_name`.
+    pub fn zip(file_name: &str, body: ArchiveBody) -> Reply {
+        Reply {
+            content_type: "application/zip",
+            stream: Some(body),
+            ..Reply::pdf(file_name, Bytes::new())
         }
     }
 }
@@ -116,8 +138,14 @@ pub const RATE_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remain
 pub const RATE_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
 /// The final response: the reply plus the headers of every response.
-pub fn finish(reply: Reply, meta: &Meta) -> Response<Full<Bytes>> {
-    let mut res = Response::new(Full::new(reply.body));
+pub fn finish(reply: Reply, meta: &Meta) -> Response<ResponseBody> {
+    let body = match reply.stream {
+        Some(stream) => Either::Right(StreamBody::new(
+            stream.map_ok(Frame::data as fn(Bytes) -> Frame<Bytes>),
+        )),
+        None => Either::Left(Full::new(reply.body)),
+    };
+    let mut res = Response::new(body);
     *res.status_mut() = reply.status;
     let h = res.headers_mut();
     h.insert(

@@ -47,6 +47,8 @@ pub enum FileKind {
     Original,
     Signed,
     AuditTrail,
+    /// A ZIP of every signed copy and the audit trail (extensions E5).
+    Archive,
 }
 
 impl FileKind {
@@ -55,6 +57,7 @@ impl FileKind {
             "original" => Ok(FileKind::Original),
             "signed" => Ok(FileKind::Signed),
             "audit_trail" => Ok(FileKind::AuditTrail),
+            "archive" => Ok(FileKind::Archive),
             _ => Err(Error::invalid(
                 "kind",
                 "must be original, signed or audit_trail",
@@ -66,6 +69,7 @@ impl FileKind {
             FileKind::Original => "original",
             FileKind::Signed => "signed",
             FileKind::AuditTrail => "audit_trail",
+            FileKind::Archive => "archive",
         }
     }
 }
@@ -534,11 +538,17 @@ impl SigningService {
     ) -> Result<FileLinkView> {
         let rec = self.load_envelope(ctx, id).await?;
         let n = document.unwrap_or(1);
-        if kind == FileKind::AuditTrail && document.is_some() {
+        if matches!(kind, FileKind::AuditTrail | FileKind::Archive) && document.is_some() {
             return Err(Error::invalid(
                 "document",
-                "the audit trail covers every document; leave document out",
+                format!(
+                    "the {} covers every document; leave document out",
+                    kind.as_str().replace('_', " ")
+                ),
             ));
+        }
+        if kind == FileKind::Archive {
+            return self.archive_link(&rec).await;
         }
         let Some((original, signed)) = rec.document(n) else {
             return Err(Error::invalid(
@@ -552,7 +562,7 @@ impl SigningService {
         let file = match kind {
             FileKind::Original => Some(original),
             FileKind::Signed => signed,
-            FileKind::AuditTrail => rec.audit_trail.as_ref(),
+            FileKind::AuditTrail | FileKind::Archive => rec.audit_trail.as_ref(),
         };
         let file = file.ok_or(Error::FileNotReady {
             kind: kind.as_str(),
@@ -564,6 +574,46 @@ impl SigningService {
             });
         }
         self.file_link(kind.as_str(), file).await
+    }
+
+    /// A 5-minute link to the archive of a completed envelope (extensions E5).
+    async fn archive_link(&self, rec: &EnvelopeRecord) -> Result<FileLinkView> {
+        let kind = FileKind::Archive.as_str();
+        let Some(audit) = rec.audit_trail.as_ref() else {
+            return Err(Error::FileNotReady { kind });
+        };
+        if let Some(deleted_at) = rec.files_deleted_at {
+            return Err(Error::FileDeleted { kind, deleted_at });
+        }
+        let token = ids::new_token();
+        let expires_at = self.now() + self.inner.settings.download_link_ttl;
+        let stem = rec
+            .original
+            .file_name
+            .trim_end_matches(".pdf")
+            .trim_end_matches(".PDF");
+        self.inner
+            .store
+            .insert_file_link(&FileLink {
+                token_hash: ids::digest(&token),
+                // The audit trail's blob: the link is deleted with the envelope's files.
+                blob: audit.blob.clone(),
+                file_name: format!("{stem}-signed.zip"),
+                expires_at,
+                base: None,
+                archive: Some(super::ArchiveOf {
+                    account: rec.account.clone(),
+                    mode: rec.mode,
+                    envelope: rec.id.clone(),
+                }),
+            })
+            .await?;
+        Ok(FileLinkView {
+            object: "file_link".into(),
+            kind: kind.into(),
+            url: format!("{}/files/{token}", self.inner.settings.public_base()),
+            expires_at,
+        })
     }
 
     pub(crate) async fn file_link(
@@ -592,6 +642,7 @@ impl SigningService {
                 file_name: file.file_name.clone(),
                 expires_at,
                 base: file.delta.as_ref().map(|d| d.base.clone()),
+                archive: None,
             })
             .await?;
         Ok(FileLinkView {
@@ -603,8 +654,16 @@ impl SigningService {
     }
 
     /// The file behind a download link: `(file_name, bytes)`. Unknown and expired links are
-    /// `NotFound` alike.
+    /// `NotFound` alike. An archive link's ZIP is collected in memory here: servers use
+    /// [`SigningService::open_download`], which streams it.
     pub async fn open_file_link(&self, token: &str) -> Result<(String, bytes::Bytes)> {
+        self.open_download(token).await?.collect().await
+    }
+
+    /// What a download link gives: a whole file, or (kind `archive`, extensions E5) the ZIP of
+    /// an envelope's signed copies and audit trail, written as it is read. Unknown and expired
+    /// links are `NotFound` alike.
+    pub async fn open_download(&self, token: &str) -> Result<super::Download> {
         let gone = || Error::not_found("file", "link");
         if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric())
         {
@@ -619,8 +678,14 @@ impl SigningService {
         if link.expires_at <= self.now() {
             return Err(gone());
         }
+        if let Some(of) = &link.archive {
+            return self.open_archive(of, link.file_name).await;
+        }
         match self.read_blobs(&link.blob, link.base.as_deref()).await? {
-            Some(bytes) => Ok((link.file_name, bytes)),
+            Some(bytes) => Ok(super::Download::File {
+                file_name: link.file_name,
+                bytes,
+            }),
             // Retention deleted the file after this link was read or made (links of a blob
             // no record holds are deleted with its last hold, but one made in between stays
             // until it expires).

@@ -7,6 +7,7 @@
 
 mod account;
 mod admin;
+mod archive;
 mod complete;
 mod deliveries;
 mod email_content;
@@ -34,6 +35,7 @@ use std::sync::Arc;
 use chrono::Duration;
 
 pub use admin::{Admin, NewAccount, NewKey};
+pub use archive::{ARCHIVE_PIPE, ArchiveBody, ArchiveOf, Download};
 pub use deliveries::{AttemptView, DeliveryView};
 pub use envelopes::{
     CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, MAX_DOCUMENTS, Reassign,

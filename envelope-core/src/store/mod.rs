@@ -184,6 +184,11 @@ pub struct FileLink {
     /// ([`StoredFile::delta`](crate::model::StoredFile::delta)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<String>,
+    /// For a link of kind `archive` (extensions E5): the envelope whose signed copies and audit
+    /// trail it gives as one ZIP. `blob` is then the audit trail's, so that the link goes with
+    /// the envelope's files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<crate::service::ArchiveOf>,
 }
 
 /// What [`Store::purge_expired`] may delete: rows that can no longer be used.

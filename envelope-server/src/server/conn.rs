@@ -21,8 +21,8 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use crate::response::ResponseBody;
 use bytes::{Buf, Bytes};
-use http_body_util::Full;
 use hyper::body::{Body, Frame, SizeHint};
 use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
@@ -258,18 +258,18 @@ impl Drop for StreamGuard {
 
 /// A response body that holds its stream's guard.
 struct Tracked {
-    body: Full<Bytes>,
+    body: ResponseBody,
     _open: StreamGuard,
 }
 
 impl Body for Tracked {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = <ResponseBody as Body>::Error;
 
     fn poll_frame(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
         Pin::new(&mut self.body).poll_frame(cx)
     }
 

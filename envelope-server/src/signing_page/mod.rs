@@ -95,6 +95,7 @@ pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
         content_type,
         body: Bytes::from_static(body.as_bytes()),
         headers: security::asset_headers(),
+        stream: None,
     })
 }
 
@@ -261,6 +262,7 @@ impl Pages<'_> {
             content_type: "text/html; charset=utf-8",
             body: page.into(),
             headers,
+            stream: None,
         }
     }
 
@@ -679,6 +681,7 @@ impl Pages<'_> {
             content_type: "text/html; charset=utf-8",
             body: Bytes::new(),
             headers,
+            stream: None,
         }
     }
 

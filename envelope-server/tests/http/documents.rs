@@ -90,6 +90,56 @@ fn qpdf_check(name: &str, bytes: &[u8]) {
     );
 }
 
+/// The archive behind the envelope's `archive` link, unpacked by Python's `zipfile`:
+/// `(name, bytes)` of each entry, in order, after `testzip()` found every CRC right.
+async fn unzip(s: &TestServer, id: &str) -> Vec<(String, Vec<u8>)> {
+    let link = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/archive"))
+        .await
+        .ok(200);
+    assert_eq!(link["kind"], "archive");
+    let r = s.send(s.client.get(link["url"].as_str().unwrap())).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type").as_deref(), Some("application/zip"));
+    assert!(
+        r.header("content-disposition")
+            .is_some_and(|d| d.starts_with("attachment; filename=") && d.contains(".zip")),
+        "{:?}",
+        r.header("content-disposition")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let zip = dir.path().join("archive.zip");
+    std::fs::write(&zip, &r.body).unwrap();
+    let out = dir.path().join("out");
+    let script = "import sys, zipfile, os\n\
+                  z = zipfile.ZipFile(sys.argv[1])\n\
+                  assert z.testzip() is None\n\
+                  os.makedirs(sys.argv[2])\n\
+                  for i, info in enumerate(z.infolist()):\n\
+                  \x20   open(os.path.join(sys.argv[2], str(i)), 'wb').write(z.read(info))\n\
+                  \x20   print(info.filename)\n";
+    let run = std::process::Command::new("python3")
+        .args(["-c", script, zip.to_str().unwrap(), out.to_str().unwrap()])
+        .output()
+        .expect("python3");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    String::from_utf8(run.stdout)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .map(|(i, name)| {
+            (
+                name.to_string(),
+                std::fs::read(out.join(i.to_string())).unwrap(),
+            )
+        })
+        .collect()
+}
+
 #[tokio::test]
 async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sealed() {
     let data = tempfile::tempdir().unwrap();
@@ -221,6 +271,21 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
         assert!(text.contains(name), "{name} missing:\n{text}");
     }
 
+    // The archive: every signed copy and the audit trail, exactly.
+    let mut expected = Vec::new();
+    for (n, name) in [
+        (1, "service-signed.pdf"),
+        (2, "annex-a-signed.pdf"),
+        (3, "annex-b-signed.pdf"),
+    ] {
+        expected.push((
+            name.to_string(),
+            download(&s, id, &format!("signed?document={n}")).await,
+        ));
+    }
+    expected.push(("service-audit-trail.pdf".to_string(), audit.clone()));
+    assert_eq!(unzip(&s, id).await, expected);
+
     // Bad `document` values name the parameter.
     for query in [
         "signed?document=0",
@@ -230,6 +295,7 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
         "signed?document=-1",
         "signed?document=1&document=2",
         "audit_trail?document=1",
+        "archive?document=1",
     ] {
         let e = s
             .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{query}"))
@@ -405,4 +471,34 @@ async fn the_limits_apply_to_the_documents_together() {
         .await
         .error(400, "invalid_pdf");
     assert_eq!(e["param"], "files.1");
+}
+
+#[tokio::test]
+async fn archive_names_are_unique() {
+    let s = TestServer::start().await;
+    let (a, b) = (client_contract(), annex_a());
+    let form = Form::new()
+        .text("signers", client_signer().to_string())
+        .part("file", pdf_part(a, "contract.pdf"))
+        .part("file", pdf_part(b, "contract.pdf"));
+    let env = post_form(&s, form).await.ok(201);
+    let id = env["id"].as_str().unwrap();
+    s.post_empty(
+        &s.test_key,
+        &format!("/v1/test_helpers/envelopes/{id}/complete"),
+    )
+    .await
+    .ok(200);
+    let entries = unzip(&s, id).await;
+    let names: Vec<&str> = entries.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "contract-signed.pdf",
+            "contract-signed (2).pdf",
+            "contract-audit-trail.pdf"
+        ]
+    );
+    assert_eq!(entries[1].1, download(&s, id, "signed?document=2").await);
+    assert_eq!(entries[2].1, download(&s, id, "audit_trail").await);
 }

@@ -211,5 +211,6 @@ pub fn file_link() -> FileLink {
         expires_at: t(3_600_000),
         // A signed copy stored as a delta: the link names the blob it follows too.
         base: Some(format!("blob_{}", ids::random_base62(32))),
+        archive: None,
     }
 }
