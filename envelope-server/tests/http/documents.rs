@@ -502,3 +502,103 @@ async fn archive_names_are_unique() {
     assert_eq!(entries[1].1, download(&s, id, "signed?document=2").await);
     assert_eq!(entries[2].1, download(&s, id, "audit_trail").await);
 }
+
+/// `pdf` (one of the test builder's, 5 objects) with an unreferenced stream of `extra`
+/// pseudo-random bytes appended as an incremental update: a large document that reads fast.
+fn padded(pdf: &[u8], extra: usize, seed: u64) -> Vec<u8> {
+    let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
+    let prev: usize = tail
+        .rsplit("startxref\n")
+        .next()
+        .and_then(|t| t.lines().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let mut out = pdf.to_vec();
+    let at = out.len();
+    out.extend_from_slice(format!("6 0 obj\n<< /Length {extra} >>\nstream\n").as_bytes());
+    let mut x = seed | 1;
+    out.extend((0..extra).map(|_| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x as u8
+    }));
+    out.extend_from_slice(b"\nendstream\nendobj\n");
+    let xref = out.len();
+    out.extend_from_slice(
+        format!(
+            "xref\n6 1\n{at:010} 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev {prev} >>\n\
+             startxref\n{xref}\n%%EOF\n"
+        )
+        .as_bytes(),
+    );
+    out
+}
+
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+/// Figures for docs/PERFORMANCE.md: ten documents of 2.4 MB, sealed. Run with
+/// `cargo test -p envelope-server --test http measure_ten_documents -- --ignored --nocapture`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn measure_ten_documents() {
+    let data = tempfile::tempdir().unwrap();
+    let sealer = load_sealer(&SigningOptions::default(), data.path(), "Envelope").unwrap();
+    let s = TestServer::start_with(Options {
+        sealer: Some(sealer),
+        ..Options::default()
+    })
+    .await;
+    let docs: Vec<Vec<u8>> = (0..10)
+        .map(|i| padded(&client_contract(), 2_400_000, i + 1))
+        .collect();
+    let files: Vec<Value> = docs
+        .iter()
+        .enumerate()
+        .map(|(i, d)| json!({"file_name": format!("part{i}.pdf"), "file_base64": b64(d)}))
+        .collect();
+    let body = json!({"signers": client_signer(), "files": files});
+    let started = std::time::Instant::now();
+    let env = s.post(&s.test_key, "/v1/envelopes", body).await.ok(201);
+    let create = started.elapsed();
+    let id = env["id"].as_str().unwrap();
+    let started = std::time::Instant::now();
+    s.post_empty(
+        &s.test_key,
+        &format!("/v1/test_helpers/envelopes/{id}/complete"),
+    )
+    .await
+    .ok(200);
+    let complete = started.elapsed();
+    let link = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/archive"))
+        .await
+        .ok(200);
+    let before = rss_kb();
+    let started = std::time::Instant::now();
+    let mut res = s
+        .client
+        .get(link["url"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    let (mut first, mut total, mut peak) = (None, 0usize, before);
+    while let Some(chunk) = res.chunk().await.unwrap() {
+        first.get_or_insert_with(|| started.elapsed());
+        total += chunk.len();
+        peak = peak.max(rss_kb());
+    }
+    let download = started.elapsed();
+    println!(
+        "10 x 2.4 MB: create {create:?}, completion {complete:?}, archive {total} bytes in \
+         {download:?} (first byte after {:?}), RSS {before} kB -> peak {peak} kB",
+        first.unwrap()
+    );
+}
