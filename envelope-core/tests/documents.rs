@@ -8,7 +8,7 @@ mod support;
 use envelope_core::SigningService;
 use envelope_core::model::{EnvelopeStatus, SignerValue};
 use envelope_core::service::{
-    AuthContext, ClientInfo, CreateEnvelopeParams, FileKind, Params, SignInput, Upload,
+    AuthContext, ClientInfo, CreateEnvelopeParams, Download, FileKind, Params, SignInput, Upload,
 };
 use serde_json::{Value, json};
 use support::simple_pdf;
@@ -139,6 +139,11 @@ async fn each_document_is_signed_on_its_own() {
         "company".into(),
         SignerValue::Text("Analytical Engines".into()),
     );
+    let e = svc
+        .envelope_file(&ctx, &env.id, FileKind::Archive, None)
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), "file_not_ready");
     let done = svc
         .sign(&t, None, input, &ClientInfo::default())
         .await
@@ -164,6 +169,42 @@ async fn each_document_is_signed_on_its_own() {
     }
     let annex = text_of(&file(&svc, &ctx, &env.id, FileKind::Signed, 2).await);
     assert!(annex.contains("Analytical Engines"), "{annex}");
+
+    // The same files without links, and the archive of them all.
+    let (name, bytes) = svc
+        .envelope_file(&ctx, &env.id, FileKind::Signed, Some(3))
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    assert_eq!(name, "schedule-signed.pdf");
+    assert_eq!(bytes, file(&svc, &ctx, &env.id, FileKind::Signed, 3).await);
+    let download = svc
+        .envelope_file(&ctx, &env.id, FileKind::Archive, None)
+        .await
+        .unwrap();
+    assert!(matches!(download, Download::Archive { .. }));
+    let (name, zip) = download.collect().await.unwrap();
+    assert_eq!(name, "contract-signed.zip");
+    let reader = async_zip::base::read::mem::ZipFileReader::new(zip.to_vec())
+        .await
+        .unwrap();
+    let names: Vec<&str> = reader
+        .file()
+        .entries()
+        .iter()
+        .map(|e| e.filename().as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "contract-signed.pdf",
+            "annex-signed.pdf",
+            "schedule-signed.pdf",
+            "contract-audit-trail.pdf"
+        ]
+    );
     let e = svc
         .envelope_document_link(&ctx, &env.id, FileKind::Signed, Some(4))
         .await

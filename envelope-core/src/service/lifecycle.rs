@@ -74,6 +74,59 @@ impl FileKind {
     }
 }
 
+/// The stored file `kind` of `document` names (`None` for the archive, which is every
+/// document's), or why it cannot be had: a `document` that does not fit the kind or the
+/// envelope, a file not made yet, files deleted by retention.
+fn pick_file(
+    rec: &EnvelopeRecord,
+    kind: FileKind,
+    document: Option<u32>,
+) -> Result<Option<&crate::model::StoredFile>> {
+    if matches!(kind, FileKind::AuditTrail | FileKind::Archive) && document.is_some() {
+        return Err(Error::invalid(
+            "document",
+            format!(
+                "the {} covers every document; leave document out",
+                kind.as_str().replace('_', " ")
+            ),
+        ));
+    }
+    let Some((original, signed)) = rec.document(document.unwrap_or(1)) else {
+        return Err(Error::invalid(
+            "document",
+            format!(
+                "must be a document of the envelope, from 1 to {}",
+                rec.document_count()
+            ),
+        ));
+    };
+    let file = match kind {
+        FileKind::Original => Some(original),
+        FileKind::Signed => signed,
+        FileKind::AuditTrail | FileKind::Archive => rec.audit_trail.as_ref(),
+    };
+    let file = file.ok_or(Error::FileNotReady {
+        kind: kind.as_str(),
+    })?;
+    if let Some(deleted_at) = rec.files_deleted_at {
+        return Err(Error::FileDeleted {
+            kind: kind.as_str(),
+            deleted_at,
+        });
+    }
+    Ok((kind != FileKind::Archive).then_some(file))
+}
+
+/// The archive's file name: the first document's, `-signed.zip` instead of `.pdf`.
+fn archive_name(rec: &EnvelopeRecord) -> String {
+    let stem = rec
+        .original
+        .file_name
+        .trim_end_matches(".pdf")
+        .trim_end_matches(".PDF");
+    format!("{stem}-signed.zip")
+}
+
 /// `?document=N` of a file download (extensions E5): an integer from 1 to
 /// [`super::envelopes::MAX_DOCUMENTS`], `None` when absent. Whether the envelope has that
 /// document is checked by [`SigningService::envelope_document_link`].
@@ -537,68 +590,62 @@ impl SigningService {
         document: Option<u32>,
     ) -> Result<FileLinkView> {
         let rec = self.load_envelope(ctx, id).await?;
-        let n = document.unwrap_or(1);
-        if matches!(kind, FileKind::AuditTrail | FileKind::Archive) && document.is_some() {
-            return Err(Error::invalid(
-                "document",
-                format!(
-                    "the {} covers every document; leave document out",
-                    kind.as_str().replace('_', " ")
-                ),
-            ));
+        match pick_file(&rec, kind, document)? {
+            Some(file) => self.file_link(kind.as_str(), file).await,
+            None => self.archive_link(&rec).await,
         }
-        if kind == FileKind::Archive {
-            return self.archive_link(&rec).await;
-        }
-        let Some((original, signed)) = rec.document(n) else {
-            return Err(Error::invalid(
-                "document",
-                format!(
-                    "must be a document of the envelope, from 1 to {}",
-                    rec.document_count()
-                ),
-            ));
-        };
-        let file = match kind {
-            FileKind::Original => Some(original),
-            FileKind::Signed => signed,
-            FileKind::AuditTrail | FileKind::Archive => rec.audit_trail.as_ref(),
-        };
-        let file = file.ok_or(Error::FileNotReady {
-            kind: kind.as_str(),
-        })?;
-        if let Some(deleted_at) = rec.files_deleted_at {
-            return Err(Error::FileDeleted {
-                kind: kind.as_str(),
-                deleted_at,
-            });
-        }
-        self.file_link(kind.as_str(), file).await
     }
 
-    /// A 5-minute link to the archive of a completed envelope (extensions E5).
+    /// One file of an envelope itself, for Rust callers (the API gives links): the original or
+    /// signed copy of `document` (the first when `None`), the audit trail, or the archive as it
+    /// is written (extensions E5). Refused exactly like
+    /// [`SigningService::envelope_document_link`].
+    pub async fn envelope_file(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        kind: FileKind,
+        document: Option<u32>,
+    ) -> Result<super::Download> {
+        let rec = self.load_envelope(ctx, id).await?;
+        match pick_file(&rec, kind, document)? {
+            Some(file) => {
+                let bytes = self.read_file(file).await?.ok_or(Error::FileDeleted {
+                    kind: kind.as_str(),
+                    deleted_at: self.now(),
+                })?;
+                Ok(super::Download::File {
+                    file_name: file.file_name.clone(),
+                    bytes,
+                })
+            }
+            None => {
+                let of = super::ArchiveOf {
+                    account: rec.account.clone(),
+                    mode: rec.mode,
+                    envelope: rec.id.clone(),
+                };
+                self.open_archive(&of, archive_name(&rec)).await
+            }
+        }
+    }
+
+    /// A 5-minute link to the archive of a completed envelope (checked by [`pick_file`]).
     async fn archive_link(&self, rec: &EnvelopeRecord) -> Result<FileLinkView> {
         let kind = FileKind::Archive.as_str();
-        let Some(audit) = rec.audit_trail.as_ref() else {
-            return Err(Error::FileNotReady { kind });
-        };
-        if let Some(deleted_at) = rec.files_deleted_at {
-            return Err(Error::FileDeleted { kind, deleted_at });
-        }
+        let audit = rec
+            .audit_trail
+            .as_ref()
+            .ok_or(Error::FileNotReady { kind })?;
         let token = ids::new_token();
         let expires_at = self.now() + self.inner.settings.download_link_ttl;
-        let stem = rec
-            .original
-            .file_name
-            .trim_end_matches(".pdf")
-            .trim_end_matches(".PDF");
         self.inner
             .store
             .insert_file_link(&FileLink {
                 token_hash: ids::digest(&token),
                 // The audit trail's blob: the link is deleted with the envelope's files.
                 blob: audit.blob.clone(),
-                file_name: format!("{stem}-signed.zip"),
+                file_name: archive_name(rec),
                 expires_at,
                 base: None,
                 archive: Some(super::ArchiveOf {
