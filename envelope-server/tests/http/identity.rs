@@ -204,6 +204,10 @@ async fn no_route_of_the_link_leaks_or_acts_without_the_code() {
     let d = get_with(&s, &format!("{path}/document"), None).await;
     assert_eq!(d.status, 403);
     assert!(!d.body.starts_with(b"%PDF"));
+    // A document by number (extensions E5) is guarded the same way.
+    let d = get_with(&s, &format!("{path}/document/1"), None).await;
+    assert_eq!(d.status, 403);
+    assert!(!d.body.starts_with(b"%PDF"));
     assert_eq!(
         d.header("content-type").as_deref(),
         Some("text/html; charset=utf-8")
@@ -300,6 +304,13 @@ async fn no_route_of_the_link_leaks_or_acts_without_the_code() {
     let d = get_with(&s, &format!("{path}/document"), Some(&cookie)).await;
     assert_eq!(d.status, 200);
     assert!(d.body.starts_with(b"%PDF"));
+    let one = get_with(&s, &format!("{path}/document/1"), Some(&cookie)).await;
+    assert_eq!((one.status, &one.body), (200, &d.body));
+    for n in ["2", "0", "01x", "99999999999"] {
+        let r = get_with(&s, &format!("{path}/document/{n}"), Some(&cookie)).await;
+        assert_eq!(r.status, 404, "document/{n}");
+        assert!(!r.body.starts_with(b"%PDF"));
+    }
     let csrf = form_token(&page, "sign-form");
     let r = post_with(
         &s,
