@@ -501,6 +501,7 @@ mod tests {
                     y: 2.25,
                     width: 100.0,
                     height: 20.0,
+                    options: None,
                 },
                 source,
             };
