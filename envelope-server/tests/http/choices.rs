@@ -363,14 +363,23 @@ async fn bad_options_and_values_are_refused_naming_the_field() {
             "radio",
             "plan",
             Some("Client"),
-            Some(json!(["Monthly", "Yearly"])),
+            Some(json!(["Monthly", "<Yearly> & \"more\""])),
         ),
     ];
     let mut body = create_body(fields, json!({"tier": "silver", "amount": "-3.50"}));
     body["fields"][0]["y"] = json!(120);
     body["fields"][1]["y"] = json!(160);
+    body["delivery"] = json!("embedded");
     let env = s.post(&s.test_key, "/v1/envelopes", body).await.ok(201);
     let id = env["id"].as_str().unwrap();
+    // Options are the sender's words: escaped on the page, never markup.
+    let path = link(&s, id, "Client").await;
+    let page = html(&s.send(s.client.get(s.url(&path))).await);
+    assert!(
+        page.contains(r#"value="&lt;Yearly&gt; &amp; &quot;more&quot;""#),
+        "{page}"
+    );
+    assert!(!page.contains("<Yearly>"));
     s.post_empty(
         &s.test_key,
         &format!("/v1/test_helpers/envelopes/{id}/complete"),
