@@ -310,7 +310,7 @@ fn fill_form_field(
                 .find_map(|w| w.on.clone().filter(|on| on == s.as_bytes()))
                 .ok_or_else(|| PdfError::InvalidValue {
                     key: key.to_string(),
-                    reason: format!("the radio group has no button \"{s}\""),
+                    reason: format!("the radio group has no button named {s}"),
                 })?,
         ),
         _ => None,
