@@ -81,6 +81,14 @@ fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
             FieldType::Date => StampValue::Text("2024-05-01".into()),
             FieldType::Text => StampValue::Text(format!("Sample {}", f.field.key)),
             FieldType::Checkbox => StampValue::Checkbox(true),
+            FieldType::Radio | FieldType::Select => StampValue::Text(
+                f.field
+                    .options
+                    .as_ref()
+                    .and_then(|o| o.first().cloned())
+                    .unwrap_or_default(),
+            ),
+            FieldType::Number => StampValue::Text("42".into()),
         };
         println!(
             "  page {} ({:.1}, {:.1}, {:.1} x {:.1}) {} {:?} <- {:?}",

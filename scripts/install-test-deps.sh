@@ -6,8 +6,8 @@
 # (envelope-server/tests/durability/retention.rs runs the real binary with its clock moved ahead)
 # and pyHanko with its CLI (the second, independent validator of sealed PDFs); from PyPI too, for
 # the OpenAPI tests (envelope-server/tests/openapi): schemathesis, openapi-python-client and
-# openapi-spec-validator, and prometheus-client (its text parser reads the /metrics scrape of
-# envelope-server/tests/durability/metrics.rs). Safe to run again:
+# openapi-spec-validator, prometheus-client (its text parser reads the /metrics scrape of
+# envelope-server/tests/durability/metrics.rs), reportlab and pypdf (choice fields). Safe to run again:
 # it only installs what is missing. Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
@@ -53,6 +53,10 @@ command -v schemathesis >/dev/null 2>&1 || py_need+=("schemathesis>=4,<5")
 command -v openapi-python-client >/dev/null 2>&1 || py_need+=("openapi-python-client>=0.29,<0.30")
 python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || py_need+=("openapi-spec-validator>=0.9,<0.10")
 python3 -c 'import prometheus_client' >/dev/null 2>&1 || py_need+=("prometheus-client>=0.26,<1")
+# reportlab draws the AcroForm (radio group, combo box) of envelope-server/tests/http/choices.rs
+# at test time; pypdf reads the chosen values back from the signed copy.
+python3 -c 'import reportlab' >/dev/null 2>&1 || py_need+=("reportlab>=4,<5")
+python3 -c 'import pypdf' >/dev/null 2>&1 || py_need+=("pypdf>=5")
 if [ ${#py_need[@]} -gt 0 ]; then
   echo "installing: ${py_need[*]} (PyPI)"
   python3 -m pip install --quiet "${py_need[@]}" \

@@ -71,6 +71,8 @@ page-draw-hint = Draw with a mouse, a finger or a pen. Prefer the keyboard? Choo
 page-drawing-area = { $field }: drawing area
 page-clear-drawing = Clear drawing
 page-date-hint = Filled in automatically with the date you sign.
+page-choose-option = Choose an option
+page-number-hint = A number, such as 12 or -3.50.
 page-signature-page-hint = Placed on a signature page added at the end of the document.
 page-consent = I agree to sign electronically
 page-consent-hint = My electronic signature on this document is as binding as a handwritten one.
@@ -136,6 +138,8 @@ error-invalid = “{ $field }” was not accepted. Please check it and try again
 # The same with the service's own explanation ($detail, in English): used for English pages.
 error-invalid-detail = “{ $field }” was not accepted: { $detail }.
 error-value-empty = “{ $field }” must not be empty.
+error-value-not-option = “{ $field }” must be one of the choices shown.
+error-value-not-number = “{ $field }” must be a number, such as 12 or -3.50.
 error-value-too-long = “{ $field }” can be at most { $max ->
         [one] { $max } character
        *[other] { $max } characters

@@ -65,6 +65,8 @@ page-draw-hint = Dibuje con el ratón, el dedo o un lápiz. ¿Prefiere el teclad
 page-drawing-area = { $field }: área de dibujo
 page-clear-drawing = Borrar dibujo
 page-date-hint = Se rellena automáticamente con la fecha en que firme.
+page-choose-option = Elija una opción
+page-number-hint = Un número, por ejemplo 12 o -3.50.
 page-signature-page-hint = Se coloca en una página de firma añadida al final del documento.
 page-consent = Acepto firmar electrónicamente
 page-consent-hint = Mi firma electrónica en este documento es tan vinculante como una firma manuscrita.
@@ -127,6 +129,8 @@ error-missing = Rellene «{ $field }».
 error-invalid = No se ha aceptado «{ $field }». Revíselo e inténtelo de nuevo.
 error-invalid-detail = No se ha aceptado «{ $field }»: { $detail }.
 error-value-empty = «{ $field }» no puede estar vacío.
+error-value-not-option = «{ $field }» debe ser una de las opciones mostradas.
+error-value-not-number = «{ $field }» debe ser un número, por ejemplo 12 o -3.50.
 error-value-too-long = «{ $field }» puede tener como máximo { $max ->
         [one] { $max } carácter
        *[other] { $max } caracteres

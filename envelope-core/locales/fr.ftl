@@ -65,6 +65,8 @@ page-draw-hint = Dessinez avec une souris, un doigt ou un stylet. Vous préfére
 page-drawing-area = { $field } : zone de dessin
 page-clear-drawing = Effacer le dessin
 page-date-hint = Rempli automatiquement avec la date de votre signature.
+page-choose-option = Choisissez une option
+page-number-hint = Un nombre, par exemple 12 ou -3.50.
 page-signature-page-hint = Apposée sur une page de signature ajoutée à la fin du document.
 page-consent = J’accepte de signer électroniquement
 page-consent-hint = Ma signature électronique sur ce document a la même valeur qu’une signature manuscrite.
@@ -127,6 +129,8 @@ error-missing = Veuillez remplir « { $field } ».
 error-invalid = « { $field } » n’a pas été accepté. Veuillez vérifier la valeur et réessayer.
 error-invalid-detail = « { $field } » n’a pas été accepté : { $detail }.
 error-value-empty = « { $field } » ne doit pas être vide.
+error-value-not-option = « { $field } » doit être l’un des choix proposés.
+error-value-not-number = « { $field } » doit être un nombre, par exemple 12 ou -3.50.
 error-value-too-long = « { $field } » ne doit pas dépasser { $max ->
         [one] { $max } caractère
        *[other] { $max } caractères

@@ -65,6 +65,8 @@ page-draw-hint = Disegni con il mouse, con un dito o con una penna. Preferisce l
 page-drawing-area = { $field }: area di disegno
 page-clear-drawing = Cancella disegno
 page-date-hint = Compilato automaticamente con la data della firma.
+page-choose-option = Scelga un’opzione
+page-number-hint = Un numero, ad esempio 12 o -3.50.
 page-signature-page-hint = Apposta su una pagina delle firme aggiunta alla fine del documento.
 page-consent = Accetto di firmare elettronicamente
 page-consent-hint = La mia firma elettronica su questo documento è vincolante quanto una firma autografa.
@@ -127,6 +129,8 @@ error-missing = Compili «{ $field }».
 error-invalid = «{ $field }» non è stato accettato. Controlli il valore e riprovi.
 error-invalid-detail = «{ $field }» non è stato accettato: { $detail }.
 error-value-empty = «{ $field }» non può essere vuoto.
+error-value-not-option = «{ $field }» deve essere una delle scelte mostrate.
+error-value-not-number = «{ $field }» deve essere un numero, ad esempio 12 o -3.50.
 error-value-too-long = «{ $field }» può contenere al massimo { $max ->
         [one] { $max } carattere
        *[other] { $max } caratteri

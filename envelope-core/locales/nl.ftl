@@ -65,6 +65,8 @@ page-draw-hint = Teken met een muis, een vinger of een pen. Liever het toetsenbo
 page-drawing-area = { $field }: tekenvlak
 page-clear-drawing = Tekening wissen
 page-date-hint = Wordt automatisch ingevuld met de datum waarop u ondertekent.
+page-choose-option = Kies een optie
+page-number-hint = Een getal, bijvoorbeeld 12 of -3.50.
 page-signature-page-hint = Komt op een handtekeningpagina die aan het einde van het document wordt toegevoegd.
 page-consent = Ik ga akkoord met elektronisch ondertekenen
 page-consent-hint = Mijn elektronische handtekening op dit document is even bindend als een handgeschreven handtekening.
@@ -127,6 +129,8 @@ error-missing = Vul ‘{ $field }’ in.
 error-invalid = ‘{ $field }’ is niet geaccepteerd. Controleer de waarde en probeer het opnieuw.
 error-invalid-detail = ‘{ $field }’ is niet geaccepteerd: { $detail }.
 error-value-empty = ‘{ $field }’ mag niet leeg zijn.
+error-value-not-option = ‘{ $field }’ moet een van de getoonde keuzes zijn.
+error-value-not-number = ‘{ $field }’ moet een getal zijn, bijvoorbeeld 12 of -3.50.
 error-value-too-long = ‘{ $field }’ mag maximaal { $max ->
         [one] { $max } teken
        *[other] { $max } tekens

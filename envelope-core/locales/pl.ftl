@@ -69,6 +69,8 @@ page-draw-hint = Narysuj podpis myszą, palcem lub rysikiem. Wolisz klawiaturę?
 page-drawing-area = { $field }: pole do rysowania
 page-clear-drawing = Wyczyść rysunek
 page-date-hint = Wypełniane automatycznie datą złożenia podpisu.
+page-choose-option = Wybierz opcję
+page-number-hint = Liczba, na przykład 12 lub -3.50.
 page-signature-page-hint = Umieszczany na stronie podpisów dodanej na końcu dokumentu.
 page-consent = Zgadzam się na podpisanie elektroniczne
 page-consent-hint = Mój podpis elektroniczny na tym dokumencie jest tak samo wiążący jak podpis własnoręczny.
@@ -131,6 +133,8 @@ error-missing = Wypełnij pole „{ $field }”.
 error-invalid = Wartość pola „{ $field }” nie została przyjęta. Sprawdź ją i spróbuj ponownie.
 error-invalid-detail = Wartość pola „{ $field }” nie została przyjęta: { $detail }.
 error-value-empty = Pole „{ $field }” nie może być puste.
+error-value-not-option = Pole „{ $field }” musi mieć jedną z pokazanych wartości.
+error-value-not-number = Pole „{ $field }” musi zawierać liczbę, na przykład 12 lub -3.50.
 error-value-too-long = Pole „{ $field }” może mieć najwyżej { $max ->
         [one] { $max } znak
         [few] { $max } znaki

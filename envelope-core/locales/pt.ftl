@@ -65,6 +65,8 @@ page-draw-hint = Desenhe com o mouse, o dedo ou uma caneta. Prefere o teclado? E
 page-drawing-area = { $field }: área de desenho
 page-clear-drawing = Limpar desenho
 page-date-hint = Preenchido automaticamente com a data da sua assinatura.
+page-choose-option = Escolha uma opção
+page-number-hint = Um número, por exemplo 12 ou -3.50.
 page-signature-page-hint = Inserida em uma página de assinaturas adicionada ao final do documento.
 page-consent = Concordo em assinar eletronicamente
 page-consent-hint = Minha assinatura eletrônica neste documento tem a mesma validade que uma assinatura de próprio punho.
@@ -127,6 +129,8 @@ error-missing = Preencha “{ $field }”.
 error-invalid = “{ $field }” não foi aceito. Verifique o valor e tente novamente.
 error-invalid-detail = “{ $field }” não foi aceito: { $detail }.
 error-value-empty = “{ $field }” não pode ficar em branco.
+error-value-not-option = “{ $field }” deve ser uma das opções mostradas.
+error-value-not-number = “{ $field }” deve ser um número, por exemplo 12 ou -3.50.
 error-value-too-long = “{ $field }” pode ter no máximo { $max ->
         [one] { $max } caractere
        *[other] { $max } caracteres

@@ -1,7 +1,8 @@
 //! Fields: the places in a document where a signer (or the sender) puts a value.
 //!
 //! [`Field`] is the wire object of decisions.md (`{key, type, role, filled_by, required, page, x, y,
-//! width, height}`); [`PlacedField`] is what records keep: the field plus where it came from, which
+//! width, height}`, plus `options` for `radio` and `select` fields, extensions E6);
+//! [`PlacedField`] is what records keep: the field plus where it came from, which
 //! the PDF engine needs when it stamps (a text tag is painted over, a form field gets its value).
 
 use serde::{Deserialize, Serialize};
@@ -15,6 +16,12 @@ pub enum FieldType {
     Date,
     Text,
     Checkbox,
+    /// One choice of [`Field::options`], shown as radio buttons (extensions E6).
+    Radio,
+    /// One choice of [`Field::options`], shown as a drop-down (extensions E6).
+    Select,
+    /// A plain decimal number ([`parse_number`]).
+    Number,
 }
 
 impl FieldType {
@@ -26,6 +33,9 @@ impl FieldType {
             FieldType::Date => "date",
             FieldType::Text => "text",
             FieldType::Checkbox => "checkbox",
+            FieldType::Radio => "radio",
+            FieldType::Select => "select",
+            FieldType::Number => "number",
         }
     }
 
@@ -37,9 +47,101 @@ impl FieldType {
             "date" => FieldType::Date,
             "text" => FieldType::Text,
             "checkbox" => FieldType::Checkbox,
+            "radio" => FieldType::Radio,
+            "select" => FieldType::Select,
+            "number" => FieldType::Number,
             _ => return None,
         })
     }
+
+    /// True for the types whose value is one of [`Field::options`] (`radio`, `select`).
+    pub fn has_options(self) -> bool {
+        matches!(self, FieldType::Radio | FieldType::Select)
+    }
+}
+
+/// Most options a `radio` or `select` field may have.
+pub const MAX_OPTIONS: usize = 500;
+/// Longest option, in characters.
+pub const MAX_OPTION_CHARS: usize = 200;
+/// Longest value of a `number` field, in characters.
+pub const MAX_NUMBER_CHARS: usize = 40;
+/// The form of a `number` field's value: an optional minus, digits, and an optional fraction
+/// after a point (`-12`, `3.50`). As an HTML `pattern` it is matched against the whole value;
+/// [`parse_number`] applies the same rule.
+pub const NUMBER_PATTERN: &str = "-?[0-9]+([.][0-9]+)?";
+
+/// Why an option list or one of its options was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OptionsProblem {
+    /// No options at all.
+    Empty,
+    /// More than [`MAX_OPTIONS`].
+    TooMany,
+    /// The option at this index is empty, longer than [`MAX_OPTION_CHARS`], or has a character
+    /// the stamping fonts cannot draw.
+    Bad(usize, String),
+    /// The option at this index repeats an earlier one.
+    Duplicate(usize),
+}
+
+impl std::fmt::Display for OptionsProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionsProblem::Empty => f.write_str("must list at least one option"),
+            OptionsProblem::TooMany => write!(f, "at most {MAX_OPTIONS} options are allowed"),
+            OptionsProblem::Bad(_, why) => f.write_str(why),
+            OptionsProblem::Duplicate(_) => f.write_str("repeats an earlier option"),
+        }
+    }
+}
+
+/// One option: 1 to [`MAX_OPTION_CHARS`] characters, not only spaces, all drawable by the
+/// stamping fonts (the chosen option is painted into the signed copy).
+pub fn check_option(option: &str) -> Result<(), String> {
+    if option.trim().is_empty() {
+        return Err("must not be empty".into());
+    }
+    if option.chars().count() > MAX_OPTION_CHARS {
+        return Err(format!("must be at most {MAX_OPTION_CHARS} characters"));
+    }
+    crate::pdf::check_drawable(option).map_err(|u| u.to_string())
+}
+
+/// Checks an option list: 1 to [`MAX_OPTIONS`] entries (counted before any is looked at), each
+/// valid ([`check_option`]), none repeated. Linear in the list's length.
+pub fn check_options(options: &[String]) -> Result<(), OptionsProblem> {
+    if options.is_empty() {
+        return Err(OptionsProblem::Empty);
+    }
+    if options.len() > MAX_OPTIONS {
+        return Err(OptionsProblem::TooMany);
+    }
+    let mut seen = std::collections::HashSet::with_capacity(options.len());
+    for (i, o) in options.iter().enumerate() {
+        check_option(o).map_err(|why| OptionsProblem::Bad(i, why))?;
+        if !seen.insert(o.as_str()) {
+            return Err(OptionsProblem::Duplicate(i));
+        }
+    }
+    Ok(())
+}
+
+/// A `number` field's value as stored: `text` without surrounding spaces when it matches
+/// [`NUMBER_PATTERN`] and has at most [`MAX_NUMBER_CHARS`] characters; `None` otherwise. The
+/// digits are kept as written (`007` stays `007`): the signed copy shows what was entered.
+pub fn parse_number(text: &str) -> Option<&str> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > MAX_NUMBER_CHARS {
+        return None;
+    }
+    let digits = t.strip_prefix('-').unwrap_or(t);
+    let (whole, fraction) = match digits.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (digits, None),
+    };
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    (all_digits(whole) && fraction.is_none_or(all_digits)).then_some(t)
 }
 
 /// The value of `filled_by` for fields that the sender fills through `data` on create.
@@ -65,6 +167,10 @@ pub struct Field {
     /// The envelope's document the field is in, from 1 (extensions E5).
     #[serde(default = "first_document")]
     pub document: u32,
+    /// The choices of a `radio` or `select` field, in order; `None` (and absent from the wire
+    /// object) for the other types.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
 }
 
 /// The document of a field that names none: the first.
@@ -76,6 +182,13 @@ impl Field {
     /// True when the sender fills this field through `data`.
     pub fn is_sender_field(&self) -> bool {
         self.filled_by == SENDER
+    }
+
+    /// True when `value` is one of the field's options.
+    pub fn is_option(&self, value: &str) -> bool {
+        self.options
+            .as_ref()
+            .is_some_and(|o| o.iter().any(|x| x == value))
     }
 }
 
@@ -124,6 +237,8 @@ struct FlatPlacedField {
     #[serde(default = "first_document")]
     document: u32,
     #[serde(default)]
+    options: Option<Vec<String>>,
+    #[serde(default)]
     source: FieldSource,
 }
 
@@ -142,8 +257,89 @@ impl From<FlatPlacedField> for PlacedField {
                 width: f.width,
                 height: f.height,
                 document: f.document,
+                options: f.options,
             },
             source: f.source,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_plain_decimals() {
+        let ok = [
+            ("12", "12"),
+            (" -3.50 ", "-3.50"),
+            ("007", "007"),
+            ("0.5", "0.5"),
+        ];
+        for (given, want) in ok {
+            assert_eq!(parse_number(given), Some(want), "{given:?}");
+        }
+        let long = "1".repeat(MAX_NUMBER_CHARS + 1);
+        let refused = [
+            "", " ", "-", "1.", ".5", "1e5", "1,5", "+1", "--1", "1.2.3", "0x10", "NaN", "inf",
+            "١٢", "1 000", &long,
+        ];
+        for given in refused {
+            assert_eq!(parse_number(given), None, "{given:?}");
+        }
+        assert!(parse_number(&"9".repeat(MAX_NUMBER_CHARS)).is_some());
+    }
+
+    #[test]
+    fn option_lists_are_bounded() {
+        let list = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(check_options(&list(&["Yes", "No"])), Ok(()));
+        assert_eq!(check_options(&[]), Err(OptionsProblem::Empty));
+        assert_eq!(
+            check_options(&list(&["a", "b", "a"])),
+            Err(OptionsProblem::Duplicate(2))
+        );
+        assert!(matches!(
+            check_options(&list(&["a", " "])),
+            Err(OptionsProblem::Bad(1, _))
+        ));
+        assert!(matches!(
+            check_options(&list(&["a", "\u{202e}b"])),
+            Err(OptionsProblem::Bad(1, _))
+        ));
+        let long = "x".repeat(MAX_OPTION_CHARS + 1);
+        assert!(matches!(
+            check_options(&[long]),
+            Err(OptionsProblem::Bad(0, _))
+        ));
+        let many: Vec<String> = (0..=MAX_OPTIONS).map(|i| i.to_string()).collect();
+        assert_eq!(check_options(&many), Err(OptionsProblem::TooMany));
+        assert_eq!(check_options(&many[..MAX_OPTIONS]), Ok(()));
+    }
+
+    #[test]
+    fn seed_field_objects_keep_their_keys() {
+        let f = Field {
+            key: "k".into(),
+            kind: FieldType::Text,
+            role: None,
+            filled_by: SENDER.into(),
+            required: true,
+            page: 1,
+            x: 0.0,
+            y: 0.0,
+            width: 1.0,
+            height: 1.0,
+            document: 1,
+            options: None,
+        };
+        let v = serde_json::to_value(&f).unwrap();
+        assert!(v.get("options").is_none());
+        let radio = Field {
+            kind: FieldType::Radio,
+            options: Some(vec!["a".into()]),
+            ..f
+        };
+        assert_eq!(serde_json::to_value(&radio).unwrap()["options"][0], "a");
     }
 }

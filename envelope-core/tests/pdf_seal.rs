@@ -67,6 +67,14 @@ fn fill(info: &PdfInfo) -> StampRequest {
                 FieldType::Date => StampValue::Text("2024-05-01".into()),
                 FieldType::Text => StampValue::Text("Ada text".into()),
                 FieldType::Checkbox => StampValue::Checkbox(true),
+                FieldType::Radio | FieldType::Select => StampValue::Text(
+                    f.field
+                        .options
+                        .as_ref()
+                        .and_then(|o| o.first().cloned())
+                        .unwrap_or_default(),
+                ),
+                FieldType::Number => StampValue::Text("42".into()),
             }),
         })
         .collect();

@@ -21,6 +21,14 @@ fn fill(info: &PdfInfo, name: &str) -> StampRequest {
                 FieldType::Date => StampValue::Text("2024-05-01".into()),
                 FieldType::Text => StampValue::Text(format!("{name} text")),
                 FieldType::Checkbox => StampValue::Checkbox(true),
+                FieldType::Radio | FieldType::Select => StampValue::Text(
+                    f.field
+                        .options
+                        .as_ref()
+                        .and_then(|o| o.first().cloned())
+                        .unwrap_or_default(),
+                ),
+                FieldType::Number => StampValue::Text("42".into()),
             };
             FieldStamp {
                 field: f.clone(),
@@ -242,6 +250,7 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
                 width: 200.0,
                 height: 30.0,
                 document: 1,
+                options: None,
             },
             source: FieldSource::Explicit,
         };

@@ -55,6 +55,9 @@ const FIELDS: &[&str] = &[
     "Initials: {{initials:Hostile}}",
     "Date: {{date:Hostile}}",
     "Countersigned: {{signature:Other}}",
+    "Plan: {{radio:Hostile:plan:Basic|Pro}}",
+    "Colour: {{select:Hostile:colour:Red|Green|Blue}}",
+    "Quantity: {{number:Hostile:qty}}",
 ];
 
 struct Case {
@@ -307,6 +310,24 @@ fn value_for(kind: &'static str) -> impl Strategy<Value = Option<SignerValue>> {
             hostile_text().prop_map(SignerValue::Text),
         ]
         .boxed(),
+        // Mostly an option, sometimes a near miss or hostile text.
+        "radio" => prop_oneof![
+            3 => prop::sample::select(vec!["Basic", "Pro"]).prop_map(|o| SignerValue::Text(o.into())),
+            1 => prop::sample::select(vec!["basic", "Pro ", "Red", ""]).prop_map(|o| SignerValue::Text(o.into())),
+            1 => hostile_text().prop_map(SignerValue::Text),
+        ]
+        .boxed(),
+        "select" => prop_oneof![
+            3 => prop::sample::select(vec!["Red", "Green", "Blue"]).prop_map(|o| SignerValue::Text(o.into())),
+            1 => hostile_text().prop_map(SignerValue::Text),
+        ]
+        .boxed(),
+        "number" => prop_oneof![
+            3 => "-?[0-9]{1,20}(\\.[0-9]{1,19})?".prop_map(SignerValue::Text),
+            1 => "[-+.,e0-9 ]{0,45}".prop_map(SignerValue::Text),
+            1 => hostile_text().prop_map(SignerValue::Text),
+        ]
+        .boxed(),
         _ => prop_oneof![some_text().prop_map(SignerValue::Typed), drawn()].boxed(),
     };
     let wrong = prop_oneof![
@@ -355,7 +376,8 @@ impl Submission {
 }
 
 fn submission() -> impl Strategy<Value = Submission> {
-    (
+    // Boxed in two parts: one tuple of thirteen strategies overflows a test thread's stack.
+    let seed = (
         value_for("text"),
         value_for("checkbox"),
         value_for("signature"),
@@ -370,22 +392,29 @@ fn submission() -> impl Strategy<Value = Submission> {
         ]),
         prop::option::of(hostile_text()),
     )
-        .prop_map(
-            |(note, agree, sig, ini, date, page, extra, consent, ua, ip)| Submission {
+        .boxed();
+    let choices = (value_for("radio"), value_for("select"), value_for("number")).boxed();
+    (seed, choices).prop_map(
+        |((note, agree, sig, ini, date, page, extra, consent, ua, ip), (plan, colour, qty))| {
+            Submission {
                 values: vec![
                     ("note", note),
                     ("agree", agree),
                     ("Hostile_signature", sig),
                     ("Hostile_initials", ini),
                     ("Hostile_date", date),
+                    ("plan", plan),
+                    ("colour", colour),
+                    ("qty", qty),
                 ],
                 signature: page,
                 extra_key: extra,
                 consent,
                 user_agent: ua,
                 ip,
-            },
-        )
+            }
+        },
+    )
 }
 
 fn runtime() -> &'static tokio::runtime::Runtime {
@@ -485,6 +514,15 @@ fn good_input(signature: SignerValue) -> SignInput {
     input
         .values
         .insert("Hostile_initials".into(), SignerValue::Typed("HS".into()));
+    input
+        .values
+        .insert("plan".into(), SignerValue::Text("Pro".into()));
+    input
+        .values
+        .insert("colour".into(), SignerValue::Text("Blue".into()));
+    input
+        .values
+        .insert("qty".into(), SignerValue::Text("-3.50".into()));
     input
 }
 

@@ -582,6 +582,7 @@ mod tests {
                     width: 100.0,
                     height: 20.0,
                     document: 1,
+                    options: None,
                 },
                 source,
             };

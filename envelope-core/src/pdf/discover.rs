@@ -1,5 +1,5 @@
-//! Field discovery: `{{type:role[:key]}}` and `{{data:key}}` tags in page text, plus AcroForm
-//! fields, turned into [`PlacedField`]s in document order with unique keys.
+//! Field discovery: `{{type:role[:key]}}`, `{{radio:role:key:A|B}}`, `{{select:role:key:A|B}}`
+//! and `{{data:key}}` tags in page text, plus AcroForm fields, turned into [`PlacedField`]s in document order with unique keys.
 //!
 //! The naming rules live here (decisions.md, "Templates and fields"). This module must never
 //! write anything; it reads through the lazy reader only.
@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use super::geometry_box;
 use super::pages::Page;
 use super::text::Glyph;
-use crate::field::{Field, FieldSource, FieldType, PlacedField, SENDER};
+use crate::field::{self, Field, FieldSource, FieldType, PlacedField, SENDER};
 
 /// Longest tag considered, in characters.
 const MAX_TAG: usize = 200;
@@ -22,15 +22,31 @@ pub struct Tag {
     pub role: Option<String>,
     /// The explicit key, if the tag has one.
     pub key: Option<String>,
+    /// The options of a `radio` or `select` tag.
+    pub options: Option<Vec<String>>,
     /// Union of the tag's glyph boxes, user space.
     pub rect: [f64; 4],
     /// The tag's glyphs: indexes `first..=last` into the page's glyphs.
     pub glyphs: (usize, usize),
 }
 
-/// Parses the inside of `{{...}}`. Unknown types are plain text (`None`).
-pub fn parse_tag(inner: &str) -> Option<(FieldType, Option<String>, Option<String>)> {
-    let parts: Vec<&str> = inner.split(':').map(str::trim).collect();
+/// What the inside of a tag says: type, role (`None` for data), key, options.
+pub type TagParts = (
+    FieldType,
+    Option<String>,
+    Option<String>,
+    Option<Vec<String>>,
+);
+
+/// Parses the inside of `{{...}}`. Unknown types are plain text (`None`), and so are `radio` and
+/// `select` tags without a key and options, or whose options break the rules of
+/// [`field::check_options`] (options are separated by `|`; they may contain `:`).
+pub fn parse_tag(inner: &str) -> Option<TagParts> {
+    let kind = FieldType::parse(inner.split(':').next()?.trim());
+    let parts: Vec<&str> = match kind {
+        Some(k) if k.has_options() => inner.splitn(4, ':').map(str::trim).collect(),
+        _ => inner.split(':').map(str::trim).collect(),
+    };
     if parts
         .iter()
         .any(|p| p.is_empty() || p.chars().any(|c| c.is_control() || c == '{' || c == '}'))
@@ -38,12 +54,24 @@ pub fn parse_tag(inner: &str) -> Option<(FieldType, Option<String>, Option<Strin
         return None;
     }
     match parts.as_slice() {
-        ["data", key] => Some((FieldType::Text, None, Some((*key).to_string()))),
-        [kind, role] => Some((FieldType::parse(kind)?, Some((*role).to_string()), None)),
-        [kind, role, key] if *kind != "data" => Some((
-            FieldType::parse(kind)?,
+        ["data", key] => Some((FieldType::Text, None, Some((*key).to_string()), None)),
+        [_, role, key, options] if kind?.has_options() => {
+            let options: Vec<String> = options.split('|').map(|o| o.trim().to_string()).collect();
+            field::check_options(&options).ok()?;
+            Some((
+                kind?,
+                Some((*role).to_string()),
+                Some((*key).to_string()),
+                Some(options),
+            ))
+        }
+        _ if kind?.has_options() => None,
+        [_, role] => Some((kind?, Some((*role).to_string()), None, None)),
+        [_, role, key] => Some((
+            kind?,
             Some((*role).to_string()),
             Some((*key).to_string()),
+            None,
         )),
         _ => None,
     }
@@ -90,7 +118,7 @@ pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
             continue;
         };
         let inner: String = chars[open + 2..end - 1].iter().map(|c| c.0).collect();
-        if let Some((kind, role, key)) = parse_tag(&inner) {
+        if let Some((kind, role, key, options)) = parse_tag(&inner) {
             let mut rect = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
             let (first, last) = (chars[open].1, chars[end].1);
             for g in &glyphs[first..=last] {
@@ -105,6 +133,7 @@ pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
                 kind,
                 role,
                 key,
+                options,
                 rect,
                 glyphs: (first, last),
             });
@@ -139,6 +168,7 @@ pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
             width,
             height,
             document: 1,
+            options: tag.options.clone(),
         },
         source: FieldSource::Tag,
     }
@@ -241,6 +271,7 @@ mod tests {
                 width: 5.0,
                 height: 5.0,
                 document: 1,
+                options: None,
             },
             source: FieldSource::Tag,
         };
@@ -270,6 +301,7 @@ mod tests {
     #[test]
     fn tag_grammar() {
         type Want<'a> = Option<(FieldType, Option<&'a str>, Option<&'a str>)>;
+        let plain = |inner: &str| parse_tag(inner).map(|(k, r, key, _)| (k, r, key));
         let cases: &[(&str, Want)] = &[
             (
                 "signature:Client",
@@ -291,12 +323,44 @@ mod tests {
             ("data:a:b", None),
             ("signature", None),
             ("signature::x", None),
+            (
+                "number:Client",
+                Some((FieldType::Number, Some("Client"), None)),
+            ),
+            (
+                "number:Client:qty",
+                Some((FieldType::Number, Some("Client"), Some("qty"))),
+            ),
+            ("radio:Client", None),
+            ("radio:Client:plan", None),
+            ("select:Client:color:", None),
+            ("radio:Client:plan:a||b", None),
+            ("radio:Client:plan:a|b|a", None),
+            ("data:x:y:z", None),
         ];
         for (inner, want) in cases {
-            let got = parse_tag(inner);
+            let got = plain(inner);
             let want = want.map(|(k, r, key)| (k, r.map(String::from), key.map(String::from)));
             assert_eq!(got, want, "{inner}");
         }
+    }
+
+    #[test]
+    fn choice_tags_carry_their_options() {
+        let (kind, role, key, options) = parse_tag("radio:Client:plan: Yes | No ").unwrap();
+        assert_eq!(
+            (kind, role.as_deref(), key.as_deref()),
+            (FieldType::Radio, Some("Client"), Some("plan"))
+        );
+        assert_eq!(options.unwrap(), ["Yes", "No"]);
+        // Options may hold colons: only the first three separate.
+        let (kind, _, _, options) = parse_tag("select:A:time:9:00|10:30").unwrap();
+        assert_eq!(kind, FieldType::Select);
+        assert_eq!(options.unwrap(), ["9:00", "10:30"]);
+        // Other types have none.
+        assert_eq!(parse_tag("text:A:k").unwrap().3, None);
+        let tags = find_tags(&glyphs("{{select:Buyer:color:Red|Green|Blue}}"));
+        assert_eq!(tags[0].options.as_ref().unwrap().len(), 3);
     }
 
     #[test]

@@ -224,7 +224,14 @@ fn draw_value(
             s,
             Face::Regular,
             r,
-            if kind == FieldType::Text || kind == FieldType::Date {
+            if matches!(
+                kind,
+                FieldType::Text
+                    | FieldType::Date
+                    | FieldType::Radio
+                    | FieldType::Select
+                    | FieldType::Number
+            ) {
                 12.0
             } else {
                 20.0
@@ -294,9 +301,30 @@ fn fill_form_field(
         StampValue::Drawn(_) => true,
     };
     let kind = field.kind();
+    // A radio group's value is the chosen button's on state (a name).
+    let radio_state = match (kind, value) {
+        (Some(FieldType::Radio), StampValue::Text(s)) => Some(
+            field
+                .widgets
+                .iter()
+                .find_map(|w| w.on.clone().filter(|on| on == s.as_bytes()))
+                .ok_or_else(|| PdfError::InvalidValue {
+                    key: key.to_string(),
+                    reason: format!("the radio group has no button named {s}"),
+                })?,
+        ),
+        _ => None,
+    };
     match (kind, value) {
         (Some(FieldType::Checkbox), _) => {}
         (Some(FieldType::Signature), _) => {}
+        (Some(FieldType::Radio), _) => {}
+        (Some(FieldType::Select), StampValue::Text(s)) => {
+            fdict.set(b"V", Object::Str(text_string(s)));
+            if let Some(i) = option_index(doc, &fdict, s)? {
+                fdict.set(b"I", Object::Array(vec![Object::Int(i as i64)]));
+            }
+        }
         (_, StampValue::Text(s) | StampValue::Typed(s)) => {
             fdict.set(b"V", Object::Str(text_string(s)))
         }
@@ -398,6 +426,13 @@ fn fill_form_field(
                 Object::Name(if checked { on.clone() } else { b"Off".to_vec() }),
             );
             on_state.get_or_insert(on);
+        } else if kind == Some(FieldType::Radio) {
+            // Each button keeps its own appearances; only the chosen one is on.
+            let on = w.on.as_ref().filter(|on| Some(*on) == radio_state.as_ref());
+            wd.set(
+                b"AS",
+                Object::Name(on.cloned().unwrap_or_else(|| b"Off".to_vec())),
+            );
         } else {
             let mut ops = String::new();
             let inner = Rect {
@@ -434,11 +469,34 @@ fn fill_form_field(
             Object::Name(if checked { on } else { b"Off".to_vec() }),
         );
     }
+    if let Some(state) = radio_state {
+        fdict.set(b"V", Object::Name(state));
+    }
     up.replace(field.id, Object::Dict(fdict));
     for (id, d) in widget_dicts {
         up.replace(id, Object::Dict(d));
     }
     Ok(())
+}
+
+/// The index in a choice field's `/Opt` of the first entry whose export value is `value` (for
+/// `/I`). One pass over the entries, read in place.
+fn option_index(
+    doc: &mut Document<'_>,
+    fdict: &Dict,
+    value: &str,
+) -> Result<Option<usize>, PdfError> {
+    let Some(opt) = fdict.get(b"Opt") else {
+        return Ok(None);
+    };
+    let opt = doc.resolve(opt)?;
+    Ok(opt.as_array().unwrap_or(&[]).iter().position(|o| {
+        let s = match o {
+            Object::Array(pair) => pair.first().and_then(Object::as_str),
+            other => other.as_str(),
+        };
+        s.is_some_and(|s| super::object::decode_text_string(s) == value)
+    }))
 }
 
 /// The content of the signature page: a title and one block per signer.

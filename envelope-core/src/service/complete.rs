@@ -209,7 +209,8 @@ async fn seal(
 }
 
 /// Values the test helper signs with: the signer's name as a typed signature, its initials,
-/// "Test value" in required text fields, required boxes ticked (dates get the signing date).
+/// "Test value" in required text fields, required boxes ticked, the first option of required
+/// `radio` and `select` fields, 1 in required `number` fields (dates get the signing date).
 ///
 /// They pass through the same checks as a signer's own submission, so the helper stores nothing
 /// a signer could not. A name the stamping fonts cannot draw (a CJK name, say) keeps only what
@@ -252,6 +253,15 @@ fn sample_values(
             FieldType::Text if f.required => SignerValue::Text("Test value".into()),
             FieldType::Date | FieldType::Text => continue,
             FieldType::Checkbox => SignerValue::Checkbox(f.required),
+            // Required choices get their first option, required numbers 1.
+            FieldType::Radio | FieldType::Select if f.required => {
+                match f.options.as_ref().and_then(|o| o.first()) {
+                    Some(first) => SignerValue::Text(first.clone()),
+                    None => continue,
+                }
+            }
+            FieldType::Number if f.required => SignerValue::Text("1".into()),
+            FieldType::Radio | FieldType::Select | FieldType::Number => continue,
         };
         input.values.insert(f.key.clone(), v);
     }

@@ -1129,6 +1129,14 @@ fn check_data(
             (FieldType::Checkbox, _) => {
                 return Err(Error::invalid(param, "expected true or false"));
             }
+            // Choices and numbers: the checks a signer's value gets (extensions E6).
+            (FieldType::Radio | FieldType::Select | FieldType::Number, Value::String(s)) => {
+                let given = SignerValue::Text(s.clone());
+                match super::signing::values::check_field_value(&param, f, &given)? {
+                    Some(v) => v,
+                    None => continue,
+                }
+            }
             (_, Value::String(s)) if s.chars().count() <= 1000 => SignerValue::Text(s.clone()),
             (_, Value::String(_)) => {
                 return Err(Error::invalid(param, "must be at most 1000 characters"));
@@ -1184,6 +1192,7 @@ mod tests {
                 width: 10.0,
                 height: 10.0,
                 document: 1,
+                options: None,
             },
             source: FieldSource::Tag,
         }

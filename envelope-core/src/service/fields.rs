@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::params::Obj;
 use crate::error::{Error, Result};
-use crate::field::{Field, FieldType, SENDER};
+use crate::field::{self, Field, FieldType, MAX_OPTIONS, OptionsProblem, SENDER};
 
 /// Parses the `fields` parameter (decisions.md's field object). Keys left out get
 /// `<role>_<type>` (numbered from `_2`), unique against `taken`.
@@ -35,7 +35,7 @@ pub(crate) fn parse_fields(
         let kind = FieldType::parse(&kind_s).ok_or_else(|| {
             Error::invalid(
                 o.at("type"),
-                "must be one of signature, initials, date, text, checkbox",
+                "must be one of signature, initials, date, text, checkbox, radio, select, number",
             )
         })?;
         let role = o.string("role")?;
@@ -73,6 +73,7 @@ pub(crate) fn parse_fields(
         let y = o.required_number("y")?;
         let width = o.required_number("width")?;
         let height = o.required_number("height")?;
+        let options = parse_options(&o.at("options"), kind, o.value("options"))?;
         let key = match o.string("key")? {
             Some(k) => {
                 check_key(&o.at("key"), &k)?;
@@ -112,9 +113,45 @@ pub(crate) fn parse_fields(
             width,
             height,
             document,
+            options,
         });
     }
     Ok(out)
+}
+
+/// `options` of an explicit field: required for `radio` and `select` (an array of 1 to
+/// [`MAX_OPTIONS`] distinct strings, counted before any is read; see [`field::check_options`]),
+/// refused for other types. A bad entry is named by its index (`fields.0.options.2`).
+fn parse_options(param: &str, kind: FieldType, v: Option<&Value>) -> Result<Option<Vec<String>>> {
+    let items = match (kind.has_options(), v) {
+        (false, None) => return Ok(None),
+        (false, Some(_)) => {
+            return Err(Error::invalid(
+                param,
+                "only radio and select fields take options",
+            ));
+        }
+        (true, None) => return Err(Error::missing(param)),
+        (true, Some(Value::Array(items))) => items,
+        (true, Some(_)) => return Err(Error::invalid(param, "expected an array of strings")),
+    };
+    if items.len() > MAX_OPTIONS {
+        return Err(Error::invalid(param, OptionsProblem::TooMany.to_string()));
+    }
+    let mut options = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::String(s) => options.push(s.clone()),
+            _ => return Err(Error::invalid(format!("{param}.{i}"), "expected a string")),
+        }
+    }
+    field::check_options(&options).map_err(|p| match p {
+        OptionsProblem::Bad(i, _) | OptionsProblem::Duplicate(i) => {
+            Error::invalid(format!("{param}.{i}"), p.to_string())
+        }
+        OptionsProblem::Empty | OptionsProblem::TooMany => Error::invalid(param, p.to_string()),
+    })?;
+    Ok(Some(options))
 }
 
 /// `<base>_<type>`, then `_2`, `_3`... until unused; records the key as taken.
@@ -187,6 +224,29 @@ mod tests {
             (f[2].role.as_deref(), f[2].filled_by.as_str()),
             (None, "sender")
         );
+        assert_eq!(f[0].options, None);
+    }
+
+    #[test]
+    fn choice_fields_take_options() {
+        let f = parse_fields(
+            &json!([
+                {"type":"radio","role":"A","page":1,"x":0,"y":0,"width":9,"height":9,"options":["Yes","No"]},
+                {"type":"number","role":"A","page":1,"x":0,"y":20,"width":9,"height":9}
+            ]),
+            100,
+            &mut HashSet::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            f[0].options.as_deref(),
+            Some(&["Yes".to_string(), "No".into()][..])
+        );
+        assert_eq!((f[0].key.as_str(), f[0].required), ("A_radio", true));
+        assert_eq!(
+            (f[1].key.as_str(), f[1].options.as_ref()),
+            ("A_number", None)
+        );
     }
 
     #[test]
@@ -217,6 +277,38 @@ mod tests {
                 "fields.0.color",
             ),
             (json!({"type":"text"}), "fields"),
+            (
+                json!([{"type":"radio","role":"A","page":1,"x":0,"y":0,"width":1,"height":1}]),
+                "fields.0.options",
+            ),
+            (
+                json!([{"type":"select","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":[]}]),
+                "fields.0.options",
+            ),
+            (
+                json!([{"type":"select","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":"a|b"}]),
+                "fields.0.options",
+            ),
+            (
+                json!([{"type":"radio","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":["a",1]}]),
+                "fields.0.options.1",
+            ),
+            (
+                json!([{"type":"radio","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":["a","b","a"]}]),
+                "fields.0.options.2",
+            ),
+            (
+                json!([{"type":"radio","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":["a","\u{202e}b"]}]),
+                "fields.0.options.1",
+            ),
+            (
+                json!([{"type":"number","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":["1"]}]),
+                "fields.0.options",
+            ),
+            (
+                json!([{"type":"radio","role":"A","page":1,"x":0,"y":0,"width":1,"height":1,"options":vec!["x"; MAX_OPTIONS + 1]}]),
+                "fields.0.options",
+            ),
         ];
         for (v, param) in cases {
             let e = parse_fields(&v, 100, &mut HashSet::new()).unwrap_err();

@@ -53,7 +53,7 @@ pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
 pub use signing::{
     ClientInfo, LinkState, SignInput, SignerAuth, SigningSession, ValueProblem, Verification,
-    VerificationGrant, value_problem,
+    VerificationGrant, field_value_problem, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};

@@ -28,7 +28,7 @@ pub(super) mod values;
 
 use identity::check_grant;
 pub use identity::{SignerAuth, Verification, VerificationGrant};
-pub use values::{ValueProblem, value_problem};
+pub use values::{ValueProblem, field_value_problem, value_problem};
 
 use values::{checked_values, signing_date};
 

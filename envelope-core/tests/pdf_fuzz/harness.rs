@@ -377,7 +377,7 @@ pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
             .iter()
             .map(|f| FieldStamp {
                 field: f.clone(),
-                value: Some(value_for(f.field.kind)),
+                value: Some(value_for(&f.field)),
             })
             .collect(),
         signature_page: bytes.len().is_multiple_of(2).then(|| {
@@ -402,12 +402,21 @@ pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
     Ok(Reach::Stamped)
 }
 
-fn value_for(kind: FieldType) -> StampValue {
-    match kind {
+fn value_for(field: &envelope_core::field::Field) -> StampValue {
+    match field.kind {
         FieldType::Signature | FieldType::Initials => StampValue::Typed("Ada L.".into()),
         FieldType::Date => StampValue::Text("2024-05-01".into()),
         FieldType::Text => StampValue::Text("Acme {{not a tag}} (x)".into()),
         FieldType::Checkbox => StampValue::Checkbox(true),
+        // A discovered choice field always has options; its last one is chosen.
+        FieldType::Radio | FieldType::Select => StampValue::Text(
+            field
+                .options
+                .as_ref()
+                .and_then(|o| o.last().cloned())
+                .unwrap_or_default(),
+        ),
+        FieldType::Number => StampValue::Text("-12.50".into()),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The form post of a signing page, read into the core's [`SignInput`].
 //!
-//! Names: `text:<key>`, `check:<key>` for text and check box fields; `mode:<key>` (`type` or
+//! Names: `text:<key>` for text, number, radio and select fields (the chosen option's text),
+//! `check:<key>` for check boxes; `mode:<key>` (`type` or
 //! `draw`), `typed:<key>` and `drawn:<key>` for signatures and initials; `page_mode`,
 //! `page_typed`, `page_drawn` for the appended signature page; `consent`, `csrf`, `reason`;
 //! `code` on the code step.

@@ -24,7 +24,7 @@ const FIXED: usize = 16 * 1024;
 
 /// One signature or initials field: the mode, the typed text and the drawing all travel.
 pub const PER_MARK: usize = ENCODED * (DRAWING_TEXT + TYPED_BYTES) + 256;
-/// One text or check box field.
+/// One text, check box, choice (options are at most 200 characters) or number field.
 pub const PER_FIELD: usize = ENCODED * TEXT_BYTES + 256;
 /// The decline form: the form token and a reason.
 pub const DECLINE: usize = FIXED + ENCODED * TEXT_BYTES;

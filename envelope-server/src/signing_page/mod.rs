@@ -48,7 +48,8 @@ use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::pdf;
 use envelope_core::rules::identity::GRANT_HOURS;
 use envelope_core::service::{
-    ClientInfo, LinkState, SignInput, SigningSession, ValueProblem, value_problem,
+    ClientInfo, LinkState, SignInput, SigningSession, ValueProblem, field_value_problem,
+    value_problem,
 };
 use envelope_core::{Error, ErrorKind, SigningService};
 
@@ -608,7 +609,7 @@ impl Pages<'_> {
                         .iter()
                         .find(|f| f.key == key)
                         .zip(input.values.get(key))
-                        .and_then(|(f, v)| value_problem(f.kind, v)),
+                        .and_then(|(f, v)| field_value_problem(f, v)),
                     None if param == "signature" => input
                         .signature
                         .as_ref()
@@ -825,6 +826,8 @@ fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> Stri
             say(Msg::ErrorDrawingUnreadable, &[f])
         }
         Some(ValueProblem::Drawing(DrawingError::Blank)) => say(Msg::ErrorDrawingBlank, &[f]),
+        Some(ValueProblem::NotAnOption) => say(Msg::ErrorValueNotOption, &[f]),
+        Some(ValueProblem::NotANumber) => say(Msg::ErrorValueNotNumber, &[f]),
         _ => say(Msg::ErrorInvalid, &[f]),
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use envelope_core::field::{Field, FieldType};
+use envelope_core::field::{self, Field, FieldType};
 use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::SignerValue;
 use envelope_core::service::{SignInput, SigningSession};
@@ -230,6 +230,81 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 name = esc(&format!("text:{}", f.key)),
                 value = previous_text(p.previous, &f.key),
                 req = if f.required { " required" } else { "" },
+            );
+        }
+        FieldType::Radio => {
+            // A group of radio buttons: arrow keys move between them, Tab leaves the group.
+            let chosen = previous_text(p.previous, &f.key);
+            let _ = write!(
+                out,
+                r#"<fieldset class="field choice" id="{id}" aria-describedby="{id}-hint">
+<legend>{label}{req_mark}</legend>
+"#,
+                req_mark = required_mark(f, p.lang),
+            );
+            for (i, option) in f.options.iter().flatten().enumerate() {
+                let option = esc(option);
+                let _ = writeln!(
+                    out,
+                    r#"<div class="option"><input type="radio" id="{id}-{i}" name="{name}" value="{option}"{checked}{req}> <label for="{id}-{i}">{option}</label></div>"#,
+                    name = esc(&format!("text:{}", f.key)),
+                    checked = if chosen == option { " checked" } else { "" },
+                    req = if f.required { " required" } else { "" },
+                );
+            }
+            let _ = write!(
+                out,
+                r#"<p class="hint" id="{id}-hint">{page_hint}</p>
+</fieldset>
+"#
+            );
+        }
+        FieldType::Select => {
+            let chosen = previous_text(p.previous, &f.key);
+            let _ = write!(
+                out,
+                r#"<div class="field">
+<label for="{id}">{label}{req_mark}</label>
+<select id="{id}" name="{name}" aria-describedby="{id}-hint"{req}>
+<option value="">{choose}</option>
+"#,
+                req_mark = required_mark(f, p.lang),
+                name = esc(&format!("text:{}", f.key)),
+                req = if f.required { " required" } else { "" },
+                choose = p.t(Msg::PageChooseOption, &[]),
+            );
+            for option in f.options.iter().flatten() {
+                let option = esc(option);
+                let _ = writeln!(
+                    out,
+                    r#"<option value="{option}"{selected}>{option}</option>"#,
+                    selected = if chosen == option { " selected" } else { "" },
+                );
+            }
+            let _ = write!(
+                out,
+                r#"</select>
+<p class="hint" id="{id}-hint">{page_hint}</p>
+</div>
+"#
+            );
+        }
+        FieldType::Number => {
+            let _ = write!(
+                out,
+                r#"<div class="field">
+<label for="{id}">{label}{req_mark}</label>
+<input type="text" id="{id}" name="{name}" inputmode="decimal" pattern="{pattern}" maxlength="{max}" autocomplete="off" value="{value}" aria-describedby="{id}-hint"{req}>
+<p class="hint" id="{id}-hint">{number_hint} {page_hint}</p>
+</div>
+"#,
+                req_mark = required_mark(f, p.lang),
+                name = esc(&format!("text:{}", f.key)),
+                pattern = esc(field::NUMBER_PATTERN),
+                max = field::MAX_NUMBER_CHARS,
+                value = previous_text(p.previous, &f.key),
+                req = if f.required { " required" } else { "" },
+                number_hint = p.t(Msg::PageNumberHint, &[]),
             );
         }
         FieldType::Checkbox => {

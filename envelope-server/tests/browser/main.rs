@@ -5,11 +5,13 @@
 //! `completed`, and the signed PDF holds the text values (pdftotext) and the drawing
 //! (pdfimages). In another envelope, shown inside a caller's page in an iframe, the signer
 //! declines; the caller's page receives the `envelope.declined` message and the API shows the
-//! envelope `voided`. Screenshots of the page go to the target directory, or to docs/screenshots/
+//! envelope `voided`. A signer picks a radio button and a select option with the keyboard only
+//! (`choices.rs`). Screenshots of the page go to the target directory, or to docs/screenshots/
 //! with `ENVELOPE_UPDATE_SCREENSHOTS=1`.
 //!
 //! Needs `chromium` and `chromedriver` (scripts/install-test-deps.sh); fails without them.
 
+mod choices;
 #[path = "../common/mod.rs"]
 mod common;
 mod documents;

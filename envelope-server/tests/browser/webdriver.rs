@@ -269,6 +269,23 @@ impl Session {
         self.cmd(reqwest::Method::DELETE, "/actions", None).await;
     }
 
+    /// Presses keys on whatever has the focus, as a real keyboard would: each character of
+    /// `keys` is pressed and released in turn (WebDriver's key codes: `\u{E004}` Tab,
+    /// `\u{E015}` ArrowDown, `\u{E007}` Enter...).
+    pub async fn keys(&self, keys: &str) {
+        let mut actions = Vec::new();
+        for c in keys.chars() {
+            actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+            actions.push(json!({"type": "keyUp", "value": c.to_string()}));
+        }
+        self.post(
+            "/actions",
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),
+        )
+        .await;
+        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+    }
+
     /// Enters the frame `e` of the current page.
     pub async fn enter_frame(&self, e: &Element) {
         self.post("/frame", json!({ "id": e.json() })).await;

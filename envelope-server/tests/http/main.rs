@@ -5,6 +5,7 @@ mod common;
 
 mod basics;
 mod bodies;
+mod choices;
 mod connections;
 mod documents;
 mod envelopes;

@@ -17,7 +17,7 @@ use base64::Engine;
 use super::SignInput;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::field::{Field, FieldType};
+use crate::field::{self, Field, FieldType};
 use crate::model::{EnvelopeRecord, SignerValue};
 use crate::pdf;
 use crate::service::complete::SIGNATURE_PAGE_KEY;
@@ -69,7 +69,8 @@ pub(in crate::service) fn checked_values(
     let mut out = BTreeMap::new();
     for f in fields {
         let param = format!("values.{}", f.key);
-        let v = check_value(&param, f.kind, input.values.get(&f.key), now)?;
+        let v = value_of(f.kind, f.options.as_deref(), input.values.get(&f.key), now)
+            .map_err(|p| Error::invalid(&param, p))?;
         let missing = match &v {
             None => true,
             Some(SignerValue::Checkbox(b)) => !b,
@@ -124,6 +125,11 @@ pub enum ValueProblem {
     DateFormat,
     /// A value of another kind than the field's (a check box value for a text field...).
     WrongKind(&'static str),
+    /// A `radio` or `select` value that is not one of the field's options.
+    NotAnOption,
+    /// A `number` value that is not a plain decimal of at most 40 characters
+    /// ([`field::parse_number`]).
+    NotANumber,
 }
 
 impl std::fmt::Display for ValueProblem {
@@ -139,28 +145,63 @@ impl std::fmt::Display for ValueProblem {
                 f.write_str("expected a date as YYYY-MM-DD (date fields get the signing date)")
             }
             ValueProblem::WrongKind(what) => f.write_str(what),
+            ValueProblem::NotAnOption => f.write_str("must be one of the field's options"),
+            ValueProblem::NotANumber => write!(
+                f,
+                "expected a number such as 12 or -3.50 (at most {} characters)",
+                field::MAX_NUMBER_CHARS
+            ),
         }
     }
 }
 
 /// Why `value` would be refused for a field of type `kind`, if it would: the check a submission
-/// gets, for a page that wants to explain a `parameter_invalid` in its own words.
+/// gets, for a page that wants to explain a `parameter_invalid` in its own words. For `radio`
+/// and `select` fields use [`field_value_problem`], which knows the options.
 pub fn value_problem(kind: FieldType, value: &SignerValue) -> Option<ValueProblem> {
-    value_of(kind, Some(value), Timestamp::from_millis(0)?).err()
+    value_of(kind, None, Some(value), Timestamp::from_millis(0)?).err()
+}
+
+/// Why `value` would be refused for `field`, if it would (its options included).
+pub fn field_value_problem(field: &Field, value: &SignerValue) -> Option<ValueProblem> {
+    value_of(
+        field.kind,
+        field.options.as_deref(),
+        Some(value),
+        Timestamp::from_millis(0)?,
+    )
+    .err()
+}
+
+/// A value the sender or the test helper gives a field, checked as a signer's would be: `None`
+/// when it is empty.
+/// Not for dates, which take the signing date.
+pub(in crate::service) fn check_field_value(
+    param: &str,
+    field: &Field,
+    v: &SignerValue,
+) -> Result<Option<SignerValue>> {
+    let epoch = Timestamp::from_millis(0).ok_or_else(|| Error::Internal("no epoch".into()))?;
+    value_of(field.kind, field.options.as_deref(), Some(v), epoch)
+        .map_err(|p| Error::invalid(param, p))
 }
 
 /// One field's value: `None` when it is absent or empty.
+#[cfg(test)]
 fn check_value(
     param: &str,
     kind: FieldType,
     v: Option<&SignerValue>,
     now: Timestamp,
 ) -> Result<Option<SignerValue>> {
-    value_of(kind, v, now).map_err(|p| Error::invalid(param, p))
+    value_of(kind, None, v, now).map_err(|p| Error::invalid(param, p))
 }
 
+/// One field's value: `None` when it is absent or empty. `options` are a `radio` or `select`
+/// field's; a choice field without them takes no value.
 fn value_of(
     kind: FieldType,
+    options: Option<&[String]>,
     v: Option<&SignerValue>,
     now: Timestamp,
 ) -> std::result::Result<Option<SignerValue>, ValueProblem> {
@@ -188,6 +229,26 @@ fn value_of(
         (FieldType::Checkbox, Some(_)) => {
             return Err(ValueProblem::WrongKind("expected true or false"));
         }
+        (FieldType::Radio | FieldType::Select, Some(SignerValue::Text(t))) if t.is_empty() => None,
+        (FieldType::Radio | FieldType::Select, Some(SignerValue::Text(t))) => {
+            // Options are drawable (checked when the field was made), so a value equal to one
+            // is too.
+            if !options.unwrap_or_default().iter().any(|o| o == t) {
+                return Err(ValueProblem::NotAnOption);
+            }
+            Some(SignerValue::Text(t.clone()))
+        }
+        (FieldType::Radio | FieldType::Select, Some(_)) => {
+            return Err(ValueProblem::WrongKind(
+                "expected one of the field's options",
+            ));
+        }
+        (FieldType::Number, Some(SignerValue::Text(t))) if t.trim().is_empty() => None,
+        (FieldType::Number, Some(SignerValue::Text(t))) => {
+            let n = field::parse_number(t).ok_or(ValueProblem::NotANumber)?;
+            Some(SignerValue::Text(n.to_string()))
+        }
+        (FieldType::Number, Some(_)) => return Err(ValueProblem::NotANumber),
     })
 }
 
@@ -490,5 +551,77 @@ mod problem_tests {
             assert_eq!(e.to_string(), format!("Invalid values.k: {english}"));
         }
         assert_eq!(value_problem(FieldType::Signature, &typed("Zoë")), None);
+    }
+
+    #[test]
+    fn choices_and_numbers_take_only_their_values() {
+        let field = |kind, options: Option<&[&str]>| Field {
+            key: "k".into(),
+            kind,
+            role: Some("A".into()),
+            filled_by: "A".into(),
+            required: true,
+            page: 1,
+            x: 0.0,
+            y: 0.0,
+            width: 1.0,
+            height: 1.0,
+            document: 1,
+            options: options.map(|o| o.iter().map(|s| s.to_string()).collect()),
+        };
+        let plans = field(FieldType::Radio, Some(&["basic", "pro", "enterprise"]));
+        let colors = field(FieldType::Select, Some(&["r", "g", "b"]));
+        let number = field(FieldType::Number, None);
+        let t = |s: &str| SignerValue::Text(s.into());
+        let accepted: &[(&Field, SignerValue, Option<SignerValue>)] = &[
+            (&plans, t("pro"), Some(t("pro"))),
+            (&colors, t("b"), Some(t("b"))),
+            (&colors, t(""), None),
+            (&number, t(" -12.50 "), Some(t("-12.50"))),
+            (&number, t("  "), None),
+        ];
+        for (f, given, want) in accepted {
+            let got = value_of(
+                f.kind,
+                f.options.as_deref(),
+                Some(given),
+                Timestamp::from_millis(0).unwrap(),
+            );
+            assert_eq!(&got.unwrap(), want, "{:?} {given:?}", f.kind);
+            assert_eq!(field_value_problem(f, given), None);
+        }
+        let refused: &[(&Field, SignerValue, ValueProblem)] = &[
+            (&plans, t("Pro"), ValueProblem::NotAnOption),
+            (&plans, t(" pro"), ValueProblem::NotAnOption),
+            (&colors, t("red"), ValueProblem::NotAnOption),
+            (
+                &colors,
+                SignerValue::Checkbox(true),
+                ValueProblem::WrongKind("expected one of the field's options"),
+            ),
+            (&number, t("1e3"), ValueProblem::NotANumber),
+            (&number, t("12,5"), ValueProblem::NotANumber),
+            (&number, t(&"9".repeat(41)), ValueProblem::NotANumber),
+            (
+                &number,
+                SignerValue::Checkbox(true),
+                ValueProblem::NotANumber,
+            ),
+        ];
+        for (f, given, problem) in refused {
+            assert_eq!(
+                field_value_problem(f, given).as_ref(),
+                Some(problem),
+                "{given:?}"
+            );
+            let e = check_field_value("data.k", f, given).unwrap_err();
+            assert_eq!(e.param().as_deref(), Some("data.k"));
+        }
+        // A choice field without options (never made so) takes nothing.
+        let bare = field(FieldType::Select, None);
+        assert_eq!(
+            field_value_problem(&bare, &t("r")),
+            Some(ValueProblem::NotAnOption)
+        );
     }
 }
