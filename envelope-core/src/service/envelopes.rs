@@ -156,16 +156,26 @@ impl CreateEnvelopeParams {
             });
         }
         for (i, s) in self.signers.iter().enumerate() {
-            check_text(&format!("signers.{i}.name"), &s.name, 200)?;
-            check_email(&format!("signers.{i}.email"), &s.email)?;
+            // Named as a request names them: by role in the object form, by index in a list.
+            let at = match (&s.role, self.signers_by_role) {
+                (Some(r), true) => format!("signers.{r}"),
+                _ => format!("signers.{i}"),
+            };
+            check_text(&format!("{at}.name"), &s.name, 200)?;
+            check_email(&format!("{at}.email"), &s.email)?;
             if let Some(r) = &s.role {
-                check_role(&format!("signers.{i}.role"), r)?;
+                check_role(&format!("{at}.role"), r)?;
             }
-            if s.order == Some(0) {
+            if let Some(o) = s.order
+                && !(1..=1000).contains(&o)
+            {
                 return Err(Error::invalid(
-                    format!("signers.{i}.order"),
-                    "must be 1 or more",
+                    format!("{at}.order"),
+                    "must be between 1 and 1000",
                 ));
+            }
+            if let Some(a) = &s.auth {
+                a.validate(&format!("{at}.auth"))?;
             }
         }
         match (&self.template, &self.file) {
@@ -178,12 +188,13 @@ impl CreateEnvelopeParams {
             (None, None) => return Err(Error::missing("file")),
             _ => {}
         }
-        if let Some(f) = &self.file
-            && f.bytes.len() > limits.max_file_bytes
-        {
-            return Err(Error::FileTooLarge {
-                max_bytes: limits.max_file_bytes,
-            });
+        if let Some(f) = &self.file {
+            check_file_name(&f.file_name)?;
+            if f.bytes.len() > limits.max_file_bytes {
+                return Err(Error::FileTooLarge {
+                    max_bytes: limits.max_file_bytes,
+                });
+            }
         }
         if let Some(n) = &self.name {
             check_text("name", n, 500)?;
@@ -199,12 +210,11 @@ impl CreateEnvelopeParams {
                 "must be at most 10000 characters",
             ));
         }
-        if self.metadata.len() > limits.max_metadata_keys {
-            return Err(Error::invalid(
-                "metadata",
-                format!("at most {} keys are allowed", limits.max_metadata_keys),
-            ));
-        }
+        // The entries' checks of a parsed `metadata`, for a map built in Rust.
+        metadata(
+            Some(super::builders::metadata_value(&self.metadata)),
+            limits.max_metadata_keys,
+        )?;
         if let Some(d) = self.expires_in_days
             && !(1..=limits.max_expires_in_days).contains(&d)
         {
@@ -379,7 +389,7 @@ pub(crate) fn take_file(
     }
 }
 
-fn check_file_name(n: &str) -> Result<()> {
+pub(crate) fn check_file_name(n: &str) -> Result<()> {
     check_text("file_name", n, 255)?;
     if n.contains('/') || n.contains('\\') {
         return Err(Error::invalid(
@@ -522,11 +532,15 @@ impl SigningService {
     }
 
     /// Creates an envelope from a template or a PDF; sends it unless `send` is false.
+    ///
+    /// Takes parsed parameters or a [`CreateEnvelope`](super::CreateEnvelope) builder; both get
+    /// the same checks.
     pub async fn create_envelope(
         &self,
         ctx: &AuthContext,
-        p: CreateEnvelopeParams,
+        p: impl Into<CreateEnvelopeParams>,
     ) -> Result<Envelope> {
+        let p: CreateEnvelopeParams = p.into();
         let limits = &self.inner.settings.limits;
         p.validate(limits)?;
         let scope = ctx.scope();

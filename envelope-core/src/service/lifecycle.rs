@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::builders::SigningLink;
 use super::envelopes::mark_turns;
 use super::{AuthContext, SigningService};
 use crate::clock::Timestamp;
@@ -417,13 +418,25 @@ impl SigningService {
         })
     }
 
-    /// A signing link for `signer` (a role or signer ID), or for the only signer who can sign now.
+    /// The API's `signing_url` object: the view of [`SigningService::signing_link`].
     pub async fn signing_url(
         &self,
         ctx: &AuthContext,
         id: &str,
         signer: Option<&str>,
     ) -> Result<SigningUrl> {
+        Ok(self.signing_link(ctx, id, signer).await?.view())
+    }
+
+    /// A new signing link for `signer` (a role or signer ID), or for the only signer who can
+    /// sign now. Its token opens the signer's side ([`SigningService::open_signing_link`],
+    /// [`SigningService::sign`]).
+    pub async fn signing_link(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        signer: Option<&str>,
+    ) -> Result<SigningLink> {
         let rec = self.load_envelope(ctx, id).await?;
         let now = self.now();
         if rec.status != EnvelopeStatus::Sent {
@@ -455,24 +468,16 @@ impl SigningService {
                 _ => return Err(Error::SignerAmbiguous),
             },
         };
-        let (url, expires_at) = self.issue_signing_token(&rec, i, now).await?;
-        let s = &rec.signers[i].signer;
-        Ok(SigningUrl {
-            object: "signing_url".into(),
-            signer: s.id.clone(),
-            role: s.role.clone(),
-            url,
-            expires_at,
-        })
+        self.issue_signing_token(&rec, i, now).await
     }
 
-    /// Stores a new signing token for signer `i`; returns the link and its expiry.
+    /// Stores a new signing token for signer `i`; returns the link.
     pub(crate) async fn issue_signing_token(
         &self,
         rec: &EnvelopeRecord,
         i: usize,
         now: Timestamp,
-    ) -> Result<(String, Timestamp)> {
+    ) -> Result<SigningLink> {
         let token = ids::new_token();
         let mut expires_at = now + self.inner.settings.signing_link_ttl;
         if let Some(e) = rec.expires_at {
@@ -490,10 +495,14 @@ impl SigningService {
                 expires_at,
             })
             .await?;
-        Ok((
-            format!("{}/sign/{token}", self.inner.settings.signing_base()),
+        let s = &rec.signers[i].signer;
+        Ok(SigningLink {
+            signer: s.id.clone(),
+            role: s.role.clone(),
+            url: format!("{}/sign/{token}", self.inner.settings.signing_base()),
+            token,
             expires_at,
-        ))
+        })
     }
 
     /// A 5-minute download link for one file of an envelope.
@@ -504,21 +513,26 @@ impl SigningService {
         kind: FileKind,
     ) -> Result<FileLinkView> {
         let rec = self.load_envelope(ctx, id).await?;
-        let file = match kind {
-            FileKind::Original => Some(&rec.original),
-            FileKind::Signed => rec.signed.as_ref(),
-            FileKind::AuditTrail => rec.audit_trail.as_ref(),
-        };
-        let file = file.ok_or(Error::FileNotReady {
-            kind: kind.as_str(),
-        })?;
-        if let Some(deleted_at) = rec.files_deleted_at {
-            return Err(Error::FileDeleted {
-                kind: kind.as_str(),
-                deleted_at,
-            });
+        self.file_link(kind.as_str(), held_file(&rec, kind)?).await
+    }
+
+    /// One file of an envelope, read in process: `(file_name, bytes)`. The same file and the
+    /// same refusals as [`SigningService::envelope_file_link`], without a link.
+    pub async fn envelope_file(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        kind: FileKind,
+    ) -> Result<(String, bytes::Bytes)> {
+        let rec = self.load_envelope(ctx, id).await?;
+        let file = held_file(&rec, kind)?;
+        match self.read_file(file).await? {
+            Some(bytes) => Ok((file.file_name.clone(), bytes)),
+            None => Err(Error::Internal(format!(
+                "the blob of {id}'s {} is missing",
+                kind.as_str()
+            ))),
         }
-        self.file_link(kind.as_str(), file).await
     }
 
     pub(crate) async fn file_link(
@@ -588,4 +602,23 @@ impl SigningService {
             }
         }
     }
+}
+
+/// The file `kind` of an envelope, if it exists and retention has not deleted it.
+fn held_file(rec: &EnvelopeRecord, kind: FileKind) -> Result<&crate::model::StoredFile> {
+    let file = match kind {
+        FileKind::Original => Some(&rec.original),
+        FileKind::Signed => rec.signed.as_ref(),
+        FileKind::AuditTrail => rec.audit_trail.as_ref(),
+    };
+    let file = file.ok_or(Error::FileNotReady {
+        kind: kind.as_str(),
+    })?;
+    if let Some(deleted_at) = rec.files_deleted_at {
+        return Err(Error::FileDeleted {
+            kind: kind.as_str(),
+            deleted_at,
+        });
+    }
+    Ok(file)
 }

@@ -7,6 +7,7 @@
 
 mod account;
 mod admin;
+pub mod builders;
 mod complete;
 mod deliveries;
 mod email_content;
@@ -34,6 +35,7 @@ use std::sync::Arc;
 use chrono::Duration;
 
 pub use admin::{Admin, NewAccount, NewKey};
+pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer, SigningLink};
 pub use deliveries::{AttemptView, DeliveryView};
 pub use envelopes::{
     CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, Reassign, Reminder,
