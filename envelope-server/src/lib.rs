@@ -42,7 +42,6 @@ pub mod server;
 pub mod signing;
 pub mod signing_page;
 pub mod store;
-pub mod webhook_sink;
 
 pub use app::{App, ConnectionLimits, HttpLimits};
 pub use client_addr::TrustedProxies;
