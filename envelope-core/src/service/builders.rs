@@ -54,8 +54,6 @@
 //! # }
 //! ```
 
-use std::collections::BTreeMap;
-
 use bytes::Bytes;
 use serde_json::{Map, Value};
 
@@ -63,7 +61,6 @@ use super::envelopes::{CcParam, CreateEnvelopeParams, SignerParam};
 use super::params::Upload;
 use super::signing::{SignInput, SignerAuth};
 use super::templates::CreateTemplateParams;
-use crate::clock::Timestamp;
 use crate::field::{FieldType, SENDER};
 use crate::i18n::Locale;
 use crate::model::{Delivery, SignerValue};
@@ -537,58 +534,4 @@ impl From<bool> for SignerValue {
     fn from(b: bool) -> SignerValue {
         SignerValue::Checkbox(b)
     }
-}
-
-/// A signing link: the token a signer's page is opened with, and its URL.
-///
-/// The token is what [`open_signing_link`](super::SigningService::open_signing_link),
-/// [`sign`](super::SigningService::sign) and [`decline`](super::SigningService::decline) take;
-/// an embedding application that shows its own signing page uses it directly. It is a secret
-/// (anyone holding it acts as the signer): `Debug` does not show it. The API's `signing_url`
-/// object is its wire view ([`SigningLink::view`]).
-#[derive(Clone, PartialEq, Eq)]
-pub struct SigningLink {
-    /// The signer's ID (`sgn_...`).
-    pub signer: String,
-    /// The signer's role.
-    pub role: String,
-    /// The secret token of the link.
-    pub token: String,
-    /// `{signing_host}/sign/{token}`.
-    pub url: String,
-    /// When the link stops working (capped by the envelope's expiry).
-    pub expires_at: Timestamp,
-}
-
-impl std::fmt::Debug for SigningLink {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SigningLink")
-            .field("signer", &self.signer)
-            .field("role", &self.role)
-            .field("token", &"[redacted]")
-            .field("expires_at", &self.expires_at)
-            .finish()
-    }
-}
-
-impl SigningLink {
-    /// The API's `signing_url` object (interface.md 2.4).
-    pub fn view(&self) -> super::SigningUrl {
-        super::SigningUrl {
-            object: "signing_url".into(),
-            signer: self.signer.clone(),
-            role: self.role.clone(),
-            url: self.url.clone(),
-            expires_at: self.expires_at,
-        }
-    }
-}
-
-/// Metadata of a built envelope as a request gives it, for the shared check.
-pub(super) fn metadata_value(m: &BTreeMap<String, String>) -> Value {
-    Value::Object(
-        m.iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-            .collect(),
-    )
 }

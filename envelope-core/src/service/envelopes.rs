@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
-use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
+use super::params::{Obj, Params, Upload, check_email, check_text, metadata, unknown_cursor};
 use super::signing::SignerAuth;
 use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
@@ -18,12 +18,8 @@ use crate::model::{
     SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
-use crate::rules;
+use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
-
-pub use super::lifecycle::{
-    FileKind, FileLinkView, Reassign, Reminder, ReminderSkip, ReminderTarget, SigningUrl,
-};
 
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
@@ -211,10 +207,12 @@ impl CreateEnvelopeParams {
             ));
         }
         // The entries' checks of a parsed `metadata`, for a map built in Rust.
-        metadata(
-            Some(super::builders::metadata_value(&self.metadata)),
-            limits.max_metadata_keys,
-        )?;
+        let given = self
+            .metadata
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        metadata(Some(Value::Object(given)), limits.max_metadata_keys)?;
         if let Some(d) = self.expires_in_days
             && !(1..=limits.max_expires_in_days).contains(&d)
         {
@@ -788,14 +786,6 @@ impl SigningService {
     }
 }
 
-pub(crate) fn unknown_cursor(resource: &'static str, page: &PageRequest) -> Error {
-    Error::NotFound {
-        resource,
-        id: page.starting_after.clone().unwrap_or_default(),
-        param: Some("starting_after".into()),
-    }
-}
-
 enum Source {
     Stored(StoredFile),
     Upload(Upload),
@@ -959,22 +949,6 @@ fn check_data(
         return Err(Error::MissingData { keys: missing });
     }
     Ok(out)
-}
-
-/// Marks the signers whose turn it now is and who have not been asked yet (email delivery);
-/// returns them so the caller emails them after the write commits.
-pub(crate) fn mark_turns(rec: &mut EnvelopeRecord, now: Timestamp) -> Vec<usize> {
-    let turn = rules::actionable(rec, now);
-    let mut out = Vec::new();
-    for i in turn {
-        if rec.signers[i].sent_at.is_none() {
-            rec.signers[i].sent_at = Some(now);
-            if rec.delivery == Delivery::Email {
-                out.push(i);
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

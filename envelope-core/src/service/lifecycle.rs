@@ -3,8 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::builders::SigningLink;
-use super::envelopes::mark_turns;
 use super::{AuthContext, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
@@ -13,7 +11,7 @@ use crate::ids;
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
-use crate::rules;
+use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, FileLink, PurgeBefore, Purged, SigningToken, StoreError};
 
 /// Days an expired signing or download link is kept before [`SigningService::purge_expired`]
@@ -31,6 +29,51 @@ pub struct SigningUrl {
     pub role: String,
     pub url: String,
     pub expires_at: Timestamp,
+}
+
+/// A signing link: the token a signer's page is opened with, and its URL.
+///
+/// The token is what [`open_signing_link`](SigningService::open_signing_link),
+/// [`sign`](SigningService::sign) and [`decline`](SigningService::decline) take;
+/// an embedding application that shows its own signing page uses it directly. It is a secret
+/// (anyone holding it acts as the signer): `Debug` does not show it. The API's `signing_url`
+/// object is its wire view ([`SigningLink::view`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SigningLink {
+    /// The signer's ID (`sgn_...`).
+    pub signer: String,
+    /// The signer's role.
+    pub role: String,
+    /// The secret token of the link.
+    pub token: String,
+    /// `{signing_host}/sign/{token}`.
+    pub url: String,
+    /// When the link stops working (capped by the envelope's expiry).
+    pub expires_at: Timestamp,
+}
+
+impl std::fmt::Debug for SigningLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningLink")
+            .field("signer", &self.signer)
+            .field("role", &self.role)
+            .field("token", &"[redacted]")
+            .field("expires_at", &self.expires_at)
+            .finish()
+    }
+}
+
+impl SigningLink {
+    /// The API's `signing_url` object (interface.md 2.4).
+    pub fn view(&self) -> SigningUrl {
+        SigningUrl {
+            object: "signing_url".into(),
+            signer: self.signer.clone(),
+            role: self.role.clone(),
+            url: self.url.clone(),
+            expires_at: self.expires_at,
+        }
+    }
 }
 
 /// `{object:"file_link", kind, url, expires_at}`.

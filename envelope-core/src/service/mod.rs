@@ -35,14 +35,14 @@ use std::sync::Arc;
 use chrono::Duration;
 
 pub use admin::{Admin, NewAccount, NewKey};
-pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer, SigningLink};
+pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer};
 pub use deliveries::{AttemptView, DeliveryView};
-pub use envelopes::{
-    CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, Reassign, Reminder,
-    ReminderSkip, ReminderTarget, SignerParam, SigningUrl,
-};
+pub use envelopes::{CcParam, CreateEnvelopeParams, MAX_CC, SignerParam};
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
-pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
+pub use lifecycle::{
+    EXPIRED_LINKS_KEPT_DAYS, FileKind, FileLinkView, Reassign, Reminder, ReminderSkip,
+    ReminderTarget, SigningLink, SigningUrl,
+};
 pub use maintenance::Maintenance;
 pub use outbox::{EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};

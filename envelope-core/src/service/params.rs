@@ -14,6 +14,7 @@ use serde_json::{Map, Value};
 
 use super::json::{self, JSON_LIMITS, JsonError, LARGE_MEMBER, LargeText};
 use crate::error::{Error, Result};
+use crate::store::PageRequest;
 
 /// Raw parameters of one request.
 #[derive(Debug, Clone)]
@@ -539,6 +540,15 @@ impl ListParams {
             limit,
             starting_after,
         })
+    }
+}
+
+/// The answer to a list whose `starting_after` names no object of the list.
+pub(crate) fn unknown_cursor(resource: &'static str, page: &PageRequest) -> Error {
+    Error::NotFound {
+        resource,
+        id: page.starting_after.clone().unwrap_or_default(),
+        param: Some("starting_after".into()),
     }
 }
 

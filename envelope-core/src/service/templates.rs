@@ -4,10 +4,10 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::envelopes::{check_file_name, take_file, unknown_cursor};
+use super::envelopes::{check_file_name, take_file};
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::lifecycle::FileLinkView;
-use super::params::{Obj, Params, Upload, check_description, check_text};
+use super::params::{Obj, Params, Upload, check_description, check_text, unknown_cursor};
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField, SENDER};

@@ -99,6 +99,22 @@ pub enum StoreError {
 
 pub type StoreResult<T> = Result<T, StoreError>;
 
+/// What the service makes of a store's refusal that it did not handle itself.
+impl From<StoreError> for crate::error::Error {
+    fn from(e: StoreError) -> Self {
+        use crate::error::Error;
+        match e {
+            StoreError::InsufficientBalance => Error::InsufficientBalance,
+            // The service turns it into `StorageQuotaExceeded` with the figures; reaching here
+            // means an operation that creates nothing was refused for it.
+            StoreError::QuotaExceeded => Error::Internal("unexpected storage quota refusal".into()),
+            StoreError::Conflict => Error::Internal("unresolved write conflict".into()),
+            StoreError::Duplicate => Error::Internal("duplicate key".into()),
+            StoreError::Unavailable(source) => Error::Unavailable { source },
+        }
+    }
+}
+
 /// Why [`Store::check_ready`] found the store unable to serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotReadyCause {
