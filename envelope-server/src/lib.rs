@@ -25,6 +25,7 @@
 //! The binary (`main.rs`) only parses arguments.
 #![forbid(unsafe_code)]
 
+mod address_limit;
 pub mod admin;
 pub mod app;
 pub mod body;

@@ -4,12 +4,9 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{self, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
-use serde::Serialize;
 
 use envelope_core::Mode;
 use envelope_core::service::RateLimitState;
-
-use crate::error::ApiError;
 
 /// A response before the common headers are added.
 #[derive(Debug)]
@@ -30,24 +27,6 @@ impl Reply {
             body,
             headers: Vec::new(),
         }
-    }
-
-    /// Serializes `value` as the JSON body.
-    pub fn json(status: StatusCode, value: &impl Serialize) -> Result<Reply, ApiError> {
-        let body = serde_json::to_vec(value).map_err(|e| {
-            ApiError::Core(envelope_core::Error::Internal(format!(
-                "response serialization failed: {e}"
-            )))
-        })?;
-        Ok(Reply::raw_json(status, body.into()))
-    }
-
-    pub fn ok(value: &impl Serialize) -> Result<Reply, ApiError> {
-        Reply::json(StatusCode::OK, value)
-    }
-
-    pub fn created(value: &impl Serialize) -> Result<Reply, ApiError> {
-        Reply::json(StatusCode::CREATED, value)
     }
 
     /// A PDF download, offered as an attachment under `file_name`.
