@@ -405,3 +405,31 @@ async fn a_whole_envelope_through_typed_calls() {
         .unwrap_err();
     assert_eq!(e.code(), "resource_missing");
 }
+
+/// `roles` is stranger input as long as a request's JSON allows: it is checked in one pass, and
+/// the answer is the first bad entry, else the count.
+#[test]
+fn template_roles_are_checked_in_one_pass() {
+    let parse = |roles: Vec<Value>| {
+        let body = json!({"name": "T", "roles": roles});
+        CreateTemplateParams::parse(
+            Params::json(body).unwrap(),
+            Some(contract()),
+            &Default::default(),
+        )
+        .map(|p| p.roles.unwrap().len())
+        .map_err(refusal)
+    };
+    let invalid = |p: &str| ("parameter_invalid".to_string(), Some(p.to_string()));
+    let mut many: Vec<Value> = (0..99_000).map(|i| json!(format!("Role {i}"))).collect();
+    many.push(json!("Role 17"));
+    let started = std::time::Instant::now();
+    assert_eq!(parse(many.clone()), Err(invalid("roles.99000")));
+    many.pop();
+    assert_eq!(parse(many.clone()), Err(invalid("roles")));
+    many[3] = json!(5);
+    assert_eq!(parse(many), Err(invalid("roles.3")));
+    // A quadratic check of 99,000 entries takes minutes; one pass takes milliseconds.
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert_eq!(parse(vec![json!("Client"), json!("Provider")]), Ok(2));
+}
