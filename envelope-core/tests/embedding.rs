@@ -145,7 +145,11 @@ async fn a_built_envelope_equals_the_parsed_one() {
                         .auth(SignerAuth::AccessCode("4711".into())),
                 )
                 .add_signer(Signer::new("Hiring Manager", "hm@example.com"))
-                .field(FieldSpec::for_role("Signer 2", FieldType::Signature).at(1, 300.0, 600.0))
+                .field(
+                    FieldSpec::for_role("Signer 2", FieldType::Signature)
+                        .at(1, 300.0, 600.0)
+                        .size(150.0, 30.0),
+                )
                 .field(
                     FieldSpec::for_role("Candidate", FieldType::Signature)
                         .at(1, 72.0, 600.0)
@@ -259,7 +263,11 @@ async fn built_parameters_are_refused_like_parsed_ones() {
             base()
                 .signer("Client", "Zoë", "zoe@example.com")
                 .signer("Provider", "Pat", "pat@example.com")
-                .field(FieldSpec::for_role("Client", FieldType::Text).at(0, 1.0, 1.0))
+                .field(
+                    FieldSpec::for_role("Client", FieldType::Text)
+                        .at(0, 1.0, 1.0)
+                        .size(10.0, 10.0)
+                )
         )
         .await,
         invalid("fields.0.page")
@@ -269,10 +277,28 @@ async fn built_parameters_are_refused_like_parsed_ones() {
             base()
                 .signer("Client", "Zoë", "zoe@example.com")
                 .signer("Provider", "Pat", "pat@example.com")
-                .field(FieldSpec::for_role("Client", FieldType::Text).size(f64::NAN, 10.0))
+                .field(
+                    FieldSpec::for_role("Client", FieldType::Text)
+                        .at(1, 1.0, 1.0)
+                        .size(f64::NAN, 10.0)
+                )
         )
         .await,
         invalid("fields.0.width")
+    );
+    // As in a request, a field needs its place and size.
+    assert_eq!(
+        refused(
+            base()
+                .signer("Client", "Zoë", "zoe@example.com")
+                .signer("Provider", "Pat", "pat@example.com")
+                .field(FieldSpec::for_role("Client", FieldType::Text).size(10.0, 10.0))
+        )
+        .await,
+        (
+            "parameter_missing".to_string(),
+            Some("fields.0.page".to_string())
+        )
     );
     assert_eq!(
         refused(

@@ -147,7 +147,8 @@ impl From<Signer> for SignerParam {
 /// rectangle in PDF points from the page's top-left corner.
 ///
 /// It is handed to the service in its wire form and parsed by the same code as a request's
-/// `fields`, so every check and every error (`fields.0.page`) is the API's.
+/// `fields`, so every check and every error (`fields.0.page`) is the API's: as there, the place
+/// ([`FieldSpec::at`]) and the size ([`FieldSpec::size`]) must be given.
 ///
 /// ```
 /// use envelope_core::service::FieldSpec;
@@ -177,11 +178,6 @@ impl FieldSpec {
     fn of(kind: FieldType) -> FieldSpec {
         let mut m = Map::new();
         m.insert("type".into(), Value::String(kind.as_str().into()));
-        m.insert("page".into(), Value::from(1));
-        m.insert("x".into(), number(0.0));
-        m.insert("y".into(), number(0.0));
-        m.insert("width".into(), number(150.0));
-        m.insert("height".into(), number(30.0));
         FieldSpec(m)
     }
 
@@ -205,7 +201,7 @@ impl FieldSpec {
         self
     }
 
-    /// Width and height in points (default 150 x 30).
+    /// Width and height in points.
     pub fn size(mut self, width: f64, height: f64) -> FieldSpec {
         self.0.insert("width".into(), number(width));
         self.0.insert("height".into(), number(height));
