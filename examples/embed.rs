@@ -74,6 +74,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 FieldType::Initials => input.value(&field.key, SignerValue::typed("SN")),
                 FieldType::Text => input.value(&field.key, "Acme Ltd"),
                 FieldType::Checkbox => input.value(&field.key, true),
+                FieldType::Number => input.value(&field.key, "42"),
+                // A choice is one of the field's options.
+                FieldType::Radio | FieldType::Select => match field.options.as_deref() {
+                    Some([first, ..]) => input.value(&field.key, first.as_str()),
+                    _ => input,
+                },
                 // The service fills date fields with the signing date.
                 FieldType::Date => input,
             };

@@ -286,6 +286,22 @@ async fn built_parameters_are_refused_like_parsed_ones() {
         .await,
         invalid("fields.0.width")
     );
+    // A choice field's options are checked as a request's are (extensions E6).
+    assert_eq!(
+        refused(
+            base()
+                .signer("Client", "Zoë", "zoe@example.com")
+                .signer("Provider", "Pat", "pat@example.com")
+                .field(
+                    FieldSpec::for_role("Client", FieldType::Radio)
+                        .options(["Yes", "No", "Yes"])
+                        .at(1, 1.0, 1.0)
+                        .size(10.0, 10.0)
+                )
+        )
+        .await,
+        invalid("fields.0.options.2")
+    );
     // As in a request, a field needs its place and size.
     assert_eq!(
         refused(

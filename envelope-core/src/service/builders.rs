@@ -187,6 +187,21 @@ impl FieldSpec {
         self
     }
 
+    /// The choices of a `radio` or `select` field, in order (extensions E6): 1 to 500
+    /// distinct options of at most 200 characters each, checked like a request's.
+    pub fn options<I, S>(mut self, options: I) -> FieldSpec
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let list = options
+            .into_iter()
+            .map(|o| Value::String(o.into()))
+            .collect();
+        self.0.insert("options".into(), Value::Array(list));
+        self
+    }
+
     /// Whether the field must be filled (default: true, except check boxes).
     pub fn required(mut self, required: bool) -> FieldSpec {
         self.0.insert("required".into(), Value::Bool(required));
