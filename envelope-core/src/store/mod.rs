@@ -5,6 +5,7 @@
 //! | [`MemoryStore`], [`MemoryBlobStore`] | this crate | tests, embedding, demos |
 //! | [`SqlStore`] (+ [`SqlBlobStore`]) | feature `sql` | SQLite file or PostgreSQL: durable |
 //! | [`DirBlobStore`] | this crate | blobs as files in a directory: durable |
+//! | [`S3BlobStore`] | feature `s3` | blobs as objects in an S3-compatible bucket: durable |
 //!
 //! # Contract
 //!
@@ -58,6 +59,8 @@ pub mod conformance;
 mod dir;
 mod memory;
 pub mod private;
+#[cfg(feature = "s3")]
+pub mod s3;
 #[cfg(feature = "sql")]
 pub mod sql;
 
@@ -67,6 +70,8 @@ use serde::{Deserialize, Serialize};
 
 pub use dir::DirBlobStore;
 pub use memory::{MemoryBlobStore, MemoryStore};
+#[cfg(feature = "s3")]
+pub use s3::S3BlobStore;
 #[cfg(feature = "sql")]
 pub use sql::{OpenError, SqlBlobStore, SqlStore};
 
