@@ -19,10 +19,21 @@
 //!
 //! Without `--bench` (`cargo test --benches`, `cargo test --all-targets`) it runs a smoke pass
 //! of a few requests per phase, so that it stays compiled and working without a long load.
+//!
+//! `LOAD_SCALE_OUT=1` measures something else: one and two real `envelope-server` processes on
+//! PostgreSQL with PDFs in S3 (`load_scale_out.rs`; needs `ENVELOPE_TEST_DATABASE_URL` and
+//! `moto_server`):
+//!
+//! ```sh
+//! ENVELOPE_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test LOAD_SCALE_OUT=1 \
+//!   cargo bench -p envelope-server --bench load
+//! ```
 
 #[path = "../envelope-server/tests/common/pdf.rs"]
 #[allow(dead_code)]
 mod pdf;
+#[path = "load_scale_out.rs"]
+mod scale_out;
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -102,6 +113,10 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    if std::env::var("LOAD_SCALE_OUT").is_ok_and(|v| v == "1") {
+        rt.block_on(scale_out::run(bench));
+        return;
+    }
     rt.block_on(bench_all(cfg));
 }
 
@@ -110,6 +125,7 @@ async fn bench_all(cfg: Config) {
     let opened = open_store(&StoreOptions {
         data_dir: dir.path().to_path_buf(),
         database_url: None,
+        blob_url: None,
         idempotency_key_file: None,
     })
     .await
