@@ -276,6 +276,11 @@ async fn bench_all(cfg: Config) {
         .map(|m| m.len())
         .sum();
     println!("database files: {:.1} MB", size as f64 / 1e6);
+    // LOAD_KEEP_DATA=1: keep the data dir for scripts/storage-breakdown.py (bytes per envelope).
+    if std::env::var("LOAD_KEEP_DATA").is_ok_and(|v| v == "1") {
+        opened.sql.close().await;
+        println!("data kept in {}", dir.keep().display());
+    }
 }
 
 /// The floor under every write: one-statement commits (a 1 KB blob each) through the same
