@@ -163,6 +163,12 @@ async fn setup(url: &str, moto: &Moto, servers: usize, counts: &Counts) -> (Run,
     let objects = moto.keys(&bucket).len();
     println!("  objects in the bucket (first 1 000 listed): {objects}");
     drop(procs);
+    let bytes = schema.bytes().await;
+    println!(
+        "  PostgreSQL: {:.1} MB in the schema (tables, indexes, TOAST; dead rows included) = {:.0} bytes per envelope",
+        bytes as f64 / 1e6,
+        bytes as f64 / counts.envelopes as f64
+    );
     schema.drop_now().await;
     (posts, gets)
 }
@@ -218,6 +224,22 @@ impl Schema {
     fn database_url(&self) -> String {
         let sep = if self.url.contains('?') { '&' } else { '?' };
         format!("{}{sep}options=-csearch_path%3D{}", self.url, self.name)
+    }
+
+    /// Bytes of every table of the schema with its indexes and TOAST.
+    async fn bytes(&self) -> i64 {
+        use sqlx::Connection;
+        let mut conn = sqlx::PgConnection::connect(&self.url)
+            .await
+            .expect("connect");
+        sqlx::query_scalar(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c \
+             JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'",
+        )
+        .bind(&self.name)
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
     }
 
     async fn drop_now(self) {
