@@ -20,6 +20,9 @@
 //! Without `--bench` (`cargo test --benches`, `cargo test --all-targets`) it runs a smoke pass
 //! of a few requests per phase, so that it stays compiled and working without a long load.
 //!
+//! `LOAD_KEEP_DATA=1` keeps the data dir at the end, for `scripts/storage-breakdown.py` (where
+//! each byte of an envelope goes: docs/STORAGE.md).
+//!
 //! `LOAD_SCALE_OUT=1` measures something else: one and two real `envelope-server` processes on
 //! PostgreSQL with PDFs in S3 (`load_scale_out.rs`; needs `ENVELOPE_TEST_DATABASE_URL` and
 //! `moto_server`):
