@@ -129,3 +129,27 @@ async fn two_servers_share_pdfs_in_s3() {
     );
     drop(schema);
 }
+
+/// A `--blob-url` the server cannot use stops it at start with the reason, before it listens.
+#[test]
+fn a_wrong_blob_url_stops_the_server_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    for (url, says) in [
+        ("file:///tmp/pdfs", "--blob-url must start with s3://"),
+        ("s3://Not_A_Bucket/pdfs", "the bucket must be"),
+        ("s3://key:secret@bucket/pdfs", "AWS_* variables"),
+    ] {
+        let out = std::process::Command::new(crate::process::BIN)
+            .args(["serve", "--listen", "127.0.0.1:0", "--blob-url", url])
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .env("ENVELOPE_LOG", "warn")
+            .env_remove("ENVELOPE_DATABASE_URL")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{url}: started");
+        assert!(stderr.contains(says), "{url}: {stderr}");
+    }
+}
