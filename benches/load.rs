@@ -19,10 +19,24 @@
 //!
 //! Without `--bench` (`cargo test --benches`, `cargo test --all-targets`) it runs a smoke pass
 //! of a few requests per phase, so that it stays compiled and working without a long load.
+//!
+//! `LOAD_KEEP_DATA=1` keeps the data dir at the end, for `scripts/storage-breakdown.py` (where
+//! each byte of an envelope goes: docs/STORAGE.md).
+//!
+//! `LOAD_SCALE_OUT=1` measures something else: one and two real `envelope-server` processes on
+//! PostgreSQL with PDFs in S3 (`load_scale_out.rs`; needs `ENVELOPE_TEST_DATABASE_URL` and
+//! `moto_server`):
+//!
+//! ```sh
+//! ENVELOPE_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test LOAD_SCALE_OUT=1 \
+//!   cargo bench -p envelope-server --bench load
+//! ```
 
 #[path = "../envelope-server/tests/common/pdf.rs"]
 #[allow(dead_code)]
 mod pdf;
+#[path = "load_scale_out.rs"]
+mod scale_out;
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -102,6 +116,10 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    if std::env::var("LOAD_SCALE_OUT").is_ok_and(|v| v == "1") {
+        rt.block_on(scale_out::run(bench));
+        return;
+    }
     rt.block_on(bench_all(cfg));
 }
 
@@ -110,6 +128,7 @@ async fn bench_all(cfg: Config) {
     let opened = open_store(&StoreOptions {
         data_dir: dir.path().to_path_buf(),
         database_url: None,
+        blob_url: None,
         idempotency_key_file: None,
     })
     .await
@@ -260,6 +279,11 @@ async fn bench_all(cfg: Config) {
         .map(|m| m.len())
         .sum();
     println!("database files: {:.1} MB", size as f64 / 1e6);
+    // LOAD_KEEP_DATA=1: keep the data dir for scripts/storage-breakdown.py (bytes per envelope).
+    if std::env::var("LOAD_KEEP_DATA").is_ok_and(|v| v == "1") {
+        opened.sql.close().await;
+        println!("data kept in {}", dir.keep().display());
+    }
 }
 
 /// The floor under every write: one-statement commits (a 1 KB blob each) through the same

@@ -1,20 +1,22 @@
-//! Runs a whole envelope in process with envelope-core: no server, in-memory seams.
+//! Runs a whole envelope in process with envelope-core: no server, in-memory seams, typed calls
+//! only.
 //!
 //! ```text
 //! cargo run -p envelope-core --example embed [IN.pdf] [OUT_DIR]
 //! ```
 //!
-//! It creates an account, a template from `examples/contract.pdf` (or IN.pdf), an envelope for
-//! two signers, completes it with the test helper, and writes the signed PDF and the audit trail
-//! into OUT_DIR (default: the current directory).
+//! It creates an account, an envelope from `examples/contract.pdf` (or IN.pdf, tagged like it:
+//! two signer roles and a `start_date` data field) for two signers, then signs as each signer would through the service (open the link, fill the
+//! fields, consent, sign), and writes the signed PDF and the audit trail into OUT_DIR (default:
+//! the current directory).
 
 use std::sync::Arc;
 
-use envelope_core::service::{
-    CreateEnvelopeParams, CreateTemplateParams, FileKind, Params, Upload,
-};
+use envelope_core::field::FieldType;
+use envelope_core::i18n::Locale;
+use envelope_core::model::SignerValue;
+use envelope_core::service::{ClientInfo, CreateEnvelope, FileKind, SignInput, Signer, Upload};
 use envelope_core::{MemoryMailer, SigningService};
-use serde_json::json;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -30,75 +32,79 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let ctx = svc.authenticate(&account.test_key.secret).await?;
 
     let pdf = std::fs::read(&input).map_err(|e| format!("cannot read {input}: {e}"))?;
-    let limits = svc.settings().limits.clone();
-    let upload = Upload {
-        file_name: "contract.pdf".into(),
-        bytes: pdf.into(),
-    };
-    let template = svc
-        .create_template(
-            &ctx,
-            CreateTemplateParams::parse(
-                Params::json(json!({"name": "Services agreement"}))?,
-                Some(upload),
-                &limits,
-            )?,
-        )
-        .await?;
-    println!(
-        "template {} with roles {:?} and {} fields",
-        template.id,
-        template.roles,
-        template.fields.len()
-    );
+    let upload = Upload::new("contract.pdf", pdf);
 
-    // Fill every sender data field the document has.
-    let data: serde_json::Map<String, serde_json::Value> = template
-        .fields
-        .iter()
-        .filter(|f| f.is_sender_field())
-        .map(|f| (f.key.clone(), json!("2027-01-01")))
-        .collect();
-    let signers: serde_json::Map<String, serde_json::Value> = template
-        .roles
-        .iter()
-        .enumerate()
-        .map(|(i, r)| (r.clone(), json!({"name": format!("Signer Number{}", i + 1), "email": format!("signer{}@example.com", i + 1)})))
-        .collect();
-    let params = Params::json(
-        json!({"template": template.id, "signers": signers, "data": data, "signing_order": true}),
-    )?;
-    let envelope = svc
-        .create_envelope(&ctx, CreateEnvelopeParams::parse(params, None, &limits)?)
-        .await?;
+    // contract.pdf's tags define two signer roles (Client, Provider) and one sender data field,
+    // `start_date`; signers given without a role take the document's roles in order.
+    let create = CreateEnvelope::from_pdf(upload)
+        .name("Services agreement with Acme")
+        .add_signer(Signer::new("Zoë Client", "zoe@example.com"))
+        .add_signer(Signer::new("Pat Provider", "pat@example.com").locale(Locale::parse("fr")?))
+        .data("start_date", "2027-01-01")
+        .cc("Legal", "legal@example.com")
+        .signing_order(true);
+    let envelope = svc.create_envelope(&ctx, create).await?;
     // Emails go out in the background, right after the write; an app that wants to see them
     // sent (or a short-lived process about to exit) waits for them. A long-running app also runs
     // `svc.maintenance()` once, which retries failed emails, delivers webhooks, voids expired
     // envelopes and applies retention.
     svc.settle_emails().await;
     println!(
-        "envelope {} is {:?}; {} signing request(s) emailed",
+        "envelope {} is {}; {} signing request(s) emailed",
         envelope.id,
-        envelope.status,
+        envelope.status.as_str(),
         mailer.sent().len()
     );
 
-    let link = svc.signing_url(&ctx, &envelope.id, None).await?;
-    println!("first signer ({}) signs at {}", link.role, link.url);
-
-    let done = svc.test_complete(&ctx, &envelope.id).await?;
-    println!(
-        "envelope is {:?}, files ready: {:?}",
-        done.status, done.files
-    );
+    // Each signer in turn, as a signing page would do it.
+    let mut current = envelope;
+    for signer in current.signers.clone() {
+        let link = svc
+            .signing_link(&ctx, &current.id, Some(&signer.id))
+            .await?;
+        let client = ClientInfo {
+            ip_address: Some("192.0.2.10".into()),
+            user_agent: Some("embed example".into()),
+        };
+        let session = svc.open_signing_link(&link.token, None, &client).await?;
+        let mut input = SignInput::new().consent();
+        for field in &session.fields {
+            input = match field.kind {
+                FieldType::Signature => input.value(&field.key, SignerValue::typed(&signer.name)),
+                FieldType::Initials => input.value(&field.key, SignerValue::typed("SN")),
+                FieldType::Text => input.value(&field.key, "Acme Ltd"),
+                FieldType::Checkbox => input.value(&field.key, true),
+                FieldType::Number => input.value(&field.key, "42"),
+                // A choice is one of the field's options.
+                FieldType::Radio | FieldType::Select => match field.options.as_deref() {
+                    Some([first, ..]) => input.value(&field.key, first.as_str()),
+                    _ => input,
+                },
+                // The service fills date fields with the signing date.
+                FieldType::Date => input,
+            };
+        }
+        if session.signature_page {
+            input = input.signature(SignerValue::typed(&signer.name));
+        }
+        current = svc.sign(&link.token, None, input, &client).await?;
+        println!(
+            "{} ({}) signed; the envelope is {}",
+            signer.name,
+            signer.role,
+            current.status.as_str()
+        );
+    }
 
     for (kind, name) in [
         (FileKind::Signed, "signed.pdf"),
         (FileKind::AuditTrail, "audit-trail.pdf"),
     ] {
-        let link = svc.envelope_file_link(&ctx, &envelope.id, kind).await?;
-        let token = link.url.rsplit('/').next().unwrap_or_default();
-        let (_, bytes) = svc.open_file_link(token).await?;
+        let (_, bytes) = svc
+            .envelope_file(&ctx, &current.id, kind, None)
+            .await?
+            .collect()
+            .await?;
         let path = out_dir.join(name);
         std::fs::write(&path, &bytes)?;
         println!("wrote {} ({} bytes)", path.display(), bytes.len());

@@ -7,7 +7,9 @@
 # and pyHanko with its CLI (the second, independent validator of sealed PDFs); from PyPI too, for
 # the OpenAPI tests (envelope-server/tests/openapi): schemathesis, openapi-python-client and
 # openapi-spec-validator, prometheus-client (its text parser reads the /metrics scrape of
-# envelope-server/tests/durability/metrics.rs), reportlab and pypdf (choice fields). Safe to run again:
+# envelope-server/tests/durability/metrics.rs), reportlab and pypdf (choice fields), and moto's
+# standalone S3 server (moto_server: envelope-core/tests/store_s3.rs, the durability test with
+# PDFs in S3, the scale-out load figures). Safe to run again:
 # it only installs what is missing. Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
@@ -57,6 +59,7 @@ python3 -c 'import prometheus_client' >/dev/null 2>&1 || py_need+=("prometheus-c
 # at test time; pypdf reads the chosen values back from the signed copy.
 python3 -c 'import reportlab' >/dev/null 2>&1 || py_need+=("reportlab>=4,<5")
 python3 -c 'import pypdf' >/dev/null 2>&1 || py_need+=("pypdf>=5")
+command -v moto_server >/dev/null 2>&1 || py_need+=("moto[server]>=5,<6")
 if [ ${#py_need[@]} -gt 0 ]; then
   echo "installing: ${py_need[*]} (PyPI)"
   python3 -m pip install --quiet "${py_need[@]}" \
@@ -69,3 +72,4 @@ echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -
 echo "OpenAPI and metrics tools: $(schemathesis --version 2>/dev/null)," \
   "$(openapi-python-client --version 2>/dev/null)," \
   "$(python3 -m pip show openapi-spec-validator prometheus-client 2>/dev/null | grep -i '^\(name\|version\)' | paste -sd' ')"
+echo "S3 server: $(command -v moto_server) $(python3 -m pip show moto 2>/dev/null | grep -i '^version' | sed 's/Version: /moto /')"

@@ -320,19 +320,4 @@ impl Error {
     }
 }
 
-impl From<crate::store::StoreError> for Error {
-    fn from(e: crate::store::StoreError) -> Self {
-        use crate::store::StoreError;
-        match e {
-            StoreError::InsufficientBalance => Error::InsufficientBalance,
-            // The service turns it into `StorageQuotaExceeded` with the figures; reaching here
-            // means an operation that creates nothing was refused for it.
-            StoreError::QuotaExceeded => Error::Internal("unexpected storage quota refusal".into()),
-            StoreError::Conflict => Error::Internal("unresolved write conflict".into()),
-            StoreError::Duplicate => Error::Internal("duplicate key".into()),
-            StoreError::Unavailable(source) => Error::Unavailable { source },
-        }
-    }
-}
-
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -18,6 +18,10 @@
 //! # }
 //! ```
 //!
+//! Parameters are built in Rust with [`CreateEnvelope`], [`CreateTemplate`], [`FieldSpec`] and
+//! [`SignInput`] (the server parses the same types from JSON); a [`SigningLink`] carries the
+//! token that opens the signer's side. [`service::builders`] runs a whole envelope.
+//!
 //! Seams: [`Store`] and [`BlobStore`] (records and bytes), [`Mailer`], [`WebhookSink`], [`Clock`].
 #![forbid(unsafe_code)]
 
@@ -39,6 +43,9 @@ pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use error::{Error, ErrorKind, Result};
 pub use mail::{Mailer, MemoryMailer};
 pub use model::Mode;
-pub use service::{AuthContext, Limits, Settings, SigningService, SigningServiceBuilder};
+pub use service::{
+    AuthContext, CreateEnvelope, CreateTemplate, FieldSpec, Limits, Settings, SignInput,
+    SigningLink, SigningService, SigningServiceBuilder, Upload,
+};
 pub use store::{BlobStore, MemoryBlobStore, MemoryStore, Store};
 pub use webhook::{MemorySink, WebhookSink};

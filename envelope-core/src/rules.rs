@@ -8,7 +8,7 @@ pub mod identity;
 
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::model::{EnvelopeRecord, EnvelopeStatus, SignerStatus};
+use crate::model::{Delivery, EnvelopeRecord, EnvelopeStatus, SignerStatus};
 
 /// The default void reason of decisions.md.
 pub const DEFAULT_VOID_REASON: &str = "This envelope was voided via the API.";
@@ -74,6 +74,22 @@ pub fn actionable(env: &EnvelopeRecord, now: Timestamp) -> Vec<usize> {
             .filter(|&i| !env.signers[i].signer.status.is_done())
             .collect()
     }
+}
+
+/// Marks the signers whose turn it now is and who have not been asked yet (`sent_at`); returns
+/// those to email (email delivery) so the caller emails them after the write commits.
+pub fn mark_turns(rec: &mut EnvelopeRecord, now: Timestamp) -> Vec<usize> {
+    let turn = actionable(rec, now);
+    let mut out = Vec::new();
+    for i in turn {
+        if rec.signers[i].sent_at.is_none() {
+            rec.signers[i].sent_at = Some(now);
+            if rec.delivery == Delivery::Email {
+                out.push(i);
+            }
+        }
+    }
+    out
 }
 
 /// Signer indices sorted by `order` (stable: ties keep list order).

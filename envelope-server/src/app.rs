@@ -6,7 +6,7 @@ use envelope_core::SigningService;
 
 use crate::body::UploadMemory;
 use crate::client_addr::TrustedProxies;
-use crate::signing_page::PageSettings;
+use crate::signing_page::security::PageSettings;
 
 /// Limits and deadlines of the HTTP layer. The defaults are what docs/HTTP.md explains.
 #[derive(Debug, Clone)]

@@ -10,6 +10,7 @@
 use bytes::Bytes;
 use hyper::StatusCode;
 use hyper::header::{HeaderName, HeaderValue};
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use envelope_core::{Error, ErrorKind};
@@ -184,6 +185,28 @@ impl ApiError {
         let mut reply = Reply::raw_json(p.status, bytes);
         reply.headers.extend(p.headers);
         reply
+    }
+}
+
+/// JSON replies, whose serialization can fail: they answer with an [`ApiError`], so they are
+/// built here and `response.rs` needs nothing of this module.
+impl Reply {
+    /// Serializes `value` as the JSON body.
+    pub fn json(status: StatusCode, value: &impl Serialize) -> Result<Reply, ApiError> {
+        let body = serde_json::to_vec(value).map_err(|e| {
+            ApiError::Core(envelope_core::Error::Internal(format!(
+                "response serialization failed: {e}"
+            )))
+        })?;
+        Ok(Reply::raw_json(status, body.into()))
+    }
+
+    pub fn ok(value: &impl Serialize) -> Result<Reply, ApiError> {
+        Reply::json(StatusCode::OK, value)
+    }
+
+    pub fn created(value: &impl Serialize) -> Result<Reply, ApiError> {
+        Reply::json(StatusCode::CREATED, value)
     }
 }
 

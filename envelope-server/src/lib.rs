@@ -25,6 +25,7 @@
 //! The binary (`main.rs`) only parses arguments.
 #![forbid(unsafe_code)]
 
+mod address_limit;
 pub mod admin;
 pub mod app;
 pub mod body;
@@ -42,7 +43,6 @@ pub mod server;
 pub mod signing;
 pub mod signing_page;
 pub mod store;
-pub mod webhook_sink;
 
 pub use app::{App, ConnectionLimits, HttpLimits};
 pub use client_addr::TrustedProxies;

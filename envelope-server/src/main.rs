@@ -106,6 +106,10 @@ struct StoreArgs {
     /// Database URL (sqlite://... or postgres://...); default: a store under --data-dir.
     #[arg(long, global = true, env = "ENVELOPE_DATABASE_URL")]
     database_url: Option<String>,
+    /// Where PDFs live: s3://bucket/prefix (an S3-compatible bucket; credentials, region and
+    /// endpoint from the AWS_* variables); default: in the database.
+    #[arg(long, global = true, env = "ENVELOPE_BLOB_URL")]
+    blob_url: Option<String>,
     /// Key file of stored idempotency responses (AES-256-GCM), created on first start; default
     /// <data-dir>/idempotency.key. Servers that share one database must use the same key.
     #[arg(long, global = true, env = "ENVELOPE_IDEMPOTENCY_KEY_FILE")]
@@ -357,6 +361,7 @@ impl StoreArgs {
         StoreOptions {
             data_dir: self.data_dir.clone(),
             database_url: self.database_url.clone(),
+            blob_url: self.blob_url.clone(),
             idempotency_key_file: self.idempotency_key_file.clone(),
         }
     }

@@ -7,12 +7,9 @@ use http_body_util::{Either, Full, StreamBody};
 use hyper::body::Frame;
 use hyper::header::{self, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
-use serde::Serialize;
 
 use envelope_core::Mode;
 use envelope_core::service::{ArchiveBody, RateLimitState};
-
-use crate::error::ApiError;
 
 /// A response before the common headers are added.
 #[derive(Debug)]
@@ -42,24 +39,6 @@ impl Reply {
             headers: Vec::new(),
             stream: None,
         }
-    }
-
-    /// Serializes `value` as the JSON body.
-    pub fn json(status: StatusCode, value: &impl Serialize) -> Result<Reply, ApiError> {
-        let body = serde_json::to_vec(value).map_err(|e| {
-            ApiError::Core(envelope_core::Error::Internal(format!(
-                "response serialization failed: {e}"
-            )))
-        })?;
-        Ok(Reply::raw_json(status, body.into()))
-    }
-
-    pub fn ok(value: &impl Serialize) -> Result<Reply, ApiError> {
-        Reply::json(StatusCode::OK, value)
-    }
-
-    pub fn created(value: &impl Serialize) -> Result<Reply, ApiError> {
-        Reply::json(StatusCode::CREATED, value)
     }
 
     /// A PDF download, offered as an attachment under `file_name`.

@@ -20,7 +20,7 @@ use crate::health::{
 use crate::signing::{SigningOptions, load_sealer};
 use crate::signing_page::{FrameAncestors, PageSecret, PageSettings};
 use crate::store::{StoreOptions, open_store};
-use crate::webhook_sink::HttpSink;
+use envelope_core::webhook::HttpSink;
 
 /// Options of `serve` (the command line fills them).
 #[derive(Debug, Clone)]

@@ -1,23 +1,15 @@
 //! The sealer of `serve`: the configured key and certificate chain (PEM), or a self-signed
-//! development certificate generated on first start and kept in the data dir; and the HTTP
-//! client of the RFC 3161 timestamp authority (`--tsa-url`).
+//! development certificate generated on first start and kept in the data dir, with the core's
+//! RFC 3161 timestamp authority client when `--tsa-url` is given.
 //!
 //! The private key and its password never reach a log line or a `Debug` string: they are held
 //! as [`Secret`]s until `envelope_core` parses them.
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
-use async_trait::async_trait;
-use bytes::Bytes;
 use envelope_core::error::BoxError;
-use envelope_core::seal::{LocalSealer, Sealer, SigningIdentity, TimestampAuthority};
-use http_body_util::{BodyExt, Full, Limited};
-use hyper_rustls::HttpsConnector;
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
+use envelope_core::seal::{HttpTimestampAuthority, LocalSealer, Sealer, SigningIdentity};
 
 /// A string that must not be shown: `Debug` prints `"***"`.
 #[derive(Clone, PartialEq, Eq)]
@@ -112,7 +104,8 @@ pub fn load_sealer(
     };
     let mut sealer = LocalSealer::new(identity);
     if let Some(url) = &opts.tsa_url {
-        sealer = sealer.with_timestamps(Arc::new(HttpTimestampAuthority::new(url)?));
+        let tsa = HttpTimestampAuthority::new(url).map_err(|e| format!("--tsa-url: {e}"))?;
+        sealer = sealer.with_timestamps(Arc::new(tsa));
         tracing::info!(tsa_url = %url, "seals carry RFC 3161 timestamps (PAdES B-T)");
     }
     Ok(Arc::new(sealer))
@@ -168,77 +161,6 @@ fn development_identity(data_dir: &Path, service_name: &str) -> Result<SigningId
 fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
     envelope_core::store::private::create_new(path)?.write_all(bytes)
-}
-
-/// Most bytes of a timestamp response that are read.
-const MAX_TSA_RESPONSE: usize = 256 * 1024;
-const TSA_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// Posts `application/timestamp-query` to a TSA over HTTP or HTTPS (many public TSAs are plain
-/// HTTP: the token is signed, the transport need not be).
-#[derive(Clone)]
-pub struct HttpTimestampAuthority {
-    url: hyper::Uri,
-    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
-}
-
-impl std::fmt::Debug for HttpTimestampAuthority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HttpTimestampAuthority")
-            .field("url", &self.url)
-            .finish_non_exhaustive()
-    }
-}
-
-impl HttpTimestampAuthority {
-    pub fn new(url: &str) -> Result<Self, BoxError> {
-        let uri: hyper::Uri = url
-            .parse()
-            .map_err(|e| format!("--tsa-url is not a URL: {e}"))?;
-        if !matches!(uri.scheme_str(), Some("http" | "https")) {
-            return Err("--tsa-url must be an http:// or https:// URL".into());
-        }
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_connect_timeout(Some(Duration::from_secs(10)));
-        let https = hyper_rustls::HttpsConnectorBuilder::new()
-            .with_webpki_roots()
-            .https_or_http()
-            .enable_http1()
-            .wrap_connector(http);
-        Ok(HttpTimestampAuthority {
-            url: uri,
-            client: Client::builder(TokioExecutor::new()).build(https),
-        })
-    }
-
-    async fn post(&self, request: Vec<u8>) -> Result<Vec<u8>, BoxError> {
-        let req = hyper::Request::post(self.url.clone())
-            .header(hyper::header::CONTENT_TYPE, "application/timestamp-query")
-            .header(hyper::header::ACCEPT, "application/timestamp-reply")
-            .body(Full::new(Bytes::from(request)))?;
-        let resp = self.client.request(req).await?;
-        if resp.status() != hyper::StatusCode::OK {
-            return Err(format!("the TSA answered HTTP {}", resp.status()).into());
-        }
-        let body = Limited::new(resp.into_body(), MAX_TSA_RESPONSE)
-            .collect()
-            .await?
-            .to_bytes();
-        Ok(body.to_vec())
-    }
-}
-
-#[async_trait]
-impl TimestampAuthority for HttpTimestampAuthority {
-    async fn exchange(&self, request: Vec<u8>) -> Result<Vec<u8>, BoxError> {
-        match tokio::time::timeout(TSA_TIMEOUT, self.post(request)).await {
-            Ok(result) => result,
-            Err(_) => {
-                Err(format!("the TSA gave no answer within {} s", TSA_TIMEOUT.as_secs()).into())
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -349,6 +271,14 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(err.contains("PKCS#12"), "{err}");
-        assert!(HttpTimestampAuthority::new("ftp://tsa.example").is_err());
+        let tsa = SigningOptions {
+            tsa_url: Some("ftp://tsa.example".into()),
+            ..SigningOptions::default()
+        };
+        let err = load_sealer(&tsa, dir.path(), "E")
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(err.starts_with("--tsa-url: "), "{err}");
     }
 }

@@ -5,6 +5,7 @@
 //! | (default) | SQLite file `envelope.sqlite3` in `--data-dir`, PDFs in the same database |
 //! | `--database-url postgres://...` | PostgreSQL (several servers may share it), PDFs in it too |
 //! | `--database-url sqlite:///path/file.db` | SQLite at that path |
+//! | `--blob-url s3://bucket/prefix` | PDFs in an S3-compatible bucket instead of the database (with any of the above; `AWS_*` variables for credentials, region, endpoint) |
 //!
 //! The data dir is created 0700 and every file the server makes in it 0600 (database, WAL and
 //! shared memory, mail, keys): see `envelope_core::store::private`. It also holds
@@ -18,7 +19,7 @@ use std::sync::Arc;
 
 use envelope_core::error::BoxError;
 use envelope_core::service::ResponseKey;
-use envelope_core::store::{SqlStore, private};
+use envelope_core::store::{S3BlobStore, SqlStore, private};
 use envelope_core::{BlobStore, Store};
 
 /// Where data lives.
@@ -28,6 +29,9 @@ pub struct StoreOptions {
     pub data_dir: PathBuf,
     /// `sqlite://...` or `postgres://...`; `None` means a store under `data_dir`.
     pub database_url: Option<String>,
+    /// `s3://bucket/prefix`: PDFs in that bucket (configured from the `AWS_*` variables);
+    /// `None` means in the database.
+    pub blob_url: Option<String>,
     /// The key file of stored idempotency responses; `None` means
     /// `<data_dir>/idempotency.key`. Servers that share one database must share this key.
     pub idempotency_key_file: Option<PathBuf>,
@@ -78,10 +82,14 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
         }
         None => SqlStore::open_sqlite(&options.data_dir.join("envelope.sqlite3")).await?,
     };
-    let blobs = store.blobs();
+    let blobs: Arc<dyn BlobStore> = match options.blob_url.as_deref() {
+        None => Arc::new(store.blobs()),
+        Some(url) if url.starts_with("s3://") => Arc::new(S3BlobStore::from_env(url)?),
+        Some(_) => return Err("--blob-url must start with s3://".into()),
+    };
     Ok(OpenedStore {
         store: Arc::new(store.clone()),
-        blobs: Arc::new(blobs),
+        blobs,
         sql: store,
         response_key,
     })

@@ -13,7 +13,7 @@
 //! output is plain text and HTML for left-to-right languages, where they would only be stray
 //! invisible characters in subjects, copied links and tests.
 //!
-//! Adding a message: one line in [`messages!`] below and the message in every `.ftl` file. The
+//! Adding a message: one line in `messages!` below and the message in every `.ftl` file. The
 //! tests in `i18n/tests.rs` fail until every catalogue has every key of [`Msg`], no other key,
 //! and the same variables as English.
 

@@ -37,7 +37,8 @@ impl EmailStatus {
     }
 }
 
-/// One email of an envelope, to one recipient.
+/// One email of an envelope, to one recipient. Stored without its empty values (`None` is
+/// left out, and read back from a missing key or a `null` alike).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EmailRecord {
     /// `eml_...`
@@ -51,10 +52,13 @@ pub struct EmailRecord {
     pub created_at: Timestamp,
     /// While pending: when the next attempt may start (a process that is sending it holds it
     /// until then: the lease).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub next_attempt_at: Option<Timestamp>,
     /// When it was sent, failed for good or was canceled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finished_at: Option<Timestamp>,
     /// Why the last attempt did not send it, in plain words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
 }
 

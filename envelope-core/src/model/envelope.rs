@@ -186,10 +186,9 @@ pub enum SignerValue {
 
 /// A signer with what only the service sees: one flat JSON object, the wire signer's keys plus
 /// the rest.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "FlatSignerRecord")]
 pub struct SignerRecord {
-    #[serde(flatten)]
     pub signer: Signer,
     /// When the signing request went out (email delivery) or the first link was made.
     pub sent_at: Option<Timestamp>,
@@ -218,6 +217,74 @@ pub struct Reassignment {
     pub email: String,
 }
 
+/// How a [`SignerRecord`] is written: one flat object, the wire signer's keys plus the rest,
+/// without empty values (`None`, empty lists and maps) and without the view-only `auth` and
+/// `last_email`. [`FlatSignerRecord`] reads a missing key as empty, so records written with
+/// every key (`null`s included) read the same.
+#[derive(Serialize)]
+struct FlatSignerRecordOut<'a> {
+    id: &'a str,
+    role: &'a str,
+    name: &'a str,
+    email: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locale: Option<&'a Locale>,
+    order: u32,
+    status: SignerStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    viewed_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signed_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declined_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    decline_reason: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sent_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_reminded_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    consented_at: Option<Timestamp>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ip_address: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user_agent: Option<&'a str>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    values: &'a BTreeMap<String, SignerValue>,
+    #[serde(skip_serializing_if = "<[Reassignment]>::is_empty")]
+    reassignments: &'a [Reassignment],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    identity: Option<&'a IdentityRecord>,
+}
+
+impl Serialize for SignerRecord {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let s = &self.signer;
+        FlatSignerRecordOut {
+            id: &s.id,
+            role: &s.role,
+            name: &s.name,
+            email: &s.email,
+            locale: s.locale.as_ref(),
+            order: s.order,
+            status: s.status,
+            viewed_at: s.viewed_at,
+            signed_at: s.signed_at,
+            declined_at: s.declined_at,
+            decline_reason: s.decline_reason.as_deref(),
+            sent_at: self.sent_at,
+            last_reminded_at: self.last_reminded_at,
+            consented_at: self.consented_at,
+            ip_address: self.ip_address.as_deref(),
+            user_agent: self.user_agent.as_deref(),
+            values: &self.values,
+            reassignments: &self.reassignments,
+            identity: self.identity.as_ref(),
+        }
+        .serialize(serializer)
+    }
+}
+
 /// How a [`SignerRecord`] is read: the same flat object, spelled out (see
 /// `field::FlatPlacedField` for why not `#[serde(flatten)]`).
 #[derive(Deserialize)]
@@ -230,15 +297,23 @@ struct FlatSignerRecord {
     locale: Option<Locale>,
     order: u32,
     status: SignerStatus,
+    #[serde(default)]
     viewed_at: Option<Timestamp>,
+    #[serde(default)]
     signed_at: Option<Timestamp>,
+    #[serde(default)]
     declined_at: Option<Timestamp>,
+    #[serde(default)]
     decline_reason: Option<String>,
+    #[serde(default)]
     sent_at: Option<Timestamp>,
+    #[serde(default)]
     last_reminded_at: Option<Timestamp>,
     #[serde(default)]
     consented_at: Option<Timestamp>,
+    #[serde(default)]
     ip_address: Option<String>,
+    #[serde(default)]
     user_agent: Option<String>,
     #[serde(default)]
     values: BTreeMap<String, SignerValue>,
@@ -311,7 +386,11 @@ impl StoredFile {
     }
 }
 
-/// The envelope as stored.
+/// The envelope as stored. Empty values are left out of the stored form (`None`, and the empty
+/// lists that older binaries already read as empty when missing, so that they can still read
+/// new records during a rolling upgrade), and a missing key reads as empty, so records written
+/// with explicit `null`s and `[]`s read the same (docs/STORAGE.md "Bytes per envelope"). Views
+/// keep every key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvelopeRecord {
     pub id: String,
@@ -321,34 +400,51 @@ pub struct EnvelopeRecord {
     pub version: u64,
     pub status: EnvelopeStatus,
     pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
     pub delivery: Delivery,
     pub signing_order: bool,
     pub signers: Vec<SignerRecord>,
     /// Carbon-copy recipients (extensions E1).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cc: Vec<CcRecipient>,
+    // Always written: binaries before the stored form left out empty values require it.
+    #[serde(default)]
     pub metadata: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub void_reason: Option<String>,
     pub created_at: Timestamp,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sent_at: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voided_at: Option<Timestamp>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
     /// Days until expiry, counted from the moment the envelope is sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields of the document, signer and sender fields alike.
+    // Always written: binaries before the stored form left out empty values require it.
+    #[serde(default)]
     pub fields: Vec<PlacedField>,
     /// Sender data by field key: text, or "true"/"false" for check boxes.
+    // Always written: binaries before the stored form left out empty values require it.
+    #[serde(default)]
     pub data: BTreeMap<String, SignerValue>,
     /// Whether the signed copy gets an appended signature page.
     pub signature_page: bool,
     /// The first document.
     pub original: StoredFile,
     /// The first document's signed copy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed: Option<StoredFile>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit_trail: Option<StoredFile>,
     /// Pages of the first document; absent in records stored before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -358,12 +454,12 @@ pub struct EnvelopeRecord {
     pub more_documents: Vec<MoreDocument>,
     /// The email outbox of this envelope: every pending email, and the newest finished one of
     /// each signer (`model/email.rs`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub emails: Vec<EmailRecord>,
     /// When live retention deleted the PDFs (original, signed copy, audit trail). The
     /// [`StoredFile`]s stay as a record of what there was (names, sizes, digests); their blobs
     /// are gone.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files_deleted_at: Option<Timestamp>,
 }
 
@@ -595,5 +691,55 @@ mod tests {
                       "page":1,"x":0,"y":0,"width":1,"height":1}"#;
         let field: PlacedField = serde_json::from_str(old).unwrap();
         assert_eq!(field.source, FieldSource::Explicit);
+    }
+
+    /// The stored form leaves out empty values; records written before, with every key and its
+    /// `null`, `[]` or `{}`, read the same, and both read back equal to what was written.
+    #[test]
+    fn records_are_stored_without_empty_values_and_old_ones_still_read() {
+        let old = r#"{"id":"env_1","account":"acct_1","mode":"test","version":2,"status":"sent",
+            "name":"contract.pdf","template":null,"delivery":"email","signing_order":false,
+            "signers":[{"id":"sgn_1","role":"Client","name":"Ada","email":"ada@example.com",
+              "locale":null,"order":1,"status":"pending","viewed_at":null,"signed_at":null,
+              "declined_at":null,"decline_reason":null,"auth":null,"last_email":null,
+              "sent_at":"2026-11-25T18:16:47.732Z","last_reminded_at":null,"consented_at":null,
+              "ip_address":null,"user_agent":null,"values":{},"reassignments":[],
+              "identity":null}],
+            "cc":[],"metadata":{},"void_reason":null,"created_at":"2026-11-25T18:16:47.732Z",
+            "sent_at":"2026-11-25T18:16:47.732Z","completed_at":null,"voided_at":null,
+            "expires_at":null,"expires_in_days":null,"subject":null,"message":null,
+            "fields":[],"data":{},"signature_page":false,
+            "original":{"blob":"blob_1","file_name":"contract.pdf","size":806,"sha256":"00"},
+            "signed":null,"audit_trail":null,
+            "emails":[{"id":"eml_1","kind":"signing_request","recipient":"sgn_1",
+              "status":"sent","attempts":1,"created_at":"2026-11-25T18:16:47.732Z",
+              "next_attempt_at":null,"finished_at":"2026-11-25T18:16:47.811Z",
+              "last_error":null}],
+            "files_deleted_at":null}"#;
+        let record: EnvelopeRecord = serde_json::from_str(old).unwrap();
+        let stored = serde_json::to_string(&record).unwrap();
+        for empty in ["null", "\"cc\"", "\"values\"", "\"reassignments\""] {
+            assert!(!stored.contains(empty), "{empty} in {stored}");
+        }
+        // Older binaries need these keys, empty or not.
+        for kept in ["\"fields\":[]", "\"metadata\":{}", "\"data\":{}"] {
+            assert!(stored.contains(kept), "{kept} missing from {stored}");
+        }
+        assert!(
+            stored.len() * 2 < old.len(),
+            "{} of {} bytes",
+            stored.len(),
+            old.len()
+        );
+        assert_eq!(
+            serde_json::from_str::<EnvelopeRecord>(&stored).unwrap(),
+            record
+        );
+        // What is set is kept, and the view still carries every key, null or not.
+        assert_eq!(record.signers[0].sent_at, at(1_795_630_607_732));
+        assert_eq!(record.emails[0].finished_at, at(1_795_630_607_811));
+        let view = serde_json::to_value(record.view()).unwrap();
+        assert!(view["void_reason"].is_null() && view.get("void_reason").is_some());
+        assert!(view["signers"][0].get("viewed_at").is_some());
     }
 }

@@ -10,7 +10,7 @@ use super::geometry_box;
 use super::object::{Dict, ObjRef, Object, decode_text_string};
 use super::pages::Page;
 use super::reader::Document;
-use crate::field::{self, Field, FieldSource, FieldType, MAX_OPTIONS, PlacedField, SENDER};
+use crate::field::{Field, FieldSource, FieldType, MAX_OPTIONS, PlacedField, SENDER};
 
 const MAX_DEPTH: usize = 32;
 const MAX_FIELDS: usize = 10_000;
@@ -26,7 +26,7 @@ pub struct FormField {
     pub widgets: Vec<Widget>,
     /// The choices of a radio group (its buttons' on-state names, in order) or a choice field
     /// (its `/Opt` export values), repeats dropped; `None` for other kinds, and for a group or
-    /// choice field whose options break the rules of [`field::check_options`].
+    /// choice field whose options break the rules of [`check_options`](super::check_options).
     pub options: Option<Vec<String>>,
 }
 
@@ -209,7 +209,7 @@ fn widget(
 }
 
 /// Collects options in one pass: repeats dropped, `None` at the first option that breaks
-/// [`field::check_option`] or once more than [`MAX_OPTIONS`] distinct ones are seen (so a list of
+/// [`check_option`](super::check_option) or once more than [`MAX_OPTIONS`] distinct ones are seen (so a list of
 /// any length costs at most one look at each entry).
 fn collect_options(values: impl Iterator<Item = Option<String>>) -> Option<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
@@ -219,14 +219,14 @@ fn collect_options(values: impl Iterator<Item = Option<String>>) -> Option<Vec<S
         if seen.contains(&v) {
             continue;
         }
-        field::check_option(&v).ok()?;
+        super::check_option(&v).ok()?;
         if out.len() == MAX_OPTIONS {
             return None;
         }
         seen.insert(v.clone());
         out.push(v);
     }
-    field::check_options(&out).ok()?;
+    super::check_options(&out).ok()?;
     Some(out)
 }
 

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use super::geometry_box;
 use super::pages::Page;
 use super::text::Glyph;
-use crate::field::{self, Field, FieldSource, FieldType, PlacedField, SENDER};
+use crate::field::{Field, FieldSource, FieldType, PlacedField, SENDER};
 
 /// Longest tag considered, in characters.
 const MAX_TAG: usize = 200;
@@ -40,7 +40,7 @@ pub type TagParts = (
 
 /// Parses the inside of `{{...}}`. Unknown types are plain text (`None`), and so are `radio` and
 /// `select` tags without a key and options, or whose options break the rules of
-/// [`field::check_options`] (options are separated by `|`; they may contain `:`).
+/// [`check_options`](super::check_options) (options are separated by `|`; they may contain `:`).
 pub fn parse_tag(inner: &str) -> Option<TagParts> {
     let kind = FieldType::parse(inner.split(':').next()?.trim());
     let parts: Vec<&str> = match kind {
@@ -57,7 +57,7 @@ pub fn parse_tag(inner: &str) -> Option<TagParts> {
         ["data", key] => Some((FieldType::Text, None, Some((*key).to_string()), None)),
         [_, role, key, options] if kind?.has_options() => {
             let options: Vec<String> = options.split('|').map(|o| o.trim().to_string()).collect();
-            field::check_options(&options).ok()?;
+            super::check_options(&options).ok()?;
             Some((
                 kind?,
                 Some((*role).to_string()),

@@ -14,6 +14,7 @@ use crate::field::{Field, PlacedField};
 pub use budget::{Limit, PdfLimits};
 pub use fonts::{Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
+pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec};
 
 mod acroform;
@@ -28,6 +29,7 @@ mod image;
 mod lexer;
 mod metrics;
 mod object;
+mod options;
 mod pages;
 mod reader;
 mod redact;

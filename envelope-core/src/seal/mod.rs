@@ -16,6 +16,8 @@
 //! key reach a log line, a `Debug` string or an error message.
 
 mod cms;
+#[cfg(feature = "https")]
+mod http_tsa;
 mod identity;
 mod tsp;
 
@@ -25,6 +27,8 @@ use async_trait::async_trait;
 
 use crate::error::BoxError;
 
+#[cfg(feature = "https")]
+pub use http_tsa::HttpTimestampAuthority;
 pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};
 pub use tsp::{LocalTimestampAuthority, TimestampAuthority};
 

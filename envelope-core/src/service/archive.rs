@@ -16,23 +16,16 @@ use async_zip::base::write::ZipFileWriter;
 use async_zip::{Compression, ZipEntryBuilder};
 use bytes::{Bytes, BytesMut};
 use futures_util::Stream;
-use serde::{Deserialize, Serialize};
 use tokio::io::AsyncReadExt;
 
 use super::SigningService;
 use crate::error::{Error, Result};
-use crate::model::{EnvelopeRecord, Mode, Scope, StoredFile};
+use crate::model::{EnvelopeRecord, Scope, StoredFile};
 
 /// Bytes between the ZIP writer and the response.
 pub const ARCHIVE_PIPE: usize = 64 * 1024;
 
-/// The envelope an archive link stands for.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ArchiveOf {
-    pub account: String,
-    pub mode: Mode,
-    pub envelope: String,
-}
+pub use crate::store::ArchiveOf;
 
 /// What a download link gives: one whole file, or an archive written as it is read.
 pub enum Download {

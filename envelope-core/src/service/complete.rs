@@ -15,9 +15,6 @@ use crate::pdf;
 use crate::rules;
 use crate::seal::{SealError, Sealer};
 
-/// Key under which a signer's signature for the appended signature page is kept.
-pub(crate) const SIGNATURE_PAGE_KEY: &str = "$signature_page";
-
 const MAX_ATTEMPTS: usize = 4;
 
 impl SigningService {
@@ -313,8 +310,8 @@ pub(crate) fn stamp_request_for(
         let mut blocks = Vec::new();
         for i in rules::signing_sequence(rec) {
             let s = &rec.signers[i];
-            let signature = match s.values.get(SIGNATURE_PAGE_KEY) {
-                Some(v) => stamp_value(v, SIGNATURE_PAGE_KEY)?,
+            let signature = match s.values.get(values::SIGNATURE_PAGE_KEY) {
+                Some(v) => stamp_value(v, values::SIGNATURE_PAGE_KEY)?,
                 None => pdf::StampValue::Typed(s.signer.name.clone()),
             };
             blocks.push(pdf::SignatureBlock {

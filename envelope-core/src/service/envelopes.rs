@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
-use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
+use super::params::{Obj, Params, Upload, check_email, check_text, metadata, unknown_cursor};
 use super::signing::SignerAuth;
 use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
@@ -18,12 +18,8 @@ use crate::model::{
     Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
-use crate::rules;
+use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
-
-pub use super::lifecycle::{
-    FileKind, FileLinkView, Reassign, Reminder, ReminderSkip, ReminderTarget, SigningUrl,
-};
 
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,8 +44,7 @@ pub struct CcParam {
 /// Carbon-copy recipients an envelope may have.
 pub const MAX_CC: usize = 20;
 
-/// Documents an envelope may have (extensions E5), a template's included.
-pub const MAX_DOCUMENTS: usize = 10;
+pub use super::params::MAX_DOCUMENTS;
 
 /// Parameters of `create envelope` (interface.md 4.1).
 #[derive(Debug, Clone, Default)]
@@ -178,16 +173,26 @@ impl CreateEnvelopeParams {
             });
         }
         for (i, s) in self.signers.iter().enumerate() {
-            check_text(&format!("signers.{i}.name"), &s.name, 200)?;
-            check_email(&format!("signers.{i}.email"), &s.email)?;
+            // Named as a request names them: by role in the object form, by index in a list.
+            let at = match (&s.role, self.signers_by_role) {
+                (Some(r), true) => format!("signers.{r}"),
+                _ => format!("signers.{i}"),
+            };
+            check_text(&format!("{at}.name"), &s.name, 200)?;
+            check_email(&format!("{at}.email"), &s.email)?;
             if let Some(r) = &s.role {
-                check_role(&format!("signers.{i}.role"), r)?;
+                check_role(&format!("{at}.role"), r)?;
             }
-            if s.order == Some(0) {
+            if let Some(o) = s.order
+                && !(1..=1000).contains(&o)
+            {
                 return Err(Error::invalid(
-                    format!("signers.{i}.order"),
-                    "must be 1 or more",
+                    format!("{at}.order"),
+                    "must be between 1 and 1000",
                 ));
+            }
+            if let Some(a) = &s.auth {
+                a.validate(&format!("{at}.auth"))?;
             }
         }
         match (&self.template, &self.file) {
@@ -200,12 +205,13 @@ impl CreateEnvelopeParams {
             (None, None) if self.files.is_empty() => return Err(Error::missing("file")),
             _ => {}
         }
-        if let Some(f) = &self.file
-            && f.bytes.len() > limits.max_file_bytes
-        {
-            return Err(Error::FileTooLarge {
-                max_bytes: limits.max_file_bytes,
-            });
+        if let Some(f) = &self.file {
+            check_file_name("file_name", &f.file_name)?;
+            if f.bytes.len() > limits.max_file_bytes {
+                return Err(Error::FileTooLarge {
+                    max_bytes: limits.max_file_bytes,
+                });
+            }
         }
         let count = usize::from(self.template.is_some() || self.file.is_some()) + self.files.len();
         if count > MAX_DOCUMENTS {
@@ -239,12 +245,13 @@ impl CreateEnvelopeParams {
                 "must be at most 10000 characters",
             ));
         }
-        if self.metadata.len() > limits.max_metadata_keys {
-            return Err(Error::invalid(
-                "metadata",
-                format!("at most {} keys are allowed", limits.max_metadata_keys),
-            ));
-        }
+        // The entries' checks of a parsed `metadata`, for a map built in Rust.
+        let given = self
+            .metadata
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        metadata(Some(Value::Object(given)), limits.max_metadata_keys)?;
         if let Some(d) = self.expires_in_days
             && !(1..=limits.max_expires_in_days).contains(&d)
         {
@@ -481,7 +488,7 @@ fn take_files(p: &mut Params, given: usize, limits: &Limits) -> Result<Vec<Uploa
     Ok(out)
 }
 
-fn check_file_name(param: &str, n: &str) -> Result<()> {
+pub(crate) fn check_file_name(param: &str, n: &str) -> Result<()> {
     check_text(param, n, 255)?;
     if n.contains('/') || n.contains('\\') {
         return Err(Error::invalid(
@@ -675,11 +682,15 @@ impl SigningService {
     }
 
     /// Creates an envelope from a template or a PDF; sends it unless `send` is false.
+    ///
+    /// Takes parsed parameters or a [`CreateEnvelope`](super::CreateEnvelope) builder; both get
+    /// the same checks.
     pub async fn create_envelope(
         &self,
         ctx: &AuthContext,
-        p: CreateEnvelopeParams,
+        p: impl Into<CreateEnvelopeParams>,
     ) -> Result<Envelope> {
+        let p: CreateEnvelopeParams = p.into();
         let limits = &self.inner.settings.limits;
         p.validate(limits)?;
         let scope = ctx.scope();
@@ -984,14 +995,6 @@ impl SigningService {
     }
 }
 
-pub(crate) fn unknown_cursor(resource: &'static str, page: &PageRequest) -> Error {
-    Error::NotFound {
-        resource,
-        id: page.starting_after.clone().unwrap_or_default(),
-        param: Some("starting_after".into()),
-    }
-}
-
 enum Source {
     Stored(StoredFile),
     Upload(Upload),
@@ -1155,22 +1158,6 @@ fn check_data(
         return Err(Error::MissingData { keys: missing });
     }
     Ok(out)
-}
-
-/// Marks the signers whose turn it now is and who have not been asked yet (email delivery);
-/// returns them so the caller emails them after the write commits.
-pub(crate) fn mark_turns(rec: &mut EnvelopeRecord, now: Timestamp) -> Vec<usize> {
-    let turn = rules::actionable(rec, now);
-    let mut out = Vec::new();
-    for i in turn {
-        if rec.signers[i].sent_at.is_none() {
-            rec.signers[i].sent_at = Some(now);
-            if rec.delivery == Delivery::Email {
-                out.push(i);
-            }
-        }
-    }
-    out
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! Events: building them for transitions, and reading them back.
 
-use super::envelopes::unknown_cursor;
+use super::params::unknown_cursor;
 use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};

@@ -6,7 +6,8 @@ use serde_json::Value;
 
 use super::params::Obj;
 use crate::error::{Error, Result};
-use crate::field::{self, Field, FieldType, MAX_OPTIONS, OptionsProblem, SENDER};
+use crate::field::{Field, FieldType, MAX_OPTIONS, SENDER};
+use crate::pdf::{self, OptionsProblem};
 
 /// Parses the `fields` parameter (decisions.md's field object). Keys left out get
 /// `<role>_<type>` (numbered from `_2`), unique against `taken`.
@@ -89,13 +90,13 @@ pub(crate) fn parse_fields(
         };
         let document = match o.integer("document")? {
             None => 1,
-            Some(n) if (1..=super::envelopes::MAX_DOCUMENTS as i64).contains(&n) => n as u32,
+            Some(n) if (1..=super::params::MAX_DOCUMENTS as i64).contains(&n) => n as u32,
             Some(_) => {
                 return Err(Error::invalid(
                     o.at("document"),
                     format!(
                         "must be a document number from 1 to {}",
-                        super::envelopes::MAX_DOCUMENTS
+                        super::params::MAX_DOCUMENTS
                     ),
                 ));
             }
@@ -120,7 +121,7 @@ pub(crate) fn parse_fields(
 }
 
 /// `options` of an explicit field: required for `radio` and `select` (an array of 1 to
-/// [`MAX_OPTIONS`] distinct strings, counted before any is read; see [`field::check_options`]),
+/// [`MAX_OPTIONS`] distinct strings, counted before any is read; see [`pdf::check_options`]),
 /// refused for other types. A bad entry is named by its index (`fields.0.options.2`).
 fn parse_options(param: &str, kind: FieldType, v: Option<&Value>) -> Result<Option<Vec<String>>> {
     let items = match (kind.has_options(), v) {
@@ -145,7 +146,7 @@ fn parse_options(param: &str, kind: FieldType, v: Option<&Value>) -> Result<Opti
             _ => return Err(Error::invalid(format!("{param}.{i}"), "expected a string")),
         }
     }
-    field::check_options(&options).map_err(|p| match p {
+    pdf::check_options(&options).map_err(|p| match p {
         OptionsProblem::Bad(i, _) | OptionsProblem::Duplicate(i) => {
             Error::invalid(format!("{param}.{i}"), p.to_string())
         }

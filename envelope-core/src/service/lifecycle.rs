@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::envelopes::mark_turns;
 use super::{AuthContext, Params, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
@@ -12,7 +11,7 @@ use crate::ids;
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
-use crate::rules;
+use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, FileLink, PurgeBefore, Purged, SigningToken, StoreError};
 
 /// Days an expired signing or download link is kept before [`SigningService::purge_expired`]
@@ -30,6 +29,51 @@ pub struct SigningUrl {
     pub role: String,
     pub url: String,
     pub expires_at: Timestamp,
+}
+
+/// A signing link: the token a signer's page is opened with, and its URL.
+///
+/// The token is what [`open_signing_link`](SigningService::open_signing_link),
+/// [`sign`](SigningService::sign) and [`decline`](SigningService::decline) take;
+/// an embedding application that shows its own signing page uses it directly. It is a secret
+/// (anyone holding it acts as the signer): `Debug` does not show it. The API's `signing_url`
+/// object is its wire view ([`SigningLink::view`]).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SigningLink {
+    /// The signer's ID (`sgn_...`).
+    pub signer: String,
+    /// The signer's role.
+    pub role: String,
+    /// The secret token of the link.
+    pub token: String,
+    /// `{signing_host}/sign/{token}`.
+    pub url: String,
+    /// When the link stops working (capped by the envelope's expiry).
+    pub expires_at: Timestamp,
+}
+
+impl std::fmt::Debug for SigningLink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SigningLink")
+            .field("signer", &self.signer)
+            .field("role", &self.role)
+            .field("token", &"[redacted]")
+            .field("expires_at", &self.expires_at)
+            .finish()
+    }
+}
+
+impl SigningLink {
+    /// The API's `signing_url` object (interface.md 2.4).
+    pub fn view(&self) -> SigningUrl {
+        SigningUrl {
+            object: "signing_url".into(),
+            signer: self.signer.clone(),
+            role: self.role.clone(),
+            url: self.url.clone(),
+            expires_at: self.expires_at,
+        }
+    }
 }
 
 /// `{object:"file_link", kind, url, expires_at}`.
@@ -128,10 +172,10 @@ fn archive_name(rec: &EnvelopeRecord) -> String {
 }
 
 /// `?document=N` of a file download (extensions E5): an integer from 1 to
-/// [`super::envelopes::MAX_DOCUMENTS`], `None` when absent. Whether the envelope has that
+/// [`super::params::MAX_DOCUMENTS`], `None` when absent. Whether the envelope has that
 /// document is checked by [`SigningService::envelope_document_link`].
 pub fn document_param(p: &mut Params) -> Result<Option<u32>> {
-    let max = super::envelopes::MAX_DOCUMENTS as i64;
+    let max = super::params::MAX_DOCUMENTS as i64;
     match p.integer("document")? {
         None => Ok(None),
         Some(n) if (1..=max).contains(&n) => Ok(Some(n as u32)),
@@ -489,13 +533,25 @@ impl SigningService {
         })
     }
 
-    /// A signing link for `signer` (a role or signer ID), or for the only signer who can sign now.
+    /// The API's `signing_url` object: the view of [`SigningService::signing_link`].
     pub async fn signing_url(
         &self,
         ctx: &AuthContext,
         id: &str,
         signer: Option<&str>,
     ) -> Result<SigningUrl> {
+        Ok(self.signing_link(ctx, id, signer).await?.view())
+    }
+
+    /// A new signing link for `signer` (a role or signer ID), or for the only signer who can
+    /// sign now. Its token opens the signer's side ([`SigningService::open_signing_link`],
+    /// [`SigningService::sign`]).
+    pub async fn signing_link(
+        &self,
+        ctx: &AuthContext,
+        id: &str,
+        signer: Option<&str>,
+    ) -> Result<SigningLink> {
         let rec = self.load_envelope(ctx, id).await?;
         let now = self.now();
         if rec.status != EnvelopeStatus::Sent {
@@ -527,24 +583,16 @@ impl SigningService {
                 _ => return Err(Error::SignerAmbiguous),
             },
         };
-        let (url, expires_at) = self.issue_signing_token(&rec, i, now).await?;
-        let s = &rec.signers[i].signer;
-        Ok(SigningUrl {
-            object: "signing_url".into(),
-            signer: s.id.clone(),
-            role: s.role.clone(),
-            url,
-            expires_at,
-        })
+        self.issue_signing_token(&rec, i, now).await
     }
 
-    /// Stores a new signing token for signer `i`; returns the link and its expiry.
+    /// Stores a new signing token for signer `i`; returns the link.
     pub(crate) async fn issue_signing_token(
         &self,
         rec: &EnvelopeRecord,
         i: usize,
         now: Timestamp,
-    ) -> Result<(String, Timestamp)> {
+    ) -> Result<SigningLink> {
         let token = ids::new_token();
         let mut expires_at = now + self.inner.settings.signing_link_ttl;
         if let Some(e) = rec.expires_at {
@@ -562,10 +610,14 @@ impl SigningService {
                 expires_at,
             })
             .await?;
-        Ok((
-            format!("{}/sign/{token}", self.inner.settings.signing_base()),
+        let s = &rec.signers[i].signer;
+        Ok(SigningLink {
+            signer: s.id.clone(),
+            role: s.role.clone(),
+            url: format!("{}/sign/{token}", self.inner.settings.signing_base()),
+            token,
             expires_at,
-        ))
+        })
     }
 
     /// A 5-minute download link for one file of an envelope (of its first document).

@@ -25,7 +25,7 @@ use tokio::sync::watch;
 use super::SigningService;
 use crate::webhook::WorkerSettings;
 
-/// The background work of one process: see the [module documentation](self).
+/// The background work of one process: see [`SigningService::maintenance`].
 #[derive(Debug)]
 pub struct Maintenance {
     svc: SigningService,

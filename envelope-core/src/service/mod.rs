@@ -8,6 +8,7 @@
 mod account;
 mod admin;
 mod archive;
+pub mod builders;
 mod complete;
 mod deliveries;
 mod email_content;
@@ -36,14 +37,14 @@ use chrono::Duration;
 
 pub use admin::{Admin, NewAccount, NewKey};
 pub use archive::{ARCHIVE_PIPE, ArchiveBody, ArchiveOf, Download};
+pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer};
 pub use deliveries::{AttemptView, DeliveryView};
-pub use envelopes::{
-    CcParam, CreateEnvelopeParams, FileKind, FileLinkView, MAX_CC, MAX_DOCUMENTS, Reassign,
-    Reminder, ReminderSkip, ReminderTarget, SignerParam, SigningUrl,
-};
+pub use envelopes::{CcParam, CreateEnvelopeParams, MAX_CC, MAX_DOCUMENTS, SignerParam};
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
-pub use lifecycle::EXPIRED_LINKS_KEPT_DAYS;
-pub use lifecycle::document_param;
+pub use lifecycle::{
+    EXPIRED_LINKS_KEPT_DAYS, FileKind, FileLinkView, Reassign, Reminder, ReminderSkip,
+    ReminderTarget, SigningLink, SigningUrl, document_param,
+};
 pub use maintenance::Maintenance;
 pub use outbox::{EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};

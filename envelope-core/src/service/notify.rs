@@ -251,7 +251,7 @@ impl SigningService {
                 {
                     return Ok(Rendered::Cancel("the signer can no longer sign"));
                 }
-                let (url, _) = self.issue_signing_token(rec, i, now).await?;
+                let url = self.issue_signing_token(rec, i, now).await?.url;
                 if queued.kind == EmailKind::SigningRequest {
                     content::signing_request(
                         &ctx,

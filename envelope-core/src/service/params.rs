@@ -14,6 +14,10 @@ use serde_json::{Map, Value};
 
 use super::json::{self, JSON_LIMITS, JsonError, LARGE_MEMBER, LargeText};
 use crate::error::{Error, Result};
+use crate::store::PageRequest;
+
+/// Documents an envelope may have (extensions E5), a template's included.
+pub const MAX_DOCUMENTS: usize = 10;
 
 /// Raw parameters of one request.
 #[derive(Debug, Clone)]
@@ -544,6 +548,15 @@ impl ListParams {
             limit,
             starting_after,
         })
+    }
+}
+
+/// The answer to a list whose `starting_after` names no object of the list.
+pub(crate) fn unknown_cursor(resource: &'static str, page: &PageRequest) -> Error {
+    Error::NotFound {
+        resource,
+        id: page.starting_after.clone().unwrap_or_default(),
+        param: Some("starting_after".into()),
     }
 }
 

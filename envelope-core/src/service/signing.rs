@@ -11,7 +11,6 @@
 use std::collections::BTreeMap;
 
 use super::SigningService;
-use super::envelopes::mark_turns;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::Field;
@@ -20,7 +19,7 @@ use crate::model::{
     Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue,
 };
 use crate::pdf;
-use crate::rules;
+use crate::rules::{self, mark_turns};
 use crate::store::{SigningToken, StoreError};
 
 pub(super) mod identity;

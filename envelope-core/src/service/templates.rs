@@ -4,10 +4,10 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::envelopes::{take_file, unknown_cursor};
+use super::envelopes::{check_file_name, take_file};
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::lifecycle::FileLinkView;
-use super::params::{Obj, Params, Upload, check_description, check_text};
+use super::params::{Obj, Params, Upload, check_description, check_text, unknown_cursor};
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField, SENDER};
@@ -39,13 +39,35 @@ impl CreateTemplateParams {
             .map(|v| parse_roles(&v))
             .transpose()?;
         p.finish()?;
-        Ok(CreateTemplateParams {
+        let params = CreateTemplateParams {
             name,
             description,
             file,
             fields,
             roles,
-        })
+        };
+        params.validate(limits)?;
+        Ok(params)
+    }
+
+    /// Checks the name, description, file and roles (also for parameters built in Rust).
+    pub fn validate(&self, limits: &Limits) -> Result<()> {
+        check_text("name", &self.name, 500)?;
+        check_description(self.description.as_deref())?;
+        check_file_name("file_name", &self.file.file_name)?;
+        if self.file.bytes.len() > limits.max_file_bytes {
+            return Err(Error::FileTooLarge {
+                max_bytes: limits.max_file_bytes,
+            });
+        }
+        if let Some(roles) = &self.roles {
+            let mut seen = HashSet::new();
+            for (i, r) in roles.iter().enumerate() {
+                check_role_entry(i, r, &mut seen)?;
+            }
+            check_role_count(roles.len())?;
+        }
+        Ok(())
     }
 }
 
@@ -88,23 +110,37 @@ fn parse_roles(v: &Value) -> Result<Vec<String>> {
         return Err(Error::invalid("roles", "expected an array of role names"));
     };
     let mut roles = Vec::new();
+    // One linear pass (the list may be as long as a request's JSON allows): the first bad
+    // entry is the answer, else the count.
+    let mut seen = HashSet::new();
     for (i, r) in items.iter().enumerate() {
         let Value::String(r) = r else {
             return Err(Error::invalid(format!("roles.{i}"), "expected a string"));
         };
-        check_role(&format!("roles.{i}"), r)?;
-        if roles.contains(r) {
-            return Err(Error::invalid(
-                format!("roles.{i}"),
-                format!("the role '{r}' is listed twice"),
-            ));
-        }
+        check_role_entry(i, r, &mut seen)?;
         roles.push(r.clone());
     }
-    if roles.len() > 10 {
+    check_role_count(roles.len())?;
+    Ok(roles)
+}
+
+/// One entry of `roles`: a valid role, not listed before.
+fn check_role_entry<'a>(i: usize, r: &'a str, seen: &mut HashSet<&'a str>) -> Result<()> {
+    check_role(&format!("roles.{i}"), r)?;
+    if !seen.insert(r) {
+        return Err(Error::invalid(
+            format!("roles.{i}"),
+            format!("the role '{r}' is listed twice"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_role_count(n: usize) -> Result<()> {
+    if n > 10 {
         return Err(Error::invalid("roles", "at most 10 roles are allowed"));
     }
-    Ok(roles)
+    Ok(())
 }
 
 /// Roles in signing order: the given list (which must cover every role with fields), or the
@@ -127,12 +163,17 @@ fn settle_roles(fields: &[PlacedField], given: Option<Vec<String>>) -> Result<Ve
 
 impl SigningService {
     /// Creates a template from a PDF: tags and form fields are discovered, `fields` added.
+    ///
+    /// Takes parsed parameters or a [`CreateTemplate`](super::CreateTemplate) builder; both get
+    /// the same checks.
     pub async fn create_template(
         &self,
         ctx: &AuthContext,
-        p: CreateTemplateParams,
+        p: impl Into<CreateTemplateParams>,
     ) -> Result<Template> {
+        let p: CreateTemplateParams = p.into();
         let limits = &self.inner.settings.limits;
+        p.validate(limits)?;
         let needed = p.file.bytes.len() as u64;
         if let Err(e) = self.check_storage(ctx, needed).await {
             // A retry of a request whose first attempt committed gets that template.

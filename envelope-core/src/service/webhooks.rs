@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::envelopes::unknown_cursor;
+use super::params::unknown_cursor;
 use super::params::{Params, check_description};
 use super::{AuthContext, ListParams, SigningService};
 use crate::error::{Error, Result};

@@ -37,7 +37,7 @@ impl DirBlobStore {
 }
 
 /// Keys are made by the service (`blob_` + base62); anything else could escape the directory.
-fn valid_key(key: &str) -> bool {
+pub(super) fn valid_key(key: &str) -> bool {
     !key.is_empty()
         && key.len() <= 128
         && !key.starts_with('.')

@@ -5,6 +5,7 @@
 //! | [`MemoryStore`], [`MemoryBlobStore`] | this crate | tests, embedding, demos |
 //! | [`SqlStore`] (+ [`SqlBlobStore`]) | feature `sql` | SQLite file or PostgreSQL: durable |
 //! | [`DirBlobStore`] | this crate | blobs as files in a directory: durable |
+//! | [`S3BlobStore`] | feature `s3` | blobs as objects in an S3-compatible bucket: durable |
 //!
 //! # Contract
 //!
@@ -58,6 +59,8 @@ pub mod conformance;
 mod dir;
 mod memory;
 pub mod private;
+#[cfg(feature = "s3")]
+pub mod s3;
 #[cfg(feature = "sql")]
 pub mod sql;
 
@@ -67,6 +70,8 @@ use serde::{Deserialize, Serialize};
 
 pub use dir::DirBlobStore;
 pub use memory::{MemoryBlobStore, MemoryStore};
+#[cfg(feature = "s3")]
+pub use s3::S3BlobStore;
 #[cfg(feature = "sql")]
 pub use sql::{OpenError, SqlBlobStore, SqlStore};
 
@@ -98,6 +103,22 @@ pub enum StoreError {
 }
 
 pub type StoreResult<T> = Result<T, StoreError>;
+
+/// What the service makes of a store's refusal that it did not handle itself.
+impl From<StoreError> for crate::error::Error {
+    fn from(e: StoreError) -> Self {
+        use crate::error::Error;
+        match e {
+            StoreError::InsufficientBalance => Error::InsufficientBalance,
+            // The service turns it into `StorageQuotaExceeded` with the figures; reaching here
+            // means an operation that creates nothing was refused for it.
+            StoreError::QuotaExceeded => Error::Internal("unexpected storage quota refusal".into()),
+            StoreError::Conflict => Error::Internal("unresolved write conflict".into()),
+            StoreError::Duplicate => Error::Internal("duplicate key".into()),
+            StoreError::Unavailable(source) => Error::Unavailable { source },
+        }
+    }
+}
 
 /// Why [`Store::check_ready`] found the store unable to serve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -173,6 +194,15 @@ pub struct SigningToken {
     pub expires_at: Timestamp,
 }
 
+/// The envelope an archive download link stands for (extensions E5): the ZIP is written from
+/// the envelope's files when the link is used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveOf {
+    pub account: String,
+    pub mode: crate::model::Mode,
+    pub envelope: String,
+}
+
 /// A download link, stored by the SHA-256 of its token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileLink {
@@ -188,7 +218,7 @@ pub struct FileLink {
     /// trail it gives as one ZIP. `blob` is then the audit trail's, so that the link goes with
     /// the envelope's files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub archive: Option<crate::service::ArchiveOf>,
+    pub archive: Option<ArchiveOf>,
 }
 
 /// What [`Store::purge_expired`] may delete: rows that can no longer be used.

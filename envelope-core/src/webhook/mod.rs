@@ -7,6 +7,8 @@
 //! Signatures follow Stripe's scheme (decisions.md): `Service-Signature: t=<unix>,v1=<hex
 //! HMAC-SHA256(secret, "<t>.<body>")>`, so any Stripe-compatible verifier accepts them.
 
+#[cfg(feature = "https")]
+mod http;
 mod schedule;
 mod signature;
 mod url_rules;
@@ -18,6 +20,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bytes::Bytes;
 
+#[cfg(feature = "https")]
+pub use http::{CheckedResolver, HttpSink};
 pub use schedule::{RetrySchedule, ScheduleError};
 pub use signature::{SignatureError, sign, signature_header, verify};
 pub use url_rules::{UrlRules, address_allowed, check_url, is_public, resolve_checked};

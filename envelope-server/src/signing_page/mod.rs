@@ -58,25 +58,7 @@ use crate::body::{BodyLimits, read_limited};
 use crate::error::ApiError;
 use crate::response::{Meta, Reply};
 use html::{PageEvent, layout};
-pub use security::{Action, FrameAncestors, PageSecret};
-
-/// Settings of the signing pages.
-#[derive(Debug, Clone)]
-pub struct PageSettings {
-    /// Who may frame the pages (CSP `frame-ancestors`); `'none'` by default.
-    pub frame_ancestors: FrameAncestors,
-    /// Key of the pages' form tokens. Pages rendered under another secret cannot post.
-    pub secret: PageSecret,
-}
-
-impl Default for PageSettings {
-    fn default() -> Self {
-        PageSettings {
-            frame_ancestors: FrameAncestors::none(),
-            secret: PageSecret::random(),
-        }
-    }
-}
+pub use security::{Action, FrameAncestors, PageSecret, PageSettings};
 
 const SCRIPT: &str = include_str!("assets/signing.js");
 const STYLE: &str = include_str!("assets/signing.css");
@@ -121,7 +103,7 @@ pub async fn handle(
         grant: None,
         accept_language,
     };
-    if let Err(e) = crate::request::limit_by_address(&app.svc, client_ip, meta) {
+    if let Err(e) = crate::address_limit::limit_by_address(&app.svc, client_ip, meta) {
         return page.error(e.into());
     }
     let client = ClientInfo {

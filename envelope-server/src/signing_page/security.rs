@@ -259,6 +259,24 @@ pub fn origin_of(base_url: &str) -> String {
         .unwrap_or_default()
 }
 
+/// Settings of the signing pages.
+#[derive(Debug, Clone)]
+pub struct PageSettings {
+    /// Who may frame the pages (CSP `frame-ancestors`); `'none'` by default.
+    pub frame_ancestors: FrameAncestors,
+    /// Key of the pages' form tokens. Pages rendered under another secret cannot post.
+    pub secret: PageSecret,
+}
+
+impl Default for PageSettings {
+    fn default() -> Self {
+        PageSettings {
+            frame_ancestors: FrameAncestors::none(),
+            secret: PageSecret::random(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -116,7 +116,7 @@ async fn get(client: &reqwest::Client, base: &str, key: &str, path: &str) -> Val
 }
 
 /// Makes a download link for a file of an envelope and downloads it.
-async fn download(
+pub async fn download(
     client: &reqwest::Client,
     base: &str,
     key: &str,

@@ -7,7 +7,8 @@
 //! proxy (`proxy`), emails that survive a relay outage and a SIGKILL (`email`), and retention
 //! under a clock moved ahead with libfaketime (`retention`); JSON logs (`logs`); Prometheus
 //! metrics, read back by Prometheus' own text parser (`metrics`); a key revoked by the admin
-//! command while a server runs (`keys`).
+//! command while a server runs (`keys`); two servers on one PostgreSQL database with PDFs in
+//! an S3 bucket (`s3`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -18,6 +19,9 @@ mod pdf;
 
 #[path = "../../../envelope-core/tests/support/smtp.rs"]
 mod smtp;
+
+#[path = "../../../envelope-core/tests/support/moto.rs"]
+mod moto;
 
 mod check;
 mod crash;
@@ -30,6 +34,7 @@ mod multi_process;
 mod process;
 mod proxy;
 mod retention;
+mod s3;
 #[cfg(unix)]
 mod secrets;
 mod shutdown;

@@ -6,26 +6,24 @@
 //! `mp_<random>`, selected through the URL (`?options=-csearch_path%3D<schema>`, the way an
 //! operator would), and drops it at the end.
 
-use std::process::Command;
-
 use base64::Engine;
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 
 use crate::check::assert_consistent;
 use crate::pdf::client_contract;
-use crate::process::{Answer, BIN, ServerProcess, send, test_key_in};
+use crate::process::{Answer, ServerProcess, create_account, send};
 
 const PG_URL_VAR: &str = "ENVELOPE_TEST_DATABASE_URL";
 
 /// A fresh schema, dropped when the test ends (passed or failed).
-struct Schema {
+pub struct Schema {
     url: String,
-    name: String,
+    pub name: String,
 }
 
 impl Schema {
-    async fn create(url: &str) -> Schema {
+    pub async fn create(url: &str) -> Schema {
         use sqlx::Connection;
         let name = format!(
             "mp_{}",
@@ -44,7 +42,7 @@ impl Schema {
     }
 
     /// The database URL that selects this schema for every connection.
-    fn database_url(&self) -> String {
+    pub fn database_url(&self) -> String {
         let sep = if self.url.contains('?') { '&' } else { '?' };
         format!("{}{sep}options=-csearch_path%3D{}", self.url, self.name)
     }
@@ -186,30 +184,7 @@ async fn two_processes_race_on_one_postgres() {
     let dir = tempfile::tempdir().unwrap();
 
     // The account is made by the admin command, through the same database.
-    let out = Command::new(BIN)
-        .args([
-            "accounts",
-            "--database-url",
-            &db_url,
-            "create",
-            "--name",
-            "Racing",
-        ])
-        .env("ENVELOPE_LOG", "warn")
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "accounts create: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let key = test_key_in(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(String::from),
-    );
+    let key = create_account(&db_url, dir.path(), "Racing");
 
     // Records live in the database; the data directories only receive the .eml files. Both
     // servers share the key of stored idempotency responses, as servers on one database must:

@@ -59,6 +59,7 @@ impl ServerProcess {
             .env("ENVELOPE_LOG", "warn")
             .env_remove("ENVELOPE_DATABASE_URL")
             .env_remove("ENVELOPE_DATA_DIR")
+            .env_remove("ENVELOPE_BLOB_URL")
             .envs(env.iter().copied())
             // Nothing may land in the source tree, whatever the arguments.
             .current_dir(log.parent().unwrap())
@@ -168,6 +169,35 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Creates an account with the admin command on `database_url` (run in `dir`) and returns its
+/// test key.
+pub fn create_account(database_url: &str, dir: &Path, name: &str) -> String {
+    let out = Command::new(BIN)
+        .args([
+            "accounts",
+            "--database-url",
+            database_url,
+            "create",
+            "--name",
+            name,
+        ])
+        .env("ENVELOPE_LOG", "warn")
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "accounts create: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    test_key_in(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(String::from),
+    )
 }
 
 /// Finds `sk_test_...` in lines like `  test key key_...: sk_test_...`.

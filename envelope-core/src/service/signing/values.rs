@@ -20,8 +20,9 @@ use crate::error::{Error, Result};
 use crate::field::{self, Field, FieldType};
 use crate::model::{EnvelopeRecord, SignerValue};
 use crate::pdf;
-use crate::service::complete::SIGNATURE_PAGE_KEY;
 
+/// Key under which a signer's signature for the appended signature page is kept.
+pub(in crate::service) const SIGNATURE_PAGE_KEY: &str = "$signature_page";
 /// Longest typed signature or initials, in characters.
 pub(in crate::service) const MAX_TYPED: usize = 200;
 /// Longest text field value, in characters.

@@ -84,8 +84,8 @@ impl std::fmt::Debug for GroupCommit {
 pub(crate) type SyncFn = Arc<dyn Fn() -> io::Result<()> + Send + Sync>;
 
 /// Makes everything written to a SQLite WAL so far durable: the seam of the group commit's
-/// fsync. The store fsyncs its WAL file itself; [`SqlStore::open_sqlite_with_wal_sync`]
-/// (super::SqlStore::open_sqlite_with_wal_sync) takes another, so that a test can see what a
+/// fsync. The store fsyncs its WAL file itself;
+/// [`SqlStore::open_sqlite_with_wal_sync`](super::SqlStore::open_sqlite_with_wal_sync) takes another, so that a test can see what a
 /// failed fsync does to the store and to the process above it.
 pub trait WalSync: Send + Sync + 'static {
     fn sync(&self) -> io::Result<()>;

@@ -1,4 +1,4 @@
-//! Durable [`Store`] and [`BlobStore`] over SQLite (a file) or PostgreSQL (a pool), with sqlx.
+//! Durable [`Store`](crate::store::Store) and [`BlobStore`](crate::store::BlobStore) over SQLite (a file) or PostgreSQL (a pool), with sqlx.
 //!
 //! | constructor | engine | notes |
 //! |---|---|---|

@@ -1,4 +1,4 @@
-//! The HTTP [`WebhookSink`]: POSTs signed events over HTTPS (rustls, web PKI roots), one attempt
+//! The HTTP [`WebhookSink`] (feature `https`): POSTs signed events over HTTPS (rustls, web PKI roots), one attempt
 //! per call, no redirects followed, a total timeout, and at most 64 KiB of the answer read.
 //!
 //! SSRF guard at delivery time: the URL is checked again (scheme, literal addresses), and host
@@ -11,13 +11,13 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use async_trait::async_trait;
-use bytes::Bytes;
-use envelope_core::error::BoxError;
-use envelope_core::webhook::{
+use crate::error::BoxError;
+use crate::webhook::{
     SIGNATURE_HEADER, UrlRules, WebhookRequest, WebhookResponse, WebhookSink, address_allowed,
     check_url, resolve_checked,
 };
+use async_trait::async_trait;
+use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
@@ -64,7 +64,9 @@ impl tower_service::Service<Name> for CheckedResolver {
     }
 }
 
-/// Delivers webhooks over HTTP(S).
+/// Delivers webhooks over HTTP(S): the sink `serve` uses, and the one an embedding application
+/// gives [`SigningServiceBuilder::webhook_sink`](crate::SigningServiceBuilder::webhook_sink) to
+/// deliver for real.
 #[derive(Clone)]
 pub struct HttpSink {
     client: Client<HttpsConnector<HttpConnector<CheckedResolver>>, Full<Bytes>>,
@@ -82,7 +84,7 @@ impl std::fmt::Debug for HttpSink {
 
 impl HttpSink {
     /// A sink enforcing `rules` (`allow_insecure` lets http:// and loopback through, for
-    /// development only).
+    /// development only); `service_name` goes into the `User-Agent`.
     pub fn new(rules: UrlRules, service_name: &str) -> HttpSink {
         let mut http = HttpConnector::new_with_resolver(CheckedResolver { rules });
         http.enforce_http(false);
