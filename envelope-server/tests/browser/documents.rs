@@ -1,7 +1,7 @@
 //! A two-document envelope signed in Chromium (extensions E5): the page shows each document in
-//! its own frame and the signer's fields under each document's name; a text field in the first
-//! document and a typed signature in the second are filled from the keyboard; each signed copy
-//! holds only its own document's value. Writes `signing-two-documents.png`.
+//! its own frame and the signer's fields under each document's name; a text field and a radio
+//! group (extensions E6) in the first document, a select and a typed signature in the second;
+//! each signed copy holds only its own document's values. Writes `signing-two-documents.png`.
 
 use serde_json::{Value, json};
 
@@ -26,10 +26,18 @@ async fn a_two_document_envelope_is_signed_in_chromium() {
     let driver = Driver::start().await;
     let s = TestServer::start().await;
     let terms = PdfBuilder::new()
-        .page(&["Terms of supply", "Company: {{text:Client:company}}"])
+        .page(&[
+            "Terms of supply",
+            "Company: {{text:Client:company}}",
+            "Plan: {{radio:Client:plan:Basic|Pro}}",
+        ])
         .build();
     let annex = PdfBuilder::new()
-        .page(&["Annex: prices", "Client: {{signature:Client}}"])
+        .page(&[
+            "Annex: prices",
+            "Colour: {{select:Client:colour:Red|Green}}",
+            "Client: {{signature:Client}}",
+        ])
         .build();
     let env: Value = s
         .post(
@@ -86,18 +94,22 @@ async fn a_two_document_envelope_is_signed_in_chromium() {
         .script(
             "return Array.from(document.querySelectorAll('fieldset.document-fields')).map(f => \
                [f.querySelector('legend').textContent, \
-                Array.from(f.querySelectorAll('input[name]')).map(i => i.name)\
-                  .filter(n => !n.startsWith('mode:'))]);",
+                Array.from(new Set(Array.from(f.querySelectorAll('input[name], select[name]'))\
+                  .map(i => i.name).filter(n => !n.startsWith('mode:'))))]);",
             vec![],
         )
         .await;
     assert_eq!(
         legends,
         json!([
-            ["terms.pdf", ["text:company"]],
+            ["terms.pdf", ["text:company", "text:plan"]],
             [
                 "annex.pdf",
-                ["typed:Client_signature", "drawn:Client_signature"]
+                [
+                    "text:colour",
+                    "typed:Client_signature",
+                    "drawn:Client_signature"
+                ]
             ]
         ]),
         "{legends}"
@@ -105,9 +117,22 @@ async fn a_two_document_envelope_is_signed_in_chromium() {
     settle().await;
     save("signing-two-documents.png", &b.viewport_png().await);
 
-    // Keyboard: the text, then the typed signature (Type is the default), consent, Sign.
+    // The text, a radio button clicked, an option chosen by typing on the select, then the
+    // typed signature (Type is the default), consent, Sign.
     let company = b.find(r#"input[name="text:company"]"#).await;
     b.type_text(&company, "Bakery and Sons").await;
+    b.click(&b.find(r#"input[name="text:plan"][value="Pro"]"#).await)
+        .await;
+    let colour = b.find(r#"select[name="text:colour"]"#).await;
+    b.type_text(&colour, "Green").await;
+    let chosen = b
+        .script(
+            "return [document.querySelector('input[name=\"text:plan\"]:checked').value, \
+               document.querySelector('select[name=\"text:colour\"]').value];",
+            vec![],
+        )
+        .await;
+    assert_eq!(chosen, json!(["Pro", "Green"]));
     let typed = b.find(r#"input[name="typed:Client_signature"]"#).await;
     b.type_text(&typed, "Ada Lovelace").await;
     b.click(&b.find("#consent").await).await;
@@ -119,8 +144,20 @@ async fn a_two_document_envelope_is_signed_in_chromium() {
     assert_eq!(env["status"], "completed", "{env}");
     let first = signed_text(&s, id, 1).await;
     let second = signed_text(&s, id, 2).await;
-    assert!(first.contains("Bakery and Sons"), "{first}");
-    assert!(!first.contains("Ada Lovelace"), "{first}");
-    assert!(second.contains("Ada Lovelace"), "{second}");
+    // Each copy holds only its own document's values: the radio's choice in the first, the
+    // select's in the second.
+    assert!(
+        first.contains("Bakery and Sons") && first.contains("Pro"),
+        "{first}"
+    );
+    assert!(
+        !first.contains("Ada Lovelace") && !first.contains("Green"),
+        "{first}"
+    );
+    assert!(
+        second.contains("Ada Lovelace") && second.contains("Green"),
+        "{second}"
+    );
     assert!(!second.contains("Bakery and Sons"), "{second}");
+    assert!(!first.contains("{{") && !second.contains("{{"));
 }
