@@ -5,7 +5,7 @@
 //! | [`MemoryStore`], [`MemoryBlobStore`] | this crate | tests, embedding, demos |
 //! | [`SqlStore`] (+ [`SqlBlobStore`]) | feature `sql` | SQLite file or PostgreSQL: durable |
 //! | [`DirBlobStore`] | this crate | blobs as files in a directory: durable |
-//! | [`S3BlobStore`] | feature `s3` | blobs as objects in an S3-compatible bucket: durable |
+//! | `S3BlobStore` | feature `s3` | blobs as objects in an S3-compatible bucket: durable |
 //!
 //! # Contract
 //!
