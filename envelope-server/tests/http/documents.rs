@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use crate::common::pdf::{PdfBuilder, client_contract};
 use crate::common::{Options, TestServer, b64, client_signer};
-use crate::sealing::{check, run, tsa_stub};
+use crate::sealing::{SealedServer, check, run};
 use envelope_server::signing::{SigningOptions, load_sealer};
 
 fn annex_a() -> Vec<u8> {
@@ -142,19 +142,8 @@ async fn unzip(s: &TestServer, id: &str) -> Vec<(String, Vec<u8>)> {
 
 #[tokio::test]
 async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sealed() {
-    let data = tempfile::tempdir().unwrap();
-    let (tsa_url, tsa_cert) = tsa_stub().await;
-    let opts = SigningOptions {
-        tsa_url: Some(tsa_url),
-        ..SigningOptions::default()
-    };
-    let sealer = load_sealer(&opts, data.path(), "Envelope").unwrap();
-    let fingerprint = sealer.certificate().sha256_fingerprint.clone();
-    let s = TestServer::start_with(Options {
-        sealer: Some(sealer),
-        ..Options::default()
-    })
-    .await;
+    let sealed = SealedServer::start().await;
+    let (s, fingerprint) = (&sealed.server, sealed.fingerprint.clone());
 
     let contract = client_contract();
     let (a, b) = (annex_a(), annex_b());
@@ -210,8 +199,8 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
         .ok(200);
     assert_eq!(read["documents"], env["documents"]);
     // Nothing signed yet: the originals are there, each one its own bytes.
-    assert_eq!(download(&s, id, "original?document=2").await, a);
-    assert_eq!(download(&s, id, "original").await, contract);
+    assert_eq!(download(s, id, "original?document=2").await, a);
+    assert_eq!(download(s, id, "original").await, contract);
     s.get(
         &s.test_key,
         &format!("/v1/envelopes/{id}/files/signed?document=2"),
@@ -226,15 +215,12 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
     .await
     .ok(200);
 
-    let trust_dir = tempfile::tempdir().unwrap();
-    let tsa_pem = trust_dir.path().join("tsa.pem");
-    std::fs::write(&tsa_pem, tsa_cert).unwrap();
-    let dev_pem = data.path().join("signing").join("development-cert.pem");
-    let trust = [dev_pem.as_path(), tsa_pem.as_path()];
+    let trust = sealed.trust();
+    let trust: Vec<&std::path::Path> = trust.iter().map(|p| p.as_path()).collect();
 
     let mut signed_digests = Vec::new();
     for (n, original) in [(1, &contract), (2, &a), (3, &b)] {
-        let signed = download(&s, id, &format!("signed?document={n}")).await;
+        let signed = download(s, id, &format!("signed?document={n}")).await;
         assert!(
             signed.len() > original.len() && signed.starts_with(original),
             "document {n}: the original is the signed copy's prefix"
@@ -244,19 +230,19 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
         signed_digests.push(sha256(&signed));
     }
     assert_eq!(
-        download(&s, id, "signed").await,
-        download(&s, id, "signed?document=1").await,
+        download(s, id, "signed").await,
+        download(s, id, "signed?document=1").await,
         "no document is the first"
     );
     // Each copy holds its own document's values only.
     let dir = tempfile::tempdir().unwrap();
-    let second = download(&s, id, "signed?document=2").await;
+    let second = download(s, id, "signed?document=2").await;
     let text = run("pdftotext", &[], dir.path(), &second);
     let text = std::fs::read_to_string(dir.path().join("doc.txt")).unwrap_or(text);
     assert!(text.contains("Test value"), "company in annex A:\n{text}");
 
     // The audit trail names every document with both digests, and is sealed.
-    let audit = download(&s, id, "audit_trail").await;
+    let audit = download(s, id, "audit_trail").await;
     check("audit trail", &audit, &trust, &fingerprint);
     let dir = tempfile::tempdir().unwrap();
     let text = run("pdftotext", &[], dir.path(), &audit);
@@ -280,11 +266,11 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
     ] {
         expected.push((
             name.to_string(),
-            download(&s, id, &format!("signed?document={n}")).await,
+            download(s, id, &format!("signed?document={n}")).await,
         ));
     }
     expected.push(("service-audit-trail.pdf".to_string(), audit.clone()));
-    assert_eq!(unzip(&s, id).await, expected);
+    assert_eq!(unzip(s, id).await, expected);
 
     // Bad `document` values name the parameter.
     for query in [

@@ -65,6 +65,52 @@ pub(crate) async fn tsa_stub() -> (String, String) {
     (format!("http://{addr}/tsa"), cert)
 }
 
+/// A server that seals with the development certificate of its own data dir and timestamps
+/// from [`tsa_stub`]: what the validators must trust to call its seals valid.
+pub(crate) struct SealedServer {
+    pub(crate) server: TestServer,
+    pub(crate) fingerprint: String,
+    data: tempfile::TempDir,
+    tsa: tempfile::TempDir,
+}
+
+impl SealedServer {
+    pub(crate) async fn start() -> SealedServer {
+        let data = tempfile::tempdir().unwrap();
+        let (tsa_url, tsa_cert) = tsa_stub().await;
+        let opts = SigningOptions {
+            tsa_url: Some(tsa_url),
+            ..SigningOptions::default()
+        };
+        let sealer = load_sealer(&opts, data.path(), "Envelope").unwrap();
+        let fingerprint = sealer.certificate().sha256_fingerprint.clone();
+        let tsa = tempfile::tempdir().unwrap();
+        std::fs::write(tsa.path().join("tsa.pem"), tsa_cert).unwrap();
+        let server = TestServer::start_with(Options {
+            sealer: Some(sealer),
+            ..Options::default()
+        })
+        .await;
+        SealedServer {
+            server,
+            fingerprint,
+            data,
+            tsa,
+        }
+    }
+
+    /// The certificates to trust: the development certificate and the TSA's.
+    pub(crate) fn trust(&self) -> [std::path::PathBuf; 2] {
+        [
+            self.data
+                .path()
+                .join("signing")
+                .join("development-cert.pem"),
+            self.tsa.path().join("tsa.pem"),
+        ]
+    }
+}
+
 pub(crate) fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String {
     let path = dir.join("doc.pdf");
     std::fs::write(&path, bytes).unwrap();
@@ -125,19 +171,8 @@ async fn download(s: &TestServer, id: &str, kind: &str) -> Bytes {
 
 #[tokio::test]
 async fn completed_envelopes_are_sealed_and_timestamped() {
-    let data = tempfile::tempdir().unwrap();
-    let (tsa_url, tsa_cert) = tsa_stub().await;
-    let opts = SigningOptions {
-        tsa_url: Some(tsa_url),
-        ..SigningOptions::default()
-    };
-    let sealer = load_sealer(&opts, data.path(), "Envelope").unwrap();
-    let fingerprint = sealer.certificate().sha256_fingerprint.clone();
-    let s = TestServer::start_with(Options {
-        sealer: Some(sealer),
-        ..Options::default()
-    })
-    .await;
+    let sealed = SealedServer::start().await;
+    let (s, fingerprint) = (&sealed.server, sealed.fingerprint.clone());
 
     let account = s.get(&s.test_key, "/v1/account").await.ok(200);
     assert_eq!(
@@ -167,16 +202,13 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         .ok(200);
     assert_eq!(read["status"], "completed");
 
-    let trust_dir = tempfile::tempdir().unwrap();
-    let tsa_pem = trust_dir.path().join("tsa.pem");
-    std::fs::write(&tsa_pem, tsa_cert).unwrap();
-    let dev_pem = data.path().join("signing").join("development-cert.pem");
-    let trust = [dev_pem.as_path(), tsa_pem.as_path()];
+    let trust = sealed.trust();
+    let trust: Vec<&Path> = trust.iter().map(|p| p.as_path()).collect();
 
-    let signed = download(&s, id, "signed").await;
+    let signed = download(s, id, "signed").await;
     assert_eq!(&signed[..pdf.len()], &pdf[..], "original bytes untouched");
     check("signed copy", &signed, &trust, &fingerprint);
-    let audit = download(&s, id, "audit_trail").await;
+    let audit = download(s, id, "audit_trail").await;
     check("audit trail", &audit, &trust, &fingerprint);
     let dir = tempfile::tempdir().unwrap();
     let text = run("pdftotext", &[], dir.path(), &audit);
