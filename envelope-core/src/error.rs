@@ -127,6 +127,12 @@ pub enum Error {
         "The service is busy with other documents; nothing was changed. Retry after {retry_after_secs} seconds."
     )]
     Busy { retry_after_secs: u64 },
+    /// A page of a signing link's document could not be drawn as a picture
+    /// ([`crate::SigningService::signing_page_image`]): no renderer, or the page is beyond the
+    /// renderer's time or memory. The document itself can still be opened as a PDF. The reason
+    /// is for logs only.
+    #[error("This page could not be shown as a picture; open the document as a PDF instead.")]
+    PageNotDrawable { reason: String },
     /// A backend failed; the cause is for logs only.
     #[error("a backend is unavailable")]
     Unavailable { source: BoxError },
@@ -216,6 +222,7 @@ impl Error {
             IdempotencyKeyReused => "idempotency_key_reused",
             IdempotencyKeyInUse => "idempotency_key_in_use",
             Busy { .. } => "service_busy",
+            PageNotDrawable { .. } => "page_not_drawable",
             Unavailable { .. } | Internal(_) => "internal_error",
         }
     }
@@ -227,7 +234,7 @@ impl Error {
             TestModeOnly | VerificationRequired => ErrorKind::Permission,
             VerificationLocked { .. } | CodeRecentlySent { .. } => ErrorKind::RateLimited,
             NotFound { .. } => ErrorKind::NotFound,
-            MissingData { .. } => ErrorKind::Unprocessable,
+            MissingData { .. } | PageNotDrawable { .. } => ErrorKind::Unprocessable,
             FileTooLarge { .. } | DocumentsTooLarge { .. } => ErrorKind::TooLarge,
             EnvelopeCompleted
             | InvalidState { .. }

@@ -33,6 +33,7 @@ pub mod ids;
 pub mod mail;
 pub mod model;
 pub mod pdf;
+pub mod render;
 pub mod rules;
 pub mod seal;
 pub mod service;

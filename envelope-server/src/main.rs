@@ -66,6 +66,15 @@ enum Command {
         #[command(subcommand)]
         command: WebhooksCommand,
     },
+    /// The page renderer's worker (started by the server itself, one per page drawn): caps its
+    /// own CPU time and memory, reads a PDF on standard input and writes the PNG of `page` to
+    /// standard output (docs/SIGNING.md, "Pages as pictures").
+    #[command(hide = true)]
+    RenderPage {
+        page: u32,
+        cpu_seconds: u64,
+        memory_bytes: u64,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -373,6 +382,19 @@ const BLOCKING_TASKS_LIMIT: Duration = Duration::from_millis(500);
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::RenderPage {
+        page,
+        cpu_seconds,
+        memory_bytes,
+    }) = cli.command
+    {
+        // No runtime and no logging: the worker reads, draws and writes, under its limits.
+        return envelope_core::render::run_worker(envelope_core::render::WorkerRequest {
+            page,
+            cpu_seconds,
+            memory_bytes,
+        });
+    }
     init_logging(cli.log_format);
     // Built by hand rather than with `#[tokio::main]`: dropping a runtime waits for every
     // blocking task without limit, and SIGTERM must end the process whatever PDF work runs.
@@ -411,6 +433,8 @@ async fn run_command(cli: Cli) -> Result<(), envelope_core::error::BoxError> {
     match cli.command {
         None => run_serve(cli.serve).await,
         Some(Command::Serve(args)) => run_serve(*args).await,
+        // Run by `main` before the runtime starts.
+        Some(Command::RenderPage { .. }) => Ok(()),
         Some(Command::Accounts { store, command }) => {
             let cmd = match command {
                 AccountsCommand::Create { name } => AdminCommand::CreateAccount { name },

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use envelope_core::error::BoxError;
 use envelope_core::mail::{FileMailer, Mailbox, Mailer, SmtpCredentials, SmtpMailer};
+use envelope_core::render::ProcessRenderer;
 use envelope_core::service::Retention;
 use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSettings};
 use envelope_core::{Settings, SigningService};
@@ -196,8 +197,16 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         .webhook_sink(sink)
         .sealer(sealer)
         .response_key(opened.response_key)
-        .settings(settings)
-        .build();
+        .settings(settings);
+    // Pages as pictures for the signing page: this same binary, started as its render worker.
+    let svc = match std::env::current_exe() {
+        Ok(exe) => svc.renderer(Arc::new(ProcessRenderer::new(exe, ["render-page"]))),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot find this binary: signing pages frame the PDF instead of drawing its pages");
+            svc
+        }
+    };
+    let svc = svc.build();
     if let Some(acct) = svc.admin().bootstrap("Default account").await? {
         let mut out = std::io::stdout().lock();
         crate::admin::print_new_account(&acct, &mut out)?;

@@ -138,6 +138,7 @@ fn every_message_formats_in_every_language_without_errors() {
         ("count", Arg::Number(3)),
         ("seconds", Arg::Number(42)),
         ("email", Arg::Text("z•••@example.com")),
+        ("role", Arg::Text("Client")),
     ];
     for lang in Lang::ALL {
         for msg in Msg::ALL {

@@ -136,6 +136,21 @@ pub fn inspect_after(
     })
 }
 
+/// The displayed size of every page, in order: the page tree only, no content is read. The
+/// walk stops one page past `limits.max_pages` ([`PdfError::TooManyPages`]).
+pub fn page_sizes(bytes: &[u8], limits: &PdfLimits) -> Result<Vec<PageSize>, PdfError> {
+    let mut doc = reader::Document::open(bytes, limits)?;
+    let pages = pages::pages(&mut doc, Some(limits.max_pages as usize + 1))?;
+    if pages.len() > limits.max_pages as usize {
+        let pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
+        return Err(PdfError::TooManyPages {
+            pages,
+            max: limits.max_pages,
+        });
+    }
+    Ok(pages.iter().map(|p| p.geometry.size()).collect())
+}
+
 /// The decoded content of a page (its `/Contents` streams joined).
 pub(crate) fn page_content(
     doc: &mut reader::Document<'_>,

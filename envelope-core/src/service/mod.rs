@@ -53,8 +53,8 @@ pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
 pub use signing::{
-    ClientInfo, LinkState, SignInput, SignerAuth, SigningSession, ValueProblem, Verification,
-    VerificationGrant, field_value_problem, value_problem,
+    ClientInfo, DocumentPages, LinkState, SignInput, SignerAuth, SigningSession, ValueProblem,
+    Verification, VerificationGrant, field_value_problem, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -64,6 +64,7 @@ use crate::error::{Error, Result};
 use crate::ids;
 use crate::mail::{Mailer, MemoryMailer};
 use crate::model::{Account, ApiKey, Mode, Scope};
+use crate::render::{PageCache, PageRenderer};
 use crate::seal::Sealer;
 use crate::store::{
     BlobStore, IdempotencyBegin, MemoryBlobStore, MemoryStore, Store, StoredResponse,
@@ -139,6 +140,9 @@ pub struct Settings {
     /// process stops working within this time here; one revoked through this service at once.
     /// Zero reads the store on every request. Default 1 s (docs/API.md, "Revoking keys").
     pub key_cache_ttl: std::time::Duration,
+    /// Bytes of page pictures kept in memory for the signing page (with a renderer,
+    /// [`SigningServiceBuilder::renderer`]). Default 64 MiB.
+    pub page_cache_bytes: usize,
 }
 
 impl Default for Settings {
@@ -162,6 +166,7 @@ impl Default for Settings {
             email: EmailSettings::default(),
             retention: Retention::default(),
             key_cache_ttl: std::time::Duration::from_secs(1),
+            page_cache_bytes: 64 * 1024 * 1024,
         }
     }
 }
@@ -236,6 +241,8 @@ pub(crate) struct Inner {
     pub orphan_cursor: retention::OrphanCursor,
     /// Keys that authenticated lately (`key_cache.rs`).
     pub keys: key_cache::KeyCache,
+    /// Pictures of pages for the signing page (`signing/pictures.rs`), when a renderer is set.
+    pub pictures: Option<signing::Pictures>,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -263,6 +270,7 @@ pub struct SigningServiceBuilder {
     clock: Option<Arc<dyn Clock>>,
     sealer: Option<Arc<dyn Sealer>>,
     response_key: Option<ResponseKey>,
+    renderer: Option<Arc<dyn PageRenderer>>,
     settings: Settings,
 }
 
@@ -313,6 +321,13 @@ impl SigningServiceBuilder {
         self.response_key = Some(key);
         self
     }
+    /// Draws the pages of documents as pictures for the signing page
+    /// ([`SigningService::signing_page_image`]); without one, signers see the document only as
+    /// a PDF. The server sets a [`ProcessRenderer`](crate::render::ProcessRenderer).
+    pub fn renderer(mut self, renderer: Arc<dyn PageRenderer>) -> Self {
+        self.renderer = Some(renderer);
+        self
+    }
     pub fn build(self) -> SigningService {
         let settings = self.settings;
         SigningService {
@@ -333,6 +348,11 @@ impl SigningServiceBuilder {
                 emails_in_flight: Arc::default(),
                 orphan_cursor: retention::OrphanCursor::default(),
                 keys: key_cache::KeyCache::new(settings.key_cache_ttl),
+                pictures: self.renderer.map(|renderer| signing::Pictures {
+                    renderer,
+                    cache: PageCache::new(settings.page_cache_bytes),
+                    sizes: Default::default(),
+                }),
                 settings,
             }),
         }

@@ -23,6 +23,9 @@ use crate::rules::{self, mark_turns};
 use crate::store::{SigningToken, StoreError};
 
 pub(super) mod identity;
+mod pictures;
+pub use pictures::DocumentPages;
+pub(crate) use pictures::Pictures;
 pub(super) mod values;
 
 use identity::check_grant;
@@ -71,6 +74,9 @@ pub struct SigningSession {
     pub signer: usize,
     /// The fields this signer fills, in document order.
     pub fields: Vec<Field>,
+    /// The fields of other signers who have not signed yet, in document order: where a page
+    /// shows "for Client" (issue 18). Values already given are in the document itself.
+    pub others: Vec<Field>,
     /// True when the signer signs on an appended signature page (no signature field).
     pub signature_page: bool,
     pub message: Option<String>,
@@ -182,6 +188,7 @@ impl SigningService {
                 envelope: rec.view(),
                 signer: i,
                 fields: Vec::new(),
+                others: Vec::new(),
                 signature_page: false,
                 message: None,
                 void_reason: None,
@@ -199,6 +206,18 @@ impl SigningService {
                 .iter()
                 .map(|f| f.field.clone())
                 .filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field())
+                .collect(),
+            others: rec
+                .fields
+                .iter()
+                .map(|f| f.field.clone())
+                .filter(|f| match &f.role {
+                    Some(r) if r != role && !f.is_sender_field() => rec
+                        .signers
+                        .iter()
+                        .any(|s| &s.signer.role == r && s.signer.signed_at.is_none()),
+                    _ => false,
+                })
                 .collect(),
             signature_page: rec.signature_page,
             message: rec.message.clone(),
@@ -291,6 +310,33 @@ impl SigningService {
         grant: Option<&str>,
         document: u32,
     ) -> Result<(String, bytes::Bytes)> {
+        let rec = self.viewable_record(token, grant).await?;
+        let (original, signed) = rec
+            .document(document)
+            .ok_or_else(|| Error::not_found("document", &document.to_string()))?;
+        let file = signed.unwrap_or(original);
+        let bytes = self
+            .read_file(file)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
+        if signed.is_some() {
+            return Ok((file.file_name.clone(), bytes));
+        }
+        let request = super::complete::stamp_request_for(&rec, document, false)?;
+        let preview = self
+            .blocking("preview", move || pdf::stamp(&bytes, &request))
+            .await?
+            .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
+        Ok((file.file_name.clone(), preview.into()))
+    }
+
+    /// The envelope behind a link whose documents may be shown: not expired or voided, the
+    /// grant checked, the files not deleted by retention.
+    pub(crate) async fn viewable_record(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+    ) -> Result<EnvelopeRecord> {
         let (t, rec) = self.resolve_token(token).await?;
         let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
         let now = self.now();
@@ -311,23 +357,7 @@ impl SigningService {
                 deleted_at,
             });
         }
-        let (original, signed) = rec
-            .document(document)
-            .ok_or_else(|| Error::not_found("document", &document.to_string()))?;
-        let file = signed.unwrap_or(original);
-        let bytes = self
-            .read_file(file)
-            .await?
-            .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
-        if signed.is_some() {
-            return Ok((file.file_name.clone(), bytes));
-        }
-        let request = super::complete::stamp_request_for(&rec, document, false)?;
-        let preview = self
-            .blocking("preview", move || pdf::stamp(&bytes, &request))
-            .await?
-            .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
-        Ok((file.file_name.clone(), preview.into()))
+        Ok(rec)
     }
 
     /// Signs: checks and stores the values, emits `envelope.signer_completed`, and either asks the

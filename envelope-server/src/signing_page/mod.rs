@@ -5,6 +5,7 @@
 //! | `GET /sign/{token}` | the page: the document, the signer's fields, consent, Sign, Decline; or the page of the link's state (signed, not yet, declined, voided, expired, completed). Marks the signer `viewed` (the core does). |
 //! | `GET /sign/{token}/document` | the original PDF, `inline`, for the page's frame |
 //! | `GET /sign/{token}/document/{n}` | document `n` (from 1) of an envelope of several (extensions E5), guarded like `document` |
+//! | `GET /sign/{token}/document/{n}/page/{p}` | page `p` of document `n` as a PNG (issue 18), guarded like `document`; the page draws these with the signer's fields over them |
 //! | `POST /sign/{token}` | signs (form post) |
 //! | `POST /sign/{token}/decline` | declines, with a reason |
 //! | `POST /sign/{token}/verify` | the code step (extensions E2): checks `code`; right, sets the grant cookie and 303 to the page |
@@ -143,6 +144,16 @@ pub async fn handle(
             match document_number(n) {
                 Some(n) => page.document(token, n).await,
                 None => page.unknown(),
+            }
+        }
+        [token, "document", n, "page", p] if m == Method::GET => {
+            let page = Pages {
+                root: "../../../../../",
+                ..page
+            };
+            match (document_number(n), page_number(p)) {
+                (Some(n), Some(p)) => page.page_image(token, n, p).await,
+                _ => page.unknown(),
             }
         }
         [token, "decline"] if m == Method::POST => {
@@ -309,7 +320,7 @@ impl Pages<'_> {
     }
 
     /// The page of a session: the form when the signer can sign, else the state's page.
-    fn session_page(
+    async fn session_page(
         &self,
         status: StatusCode,
         token: &str,
@@ -324,8 +335,22 @@ impl Pages<'_> {
         let lang = self.lang(Some(s));
         if s.state == LinkState::Ready {
             let secret = &self.app.pages.secret;
+            // The pages as pictures when the core draws them; the PDF in a frame otherwise, or
+            // when the sizes cannot be read.
+            let layout = if self.svc().draws_pages() {
+                match self.svc().signing_pages(token, self.grant).await {
+                    Ok(layout) => Some(layout),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "page sizes unavailable; the page frames the PDF");
+                        None
+                    }
+                }
+            } else {
+                None
+            };
             let body = ready::render(&ready::ReadyPage {
                 session: s,
+                layout: layout.as_deref(),
                 token,
                 root: self.root,
                 sign_csrf: secret.form_token(Action::Sign, token),
@@ -356,7 +381,10 @@ impl Pages<'_> {
             .open_signing_link(token, self.grant, client)
             .await
         {
-            Ok(s) => self.session_page(StatusCode::OK, token, &s, None, None, None),
+            Ok(s) => {
+                self.session_page(StatusCode::OK, token, &s, None, None, None)
+                    .await
+            }
             Err(e) => self.error(e.into()),
         }
     }
@@ -369,6 +397,29 @@ impl Pages<'_> {
                     .headers
                     .extend(security::document_headers(&self.app.pages.frame_ancestors));
                 reply
+            }
+            Err(e) => self.error(e.into()),
+        }
+    }
+
+    /// `GET /sign/{token}/document/{n}/page/{p}`: the picture of a page, drawn by the core's
+    /// renderer. A page that cannot be drawn is the failure page with its status (the signing
+    /// page's picture then shows its alternative text, and the PDF link stays).
+    async fn page_image(&self, token: &str, n: u32, p: u32) -> Reply {
+        match self.svc().signing_page_image(token, self.grant, n, p).await {
+            Ok(image) => {
+                let mut headers = security::document_headers(&self.app.pages.frame_ancestors);
+                headers.push((
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static("private, no-cache"),
+                ));
+                Reply {
+                    status: StatusCode::OK,
+                    content_type: "image/png",
+                    body: image.png.clone(),
+                    headers,
+                    stream: None,
+                }
             }
             Err(e) => self.error(e.into()),
         }
@@ -392,7 +443,9 @@ impl Pages<'_> {
             Ok(s) if s.state == LinkState::VerificationRequired => {
                 Err(self.code_page(StatusCode::FORBIDDEN, token, &s, None, None))
             }
-            Ok(s) => Err(self.session_page(StatusCode::OK, token, &s, None, None, None)),
+            Ok(s) => Err(self
+                .session_page(StatusCode::OK, token, &s, None, None, None)
+                .await),
             Err(e) => Err(self.error(e.into())),
         }
     }
@@ -504,7 +557,10 @@ impl Pages<'_> {
                 .open_signing_link(token, self.grant, client)
                 .await
             {
-                Ok(s) => self.session_page(StatusCode::OK, token, &s, Some(event), None, None),
+                Ok(s) => {
+                    self.session_page(StatusCode::OK, token, &s, Some(event), None, None)
+                        .await
+                }
                 Err(e) => self.error(e.into()),
             },
             Err(e) if e.kind() == ErrorKind::Conflict => self.open(token, client).await,
@@ -535,7 +591,10 @@ impl Pages<'_> {
             .open_signing_link(token, self.grant, &client)
             .await
         {
-            Ok(s) => self.session_page(status, token, &s, None, Some(msg), Some(input)),
+            Ok(s) => {
+                self.session_page(status, token, &s, None, Some(msg), Some(input))
+                    .await
+            }
             Err(e) => self.error(e.into()),
         }
     }
@@ -642,7 +701,9 @@ impl Pages<'_> {
         {
             Ok(s) if s.state == LinkState::VerificationRequired => Ok(()),
             Ok(s) if s.state == LinkState::Ready => Err(self.see_page(token, None)),
-            Ok(s) => Err(self.session_page(StatusCode::OK, token, &s, None, None, None)),
+            Ok(s) => Err(self
+                .session_page(StatusCode::OK, token, &s, None, None, None)
+                .await),
             Err(e) => Err(self.error(e.into())),
         }
     }
@@ -766,7 +827,10 @@ impl Pages<'_> {
                 });
                 self.code_page(status, token, &s, msg, None)
             }
-            Ok(s) => self.session_page(StatusCode::OK, token, &s, None, None, None),
+            Ok(s) => {
+                self.session_page(StatusCode::OK, token, &s, None, None, None)
+                    .await
+            }
             Err(e) => self.error(e.into()),
         }
     }
@@ -781,6 +845,14 @@ fn document_number(n: &str) -> Option<u32> {
         return None;
     }
     n.parse().ok().filter(|n| (1..=max).contains(n))
+}
+
+/// `p` of `.../page/{p}`: a page number from 1, digits only, within the service's page limit.
+fn page_number(p: &str) -> Option<u32> {
+    if p.is_empty() || p.len() > 5 || !p.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    p.parse().ok().filter(|p| *p >= 1)
 }
 
 fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> String {

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use envelope_core::field::{self, Field, FieldType};
 use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::SignerValue;
-use envelope_core::service::{SignInput, SigningSession};
+use envelope_core::service::{DocumentPages, SignInput, SigningSession};
 
 use super::html::esc;
 
@@ -17,6 +17,9 @@ use super::html::esc;
 #[derive(Debug)]
 pub struct ReadyPage<'a> {
     pub session: &'a SigningSession,
+    /// The documents' pages when the core draws them as pictures (issue 18); `None` frames the
+    /// PDF instead.
+    pub layout: Option<&'a [DocumentPages]>,
     pub token: &'a str,
     /// Relative path from the page's URL to the server root.
     pub root: &'a str,
@@ -353,7 +356,9 @@ pub fn render(p: &ReadyPage<'_>) -> String {
         );
     }
     let several = env.documents.len() > 1;
-    if several {
+    if let Some(layout) = p.layout {
+        pictures(&mut out, p, layout, &base);
+    } else if several {
         // Several documents (extensions E5): each in its own frame, in order, under its name.
         let _ = writeln!(
             out,
@@ -465,6 +470,20 @@ pub fn render(p: &ReadyPage<'_>) -> String {
             },
         );
     }
+    if p.layout.is_some() {
+        // Where a tapped field's input is shown (the script moves it here and back): inside the
+        // form, so that what is entered is posted even while it is open.
+        let _ = write!(
+            out,
+            r#"<dialog id="field-dialog" aria-label="{label}">
+<div class="dialog-body"></div>
+<div class="actions"><button type="button" class="primary" id="dialog-done">{done}</button></div>
+</dialog>
+"#,
+            label = p.t(Msg::PageYourFields, &[]),
+            done = p.t(Msg::PageDone, &[]),
+        );
+    }
     let _ = write!(
         out,
         r#"<div class="field check consent">
@@ -499,4 +518,147 @@ pub fn render(p: &ReadyPage<'_>) -> String {
         decline = p.t(Msg::PageDecline, &[]),
     );
     out
+}
+
+/// A number for a `data-` attribute: points with two decimals at most.
+fn num(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The box of a field as `data-` attributes, for the script that places it over its page.
+fn place(f: &Field) -> String {
+    format!(
+        r#"data-x="{}" data-y="{}" data-w="{}" data-h="{}""#,
+        num(f.x),
+        num(f.y),
+        num(f.width),
+        num(f.height)
+    )
+}
+
+/// The document as pictures of its pages (issue 18), each with the signer's fields over their
+/// boxes, the other signers' fields as "For Client", and a "Next field" button. Without script
+/// the pictures show and the fields are filled in the form below; the script places the
+/// fields, opens a field's input when it is tapped, and shows what was entered in place.
+fn pictures(out: &mut String, p: &ReadyPage<'_>, layout: &[DocumentPages], base: &str) {
+    let s = p.session;
+    let several = layout.len() > 1;
+    let _ = write!(
+        out,
+        r#"<section class="document pictures" aria-labelledby="doc-title">
+<h2 id="doc-title">{document}</h2>
+<div class="next-bar" hidden><button type="button" class="secondary" id="next-field">{next}</button>
+<p class="hint" id="fields-done" role="status" hidden>{done}</p></div>
+"#,
+        document = p.t(Msg::PageDocument, &[]),
+        next = p.t(Msg::PageNextField, &[]),
+        done = p.t(Msg::PageFieldsDone, &[]),
+    );
+    let mut first = true;
+    for d in layout {
+        if several {
+            let _ = writeln!(
+                out,
+                r#"<h3 id="doc-{n}-title">{name}</h3>"#,
+                n = d.index,
+                name = esc(&d.name)
+            );
+        }
+        let count = d.pages.len();
+        for (i, size) in d.pages.iter().enumerate() {
+            let page = i as u32 + 1;
+            let scale = f64::from(envelope_core::render::scale_for(size.width, size.height));
+            let _ = write!(
+                out,
+                r#"<div class="sheet" data-document="{n}" data-page="{page}" data-w="{w}" data-h="{h}">
+<img class="page-img" src="{base}/document/{n}/page/{page}" width="{pw}" height="{ph}" alt="{alt}" loading="{loading}">
+"#,
+                n = d.index,
+                w = num(size.width),
+                h = num(size.height),
+                pw = (size.width * scale) as u32,
+                ph = (size.height * scale) as u32,
+                alt = p.t(
+                    Msg::PagePicture,
+                    &[
+                        ("page", page.into()),
+                        ("count", count.into()),
+                        ("document", Arg::Text(&d.name)),
+                    ]
+                ),
+                loading = if first { "eager" } else { "lazy" },
+            );
+            first = false;
+            for (fi, f) in s.fields.iter().enumerate() {
+                if f.document != d.index || f.page != page {
+                    continue;
+                }
+                spot(out, p, fi, f);
+            }
+            for f in &s.others {
+                if f.document != d.index || f.page != page {
+                    continue;
+                }
+                let role = f.role.as_deref().unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    r#"<div class="spot other" {place} aria-hidden="true"><span class="spot-label">{label}</span></div>"#,
+                    place = place(f),
+                    label = p.t(Msg::PageForRole, &[("role", Arg::Text(role))]),
+                );
+            }
+            out.push_str("</div>\n");
+        }
+        let _ = writeln!(
+            out,
+            r#"<p><a href="{base}/document/{n}" target="_blank" rel="noopener noreferrer">{open}</a></p>"#,
+            n = d.index,
+            open = p.t(Msg::PageOpenDocument, &[]),
+        );
+    }
+    let _ = write!(
+        out,
+        r#"</section>
+<section class="signing" aria-labelledby="fields-title">
+<h2 id="fields-title">{fields}</h2>
+"#,
+        fields = p.t(Msg::PageYourFields, &[]),
+    );
+}
+
+/// One of the signer's fields over its page: a button that opens the field's input (or ticks a
+/// check box); a date shows the date it will get.
+fn spot(out: &mut String, p: &ReadyPage<'_>, index: usize, f: &Field) {
+    let label = field_label(&p.session.fields, index, p.lang);
+    let kind = match f.kind {
+        FieldType::Signature => "signature",
+        FieldType::Initials => "initials",
+        FieldType::Date => "date",
+        FieldType::Text => "text",
+        FieldType::Checkbox => "checkbox",
+        FieldType::Radio => "radio",
+        FieldType::Select => "select",
+        FieldType::Number => "number",
+    };
+    if f.kind == FieldType::Date {
+        let _ = writeln!(
+            out,
+            r#"<div class="spot mine filled kind-date" {place} aria-hidden="true"><span class="spot-value">{date}</span></div>"#,
+            place = place(f),
+            date = esc(&p.session.signing_date),
+        );
+        return;
+    }
+    let shown = match f.kind {
+        FieldType::Signature => p.t(Msg::PageSpotSign, &[]),
+        _ => esc(&label),
+    };
+    let _ = writeln!(
+        out,
+        r#"<button type="button" class="spot mine kind-{kind}" {place} data-for="f{index}" data-kind="{kind}" data-required="{required}" aria-label="{aria}"><span class="spot-value"></span><span class="spot-label">{shown}</span></button>"#,
+        place = place(f),
+        required = f.required,
+        aria = esc(&label),
+    );
 }

@@ -1,5 +1,6 @@
-//! A two-document envelope signed in Chromium (extensions E5): the page shows each document in
-//! its own frame and the signer's fields under each document's name; a text field and a radio
+//! A two-document envelope signed in Chromium (extensions E5): the page shows each document's
+//! pages as pictures (issue 18), links each document's PDF, and lists the signer's fields under
+//! each document's name; a text field and a radio
 //! group (extensions E6) in the first document, a select and a typed signature in the second;
 //! each signed copy holds only its own document's values. Writes `signing-two-documents.png`.
 
@@ -64,30 +65,60 @@ async fn a_two_document_envelope_is_signed_in_chromium() {
     b.goto(&s.url(&path)).await;
     b.wait_for_text("Your fields").await;
 
-    // One frame per document, in order, each loading its own PDF.
-    let frames = b
+    // Each document's pages as pictures, in order, and a link to each document's own PDF.
+    let sheets = b
         .script(
-            "return Array.from(document.querySelectorAll('iframe.doc'))\
-               .map(f => f.getAttribute('src'));",
+            "return Array.from(document.querySelectorAll('.sheet')).map(s => \
+               [s.getAttribute('data-document'), s.getAttribute('data-page'), \
+                s.querySelector('img.page-img').getAttribute('src')]);",
             vec![],
         )
         .await;
-    let frames: Vec<&str> = frames
+    let sheets = sheets.as_array().unwrap();
+    assert_eq!(sheets.len(), 2, "{sheets:?}");
+    for (i, sheet) in sheets.iter().enumerate() {
+        let n = (i + 1).to_string();
+        assert_eq!(
+            (sheet[0].as_str(), sheet[1].as_str()),
+            (Some(n.as_str()), Some("1"))
+        );
+        assert!(
+            sheet[2]
+                .as_str()
+                .unwrap()
+                .ends_with(&format!("/document/{n}/page/1"))
+        );
+    }
+    let links = b
+        .script(
+            "return Array.from(document.querySelectorAll('section.document a[href]'))\
+               .map(a => a.getAttribute('href'));",
+            vec![],
+        )
+        .await;
+    let links: Vec<&str> = links
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    assert_eq!(frames.len(), 2, "{frames:?}");
-    assert!(frames[0].ends_with("/document/1") && frames[1].ends_with("/document/2"));
-    // Each frame's address serves its own document (fetched beside the browser: the page's
-    // policy lets no script fetch).
+    assert_eq!(links.len(), 2, "{links:?}");
+    assert!(links[0].ends_with("/document/1") && links[1].ends_with("/document/2"));
+    // Each link serves its own document, and each picture is a PNG (fetched beside the
+    // browser: the page's policy lets no script fetch).
     let page = url::Url::parse(&s.url(&path)).unwrap();
-    for (src, original) in frames.iter().zip([&terms, &annex]) {
+    for (src, original) in links.iter().zip([&terms, &annex]) {
         let r = s.send(s.client.get(page.join(src).unwrap().as_str())).await;
         assert_eq!(r.status, 200, "{src}");
         assert_eq!(r.header("content-type").as_deref(), Some("application/pdf"));
         assert!(r.body.starts_with(original), "{src}");
+    }
+    for sheet in sheets {
+        let src = sheet[2].as_str().unwrap();
+        let r = s.send(s.client.get(page.join(src).unwrap().as_str())).await;
+        assert_eq!(r.status, 200, "{src}");
+        assert_eq!(r.header("content-type").as_deref(), Some("image/png"));
+        assert!(r.body.starts_with(b"\x89PNG"), "{src}");
     }
     // The fields under each document's name.
     let legends = b

@@ -16,6 +16,7 @@ mod choices;
 mod common;
 mod documents;
 mod identity;
+mod pages;
 mod webdriver;
 
 use std::path::PathBuf;

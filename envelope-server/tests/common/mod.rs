@@ -29,6 +29,23 @@ pub struct Options {
     pub sealer: Option<Arc<dyn envelope_core::seal::Sealer>>,
     /// `--trusted-proxies` of the server (none by default).
     pub trusted_proxies: Option<envelope_server::TrustedProxies>,
+    /// Limits of the page renderer (the server binary's `render-page` worker, as `serve`
+    /// starts it); `None` is its defaults.
+    pub render_limits: Option<envelope_core::render::RenderLimits>,
+}
+
+/// The page renderer `serve` sets: this package's binary, started as its worker.
+pub fn renderer(
+    limits: Option<envelope_core::render::RenderLimits>,
+) -> Arc<envelope_core::render::ProcessRenderer> {
+    let r = envelope_core::render::ProcessRenderer::new(
+        env!("CARGO_BIN_EXE_envelope-server"),
+        ["render-page"],
+    );
+    Arc::new(match limits {
+        Some(l) => r.with_limits(l),
+        None => r,
+    })
 }
 
 /// A running server with one account.
@@ -107,7 +124,9 @@ impl TestServer {
         let base = format!("http://{}", listener.local_addr().unwrap());
         let mut settings = opts.settings.unwrap_or_default();
         settings.public_url = base.clone();
-        let mut builder = SigningService::builder().settings(settings);
+        let mut builder = SigningService::builder()
+            .settings(settings)
+            .renderer(renderer(opts.render_limits));
         if let Some(clock) = opts.clock {
             builder = builder.clock(clock);
         }

@@ -1,5 +1,5 @@
-// The signing page's script: signature pads, the checks of drawings before a post, and the
-// message to an embedding window. Plain ES5-level JavaScript, no dependencies, no inline code
+// The signing page's script: signature pads, the checks of drawings before a post, the message
+// to an embedding window, and the fields placed over the pictures of the pages. Plain ES5-level JavaScript, no dependencies, no inline code
 // (the page's Content-Security-Policy allows only this file).
 (function () {
   "use strict";
@@ -176,6 +176,156 @@
       var button = document.getElementById("sign-button");
       // Disabled after this turn of the event loop, so that the post still goes out once.
       setTimeout(function () { button.disabled = true; button.textContent = say("signing", "Signing…"); }, 0);
+    });
+  }
+
+  // 4. The pages as pictures (issue 18): each field placed over its box, in percent of the
+  // page so that it follows the picture's size; tapping one of the signer's fields opens its
+  // input in a dialog (a check box is ticked in place); what was entered shows in place.
+  var sheets = document.querySelectorAll(".sheet");
+  function percent(v, of) { return (100 * parseFloat(v) / parseFloat(of)) + "%"; }
+  for (var si = 0; si < sheets.length; si++) {
+    var sheet = sheets[si];
+    var w = sheet.getAttribute("data-w"), h = sheet.getAttribute("data-h");
+    var spots = sheet.querySelectorAll(".spot");
+    for (var k = 0; k < spots.length; k++) {
+      var sp = spots[k];
+      sp.style.left = percent(sp.getAttribute("data-x"), w);
+      sp.style.top = percent(sp.getAttribute("data-y"), h);
+      sp.style.width = percent(sp.getAttribute("data-w"), w);
+      sp.style.height = percent(sp.getAttribute("data-h"), h);
+    }
+    sheet.classList.add("placed");
+  }
+
+  var mine = document.querySelectorAll("button.spot.mine");
+  var dialog = document.getElementById("field-dialog");
+
+  // The block of the form that holds a field's control.
+  function blockOf(spot) {
+    var control = document.getElementById(spot.getAttribute("data-for"));
+    return control ? (control.closest(".field") || control) : null;
+  }
+
+  function padOf(block) {
+    for (var i = 0; i < pads.length; i++) { if (pads[i].block === block) { return pads[i]; } }
+    return null;
+  }
+
+  // What a field holds now, for showing it in place: {text}, {image} or null.
+  function valueOf(spot) {
+    var block = blockOf(spot);
+    if (!block) { return null; }
+    var kind = spot.getAttribute("data-kind");
+    if (kind === "signature" || kind === "initials") {
+      var pad = padOf(block);
+      if (!pad) { return null; }
+      if (pad.mode() === "draw") {
+        pad.save();
+        return pad.drawnInput.value ? { image: pad.drawnInput.value } : null;
+      }
+      var typed = pad.typedInput.value.trim();
+      return typed ? { text: typed, script: true } : null;
+    }
+    if (kind === "checkbox") {
+      var box = block.querySelector('input[type="checkbox"]');
+      return box && box.checked ? { text: "\u2713" } : null;
+    }
+    if (kind === "radio") {
+      var chosen = block.querySelector('input[type="radio"]:checked');
+      return chosen ? { text: chosen.value } : null;
+    }
+    var input = block.querySelector("select, input[type=\"text\"]");
+    var v = input ? input.value.trim() : "";
+    return v ? { text: v } : null;
+  }
+
+  function show(spot) {
+    var value = valueOf(spot);
+    var holder = spot.querySelector(".spot-value");
+    while (holder.firstChild) { holder.removeChild(holder.firstChild); }
+    holder.classList.remove("script");
+    if (value && value.image) {
+      var img = document.createElement("img");
+      img.src = value.image;
+      img.alt = "";
+      holder.appendChild(img);
+    } else if (value) {
+      holder.textContent = value.text;
+      if (value.script) { holder.classList.add("script"); }
+    }
+    spot.classList.toggle("filled", !!value);
+  }
+
+  function showAll() { for (var i = 0; i < mine.length; i++) { show(mine[i]); } }
+
+  var opened = null; // {spot, block, mark}
+  function openField(spot) {
+    var block = blockOf(spot);
+    if (!block) { return; }
+    if (spot.getAttribute("data-kind") === "checkbox") {
+      var box = block.querySelector('input[type="checkbox"]');
+      box.checked = !box.checked;
+      show(spot);
+      return;
+    }
+    if (!dialog || typeof dialog.showModal !== "function") {
+      // No dialog support: go to the field in the form.
+      block.scrollIntoView({ block: "center" });
+      var first = block.querySelector("input:not([type=hidden]), select, canvas");
+      if (first) { first.focus(); }
+      return;
+    }
+    var mark = document.createComment("field");
+    block.parentNode.insertBefore(mark, block);
+    dialog.querySelector(".dialog-body").appendChild(block);
+    opened = { spot: spot, block: block, mark: mark };
+    dialog.showModal();
+    var focus = block.querySelector('input[type="radio"]:checked, input[type="text"]:not([disabled]), select, input[type="radio"]');
+    if (focus) { focus.focus(); }
+  }
+
+  if (dialog) {
+    document.getElementById("dialog-done").addEventListener("click", function () { dialog.close(); });
+    dialog.addEventListener("close", function () {
+      if (!opened) { return; }
+      opened.mark.parentNode.insertBefore(opened.block, opened.mark);
+      opened.mark.parentNode.removeChild(opened.mark);
+      var spot = opened.spot;
+      opened = null;
+      show(spot);
+      spot.focus();
+    });
+  }
+
+  for (var m = 0; m < mine.length; m++) {
+    mine[m].addEventListener("click", function () { openField(this); });
+  }
+  if (form && mine.length) {
+    form.addEventListener("input", showAll);
+    form.addEventListener("change", showAll);
+    form.addEventListener("pointerup", showAll);
+    showAll();
+  }
+
+  // "Next field": the first required field of the signer still empty, in reading order.
+  var next = document.getElementById("next-field");
+  if (next && mine.length) {
+    next.parentNode.hidden = false;
+    next.addEventListener("click", function () {
+      var done = document.getElementById("fields-done");
+      for (var i = 0; i < mine.length; i++) {
+        var spot = mine[i];
+        if (spot.getAttribute("data-required") === "true" && !spot.classList.contains("filled")) {
+          done.hidden = true;
+          spot.scrollIntoView({ block: "center" });
+          spot.focus();
+          return;
+        }
+      }
+      done.hidden = false;
+      var consent = document.getElementById("consent");
+      if (consent) { consent.scrollIntoView({ block: "center" }); consent.focus(); }
     });
   }
 

@@ -1,0 +1,152 @@
+//! The pages of a link's documents as the signing page lays them out, and their pictures
+//! (issue 18): sizes from the page tree, pictures from the [`PageRenderer`] behind a cache.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+
+use super::SigningService;
+use crate::error::{Error, Result};
+use crate::pdf::{self, PageSize};
+use crate::render::{PageCache, PageImage, PageRenderer, RenderError};
+
+/// The most documents whose page sizes are kept; past it the map starts again.
+const MAX_SIZED_DOCUMENTS: usize = 4_096;
+
+/// How long a signer's browser is told to wait when every renderer is busy.
+const BUSY_RETRY_SECS: u64 = 2;
+
+/// The renderer and what it made lately.
+pub(crate) struct Pictures {
+    pub renderer: Arc<dyn PageRenderer>,
+    pub cache: PageCache,
+    /// Page sizes by blob key: the originals never change.
+    pub sizes: Mutex<HashMap<String, Arc<Vec<PageSize>>>>,
+}
+
+/// One document of a signing link, as the signing page lays it out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DocumentPages {
+    /// From 1, as fields' `document`.
+    pub index: u32,
+    /// The file name.
+    pub name: String,
+    /// Each page's displayed size in points, in order: the space of fields' `x`, `y`, `width`
+    /// and `height`.
+    pub pages: Vec<PageSize>,
+}
+
+impl SigningService {
+    /// True when the service draws pages as pictures ([`SigningServiceBuilder::renderer`]).
+    ///
+    /// [`SigningServiceBuilder::renderer`]: crate::SigningServiceBuilder::renderer
+    pub fn draws_pages(&self) -> bool {
+        self.inner.pictures.is_some()
+    }
+
+    /// The documents of the envelope behind a signing link with the size of each page, guarded
+    /// like [`SigningService::signing_document`].
+    pub async fn signing_pages(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+    ) -> Result<Vec<DocumentPages>> {
+        let rec = self.viewable_record(token, grant).await?;
+        let mut out = Vec::new();
+        for view in rec.documents_view() {
+            let (original, _) = rec
+                .document(view.index)
+                .ok_or_else(|| Error::Internal(format!("document {} is missing", view.index)))?;
+            let pages = self.page_sizes_of(original).await?;
+            out.push(DocumentPages {
+                index: view.index,
+                name: view.name,
+                pages: pages.as_ref().clone(),
+            });
+        }
+        Ok(out)
+    }
+
+    async fn page_sizes_of(&self, file: &crate::model::StoredFile) -> Result<Arc<Vec<PageSize>>> {
+        let known = self.inner.pictures.as_ref().and_then(|p| {
+            let sizes = p.sizes.lock().unwrap_or_else(|e| e.into_inner());
+            sizes.get(&file.blob).cloned()
+        });
+        if let Some(sizes) = known {
+            return Ok(sizes);
+        }
+        let bytes = self
+            .read_file(file)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
+        let limits = pdf::PdfLimits::default();
+        let sizes = self
+            .blocking("page sizes", move || pdf::page_sizes(&bytes, &limits))
+            .await?
+            .map_err(|e| Error::Internal(format!("page sizes of an accepted PDF: {e}")))?;
+        let sizes = Arc::new(sizes);
+        if let Some(p) = &self.inner.pictures {
+            let mut map = p.sizes.lock().unwrap_or_else(|e| e.into_inner());
+            if map.len() >= MAX_SIZED_DOCUMENTS {
+                map.clear();
+            }
+            map.insert(file.blob.clone(), sizes.clone());
+        }
+        Ok(sizes)
+    }
+
+    /// Page `page` (from 1) of document `document` of a signing link as a picture: the document
+    /// as [`SigningService::signing_document_n`] shows it (values so far, tags painted over),
+    /// drawn by the service's renderer, kept in its cache.
+    ///
+    /// Errors: the link's ([`Error::NotFound`] and the rest, as for the document); a page or
+    /// document past the last is `NotFound`; no renderer, or a page that cannot be drawn
+    /// within the renderer's limits, is [`Error::PageNotDrawable`]; every renderer busy is
+    /// [`Error::Busy`].
+    pub async fn signing_page_image(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+        document: u32,
+        page: u32,
+    ) -> Result<Arc<PageImage>> {
+        let Some(pictures) = self.inner.pictures.as_ref() else {
+            return Err(Error::PageNotDrawable {
+                reason: "this service draws no pages".into(),
+            });
+        };
+        let (_, bytes) = self.signing_document_n(token, grant, document).await?;
+        let digest: [u8; 32] = Sha256::digest(&bytes).into();
+        if let Some(hit) = pictures.cache.get(&digest, page) {
+            metrics::counter!("envelope_page_pictures_total", "outcome" => "cached").increment(1);
+            return Ok(hit);
+        }
+        let not_found = || Error::not_found("page", &page.to_string());
+        if page == 0 {
+            return Err(not_found());
+        }
+        match pictures.renderer.render(bytes, page).await {
+            Ok(image) => {
+                metrics::counter!("envelope_page_pictures_total", "outcome" => "drawn")
+                    .increment(1);
+                let image = Arc::new(image);
+                pictures.cache.put(&digest, page, image.clone());
+                Ok(image)
+            }
+            Err(RenderError::NoSuchPage { .. }) => Err(not_found()),
+            Err(RenderError::Busy) => {
+                metrics::counter!("envelope_page_pictures_total", "outcome" => "busy").increment(1);
+                Err(Error::Busy {
+                    retry_after_secs: BUSY_RETRY_SECS,
+                })
+            }
+            Err(RenderError::Failed { reason }) => {
+                metrics::counter!("envelope_page_pictures_total", "outcome" => "failed")
+                    .increment(1);
+                tracing::warn!(document, page, %reason, "a page could not be drawn");
+                Err(Error::PageNotDrawable { reason })
+            }
+        }
+    }
+}
