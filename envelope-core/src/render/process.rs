@@ -102,6 +102,10 @@ impl ProcessRenderer {
             .await
             .map_err(|e| failed(format!("cannot wait for the worker: {e}")))?;
         let reason = String::from_utf8_lossy(&reason).trim().to_string();
+        // Cut off at the cap, the worker may have died of the closed pipe: the size is why.
+        if png.as_ref().is_ok_and(|png| png.len() > MAX_PNG_BYTES) {
+            return Err(failed(format!("the picture is over {MAX_PNG_BYTES} bytes")));
+        }
         if status.code() == Some(EXIT_NO_SUCH_PAGE) {
             return Err(RenderError::NoSuchPage { page });
         }
@@ -113,9 +117,6 @@ impl ProcessRenderer {
             }));
         }
         let png = png.map_err(|e| failed(format!("cannot read the worker's answer: {e}")))?;
-        if png.len() > MAX_PNG_BYTES {
-            return Err(failed(format!("the picture is over {MAX_PNG_BYTES} bytes")));
-        }
         PageImage::from_png(Bytes::from(png))
             .ok_or_else(|| failed("the worker's answer is not a PNG".into()))
     }

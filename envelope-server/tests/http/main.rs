@@ -15,6 +15,7 @@ mod identity;
 mod languages;
 mod limits;
 mod memory;
+mod pages;
 mod proxy;
 mod retention;
 mod sealing;
