@@ -162,5 +162,32 @@ fn audit_trail_bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(pdf, benches, audit_trail_bench);
+/// Pictures of pages for the signing page (issue 18): the first page of the one-page contract
+/// and of the 200-page document, drawn in this process (`render_page`, what the server's worker
+/// runs). With `ENVELOPE_BENCH_DUMP=<dir>` both PDFs are also written there, so that the worker's
+/// whole cost (start, read, draw, PNG) and its peak memory can be measured with
+/// `/usr/bin/time -v target/release/envelope-server render-page 1 10 1073741824 < <dir>/big.pdf`
+/// (docs/SIGNING.md, "Pages as pictures").
+fn render_bench(c: &mut Criterion) {
+    use envelope_core::render::render_page;
+    let contract = support::libreoffice_contract(support::Layout::Classic);
+    let big = support::big_document(200, 120_000);
+    if let Ok(dir) = std::env::var("ENVELOPE_BENCH_DUMP") {
+        let dir = std::path::Path::new(&dir);
+        std::fs::create_dir_all(dir).expect("dump dir");
+        std::fs::write(dir.join("contract.pdf"), &contract).expect("dump");
+        std::fs::write(dir.join("big.pdf"), &big).expect("dump");
+    }
+    let mut group = c.benchmark_group("render");
+    group.sample_size(10);
+    group.bench_function("contract_1_page", |b| {
+        b.iter(|| render_page(black_box(&contract), 1).expect("render"))
+    });
+    group.bench_function("big_200_pages_first_page", |b| {
+        b.iter(|| render_page(black_box(&big), 1).expect("render"))
+    });
+    group.finish();
+}
+
+criterion_group!(pdf, benches, audit_trail_bench, render_bench);
 criterion_main!(pdf);
