@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::acroform::{self, FormField};
 use super::discover;
-use super::draw::{Painter, Rect};
+use super::draw::{MAX_SIGNATURE_SIZE, Painter, Rect};
 use super::filter::deflate;
 use super::fonts::Face;
 use super::image::decode_png;
@@ -218,7 +218,7 @@ fn draw_value(
     r: Rect,
 ) -> Result<(), PdfError> {
     match v {
-        StampValue::Typed(s) => painter.text(ops, s, Face::Script, r, 28.0),
+        StampValue::Typed(s) => painter.signature(ops, s, r, MAX_SIGNATURE_SIZE),
         StampValue::Text(s) => painter.text(
             ops,
             s,
