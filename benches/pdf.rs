@@ -26,6 +26,7 @@ fn ten_fields(info: &PdfInfo) -> StampRequest {
         .take(10)
         .map(|f| FieldStamp {
             field: f.clone(),
+            signed_by: None,
             value: Some(StampValue::Typed("Zoë Ångström".into())),
         })
         .collect();
@@ -71,6 +72,7 @@ fn benches(c: &mut Criterion) {
             .into_iter()
             .map(|f| FieldStamp {
                 field: f,
+                signed_by: None,
                 value: Some(StampValue::Typed("Zoë Ångström".into())),
             })
             .collect(),

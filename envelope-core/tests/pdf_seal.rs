@@ -62,6 +62,7 @@ fn fill(info: &PdfInfo) -> StampRequest {
         .iter()
         .map(|f| FieldStamp {
             field: f.clone(),
+            signed_by: None,
             value: Some(match f.field.kind {
                 FieldType::Signature | FieldType::Initials => StampValue::Typed("Ada L".into()),
                 FieldType::Date => StampValue::Text("2024-05-01".into()),

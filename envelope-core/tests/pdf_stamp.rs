@@ -32,6 +32,7 @@ fn fill(info: &PdfInfo, name: &str) -> StampRequest {
             };
             FieldStamp {
                 field: f.clone(),
+                signed_by: None,
                 value: Some(value),
             }
         })
@@ -173,6 +174,7 @@ fn a_bad_png_is_an_invalid_value() {
     let req = StampRequest {
         fields: vec![FieldStamp {
             field,
+            signed_by: None,
             value: Some(StampValue::Drawn(b"not a png".to_vec())),
         }],
         signature_page: None,
@@ -191,6 +193,7 @@ fn empty_optional_values_still_hide_tags() {
         .iter()
         .map(|f| FieldStamp {
             field: f.clone(),
+            signed_by: None,
             value: None,
         })
         .collect();
@@ -260,10 +263,12 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
         };
         let mut fields = vec![FieldStamp {
             field: explicit,
+            signed_by: None,
             value: Some(StampValue::Text("MARKER".into())),
         }];
         fields.push(FieldStamp {
             field: info.fields[0].clone(),
+            signed_by: None,
             value: Some(StampValue::Text("TAGVALUE".into())),
         });
         let signed = stamp(

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
+use super::SignedBy;
 use super::fonts::{Face, Fonts, Ink, SLANT};
 use super::image::{Png, add_image};
 use super::object::{ObjRef, fmt_num};
@@ -26,9 +27,18 @@ pub struct Rect {
 /// Ink for signatures, black for everything else.
 const INK: &str = "0.05 0.12 0.45 rg";
 const BLACK: &str = "0 g";
+/// The "Signed by" frame: its bracket and its two small lines of text.
+const FRAME_STROKE: &str = "0.05 0.12 0.45 RG";
+const FRAME_TEXT: &str = "0.3 g";
 
 /// Typed signatures and initials are never drawn larger than this, however large their box.
 pub const MAX_SIGNATURE_SIZE: f64 = 40.0;
+/// Signature boxes lower than this (points) get the signature alone, without the frame: its
+/// two lines of text would leave the signature too little room, or be too small to read.
+pub const FRAME_MIN_HEIGHT: f64 = 30.0;
+/// ... and narrower than this.
+pub const FRAME_MIN_WIDTH: f64 = 60.0;
+
 /// The size-to-box rule of typed signatures: the largest size, at most `max`, at which text
 /// whose ink at 1 pt is `ink` fits `avail_w` by `avail_h` points (at least 0.1, so a box too small
 /// for anything still gets the value, tiny, rather than nothing).
@@ -105,6 +115,90 @@ impl Painter {
             shaped.font,
             fmt_num(size),
             fmt_num(slant),
+            fmt_num(x),
+            fmt_num(baseline),
+            shaped.operand
+        );
+    }
+
+    /// The "Signed by" frame of a signature field in `r`: a bracket with rounded corners on the
+    /// left, "Signed by: <name>" on its top arm and the signer's reference on its bottom one.
+    /// Returns the box left for the signature inside it, or `None` (nothing drawn) when `r` is
+    /// too small for the frame ([`FRAME_MIN_HEIGHT`], [`FRAME_MIN_WIDTH`]). Everything stays
+    /// inside `r`.
+    pub fn frame(&mut self, ops: &mut String, r: Rect, by: &SignedBy) -> Option<Rect> {
+        if r.h < FRAME_MIN_HEIGHT || r.w < FRAME_MIN_WIDTH {
+            return None;
+        }
+        let size = (r.h * 0.16).clamp(5.0, 8.0);
+        let line_h = size * 1.3;
+        let x0 = r.x + 0.5;
+        let (top, bottom) = (r.y + r.h - line_h / 2.0, r.y + line_h / 2.0);
+        let radius = (size * 0.8).min((top - bottom) / 4.0);
+        let arm = size * 1.2;
+        // Quarter circles as Bézier curves (control points at 0.5523 of the radius).
+        let k = radius * (1.0 - 0.5523);
+        let p = |x: f64, y: f64| format!("{} {}", fmt_num(x), fmt_num(y));
+        let _ = writeln!(
+            ops,
+            "q {FRAME_STROKE} 0.75 w 1 J {} m {} l {} {} {} c {} l {} {} {} c {} l S Q",
+            p(x0 + arm, top),
+            p(x0 + radius, top),
+            p(x0 + k, top),
+            p(x0, top - k),
+            p(x0, top - radius),
+            p(x0, bottom + radius),
+            p(x0, bottom + k),
+            p(x0 + k, bottom),
+            p(x0 + radius, bottom),
+            p(x0 + arm, bottom),
+        );
+        let label_x = x0 + arm + size * 0.4;
+        let label_w = r.x + r.w - label_x - 0.5;
+        let name = by.name.trim();
+        let signed_by = format!("Signed by: {name}");
+        let top_label = if name.is_empty() || !self.label_fits(&signed_by, size, label_w) {
+            "Signed by:"
+        } else {
+            &signed_by
+        };
+        self.label(ops, top_label, label_x, top, size, label_w);
+        self.label(ops, by.reference.trim(), label_x, bottom, size, label_w);
+        // Between the top label's descenders (0.57 em under its line) and the bottom label's
+        // capitals (0.36 em over its line), with a little air.
+        let inner_x = x0 + size;
+        let (inner_top, inner_bottom) = (top - 0.7 * size, bottom + 0.5 * size);
+        Some(Rect {
+            x: inner_x,
+            y: inner_bottom,
+            w: r.x + r.w - inner_x - 0.5,
+            h: inner_top - inner_bottom,
+        })
+    }
+
+    /// Whether `text` fits `w` in the frame's labels, allowing them to shrink to 80 %.
+    fn label_fits(&self, text: &str, size: f64, w: f64) -> bool {
+        Fonts::measure(text, Face::Regular) * size * 0.8 <= w
+    }
+
+    /// One small line of the frame, vertically centred on `y`, shrunk to `w` when needed.
+    fn label(&mut self, ops: &mut String, text: &str, x: f64, y: f64, size: f64, w: f64) {
+        if text.is_empty() || w <= 0.0 {
+            return;
+        }
+        let shaped = self.fonts.shape(text, Face::Regular);
+        let size = if shaped.width > 0.0 {
+            size.min(w / shaped.width)
+        } else {
+            size
+        };
+        // Helvetica's capitals are 0.72 em high: centre them on the line.
+        let baseline = y - 0.36 * size;
+        let _ = writeln!(
+            ops,
+            "q {FRAME_TEXT} BT /{} {} Tf {} {} Td {} Tj ET Q",
+            shaped.font,
+            fmt_num(size),
             fmt_num(x),
             fmt_num(baseline),
             shaped.operand
@@ -304,6 +398,77 @@ mod tests {
             // One CID per character whichever the font: nothing is dropped.
             let cids = (shaped.operand.len() - 2) / 4;
             assert_eq!(cids, text.chars().count(), "{text}");
+        }
+    }
+
+    fn hex_of(text: &str) -> String {
+        let hex: String = text.bytes().map(|b| format!("{b:02X}")).collect();
+        format!("<{hex}>")
+    }
+
+    #[test]
+    fn the_frame_holds_name_and_reference_inside_the_box_or_is_left_out() {
+        let by = SignedBy {
+            name: "Ada Lovelace".into(),
+            reference: "4fA9xQ2z".into(),
+        };
+        let r = Rect {
+            x: 100.0,
+            y: 200.0,
+            w: 180.0,
+            h: 50.0,
+        };
+        let mut p = Painter::default();
+        let mut ops = String::new();
+        let inner = p.frame(&mut ops, r, &by).expect("room for a frame");
+        assert!(ops.contains(&hex_of("Signed by: Ada Lovelace")), "{ops}");
+        assert!(ops.contains(&hex_of("4fA9xQ2z")), "{ops}");
+        assert!(
+            inner.x > r.x
+                && inner.y > r.y
+                && inner.x + inner.w < r.x + r.w
+                && inner.y + inner.h < r.y + r.h
+                && inner.h > r.h / 2.0,
+            "{inner:?}"
+        );
+        // Every point of the bracket is inside the box.
+        let coords: Vec<f64> = ops
+            .lines()
+            .find(|l| l.ends_with(" S Q"))
+            .unwrap()
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .skip(5) // colour, width and line cap
+            .collect();
+        for xy in coords.chunks(2) {
+            let inside = xy[0] >= r.x && xy[0] <= r.x + r.w && xy[1] >= r.y && xy[1] <= r.y + r.h;
+            assert!(inside, "{xy:?} outside {r:?}");
+        }
+
+        // A name too long for the line: the label alone.
+        let long = SignedBy {
+            name: "Søren Kierkegaard Bartholomew Fitzgerald-Montgomery Vanderbilt".into(),
+            ..by.clone()
+        };
+        let mut ops = String::new();
+        p.frame(&mut ops, r, &long).expect("room for a frame");
+        assert!(ops.contains(&hex_of("Signed by:")), "{ops}");
+        assert!(!ops.contains("Kierkegaard") && !ops.contains(&hex_of("Signed by: S")));
+
+        // Too low or too narrow: no frame, nothing drawn.
+        for small in [
+            Rect {
+                h: FRAME_MIN_HEIGHT - 0.5,
+                ..r
+            },
+            Rect {
+                w: FRAME_MIN_WIDTH - 0.5,
+                ..r
+            },
+        ] {
+            let mut ops = String::new();
+            assert_eq!(p.frame(&mut ops, small, &by), None);
+            assert!(ops.is_empty());
         }
     }
 }

@@ -295,6 +295,15 @@ impl Fonts {
         }
     }
 
+    /// The width of `text` in `face` at 1 pt, as [`Self::shape`] would draw it, without
+    /// recording anything for the update.
+    pub fn measure(text: &str, face: Face) -> f64 {
+        match Self::plan(text, face) {
+            Plan::Standard(bytes) => standard_width(face, &bytes),
+            Plan::Unicode(tt) | Plan::Script(tt) => measure_tt(tt, text).0,
+        }
+    }
+
     /// Encodes `text` for `face`, choosing the font.
     pub fn shape(&mut self, text: &str, face: Face) -> Shaped {
         match Self::plan(text, face) {

@@ -186,6 +186,19 @@ pub struct FieldStamp {
     pub field: PlacedField,
     /// `None` leaves an optional field empty (a tag box is still painted over).
     pub value: Option<StampValue>,
+    /// Who signed, for a signature field: its typed or drawn value is then drawn in a
+    /// "Signed by" frame when the box is large enough. `None` draws the value alone.
+    pub signed_by: Option<SignedBy>,
+}
+
+/// The signer named by a signature field's "Signed by" frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedBy {
+    /// Shown after "Signed by:" (left out when it does not fit the box).
+    pub name: String,
+    /// A short reference to the signer, shown under the signature (the service gives the start
+    /// of the signer's ID, which the audit trail lists in full).
+    pub reference: String,
 }
 
 /// One signer's block on the appended signature page.

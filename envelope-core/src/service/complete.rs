@@ -9,7 +9,8 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::FieldType;
 use crate::model::{
-    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue, StoredFile,
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerRecord, SignerStatus, SignerValue,
+    StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -292,18 +293,26 @@ pub(crate) fn stamp_request_for(
 ) -> Result<pdf::StampRequest> {
     let mut fields = Vec::new();
     for f in rec.fields.iter().filter(|f| f.field.document == document) {
+        let signer = (!f.field.is_sender_field())
+            .then(|| {
+                rec.signers
+                    .iter()
+                    .find(|s| Some(&s.signer.role) == f.field.role.as_ref())
+            })
+            .flatten();
         let value = if f.field.is_sender_field() {
             rec.data.get(&f.field.key)
         } else {
-            rec.signers
-                .iter()
-                .find(|s| Some(&s.signer.role) == f.field.role.as_ref())
-                .and_then(|s| s.values.get(&f.field.key))
+            signer.and_then(|s| s.values.get(&f.field.key))
         };
         let value = value.map(|v| stamp_value(v, &f.field.key)).transpose()?;
+        let signed_by = signer
+            .filter(|_| f.field.kind == FieldType::Signature)
+            .map(signed_by);
         fields.push(pdf::FieldStamp {
             field: f.clone(),
             value,
+            signed_by,
         });
     }
     let signature_page = if rec.signature_page && with_page {
@@ -330,6 +339,14 @@ pub(crate) fn stamp_request_for(
         fields,
         signature_page,
     })
+}
+
+/// The "Signed by" frame's signer: the name and the start of the signer's ID.
+fn signed_by(s: &SignerRecord) -> pdf::SignedBy {
+    pdf::SignedBy {
+        name: s.signer.name.clone(),
+        reference: crate::ids::short(&s.signer.id).to_string(),
+    }
 }
 
 fn fmt_time(t: Timestamp) -> String {
