@@ -12,7 +12,7 @@
 use crate::field::{Field, PlacedField};
 
 pub use budget::{Limit, PdfLimits};
-pub use fonts::{Undrawable, check_char, check_drawable, keep_drawable};
+pub use fonts::{SIGNATURE_FONT, Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
 pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec};
