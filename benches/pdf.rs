@@ -131,6 +131,7 @@ fn audit_trail_bench(c: &mut Criterion) {
             signed_at: Some(t(i + 3)),
             declined_at: None,
             completed_at: Some(t(i + 4)),
+            signature: Some(StampValue::Typed(format!("Signer {i}"))),
         })
         .collect();
     let events = (0..60)

@@ -123,6 +123,13 @@ pub fn keep_drawable(text: &str, max_chars: usize) -> String {
         .collect()
 }
 
+/// Where `text` puts ink in Kristi at 1 pt, `None` when Kristi lacks one of its characters
+/// (see [`script_covers`]).
+pub fn script_ink(text: &str) -> Option<Ink> {
+    let tt = kristi().filter(|_| script_covers(text))?;
+    Some(measure_tt(tt, text).1)
+}
+
 /// The look of a piece of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Face {

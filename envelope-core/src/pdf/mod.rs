@@ -307,6 +307,10 @@ pub struct AuditSigner {
     pub signed_at: Option<String>,
     pub declined_at: Option<String>,
     pub completed_at: Option<String>,
+    /// The signature as it was stamped ([`StampValue::Typed`] or [`StampValue::Drawn`]; other
+    /// values are not shown), drawn beside the signer's entry. `None` for a signer who did not
+    /// sign.
+    pub signature: Option<StampValue>,
 }
 
 /// One row of the audit trail's event table.

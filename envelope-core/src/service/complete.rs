@@ -349,6 +349,24 @@ fn signed_by(s: &SignerRecord) -> pdf::SignedBy {
     }
 }
 
+/// The signature the audit trail shows for `s`: the value of their first signature field in
+/// document order, else the signature page's, as it was stamped.
+fn audit_signature(rec: &EnvelopeRecord, s: &SignerRecord) -> Option<pdf::StampValue> {
+    let mut fields: Vec<_> = rec
+        .fields
+        .iter()
+        .filter(|f| f.field.kind == FieldType::Signature)
+        .filter(|f| f.field.role.as_ref() == Some(&s.signer.role))
+        .collect();
+    fields.sort_by_key(|f| f.field.document);
+    fields
+        .iter()
+        .find_map(|f| s.values.get(&f.field.key))
+        .or_else(|| s.values.get(values::SIGNATURE_PAGE_KEY))
+        .filter(|v| matches!(v, SignerValue::Typed(_) | SignerValue::Drawn(_)))
+        .and_then(|v| stamp_value(v, "signature").ok())
+}
+
 fn fmt_time(t: Timestamp) -> String {
     t.datetime().format("%Y-%m-%d %H:%M:%S UTC").to_string()
 }
@@ -490,6 +508,7 @@ fn audit_trail(
             signed_at: s.signer.signed_at.map(fmt_time),
             declined_at: s.signer.declined_at.map(fmt_time),
             completed_at: rec.completed_at.map(fmt_time),
+            signature: audit_signature(rec, s),
         });
     }
     if let Some(t) = rec.completed_at {
