@@ -26,7 +26,11 @@ pub static DEJAVU: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 /// License 1.1, `assets/fonts/LICENSE-Kristi.txt`; from Debian's `fonts-kristi`). Typed
 /// signatures and initials are stamped in it; these are the font file's bytes, for a server
 /// that shows typed names in the same face (CSS `font-family: "Kristi"`, `format("truetype")`).
-pub const SIGNATURE_FONT: &[u8] = include_bytes!("../../assets/fonts/Kristi.ttf");
+pub const SIGNATURE_FONT: &[u8] = KRISTI;
+
+/// The one copy of Kristi's bytes: a constant's value is copied into every place that uses it,
+/// a static's is not, so [`SIGNATURE_FONT`] points here.
+static KRISTI: &[u8] = include_bytes!("../../assets/fonts/Kristi.ttf");
 
 fn dejavu() -> Option<&'static TrueType> {
     static FONT: OnceLock<Option<TrueType>> = OnceLock::new();
