@@ -26,11 +26,12 @@ pub static DEJAVU: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 /// License 1.1, `assets/fonts/LICENSE-Kristi.txt`; from Debian's `fonts-kristi`). Typed
 /// signatures and initials are stamped in it; these are the font file's bytes, for a server
 /// that shows typed names in the same face (CSS `font-family: "Kristi"`, `format("truetype")`).
-pub const SIGNATURE_FONT: &[u8] = KRISTI;
+pub const SIGNATURE_FONT: &[u8] = &KRISTI;
 
-/// The one copy of Kristi's bytes: a constant's value is copied into every place that uses it,
-/// a static's is not, so [`SIGNATURE_FONT`] points here.
-static KRISTI: &[u8] = include_bytes!("../../assets/fonts/Kristi.ttf");
+/// The one copy of Kristi's bytes. A static array (its length checked by the compiler against
+/// the file): the bytes behind an `include_bytes!` reference are an anonymous constant, which
+/// every codegen unit that uses it may copy into the binary; a static is one symbol.
+static KRISTI: [u8; 47_476] = *include_bytes!("../../assets/fonts/Kristi.ttf");
 
 fn dejavu() -> Option<&'static TrueType> {
     static FONT: OnceLock<Option<TrueType>> = OnceLock::new();
