@@ -20,7 +20,10 @@ use super::truetype::TrueType;
 use super::writer::Update;
 
 /// The vendored font (DejaVu Sans, see assets/fonts/LICENSE-DejaVu.txt).
-pub static DEJAVU: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub static DEJAVU: &[u8] = &DEJAVU_TTF;
+
+/// The one copy of DejaVu Sans's bytes, a static array for the reason given at `KRISTI`.
+static DEJAVU_TTF: [u8; 759_720] = *include_bytes!("../../assets/fonts/DejaVuSans.ttf");
 
 /// The signature face: **Kristi**, a handwriting TrueType font by Birgit Pulk (SIL Open Font
 /// License 1.1, `assets/fonts/LICENSE-Kristi.txt`; from Debian's `fonts-kristi`). Typed
