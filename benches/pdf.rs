@@ -26,6 +26,7 @@ fn ten_fields(info: &PdfInfo) -> StampRequest {
         .take(10)
         .map(|f| FieldStamp {
             field: f.clone(),
+            signed_by: None,
             value: Some(StampValue::Typed("Zoë Ångström".into())),
         })
         .collect();
@@ -71,6 +72,7 @@ fn benches(c: &mut Criterion) {
             .into_iter()
             .map(|f| FieldStamp {
                 field: f,
+                signed_by: None,
                 value: Some(StampValue::Typed("Zoë Ångström".into())),
             })
             .collect(),
@@ -129,6 +131,7 @@ fn audit_trail_bench(c: &mut Criterion) {
             signed_at: Some(t(i + 3)),
             declined_at: None,
             completed_at: Some(t(i + 4)),
+            signature: Some(StampValue::Typed(format!("Signer {i}"))),
         })
         .collect();
     let events = (0..60)

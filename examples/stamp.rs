@@ -103,6 +103,7 @@ fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
         );
         fields.push(FieldStamp {
             field: f.clone(),
+            signed_by: None,
             value: Some(value),
         });
     }

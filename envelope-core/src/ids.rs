@@ -50,6 +50,14 @@ pub fn derived_id(prefix: &str, seed: &str) -> String {
     format!("{prefix}{tail}")
 }
 
+/// The first 8 characters of `id` after its prefix (`sgn_4fA9xQ2zLm...` gives `4fA9xQ2z`): the
+/// short reference under a stamped signature, which the audit trail's full ID starts with. The
+/// case is kept, since IDs are base62 and `a` and `A` are different characters.
+pub fn short(id: &str) -> &str {
+    let tail = id.split_once('_').map_or(id, |(_, t)| t);
+    tail.char_indices().nth(8).map_or(tail, |(i, _)| &tail[..i])
+}
+
 /// A token for a link: 32 base62 characters, 190 bits, URL-safe.
 pub fn new_token() -> String {
     random_base62(32)
@@ -116,6 +124,18 @@ pub fn has_shape(s: &str, prefix: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn short_references_are_the_start_after_the_prefix() {
+        for (id, want) in [
+            ("sgn_4fA9xQ2zLmNoPqRsTuVwXyZ0", "4fA9xQ2z"),
+            ("tmpl_abc", "abc"),
+            ("noprefix0123456789", "noprefix"),
+            ("", ""),
+        ] {
+            assert_eq!(short(id), want, "{id}");
+        }
+    }
 
     #[test]
     fn ids_have_prefix_and_are_distinct() {

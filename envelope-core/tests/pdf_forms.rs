@@ -90,6 +90,7 @@ fn fills_form_fields_with_values_and_appearances() {
             .iter()
             .map(|f| FieldStamp {
                 field: f.clone(),
+                signed_by: None,
                 value: Some(value(f.field.kind, &f.field.key)),
             })
             .collect();

@@ -17,6 +17,7 @@ fn exercise(bytes: &[u8]) {
             .iter()
             .map(|f| FieldStamp {
                 field: f.clone(),
+                signed_by: None,
                 value: Some(StampValue::Text("x".into())),
             })
             .collect();

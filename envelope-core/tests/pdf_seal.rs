@@ -62,6 +62,7 @@ fn fill(info: &PdfInfo) -> StampRequest {
         .iter()
         .map(|f| FieldStamp {
             field: f.clone(),
+            signed_by: None,
             value: Some(match f.field.kind {
                 FieldType::Signature | FieldType::Initials => StampValue::Typed("Ada L".into()),
                 FieldType::Date => StampValue::Text("2024-05-01".into()),
@@ -372,6 +373,7 @@ fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {
             signed_at: Some("2024-05-01 12:00:00 UTC".into()),
             declined_at: None,
             completed_at: Some("2024-05-01 12:00:00 UTC".into()),
+            signature: Some(StampValue::Typed("Ada Lovelace".into())),
         }],
         events: vec![AuditEvent {
             at: "2024-05-01 10:00:00 UTC".into(),

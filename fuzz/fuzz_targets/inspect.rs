@@ -10,7 +10,7 @@ fuzz_target!(|data: &[u8]| {
         let fields = info
             .fields
             .iter()
-            .map(|f| FieldStamp { field: f.clone(), value: Some(StampValue::Text("x".into())) })
+            .map(|f| FieldStamp { field: f.clone(), value: Some(StampValue::Text("x".into())), signed_by: None })
             .collect();
         let _ = stamp(data, &StampRequest { fields, signature_page: None });
     }

@@ -390,6 +390,7 @@ mod tests {
                 .iter()
                 .map(|f| FieldStamp {
                     field: f.clone(),
+                    signed_by: None,
                     value: Some(StampValue::Text(
                         if f.field.key == "plan" { "pro" } else { "g" }.into(),
                     )),

@@ -15,6 +15,12 @@
 //! content streams, `/W` and ToUnicode stay valid) but the outlines of unused glyphs are
 //! dropped, along with the layout tables a PDF font program does not need.
 //!
+//! Each signer's entry shows their signature as it was stamped: a typed one in Kristi (the
+//! stamper's [`SIGNATURE_FONT`](super::SIGNATURE_FONT), subset the same way, sized by the
+//! stamper's rule [`fit_size`]; in DejaVu Sans when Kristi lacks one of its characters), a drawn
+//! one as an image XObject made by `pdf/image.rs` and scaled into the box keeping its
+//! proportions.
+//!
 //! Characters the fonts lack (DejaVu has no CJK, for example) are never drawn as a wrong or
 //! invisible glyph: each run of them is shown as its code points, `李雷` as `[U+674E U+96F7]`,
 //! and the document then ends with a note that says so.
@@ -26,18 +32,27 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
+use std::collections::BTreeMap;
+
 use printpdf::{
-    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument, PdfFont,
-    PdfFontHandle, PdfPage, PdfParseErrorSeverity, PdfSaveOptions, Point, Pt, Rect, TextItem,
+    Color, DictItem, ExternalStream, ExternalXObject, FontId, Greyscale, Line, LinePoint, Mm, Op,
+    PaintMode, ParsedFont, PdfDocument, PdfFont, PdfFontHandle, PdfPage, PdfParseErrorSeverity,
+    PdfSaveOptions, Point, Pt, Px, Rect, Rgb, TextItem, TextMatrix, XObject, XObjectId,
+    XObjectTransform,
 };
 use sha2::{Digest, Sha256};
 
+use super::draw::{MAX_SIGNATURE_SIZE, fit_size};
+use super::fonts::{self, Ink};
+use super::image::decode_png;
 use super::truetype::TrueType;
-use super::{AuditTrail, PdfError};
+use super::{AuditTrail, PdfError, StampValue};
 
 /// The stamping font (`fonts::DEJAVU`): included once in the binary.
 static REGULAR_TTF: &[u8] = super::fonts::DEJAVU;
 static BOLD_TTF: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+/// The signature face (`fonts::SIGNATURE_FONT`): included once in the binary.
+static SCRIPT_TTF: &[u8] = fonts::SIGNATURE_FONT;
 
 /// Shown for a step that was not reached or a value that is absent.
 const NOT_REACHED: &str = "—";
@@ -75,6 +90,14 @@ const CONTINUED_H: f32 = 16.0;
 const BLACK: f32 = 0.0;
 const GREY: f32 = 0.38;
 
+/// The box of a signer's signature, beside the value column.
+const SIGNATURE_W: f32 = 200.0;
+const SIGNATURE_H: f32 = 44.0;
+/// The whole "Signature" row: the box, the space above it and the space below its line.
+const SIGNATURE_ROW_H: f32 = SIGNATURE_H + 2.0 + BODY_LH / 2.0;
+/// The stamper's signature ink.
+const INK: (f32, f32, f32) = (0.05, 0.12, 0.45);
+
 /// Renders the audit trail. See the module documentation.
 pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     let generated = chrono::DateTime::parse_from_rfc3339(&trail.generated_at).map_err(|e| {
@@ -95,7 +118,7 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     let mut w = Writer::new(fonts);
     w.title(trail);
     w.envelope(trail);
-    w.signers(trail);
+    w.signers(trail)?;
     w.copies(trail);
     w.events(trail);
     w.integrity(trail);
@@ -118,8 +141,17 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     info.producer = "envelope-core".into();
     info.subject = format!("Audit trail of envelope {}", trail.envelope_id);
 
-    for (style, face) in [(Style::Regular, &fonts.regular), (Style::Bold, &fonts.bold)] {
+    let faces = [
+        (Style::Regular, &fonts.regular),
+        (Style::Bold, &fonts.bold),
+        (Style::Script, &fonts.script),
+    ];
+    for (style, face) in faces {
         let used = &w.used[style as usize];
+        // Kristi is embedded only when a typed signature is shown.
+        if style == Style::Script && used.is_empty() {
+            continue;
+        }
         let mut parsed = face.parsed.clone();
         parsed.original_bytes = subset(face.file, used);
         parsed.font_name = Some(format!("{}+{}", subset_tag(style, used), face.name));
@@ -127,6 +159,12 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
             .fonts
             .map
             .insert(style.font_id(), PdfFont::new(parsed));
+    }
+    for (id, image) in std::mem::take(&mut w.images) {
+        doc.resources
+            .xobjects
+            .map
+            .insert(id, XObject::External(image));
     }
     doc.pages = w
         .pages
@@ -162,6 +200,8 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
 enum Style {
     Regular = 0,
     Bold = 1,
+    /// Typed signatures (Kristi).
+    Script = 2,
 }
 
 impl Style {
@@ -170,6 +210,7 @@ impl Style {
             match self {
                 Style::Regular => "F1",
                 Style::Bold => "F2",
+                Style::Script => "F3",
             }
             .into(),
         )
@@ -189,6 +230,7 @@ struct Face {
 struct Fonts {
     regular: Face,
     bold: Face,
+    script: Face,
 }
 
 impl Fonts {
@@ -196,6 +238,7 @@ impl Fonts {
         match style {
             Style::Regular => &self.regular,
             Style::Bold => &self.bold,
+            Style::Script => &self.script,
         }
     }
 }
@@ -207,8 +250,8 @@ fn fonts() -> &'static Fonts {
         let load = |bytes: &'static [u8], name| {
             let mut warnings = Vec::new();
             // The fonts are compiled in; the tests render them, so this cannot fail at run time.
-            let parsed = ParsedFont::from_bytes(bytes, 0, &mut warnings)
-                .expect("the vendored DejaVu fonts parse");
+            let parsed =
+                ParsedFont::from_bytes(bytes, 0, &mut warnings).expect("the vendored fonts parse");
             let units_per_em = f32::from(parsed.units_per_em.max(1));
             Face {
                 parsed,
@@ -220,6 +263,7 @@ fn fonts() -> &'static Fonts {
         Fonts {
             regular: load(REGULAR_TTF, "DejaVuSans"),
             bold: load(BOLD_TTF, "DejaVuSans-Bold"),
+            script: load(SCRIPT_TTF, "Kristi"),
         }
     })
 }
@@ -389,7 +433,9 @@ struct Writer<'f> {
     /// Top of the next thing to draw on the last page.
     y: f32,
     /// Glyph ids drawn, per [`Style`].
-    used: [BTreeSet<u16>; 2],
+    used: [BTreeSet<u16>; 3],
+    /// The drawn signatures shown, as image XObjects.
+    images: Vec<(XObjectId, ExternalXObject)>,
     /// Whether any character had to be replaced by its code point.
     replaced: bool,
     /// The page drawn on, when not the last one (footers).
@@ -402,7 +448,8 @@ impl<'f> Writer<'f> {
             fonts,
             pages: vec![Vec::new()],
             y: TOP,
-            used: [BTreeSet::new(), BTreeSet::new()],
+            used: [BTreeSet::new(), BTreeSet::new(), BTreeSet::new()],
+            images: Vec::new(),
             replaced: false,
             target: None,
         }
@@ -448,6 +495,12 @@ impl<'f> Writer<'f> {
 
     /// Draws one line of displayable text with its baseline at `baseline`.
     fn text(&mut self, style: Style, size: f32, x: f32, baseline: f32, s: &str, grey: f32) {
+        let col = Color::Greyscale(Greyscale::new(grey, None));
+        self.show(style, size, [x, baseline], s, col, 0.0);
+    }
+
+    /// [`Self::text`] in any colour, slanted by `slant` (x moves by `slant` times y).
+    fn show(&mut self, style: Style, size: f32, at: [f32; 2], s: &str, col: Color, slant: f32) {
         if s.is_empty() {
             return;
         }
@@ -459,18 +512,22 @@ impl<'f> Writer<'f> {
         }
         self.ops().extend([
             Op::StartTextSection,
-            Op::SetFillColor {
-                col: Color::Greyscale(Greyscale::new(grey, None)),
-            },
+            Op::SetFillColor { col },
             Op::SetFont {
                 font: PdfFontHandle::External(style.font_id()),
                 size: Pt(size),
             },
-            Op::SetTextCursor {
-                pos: Point {
-                    x: Pt(x),
-                    y: Pt(baseline),
-                },
+            if slant == 0.0 {
+                Op::SetTextCursor {
+                    pos: Point {
+                        x: Pt(at[0]),
+                        y: Pt(at[1]),
+                    },
+                }
+            } else {
+                Op::SetTextMatrix {
+                    matrix: TextMatrix::Raw([1.0, 0.0, slant, 1.0, at[0], at[1]]),
+                }
             },
             Op::ShowText {
                 items: vec![TextItem::Text(s.to_string())],
@@ -592,15 +649,17 @@ impl<'f> Writer<'f> {
         ]
     }
 
-    /// Label/value rows, with an optional bold sub-title, kept on one page when they fit.
-    fn kv_block(&mut self, title: Option<&str>, rows: &[(&str, String)]) {
+    /// Label/value rows, with an optional bold sub-title, kept on one page when they fit
+    /// together with the `after` points that follow them.
+    fn kv_block(&mut self, title: Option<&str>, rows: &[(&str, String)], after: f32) {
         let title = title.map(|t| self.lines(Style::Bold, 10.0, t, CONTENT_W));
         let rows: Vec<Vec<Cell>> = rows
             .iter()
             .map(|(label, value)| self.kv_cells(label, value))
             .collect();
         let title_h = title.as_ref().map_or(0.0, |t| t.len() as f32 * 14.0 + 4.0);
-        let h = title_h
+        let h = after
+            + title_h
             + rows
                 .iter()
                 .map(|r| Self::row_height(r, BODY_LH, 0.5))
@@ -660,10 +719,11 @@ impl<'f> Writer<'f> {
                 ("Sent", opt(&trail.sent_at)),
                 ("Completed", opt(&trail.completed_at)),
             ],
+            0.0,
         );
     }
 
-    fn signers(&mut self, trail: &AuditTrail) {
+    fn signers(&mut self, trail: &AuditTrail) -> Result<(), PdfError> {
         self.heading(&format!("Signers ({})", trail.signers.len()), 4.0 * BODY_LH);
         if trail.signers.is_empty() {
             self.paragraph("No signers.");
@@ -687,8 +747,90 @@ impl<'f> Writer<'f> {
                 ("Declined", opt(&s.declined_at)),
                 ("Completed", opt(&s.completed_at)),
             ]);
-            self.kv_block(Some(&title), &rows);
+            let after = if s.signature.is_some() {
+                SIGNATURE_ROW_H
+            } else {
+                0.0
+            };
+            self.kv_block(Some(&title), &rows, after);
+            if let Some(signature) = &s.signature {
+                self.signature(i, signature)?;
+            }
         }
+        Ok(())
+    }
+
+    /// The "Signature" row of signer `i`: the value as it was stamped, in a box under the
+    /// value column, over a thin line.
+    fn signature(&mut self, i: usize, value: &StampValue) -> Result<(), PdfError> {
+        self.keep(SIGNATURE_ROW_H);
+        let top = self.y - 2.0;
+        let label = self.lines(Style::Regular, BODY, "Signature", LABEL_W - 8.0);
+        self.text(Style::Regular, BODY, MARGIN_X, top - BODY, &label[0], GREY);
+        let (x, y) = (MARGIN_X + LABEL_W, top - SIGNATURE_H);
+        let pad = 2.0;
+        let (w, h_in) = (SIGNATURE_W - 2.0 * pad, SIGNATURE_H - 2.0 * pad);
+        match value {
+            StampValue::Typed(text) => self.typed(text, x + pad, y + pad, w, h_in),
+            StampValue::Drawn(png) => {
+                let png = decode_png(png).map_err(|reason| PdfError::InvalidValue {
+                    key: format!("signers.{i}.signature"),
+                    reason,
+                })?;
+                let parts = png.streams();
+                let (pw, ph) = (parts.width as f32, parts.height as f32);
+                let scale = (w / pw).min(h_in / ph);
+                let (dw, dh) = (pw * scale, ph * scale);
+                let id = XObjectId(format!("Sig{}", i + 1));
+                self.images.push((id.clone(), image_xobject(parts)));
+                self.ops().push(Op::UseXobject {
+                    id,
+                    transform: XObjectTransform {
+                        translate_x: Some(Pt(x + pad)),
+                        translate_y: Some(Pt(y + pad + (h_in - dh) / 2.0)),
+                        scale_x: Some(dw),
+                        scale_y: Some(dh),
+                        no_auto_scale: true,
+                        ..XObjectTransform::default()
+                    },
+                });
+            }
+            StampValue::Text(_) | StampValue::Checkbox(_) => {}
+        }
+        self.rule(x, x + SIGNATURE_W, y, 0.5, 0.6);
+        self.y = y - BODY_LH / 2.0;
+        Ok(())
+    }
+
+    /// A typed signature fitted to the box at (`x`, `y`), `w` by `h`, by the stamper's rule: in
+    /// Kristi when it has every character, else in DejaVu Sans slanted, as the stamper draws it
+    /// (with code points for what DejaVu lacks too).
+    fn typed(&mut self, text: &str, x: f32, y: f32, w: f32, h: f32) {
+        let text = text.trim();
+        let (style, text, ink, slant) = match fonts::script_ink(text) {
+            Some(ink) => (Style::Script, text.to_string(), ink, 0.0),
+            None => {
+                let face = self.fonts.face(Style::Regular);
+                let (shown, replaced) = face.displayable(text);
+                self.replaced |= replaced;
+                let width = f64::from(face.width(&shown, 1.0));
+                // DejaVu's descender and ascender, and the slant's shift at both.
+                let (bottom, top) = (-0.24, 0.93);
+                let ink = Ink {
+                    left: fonts::SLANT * bottom,
+                    right: width + fonts::SLANT * top,
+                    bottom,
+                    top,
+                };
+                (Style::Regular, shown, ink, fonts::SLANT as f32)
+            }
+        };
+        let size = fit_size(&ink, f64::from(w), f64::from(h), MAX_SIGNATURE_SIZE);
+        let left = x - (ink.left * size) as f32;
+        let baseline = y + ((f64::from(h) - ink.height() * size) / 2.0 - ink.bottom * size) as f32;
+        let (r, g, b) = INK;
+        let col = Color::Rgb(Rgb::new(r, g, b, None));
+        self.show(style, size as f32, [left, baseline], &text, col, slant);
     }
 
     /// Carbon-copy recipients, when there are any: they sign nothing and receive the signed copy
@@ -710,6 +852,7 @@ impl<'f> Writer<'f> {
                     ("Email", or_dash(email)),
                     ("Recipient ID", or_dash(id)),
                 ],
+                0.0,
             );
         }
     }
@@ -887,6 +1030,44 @@ impl<'f> Writer<'f> {
     }
 }
 
+/// A drawn signature's streams (`pdf/image.rs`) as printpdf's external XObject: the soft mask
+/// nested in the dictionary, which printpdf writes as its own object.
+fn image_xobject(parts: super::image::ImageStreams) -> ExternalXObject {
+    let dict = |cs: &[u8]| {
+        BTreeMap::from([
+            ("Type".to_string(), DictItem::Name(b"XObject".to_vec())),
+            ("Subtype".to_string(), DictItem::Name(b"Image".to_vec())),
+            ("Width".to_string(), DictItem::Int(i64::from(parts.width))),
+            ("Height".to_string(), DictItem::Int(i64::from(parts.height))),
+            ("ColorSpace".to_string(), DictItem::Name(cs.to_vec())),
+            ("BitsPerComponent".to_string(), DictItem::Int(8)),
+            (
+                "Filter".to_string(),
+                DictItem::Name(b"FlateDecode".to_vec()),
+            ),
+        ])
+    };
+    let mut map = dict(parts.color_space);
+    if let Some(alpha) = parts.alpha {
+        let stream = ExternalStream {
+            dict: dict(b"DeviceGray"),
+            content: alpha,
+            compress: false,
+        };
+        map.insert("SMask".into(), DictItem::Stream { stream });
+    }
+    ExternalXObject {
+        stream: ExternalStream {
+            dict: map,
+            content: parts.color,
+            compress: false,
+        },
+        width: Some(Px(parts.width as usize)),
+        height: Some(Px(parts.height as usize)),
+        dpi: None,
+    }
+}
+
 fn or_dash(s: &str) -> String {
     if s.trim().is_empty() {
         NOT_REACHED.to_string()
@@ -975,8 +1156,8 @@ fn find_last(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 /// the tables printpdf parses when it embeds the font.
 fn subset(font: &'static [u8], used: &BTreeSet<u16>) -> Vec<u8> {
     const PRINTPDF_READS: [[u8; 4]; 4] = [*b"OS/2", *b"cmap", *b"name", *b"post"];
-    // The vendored fonts parse; the tests embed both.
-    let parsed = TrueType::parse(font).expect("the vendored DejaVu fonts parse");
+    // The vendored fonts parse; the tests embed all three.
+    let parsed = TrueType::parse(font).expect("the vendored fonts parse");
     parsed.subset_keeping(used, &PRINTPDF_READS)
 }
 
@@ -1033,6 +1214,12 @@ mod tests {
                 signed_at: (i % 4 < 2).then(|| t(i as u32 + 20)),
                 declined_at: (i % 4 == 2).then(|| t(i as u32 + 21)),
                 completed_at: (i % 4 < 2).then(|| t(i as u32 + 30)),
+                // Typed (in Kristi or, for names it lacks, DejaVu) and drawn signatures.
+                signature: match i % 4 {
+                    0 => Some(StampValue::Typed(name.to_string())),
+                    1 => Some(StampValue::Drawn(stroke_png())),
+                    _ => None,
+                },
             })
             .collect();
         let mut events = Vec::new();
@@ -1317,6 +1504,79 @@ mod tests {
         let all = squash(&text(&path, &[]));
         assert!(all.contains("No events recorded."));
         assert!(all.contains("Page 1 of 1"));
+    }
+
+    /// A 60x20 RGBA drawing: a blue stroke on transparency.
+    fn stroke_png() -> Vec<u8> {
+        let (w, h) = (60u32, 20u32);
+        let mut data = vec![0u8; (w * h * 4) as usize];
+        for x in 0..w {
+            let y = 4 + (x / 5) % 12;
+            let p = ((y * w + x) * 4) as usize;
+            data[p..p + 4].copy_from_slice(&[10, 30, 110, 255]);
+        }
+        let mut out = Vec::new();
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        let mut writer = enc.write_header().unwrap();
+        writer.write_image_data(&data).unwrap();
+        writer.finish().unwrap();
+        out
+    }
+
+    #[test]
+    fn shows_each_signature_as_stamped() {
+        let trail = sample();
+        let bytes = audit_trail(&trail).unwrap();
+        let (_dir, path) = write("signatures.pdf", &bytes);
+        let p = path.to_str().unwrap();
+        // The three drawn signatures (signers 2, 6 and 10), each with its alpha as a soft mask.
+        let out = run("pdfimages", &["-list", p]);
+        assert!(out.status.success(), "pdfimages: {out:?}");
+        let list = String::from_utf8_lossy(&out.stdout).to_string();
+        let rows: Vec<&str> = list.lines().skip(2).collect();
+        let column = |l: &str, n: usize| l.split_whitespace().nth(n).map(str::to_string);
+        let kinds: Vec<String> = rows.iter().filter_map(|l| column(l, 2)).collect();
+        assert_eq!(kinds.iter().filter(|k| *k == "image").count(), 3, "{list}");
+        assert_eq!(kinds.iter().filter(|k| *k == "smask").count(), 3, "{list}");
+        assert!(
+            rows.iter().all(|l| column(l, 3).as_deref() == Some("60")),
+            "{list}"
+        );
+        // Typed ones: in a Kristi subset when it has every character ("Zoë Ångström-Øyen"),
+        // in DejaVu Sans otherwise ("Łukasz Żółć", "Ngô Bảo Châu"); all extractable.
+        let out = run("pdffonts", &[p]);
+        let fonts = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(fonts.contains("+Kristi "), "{fonts}");
+        let all = squash(&text(&path, &[]));
+        assert_eq!(all.matches("Signature ").count(), 6, "{all}");
+        let mut unsigned = trail.clone();
+        unsigned.signers.iter_mut().for_each(|s| s.signature = None);
+        let (_dir2, path2) = write("unsigned.pdf", &audit_trail(&unsigned).unwrap());
+        let without = squash(&text(&path2, &[]));
+        for name in ["Zoë Ångström-Øyen", "Łukasz Żółć", "Ngô Bảo Châu"] {
+            let (n, m) = (all.matches(name).count(), without.matches(name).count());
+            assert_eq!(n, m + 1, "{name} is extracted once more with its signature");
+        }
+        assert_inside_margins(&path);
+        let out = run("qpdf", &["--check", p]);
+        assert!(out.status.success(), "{out:?}");
+    }
+
+    #[test]
+    fn kristi_is_embedded_only_for_a_typed_signature() {
+        let mut trail = sample();
+        for s in &mut trail.signers {
+            s.signature = None;
+        }
+        let bytes = audit_trail(&trail).unwrap();
+        let (_dir, path) = write("unsigned.pdf", &bytes);
+        let out = run("pdffonts", &[path.to_str().unwrap()]);
+        let fonts = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(!fonts.contains("Kristi"), "{fonts}");
+        let out = run("pdfimages", &["-list", path.to_str().unwrap()]);
+        assert_eq!(String::from_utf8_lossy(&out.stdout).lines().count(), 2);
     }
 
     #[test]

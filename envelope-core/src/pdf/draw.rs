@@ -1,5 +1,6 @@
-//! Content-stream drawing for stamped values: text fitted to a box, images, check marks, and the
-//! white boxes that hide `{{...}}` tags.
+//! Content-stream drawing for stamped values: text fitted to a box, typed signatures sized to
+//! theirs, images, the "Signed by" frame of signature fields, check marks, and the white boxes
+//! that hide `{{...}}` tags.
 //!
 //! Coordinates here are "displayed, y up": the stamper's `cm` maps them onto the page whatever its
 //! rotation or origin. This module only produces operators and records the resources they use; it
@@ -8,7 +9,8 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::fonts::{Face, Fonts};
+use super::SignedBy;
+use super::fonts::{Face, Fonts, Ink, SLANT};
 use super::image::{Png, add_image};
 use super::object::{ObjRef, fmt_num};
 use super::writer::Update;
@@ -25,6 +27,31 @@ pub struct Rect {
 /// Ink for signatures, black for everything else.
 const INK: &str = "0.05 0.12 0.45 rg";
 const BLACK: &str = "0 g";
+/// The "Signed by" frame: its bracket and its two small lines of text.
+const FRAME_STROKE: &str = "0.05 0.12 0.45 RG";
+const FRAME_TEXT: &str = "0.3 g";
+
+/// Typed signatures and initials are never drawn larger than this, however large their box.
+pub const MAX_SIGNATURE_SIZE: f64 = 40.0;
+/// Signature boxes lower than this (points) get the signature alone, without the frame: its
+/// two lines of text would leave the signature too little room, or be too small to read.
+pub const FRAME_MIN_HEIGHT: f64 = 30.0;
+/// ... and narrower than this.
+pub const FRAME_MIN_WIDTH: f64 = 60.0;
+
+/// The size-to-box rule of typed signatures: the largest size, at most `max`, at which text
+/// whose ink at 1 pt is `ink` fits `avail_w` by `avail_h` points (at least 0.1, so a box too small
+/// for anything still gets the value, tiny, rather than nothing).
+pub fn fit_size(ink: &Ink, avail_w: f64, avail_h: f64, max: f64) -> f64 {
+    let mut size = max;
+    if ink.width() > 0.0 {
+        size = size.min(avail_w / ink.width());
+    }
+    if ink.height() > 0.0 {
+        size = size.min(avail_h / ink.height());
+    }
+    size.max(0.1)
+}
 
 /// Draws values and remembers which fonts and images they need.
 #[derive(Debug, Default)]
@@ -61,6 +88,118 @@ impl Painter {
             fmt_num(size),
             fmt_num(slant),
             fmt_num(r.x + pad),
+            fmt_num(baseline),
+            shaped.operand
+        );
+    }
+
+    /// A typed signature or initials: in Kristi (or the fallback face, see `fonts.rs`), at the
+    /// size [`fit_size`] gives for `r` less a padding, left aligned and vertically centred on the
+    /// text's ink, so that no stroke leaves the box.
+    pub fn signature(&mut self, ops: &mut String, text: &str, r: Rect, max_size: f64) {
+        let text = text.trim();
+        if text.is_empty() || r.w <= 0.0 || r.h <= 0.0 {
+            return;
+        }
+        let shaped = self.fonts.shape(text, Face::Script);
+        let pad = (r.h * 0.1).min(2.0);
+        let (avail_w, avail_h) = (r.w - 2.0 * pad, r.h - 2.0 * pad);
+        let size = fit_size(&shaped.ink, avail_w.max(0.1), avail_h.max(0.1), max_size);
+        let ink = shaped.ink;
+        let x = r.x + pad - ink.left * size;
+        let baseline = r.y + (r.h - ink.height() * size) / 2.0 - ink.bottom * size;
+        let slant = if shaped.slant { SLANT } else { 0.0 };
+        let _ = writeln!(
+            ops,
+            "q {INK} BT /{} {} Tf 1 0 {} 1 {} {} Tm {} Tj ET Q",
+            shaped.font,
+            fmt_num(size),
+            fmt_num(slant),
+            fmt_num(x),
+            fmt_num(baseline),
+            shaped.operand
+        );
+    }
+
+    /// The "Signed by" frame of a signature field in `r`: a bracket with rounded corners on the
+    /// left, "Signed by: <name>" on its top arm and the signer's reference on its bottom one.
+    /// Returns the box left for the signature inside it, or `None` (nothing drawn) when `r` is
+    /// too small for the frame ([`FRAME_MIN_HEIGHT`], [`FRAME_MIN_WIDTH`]). Everything stays
+    /// inside `r`.
+    pub fn frame(&mut self, ops: &mut String, r: Rect, by: &SignedBy) -> Option<Rect> {
+        if r.h < FRAME_MIN_HEIGHT || r.w < FRAME_MIN_WIDTH {
+            return None;
+        }
+        let size = (r.h * 0.16).clamp(5.0, 8.0);
+        let line_h = size * 1.3;
+        let x0 = r.x + 0.5;
+        let (top, bottom) = (r.y + r.h - line_h / 2.0, r.y + line_h / 2.0);
+        let radius = (size * 0.8).min((top - bottom) / 4.0);
+        let arm = size * 1.2;
+        // Quarter circles as Bézier curves (control points at 0.5523 of the radius).
+        let k = radius * (1.0 - 0.5523);
+        let p = |x: f64, y: f64| format!("{} {}", fmt_num(x), fmt_num(y));
+        let _ = writeln!(
+            ops,
+            "q {FRAME_STROKE} 0.75 w 1 J {} m {} l {} {} {} c {} l {} {} {} c {} l S Q",
+            p(x0 + arm, top),
+            p(x0 + radius, top),
+            p(x0 + k, top),
+            p(x0, top - k),
+            p(x0, top - radius),
+            p(x0, bottom + radius),
+            p(x0, bottom + k),
+            p(x0 + k, bottom),
+            p(x0 + radius, bottom),
+            p(x0 + arm, bottom),
+        );
+        let label_x = x0 + arm + size * 0.4;
+        let label_w = r.x + r.w - label_x - 0.5;
+        let name = by.name.trim();
+        let signed_by = format!("Signed by: {name}");
+        let top_label = if name.is_empty() || !self.label_fits(&signed_by, size, label_w) {
+            "Signed by:"
+        } else {
+            &signed_by
+        };
+        self.label(ops, top_label, label_x, top, size, label_w);
+        self.label(ops, by.reference.trim(), label_x, bottom, size, label_w);
+        // Between the top label's descenders (0.57 em under its line) and the bottom label's
+        // capitals (0.36 em over its line), with a little air.
+        let inner_x = x0 + size;
+        let (inner_top, inner_bottom) = (top - 0.7 * size, bottom + 0.5 * size);
+        Some(Rect {
+            x: inner_x,
+            y: inner_bottom,
+            w: r.x + r.w - inner_x - 0.5,
+            h: inner_top - inner_bottom,
+        })
+    }
+
+    /// Whether `text` fits `w` in the frame's labels, allowing them to shrink to 80 %.
+    fn label_fits(&self, text: &str, size: f64, w: f64) -> bool {
+        Fonts::measure(text, Face::Regular) * size * 0.8 <= w
+    }
+
+    /// One small line of the frame, vertically centred on `y`, shrunk to `w` when needed.
+    fn label(&mut self, ops: &mut String, text: &str, x: f64, y: f64, size: f64, w: f64) {
+        if text.is_empty() || w <= 0.0 {
+            return;
+        }
+        let shaped = self.fonts.shape(text, Face::Regular);
+        let size = if shaped.width > 0.0 {
+            size.min(w / shaped.width)
+        } else {
+            size
+        };
+        // Helvetica's capitals are 0.72 em high: centre them on the line.
+        let baseline = y - 0.36 * size;
+        let _ = writeln!(
+            ops,
+            "q {FRAME_TEXT} BT /{} {} Tf {} {} Td {} Tj ET Q",
+            shaped.font,
+            fmt_num(size),
+            fmt_num(x),
             fmt_num(baseline),
             shaped.operand
         );
@@ -135,5 +274,201 @@ impl Painter {
             fmt_num(x1),
             fmt_num(y)
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pdf::fonts::{SCRIPT_FONT, UNICODE_FONT, script_covers};
+
+    fn ink(w: f64, h: f64) -> Ink {
+        Ink {
+            left: 0.0,
+            right: w,
+            bottom: -h / 4.0,
+            top: h * 3.0 / 4.0,
+        }
+    }
+
+    #[test]
+    fn the_size_is_the_largest_that_fits_both_ways_up_to_the_maximum() {
+        // (ink at 1 pt, available width and height, maximum) -> size
+        let cases = [
+            ((5.0, 1.0), (100.0, 40.0), 40.0, 20.0),  // the width decides
+            ((2.0, 1.25), (200.0, 25.0), 40.0, 20.0), // the height decides
+            ((1.0, 1.0), (500.0, 500.0), 40.0, 40.0), // the maximum decides
+            ((0.0, 0.0), (10.0, 10.0), 40.0, 40.0),   // nothing to measure
+            ((5.0, 1.0), (0.0, 40.0), 40.0, 0.1),     // no room: tiny, never nothing
+        ];
+        for ((w, h), (aw, ah), max, want) in cases {
+            let got = fit_size(&ink(w, h), aw, ah, max);
+            assert!((got - want).abs() < 1e-9, "{w}x{h} in {aw}x{ah}: {got}");
+        }
+    }
+
+    /// The font, size, x and baseline of the one text show in `ops`.
+    fn shown(ops: &str) -> (String, f64, f64, f64) {
+        let words: Vec<&str> = ops.split_whitespace().collect();
+        let tf = words.iter().position(|w| *w == "Tf").unwrap();
+        let tm = words.iter().position(|w| *w == "Tm").unwrap();
+        let num = |i: usize| words[i].parse::<f64>().unwrap();
+        (
+            words[tf - 2].trim_start_matches('/').to_string(),
+            num(tf - 1),
+            num(tm - 2),
+            num(tm - 1),
+        )
+    }
+
+    #[test]
+    fn typed_signatures_stay_inside_their_box() {
+        let boxes = [
+            Rect {
+                x: 72.0,
+                y: 600.0,
+                w: 83.0,
+                h: 12.0,
+            },
+            Rect {
+                x: 10.0,
+                y: 10.0,
+                w: 200.0,
+                h: 60.0,
+            },
+            Rect {
+                x: 0.0,
+                y: 0.0,
+                w: 600.0,
+                h: 200.0,
+            },
+            Rect {
+                x: 5.0,
+                y: 5.0,
+                w: 30.0,
+                h: 80.0,
+            },
+        ];
+        for text in ["Ada Lovelace", "Łukasz Żółć", "J"] {
+            for r in boxes {
+                let mut p = Painter::default();
+                let mut ops = String::new();
+                p.signature(&mut ops, text, r, MAX_SIGNATURE_SIZE);
+                let (font, size, x, baseline) = shown(&ops);
+                let ink = Fonts::default().shape(text, Face::Script).ink;
+                let (x0, x1) = (x + ink.left * size, x + ink.right * size);
+                let (y0, y1) = (baseline + ink.bottom * size, baseline + ink.top * size);
+                let inside = x0 >= r.x - 1e-6
+                    && x1 <= r.x + r.w + 1e-6
+                    && y0 >= r.y - 1e-6
+                    && y1 <= r.y + r.h + 1e-6;
+                assert!(
+                    inside,
+                    "{text} in {r:?}: {font} {size} pt, ink {x0},{y0} {x1},{y1}"
+                );
+                assert!(size <= MAX_SIGNATURE_SIZE);
+                // As large as the rule allows: one of the three limits is reached.
+                let pad = (r.h * 0.1).min(2.0);
+                let want = fit_size(&ink, r.w - 2.0 * pad, r.h - 2.0 * pad, MAX_SIGNATURE_SIZE);
+                assert!(
+                    (size - want).abs() < 0.01,
+                    "{text} in {r:?}: {size} vs {want}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn kristi_draws_latin_1_and_the_rest_falls_back_whole() {
+        for (text, covered) in [
+            ("Ada Lovelace", true),
+            ("Zoë Ångström-Øyen", true),
+            ("José Müller ß ñ ç", true),
+            ("Łukasz", false),
+            ("Erdős Pál", false),
+            ("Čapek", false),
+            ("Дмитрий", false),
+        ] {
+            assert_eq!(script_covers(text), covered, "{text}");
+            let shaped = Fonts::default().shape(text, Face::Script);
+            let want = if covered { SCRIPT_FONT } else { UNICODE_FONT };
+            assert_eq!(shaped.font, want, "{text}");
+            // The fallback face is slanted DejaVu Sans; Kristi is a script already.
+            assert_eq!(shaped.slant, !covered, "{text}");
+            // One CID per character whichever the font: nothing is dropped.
+            let cids = (shaped.operand.len() - 2) / 4;
+            assert_eq!(cids, text.chars().count(), "{text}");
+        }
+    }
+
+    fn hex_of(text: &str) -> String {
+        let hex: String = text.bytes().map(|b| format!("{b:02X}")).collect();
+        format!("<{hex}>")
+    }
+
+    #[test]
+    fn the_frame_holds_name_and_reference_inside_the_box_or_is_left_out() {
+        let by = SignedBy {
+            name: "Ada Lovelace".into(),
+            reference: "4fA9xQ2z".into(),
+        };
+        let r = Rect {
+            x: 100.0,
+            y: 200.0,
+            w: 180.0,
+            h: 50.0,
+        };
+        let mut p = Painter::default();
+        let mut ops = String::new();
+        let inner = p.frame(&mut ops, r, &by).expect("room for a frame");
+        assert!(ops.contains(&hex_of("Signed by: Ada Lovelace")), "{ops}");
+        assert!(ops.contains(&hex_of("4fA9xQ2z")), "{ops}");
+        assert!(
+            inner.x > r.x
+                && inner.y > r.y
+                && inner.x + inner.w < r.x + r.w
+                && inner.y + inner.h < r.y + r.h
+                && inner.h > r.h / 2.0,
+            "{inner:?}"
+        );
+        // Every point of the bracket is inside the box.
+        let coords: Vec<f64> = ops
+            .lines()
+            .find(|l| l.ends_with(" S Q"))
+            .unwrap()
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .skip(5) // colour, width and line cap
+            .collect();
+        for xy in coords.chunks(2) {
+            let inside = xy[0] >= r.x && xy[0] <= r.x + r.w && xy[1] >= r.y && xy[1] <= r.y + r.h;
+            assert!(inside, "{xy:?} outside {r:?}");
+        }
+
+        // A name too long for the line: the label alone.
+        let long = SignedBy {
+            name: "Søren Kierkegaard Bartholomew Fitzgerald-Montgomery Vanderbilt".into(),
+            ..by.clone()
+        };
+        let mut ops = String::new();
+        p.frame(&mut ops, r, &long).expect("room for a frame");
+        assert!(ops.contains(&hex_of("Signed by:")), "{ops}");
+        assert!(!ops.contains("Kierkegaard") && !ops.contains(&hex_of("Signed by: S")));
+
+        // Too low or too narrow: no frame, nothing drawn.
+        for small in [
+            Rect {
+                h: FRAME_MIN_HEIGHT - 0.5,
+                ..r
+            },
+            Rect {
+                w: FRAME_MIN_WIDTH - 0.5,
+                ..r
+            },
+        ] {
+            let mut ops = String::new();
+            assert_eq!(p.frame(&mut ops, small, &by), None);
+            assert!(ops.is_empty());
+        }
     }
 }

@@ -1,6 +1,9 @@
 //! Fonts for the text the stamper draws: standard-14 fonts (WinAnsi) when every character fits,
 //! otherwise DejaVu Sans embedded as a Type0/CIDFontType2 font (Identity-H, subset to the used
-//! glyphs, with a `/ToUnicode` map so copied and extracted text stays right).
+//! glyphs, with a `/ToUnicode` map so copied and extracted text stays right). Typed signatures
+//! and initials are drawn in Kristi ([`SIGNATURE_FONT`]), embedded the same way, when it has
+//! every character of the value; otherwise the whole value falls back to the faces above
+//! (Times-Italic, or DejaVu Sans slanted), so no character is ever dropped.
 //!
 //! CIDs are handed out per character in order of first use; a character DejaVu lacks still gets
 //! its own CID (drawn as `.notdef`) so text extraction keeps it. This module must never emit a
@@ -17,11 +20,38 @@ use super::truetype::TrueType;
 use super::writer::Update;
 
 /// The vendored font (DejaVu Sans, see assets/fonts/LICENSE-DejaVu.txt).
-pub static DEJAVU: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+pub static DEJAVU: &[u8] = &DEJAVU_TTF;
+
+/// The one copy of DejaVu Sans's bytes, a static array for the reason given at `KRISTI`.
+static DEJAVU_TTF: [u8; 759_720] = *include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// The signature face: **Kristi**, a handwriting TrueType font by Birgit Pulk (SIL Open Font
+/// License 1.1, `assets/fonts/LICENSE-Kristi.txt`; from Debian's `fonts-kristi`). Typed
+/// signatures and initials are stamped in it; these are the font file's bytes, for a server
+/// that shows typed names in the same face (CSS `font-family: "Kristi"`, `format("truetype")`).
+pub const SIGNATURE_FONT: &[u8] = &KRISTI;
+
+/// The one copy of Kristi's bytes. A static array (its length checked by the compiler against
+/// the file): the bytes behind an `include_bytes!` reference are an anonymous constant, which
+/// every codegen unit that uses it may copy into the binary; a static is one symbol.
+static KRISTI: [u8; 47_476] = *include_bytes!("../../assets/fonts/Kristi.ttf");
 
 fn dejavu() -> Option<&'static TrueType> {
     static FONT: OnceLock<Option<TrueType>> = OnceLock::new();
     FONT.get_or_init(|| TrueType::parse(DEJAVU)).as_ref()
+}
+
+fn kristi() -> Option<&'static TrueType> {
+    static FONT: OnceLock<Option<TrueType>> = OnceLock::new();
+    FONT.get_or_init(|| TrueType::parse(SIGNATURE_FONT))
+        .as_ref()
+}
+
+/// Whether Kristi can draw every character of `text`. The fallback rule for typed values: a
+/// value Kristi cannot draw whole (it has Latin-1, not Latin Extended-A: no `ł`, `ő`, `č`) is
+/// drawn whole in the fallback face rather than mixing two faces in one name.
+pub fn script_covers(text: &str) -> bool {
+    kristi().is_some_and(|tt| text.chars().all(|c| tt.glyph(c) != 0))
 }
 
 /// Why a character cannot go into a stamped value. The stamper draws one line, left to right,
@@ -101,12 +131,19 @@ pub fn keep_drawable(text: &str, max_chars: usize) -> String {
         .collect()
 }
 
+/// Where `text` puts ink in Kristi at 1 pt, `None` when Kristi lacks one of its characters
+/// (see [`script_covers`]).
+pub fn script_ink(text: &str) -> Option<Ink> {
+    let tt = kristi().filter(|_| script_covers(text))?;
+    Some(measure_tt(tt, text).1)
+}
+
 /// The look of a piece of text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Face {
     Regular,
     Bold,
-    /// Typed signatures and initials: an italic.
+    /// Typed signatures and initials: Kristi, or an italic when Kristi lacks a character.
     Script,
 }
 
@@ -117,6 +154,35 @@ impl Face {
             Face::Bold => ("EnvHB", b"Helvetica-Bold"),
             Face::Script => ("EnvTI", b"Times-Italic"),
         }
+    }
+
+    /// Ascender and descender (1/1000 em) of the standard font (Adobe AFM data).
+    fn standard_extent(self) -> (f64, f64) {
+        match self {
+            Face::Regular | Face::Bold => (718.0, -207.0),
+            Face::Script => (683.0, -217.0),
+        }
+    }
+}
+
+/// Where drawn text puts ink at 1 pt, relative to its start on the baseline (y up): the glyph
+/// outlines' bounding box for embedded fonts, advance width and ascender/descender for the
+/// standard ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Ink {
+    pub left: f64,
+    pub right: f64,
+    pub bottom: f64,
+    pub top: f64,
+}
+
+impl Ink {
+    pub fn width(&self) -> f64 {
+        self.right - self.left
+    }
+
+    pub fn height(&self) -> f64 {
+        self.top - self.bottom
     }
 }
 
@@ -131,66 +197,173 @@ pub struct Shaped {
     pub width: f64,
     /// Draw slanted (the embedded font has no italic).
     pub slant: bool,
+    /// Where the text puts ink at 1 pt (slant included).
+    pub ink: Ink,
+}
+
+/// One embedded TrueType font's characters, by CID (from 1, in order of first use).
+#[derive(Debug, Default)]
+struct Embedded {
+    cids: Vec<char>,
+    by_char: BTreeMap<char, u16>,
+}
+
+impl Embedded {
+    fn encode(&mut self, text: &str) -> Vec<u8> {
+        let mut out = Vec::new();
+        for c in text.chars() {
+            let cid = match self.by_char.get(&c) {
+                Some(&cid) => cid,
+                None => {
+                    self.cids.push(c);
+                    let cid = self.cids.len().min(u16::MAX as usize) as u16;
+                    self.by_char.insert(c, cid);
+                    cid
+                }
+            };
+            out.extend_from_slice(&cid.to_be_bytes());
+        }
+        out
+    }
+}
+
+/// How a text is drawn: which font, before any CID is handed out.
+enum Plan {
+    Standard(Vec<u8>),
+    Unicode(&'static TrueType),
+    Script(&'static TrueType),
+}
+
+/// Width and ink of `text` in `tt` at 1 pt, one glyph per character.
+fn measure_tt(tt: &TrueType, text: &str) -> (f64, Ink) {
+    let mut pen = 0.0;
+    let mut ink: Option<Ink> = None;
+    for c in text.chars() {
+        let g = tt.glyph(c);
+        if let Some([x0, y0, x1, y1]) = tt.ink(g) {
+            let b = Ink {
+                left: pen + x0,
+                right: pen + x1,
+                bottom: y0,
+                top: y1,
+            };
+            ink = Some(match ink {
+                None => b,
+                Some(a) => Ink {
+                    left: a.left.min(b.left),
+                    right: a.right.max(b.right),
+                    bottom: a.bottom.min(b.bottom),
+                    top: a.top.max(b.top),
+                },
+            });
+        }
+        pen += tt.advance(g);
+    }
+    let ink = ink.unwrap_or(Ink {
+        left: 0.0,
+        right: pen,
+        bottom: tt.descent,
+        top: tt.ascent,
+    });
+    let k = 1.0 / 1000.0;
+    (
+        pen * k,
+        Ink {
+            left: ink.left * k,
+            right: ink.right * k,
+            bottom: ink.bottom * k,
+            top: ink.top * k,
+        },
+    )
 }
 
 /// The fonts used by one update.
 #[derive(Debug, Default)]
 pub struct Fonts {
     standard: BTreeSet<Face>,
-    /// CID -> character, CIDs from 1.
-    cids: Vec<char>,
-    by_char: BTreeMap<char, u16>,
+    unicode: Embedded,
+    script: Embedded,
 }
 
 pub const UNICODE_FONT: &str = "EnvU";
+/// The resource name of Kristi.
+pub const SCRIPT_FONT: &str = "EnvK";
+
+/// The slant of text drawn in an upright font to stand for an italic.
+pub const SLANT: f64 = 0.2;
 
 impl Fonts {
+    fn plan(text: &str, face: Face) -> Plan {
+        if face == Face::Script
+            && let Some(tt) = kristi().filter(|_| script_covers(text))
+        {
+            return Plan::Script(tt);
+        }
+        let bytes: Option<Vec<u8>> = text.chars().map(metrics::winansi_byte).collect();
+        match (bytes, dejavu()) {
+            (None, Some(tt)) => Plan::Unicode(tt),
+            (bytes, _) => Plan::Standard(bytes.unwrap_or_else(|| {
+                text.chars()
+                    .map(|c| metrics::winansi_byte(c).unwrap_or(b'?'))
+                    .collect()
+            })),
+        }
+    }
+
+    /// The width of `text` in `face` at 1 pt, as [`Self::shape`] would draw it, without
+    /// recording anything for the update.
+    pub fn measure(text: &str, face: Face) -> f64 {
+        match Self::plan(text, face) {
+            Plan::Standard(bytes) => standard_width(face, &bytes),
+            Plan::Unicode(tt) | Plan::Script(tt) => measure_tt(tt, text).0,
+        }
+    }
+
     /// Encodes `text` for `face`, choosing the font.
     pub fn shape(&mut self, text: &str, face: Face) -> Shaped {
-        let bytes: Option<Vec<u8>> = text.chars().map(metrics::winansi_byte).collect();
-        let font = dejavu();
-        match (bytes, font) {
-            (bytes, None) | (bytes @ Some(_), _) => {
-                let bytes = bytes.unwrap_or_else(|| {
-                    text.chars()
-                        .map(|c| metrics::winansi_byte(c).unwrap_or(b'?'))
-                        .collect()
-                });
+        match Self::plan(text, face) {
+            Plan::Standard(bytes) => {
                 self.standard.insert(face);
-                let (name, base) = face.standard();
-                let width = bytes
-                    .iter()
-                    .map(|&b| metrics::standard_width(base, b))
-                    .sum::<f64>()
-                    / 1000.0;
+                let (name, _) = face.standard();
+                let width = standard_width(face, &bytes);
+                let (ascent, descent) = face.standard_extent();
                 Shaped {
                     font: name,
                     operand: hex(&bytes),
                     width,
                     slant: false,
+                    ink: Ink {
+                        left: 0.0,
+                        right: width,
+                        bottom: descent / 1000.0,
+                        top: ascent / 1000.0,
+                    },
                 }
             }
-            (None, Some(tt)) => {
-                let mut out = Vec::new();
-                let mut width = 0.0;
-                for c in text.chars() {
-                    let cid = match self.by_char.get(&c) {
-                        Some(&cid) => cid,
-                        None => {
-                            self.cids.push(c);
-                            let cid = self.cids.len().min(u16::MAX as usize) as u16;
-                            self.by_char.insert(c, cid);
-                            cid
-                        }
-                    };
-                    out.extend_from_slice(&cid.to_be_bytes());
-                    width += tt.advance(tt.glyph(c));
+            Plan::Script(tt) => {
+                let (width, ink) = measure_tt(tt, text);
+                Shaped {
+                    font: SCRIPT_FONT,
+                    operand: hex(&self.script.encode(text)),
+                    width,
+                    slant: false,
+                    ink,
+                }
+            }
+            Plan::Unicode(tt) => {
+                let (width, mut ink) = measure_tt(tt, text);
+                let slant = face == Face::Script;
+                if slant {
+                    // The text matrix shears x by SLANT * y.
+                    ink.left += SLANT * ink.bottom.min(0.0);
+                    ink.right += SLANT * ink.top.max(0.0);
                 }
                 Shaped {
                     font: UNICODE_FONT,
-                    operand: hex(&out),
-                    width: width / 1000.0,
-                    slant: face == Face::Script,
+                    operand: hex(&self.unicode.encode(text)),
+                    width,
+                    slant,
+                    ink,
                 }
             }
         }
@@ -208,118 +381,134 @@ impl Fonts {
                 .with(b"Encoding", Object::name(b"WinAnsiEncoding"));
             entries.push((name.as_bytes().to_vec(), Object::Ref(up.add(d.into()))));
         }
-        if let (false, Some(tt)) = (self.cids.is_empty(), dejavu()) {
-            entries.push((
-                UNICODE_FONT.as_bytes().to_vec(),
-                Object::Ref(self.unicode_font(tt, up)),
-            ));
+        // Flags: nonsymbolic (32), and script (8) for Kristi.
+        let embedded = [
+            (UNICODE_FONT, &self.unicode, dejavu(), "DejaVuSans", 32),
+            (SCRIPT_FONT, &self.script, kristi(), "Kristi", 32 | 8),
+        ];
+        for (name, chars, tt, base, flags) in embedded {
+            if let (false, Some(tt)) = (chars.cids.is_empty(), tt) {
+                let font = embed(tt, chars, base, flags, up);
+                entries.push((name.as_bytes().to_vec(), Object::Ref(font)));
+            }
         }
         entries
     }
+}
 
-    fn unicode_font(&self, tt: &TrueType, up: &mut Update) -> ObjRef {
-        let gids: Vec<u16> = self.cids.iter().map(|&c| tt.glyph(c)).collect();
-        let file = tt.subset(&gids.iter().copied().collect());
-        // A subset tag derived from the content keeps output deterministic.
-        let h = self
-            .cids
-            .iter()
-            .fold(0u32, |a, &c| a.wrapping_mul(31).wrapping_add(c as u32));
-        let tag: String = (0..6)
-            .map(|i| char::from(b'A' + ((h >> (i * 5)) % 26) as u8))
-            .collect();
-        let base = format!("{tag}+DejaVuSans");
-        let file_len = file.len() as i64;
-        let font_file = up.add(Object::Stream(Stream {
-            dict: Dict::new()
-                .with(b"Length1", file_len)
-                .with(b"Filter", Object::name(b"FlateDecode")),
-            data: deflate(&file),
-        }));
-        let descriptor = Dict::new()
-            .with(b"Type", Object::name(b"FontDescriptor"))
-            .with(b"FontName", Object::name(base.as_bytes()))
-            .with(b"Flags", 32i64)
-            .with(
-                b"FontBBox",
-                Object::Array(tt.bbox.iter().map(|v| Object::Real(v.round())).collect()),
-            )
-            .with(b"ItalicAngle", 0i64)
-            .with(b"Ascent", Object::Real(tt.ascent.round()))
-            .with(b"Descent", Object::Real(tt.descent.round()))
-            .with(b"CapHeight", Object::Real(tt.ascent.round()))
-            .with(b"StemV", 80i64)
-            .with(b"FontFile2", Object::Ref(font_file));
-        let descriptor = up.add(descriptor.into());
-        let mut map = vec![0u8, 0];
-        for g in &gids {
-            map.extend_from_slice(&g.to_be_bytes());
-        }
-        let cid_to_gid = up.add(Object::Stream(Stream {
-            dict: Dict::new().with(b"Filter", Object::name(b"FlateDecode")),
-            data: deflate(&map),
-        }));
-        let widths: Vec<Object> = gids
-            .iter()
-            .map(|&g| Object::Real(tt.advance(g).round()))
-            .collect();
-        let cid_font = Dict::new()
-            .with(b"Type", Object::name(b"Font"))
-            .with(b"Subtype", Object::name(b"CIDFontType2"))
-            .with(b"BaseFont", Object::name(base.as_bytes()))
-            .with(
-                b"CIDSystemInfo",
-                Dict::new()
-                    .with(b"Registry", Object::Str(b"Adobe".to_vec()))
-                    .with(b"Ordering", Object::Str(b"Identity".to_vec()))
-                    .with(b"Supplement", 0i64),
-            )
-            .with(b"FontDescriptor", descriptor)
-            .with(b"DW", 1000i64)
-            .with(
-                b"W",
-                Object::Array(vec![Object::Int(1), Object::Array(widths)]),
-            )
-            .with(b"CIDToGIDMap", cid_to_gid);
-        let cid_font = up.add(cid_font.into());
-        let to_unicode = up.add(Object::Stream(Stream {
-            dict: Dict::new(),
-            data: self.to_unicode().into_bytes(),
-        }));
-        let font = Dict::new()
-            .with(b"Type", Object::name(b"Font"))
-            .with(b"Subtype", Object::name(b"Type0"))
-            .with(b"BaseFont", Object::name(base.as_bytes()))
-            .with(b"Encoding", Object::name(b"Identity-H"))
-            .with(
-                b"DescendantFonts",
-                Object::Array(vec![Object::Ref(cid_font)]),
-            )
-            .with(b"ToUnicode", to_unicode);
-        up.add(font.into())
-    }
+fn standard_width(face: Face, bytes: &[u8]) -> f64 {
+    let (_, base) = face.standard();
+    bytes
+        .iter()
+        .map(|&b| metrics::standard_width(base, b))
+        .sum::<f64>()
+        / 1000.0
+}
 
-    fn to_unicode(&self) -> String {
-        let mut s = String::from(
-            "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo <</Registry (Adobe) /Ordering (UCS) /Supplement 0>> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
-        );
-        for (i, chunk) in self.cids.chunks(100).enumerate() {
-            let _ = writeln!(s, "{} beginbfchar", chunk.len());
-            for (k, c) in chunk.iter().enumerate() {
-                let cid = i * 100 + k + 1;
-                let mut buf = [0u16; 2];
-                let units: String = c
-                    .encode_utf16(&mut buf)
-                    .iter()
-                    .map(|u| format!("{u:04X}"))
-                    .collect();
-                let _ = writeln!(s, "<{cid:04X}> <{units}>");
-            }
-            s.push_str("endbfchar\n");
-        }
-        s.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
-        s
+/// Writes `tt`, subset to the characters of `chars`, as a Type0 font named `<tag>+<base>`.
+fn embed(tt: &TrueType, chars: &Embedded, base: &str, flags: i64, up: &mut Update) -> ObjRef {
+    let gids: Vec<u16> = chars.cids.iter().map(|&c| tt.glyph(c)).collect();
+    let file = tt.subset(&gids.iter().copied().collect());
+    // A subset tag derived from the content keeps output deterministic.
+    let h = chars
+        .cids
+        .iter()
+        .fold(0u32, |a, &c| a.wrapping_mul(31).wrapping_add(c as u32));
+    let tag: String = (0..6)
+        .map(|i| char::from(b'A' + ((h >> (i * 5)) % 26) as u8))
+        .collect();
+    let base = format!("{tag}+{base}");
+    let file_len = file.len() as i64;
+    let font_file = up.add(Object::Stream(Stream {
+        dict: Dict::new()
+            .with(b"Length1", file_len)
+            .with(b"Filter", Object::name(b"FlateDecode")),
+        data: deflate(&file),
+    }));
+    let descriptor = Dict::new()
+        .with(b"Type", Object::name(b"FontDescriptor"))
+        .with(b"FontName", Object::name(base.as_bytes()))
+        .with(b"Flags", flags)
+        .with(
+            b"FontBBox",
+            Object::Array(tt.bbox.iter().map(|v| Object::Real(v.round())).collect()),
+        )
+        .with(b"ItalicAngle", 0i64)
+        .with(b"Ascent", Object::Real(tt.ascent.round()))
+        .with(b"Descent", Object::Real(tt.descent.round()))
+        .with(b"CapHeight", Object::Real(tt.ascent.round()))
+        .with(b"StemV", 80i64)
+        .with(b"FontFile2", Object::Ref(font_file));
+    let descriptor = up.add(descriptor.into());
+    let mut map = vec![0u8, 0];
+    for g in &gids {
+        map.extend_from_slice(&g.to_be_bytes());
     }
+    let cid_to_gid = up.add(Object::Stream(Stream {
+        dict: Dict::new().with(b"Filter", Object::name(b"FlateDecode")),
+        data: deflate(&map),
+    }));
+    let widths: Vec<Object> = gids
+        .iter()
+        .map(|&g| Object::Real(tt.advance(g).round()))
+        .collect();
+    let cid_font = Dict::new()
+        .with(b"Type", Object::name(b"Font"))
+        .with(b"Subtype", Object::name(b"CIDFontType2"))
+        .with(b"BaseFont", Object::name(base.as_bytes()))
+        .with(
+            b"CIDSystemInfo",
+            Dict::new()
+                .with(b"Registry", Object::Str(b"Adobe".to_vec()))
+                .with(b"Ordering", Object::Str(b"Identity".to_vec()))
+                .with(b"Supplement", 0i64),
+        )
+        .with(b"FontDescriptor", descriptor)
+        .with(b"DW", 1000i64)
+        .with(
+            b"W",
+            Object::Array(vec![Object::Int(1), Object::Array(widths)]),
+        )
+        .with(b"CIDToGIDMap", cid_to_gid);
+    let cid_font = up.add(cid_font.into());
+    let to_unicode = up.add(Object::Stream(Stream {
+        dict: Dict::new(),
+        data: to_unicode(&chars.cids).into_bytes(),
+    }));
+    let font = Dict::new()
+        .with(b"Type", Object::name(b"Font"))
+        .with(b"Subtype", Object::name(b"Type0"))
+        .with(b"BaseFont", Object::name(base.as_bytes()))
+        .with(b"Encoding", Object::name(b"Identity-H"))
+        .with(
+            b"DescendantFonts",
+            Object::Array(vec![Object::Ref(cid_font)]),
+        )
+        .with(b"ToUnicode", to_unicode);
+    up.add(font.into())
+}
+
+/// The `/ToUnicode` CMap of CIDs 1.. standing for `cids`.
+fn to_unicode(cids: &[char]) -> String {
+    let mut s = String::from(
+        "/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo <</Registry (Adobe) /Ordering (UCS) /Supplement 0>> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n",
+    );
+    for (i, chunk) in cids.chunks(100).enumerate() {
+        let _ = writeln!(s, "{} beginbfchar", chunk.len());
+        for (k, c) in chunk.iter().enumerate() {
+            let cid = i * 100 + k + 1;
+            let mut buf = [0u16; 2];
+            let units: String = c
+                .encode_utf16(&mut buf)
+                .iter()
+                .map(|u| format!("{u:04X}"))
+                .collect();
+            let _ = writeln!(s, "<{cid:04X}> <{units}>");
+        }
+        s.push_str("endbfchar\n");
+    }
+    s.push_str("endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend\n");
+    s
 }
 
 fn hex(b: &[u8]) -> String {
@@ -394,6 +583,6 @@ mod tests {
             again.operand, "<000100020003>",
             "CIDs are reused per character"
         );
-        assert!(f.to_unicode().contains("<0001> <0141>"));
+        assert!(to_unicode(&f.unicode.cids).contains("<0001> <0141>"));
     }
 }

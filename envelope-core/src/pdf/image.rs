@@ -242,33 +242,61 @@ impl Png {
     }
 }
 
+/// An image XObject's parts, deflated, ready for whichever writer embeds them: the stamper's
+/// [`Update`] ([`add_image`]) or the audit trail's printpdf.
+#[derive(Debug)]
+pub struct ImageStreams {
+    pub width: u32,
+    pub height: u32,
+    /// `DeviceGray` or `DeviceRGB`, 8 bits per component.
+    pub color_space: &'static [u8],
+    /// The samples, FlateDecode.
+    pub color: Vec<u8>,
+    /// The alpha channel as a `DeviceGray` soft mask of the same size, FlateDecode.
+    pub alpha: Option<Vec<u8>>,
+}
+
+impl Png {
+    /// The image's streams (see [`ImageStreams`]).
+    pub fn streams(&self) -> ImageStreams {
+        ImageStreams {
+            width: self.width,
+            height: self.height,
+            color_space: if self.gray {
+                b"DeviceGray"
+            } else {
+                b"DeviceRGB"
+            },
+            color: deflate(&self.color),
+            alpha: self.alpha.as_deref().map(deflate),
+        }
+    }
+}
+
 /// Writes the image (and its soft mask) into the update.
 pub fn add_image(up: &mut Update, png: &Png) -> ObjRef {
+    let parts = png.streams();
     let base = |cs: &[u8]| {
         Dict::new()
             .with(b"Type", Object::name(b"XObject"))
             .with(b"Subtype", Object::name(b"Image"))
-            .with(b"Width", i64::from(png.width))
-            .with(b"Height", i64::from(png.height))
+            .with(b"Width", i64::from(parts.width))
+            .with(b"Height", i64::from(parts.height))
             .with(b"ColorSpace", Object::name(cs))
             .with(b"BitsPerComponent", 8i64)
             .with(b"Filter", Object::name(b"FlateDecode"))
     };
-    let mut dict = base(if png.gray {
-        b"DeviceGray"
-    } else {
-        b"DeviceRGB"
-    });
-    if let Some(a) = &png.alpha {
+    let mut dict = base(parts.color_space);
+    if let Some(a) = parts.alpha {
         let mask = up.add(Object::Stream(Stream {
             dict: base(b"DeviceGray"),
-            data: deflate(a),
+            data: a,
         }));
         dict.set(b"SMask", Object::Ref(mask));
     }
     up.add(Object::Stream(Stream {
         dict,
-        data: deflate(&png.color),
+        data: parts.color,
     }))
 }
 

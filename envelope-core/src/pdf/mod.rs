@@ -12,7 +12,7 @@
 use crate::field::{Field, PlacedField};
 
 pub use budget::{Limit, PdfLimits};
-pub use fonts::{Undrawable, check_char, check_drawable, keep_drawable};
+pub use fonts::{SIGNATURE_FONT, Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
 pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec};
@@ -201,6 +201,19 @@ pub struct FieldStamp {
     pub field: PlacedField,
     /// `None` leaves an optional field empty (a tag box is still painted over).
     pub value: Option<StampValue>,
+    /// Who signed, for a signature field: its typed or drawn value is then drawn in a
+    /// "Signed by" frame when the box is large enough. `None` draws the value alone.
+    pub signed_by: Option<SignedBy>,
+}
+
+/// The signer named by a signature field's "Signed by" frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SignedBy {
+    /// Shown after "Signed by:" (left out when it does not fit the box).
+    pub name: String,
+    /// A short reference to the signer, shown under the signature (the service gives the start
+    /// of the signer's ID, which the audit trail lists in full).
+    pub reference: String,
 }
 
 /// One signer's block on the appended signature page.
@@ -309,6 +322,10 @@ pub struct AuditSigner {
     pub signed_at: Option<String>,
     pub declined_at: Option<String>,
     pub completed_at: Option<String>,
+    /// The signature as it was stamped ([`StampValue::Typed`] or [`StampValue::Drawn`]; other
+    /// values are not shown), drawn beside the signer's entry. `None` for a signer who did not
+    /// sign.
+    pub signature: Option<StampValue>,
 }
 
 /// One row of the audit trail's event table.

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::acroform::{self, FormField};
 use super::discover;
-use super::draw::{Painter, Rect};
+use super::draw::{MAX_SIGNATURE_SIZE, Painter, Rect};
 use super::filter::deflate;
 use super::fonts::Face;
 use super::image::decode_png;
@@ -20,7 +20,7 @@ use super::redact;
 use super::seal::{self, PreparedSeal, SealSpec};
 use super::text::Extractor;
 use super::writer::Update;
-use super::{FieldStamp, PageSize, PdfError, SignatureBlock, StampRequest, StampValue};
+use super::{FieldStamp, PageSize, PdfError, SignatureBlock, SignedBy, StampRequest, StampValue};
 use crate::field::{FieldSource, FieldType};
 
 /// Produces `original ++ update`.
@@ -107,7 +107,8 @@ fn stamp_into(
                     tag_pages.insert(index);
                 }
                 if let Some(v) = &fs.value {
-                    draw_value(up, &mut painter, ops, &f.key, f.kind, v, r)?;
+                    let by = fs.signed_by.as_ref();
+                    draw_value(up, &mut painter, ops, &f.key, f.kind, v, r, by)?;
                 }
             }
         }
@@ -207,7 +208,9 @@ fn matrix(m: &[f64; 6]) -> String {
     m.iter().map(|v| fmt_num(*v)).collect::<Vec<_>>().join(" ")
 }
 
-/// Draws `v` for a field of `kind` in `r`.
+/// Draws `v` for a field of `kind` in `r`; a signature with `by` inside its "Signed by" frame
+/// when `r` is large enough for one.
+#[allow(clippy::too_many_arguments)]
 fn draw_value(
     up: &mut Update,
     painter: &mut Painter,
@@ -216,9 +219,17 @@ fn draw_value(
     kind: FieldType,
     v: &StampValue,
     r: Rect,
+    by: Option<&SignedBy>,
 ) -> Result<(), PdfError> {
+    let framed = |painter: &mut Painter, ops: &mut String| match by {
+        Some(by) if kind == FieldType::Signature => painter.frame(ops, r, by).unwrap_or(r),
+        _ => r,
+    };
     match v {
-        StampValue::Typed(s) => painter.text(ops, s, Face::Script, r, 28.0),
+        StampValue::Typed(s) => {
+            let inner = framed(painter, ops);
+            painter.signature(ops, s, inner, MAX_SIGNATURE_SIZE)
+        }
         StampValue::Text(s) => painter.text(
             ops,
             s,
@@ -242,7 +253,8 @@ fn draw_value(
                 key: key.to_string(),
                 reason,
             })?;
-            painter.image(up, ops, png, &decoded, r);
+            let inner = framed(painter, ops);
+            painter.image(up, ops, png, &decoded, inner);
         }
         StampValue::Checkbox(true) => Painter::check(ops, r),
         StampValue::Checkbox(false) => {}
@@ -449,6 +461,7 @@ fn fill_form_field(
                 kind.unwrap_or(FieldType::Text),
                 value,
                 inner,
+                fs.signed_by.as_ref(),
             )?;
             let ap = up.add(Object::Stream(Stream {
                 dict: form_dict(dw, dh),
@@ -553,6 +566,7 @@ fn signature_page_ops(
             FieldType::Signature,
             &b.signature,
             sig,
+            None,
         )?;
         Painter::line(&mut ops, margin, y0 + line(0.4), margin + sig.w);
         painter.text(

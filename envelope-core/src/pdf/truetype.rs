@@ -1,5 +1,6 @@
-//! Just enough TrueType for embedding the vendored DejaVu Sans: character -> glyph lookup (`cmap`
-//! formats 4 and 12), advance widths, metrics, and a glyph subsetter that keeps glyph ids (unused
+//! Just enough TrueType for embedding the vendored fonts (DejaVu Sans, and Kristi for typed
+//! signatures): character -> glyph lookup (`cmap` formats 4 and 12), advance widths, metrics,
+//! glyph bounding boxes, and a glyph subsetter that keeps glyph ids (unused
 //! glyphs become empty) so `CIDToGIDMap` can point straight at them.
 //!
 //! It reads a trusted, vendored font but still never panics on short data. It must never change
@@ -144,6 +145,15 @@ impl TrueType {
         let h = self.table(b"hmtx");
         let i = gid.min(self.num_hmetrics - 1) as usize;
         f64::from(u16_at(h, i * 4)) * 1000.0 / self.units_per_em
+    }
+
+    /// The outline's bounding box of glyph `gid` as `[x_min, y_min, x_max, y_max]` in 1/1000
+    /// em (from its `glyf` header), `None` for a glyph without an outline (a space).
+    pub fn ink(&self, gid: u16) -> Option<[f64; 4]> {
+        let (s, e) = self.glyph_range(gid);
+        let data = self.table(b"glyf").get(s..e).filter(|d| d.len() >= 10)?;
+        let scale = 1000.0 / self.units_per_em;
+        Some([2, 4, 6, 8].map(|o| f64::from(i16_at(data, o)) * scale))
     }
 
     fn glyph_range(&self, gid: u16) -> (usize, usize) {

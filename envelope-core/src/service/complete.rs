@@ -9,7 +9,8 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::FieldType;
 use crate::model::{
-    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue, StoredFile,
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerRecord, SignerStatus, SignerValue,
+    StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -292,18 +293,26 @@ pub(crate) fn stamp_request_for(
 ) -> Result<pdf::StampRequest> {
     let mut fields = Vec::new();
     for f in rec.fields.iter().filter(|f| f.field.document == document) {
+        let signer = (!f.field.is_sender_field())
+            .then(|| {
+                rec.signers
+                    .iter()
+                    .find(|s| Some(&s.signer.role) == f.field.role.as_ref())
+            })
+            .flatten();
         let value = if f.field.is_sender_field() {
             rec.data.get(&f.field.key)
         } else {
-            rec.signers
-                .iter()
-                .find(|s| Some(&s.signer.role) == f.field.role.as_ref())
-                .and_then(|s| s.values.get(&f.field.key))
+            signer.and_then(|s| s.values.get(&f.field.key))
         };
         let value = value.map(|v| stamp_value(v, &f.field.key)).transpose()?;
+        let signed_by = signer
+            .filter(|_| f.field.kind == FieldType::Signature)
+            .map(signed_by);
         fields.push(pdf::FieldStamp {
             field: f.clone(),
             value,
+            signed_by,
         });
     }
     let signature_page = if rec.signature_page && with_page {
@@ -330,6 +339,32 @@ pub(crate) fn stamp_request_for(
         fields,
         signature_page,
     })
+}
+
+/// The "Signed by" frame's signer: the name and the start of the signer's ID.
+fn signed_by(s: &SignerRecord) -> pdf::SignedBy {
+    pdf::SignedBy {
+        name: s.signer.name.clone(),
+        reference: crate::ids::short(&s.signer.id).to_string(),
+    }
+}
+
+/// The signature the audit trail shows for `s`: the value of their first signature field in
+/// document order, else the signature page's, as it was stamped.
+fn audit_signature(rec: &EnvelopeRecord, s: &SignerRecord) -> Option<pdf::StampValue> {
+    let mut fields: Vec<_> = rec
+        .fields
+        .iter()
+        .filter(|f| f.field.kind == FieldType::Signature)
+        .filter(|f| f.field.role.as_ref() == Some(&s.signer.role))
+        .collect();
+    fields.sort_by_key(|f| f.field.document);
+    fields
+        .iter()
+        .find_map(|f| s.values.get(&f.field.key))
+        .or_else(|| s.values.get(values::SIGNATURE_PAGE_KEY))
+        .filter(|v| matches!(v, SignerValue::Typed(_) | SignerValue::Drawn(_)))
+        .and_then(|v| stamp_value(v, "signature").ok())
 }
 
 fn fmt_time(t: Timestamp) -> String {
@@ -473,6 +508,7 @@ fn audit_trail(
             signed_at: s.signer.signed_at.map(fmt_time),
             declined_at: s.signer.declined_at.map(fmt_time),
             completed_at: rec.completed_at.map(fmt_time),
+            signature: audit_signature(rec, s),
         });
     }
     if let Some(t) = rec.completed_at {

@@ -377,6 +377,7 @@ pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
             .iter()
             .map(|f| FieldStamp {
                 field: f.clone(),
+                signed_by: None,
                 value: Some(value_for(&f.field)),
             })
             .collect(),
