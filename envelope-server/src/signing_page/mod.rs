@@ -10,7 +10,7 @@
 //! | `POST /sign/{token}/decline` | declines, with a reason |
 //! | `POST /sign/{token}/verify` | the code step (extensions E2): checks `code`; right, sets the grant cookie and 303 to the page |
 //! | `POST /sign/{token}/send-code` | the code step: emails a new code (at most once a minute) |
-//! | `GET /assets/signing.js`, `GET /assets/signing.css` | the page's script and style sheet |
+//! | `GET /assets/signing.js`, `GET /assets/signing.css`, `GET /assets/signature.ttf` | the page's script, style sheet, and the typed-signature face |
 //!
 //! Presentation only: which fields a signer has, what is required, what a value may be, who may
 //! sign when, all come from the core (`SigningService::open_signing_link`, `sign`, `decline`).
@@ -64,11 +64,14 @@ pub use security::{Action, FrameAncestors, PageSecret, PageSettings};
 const SCRIPT: &str = include_str!("assets/signing.js");
 const STYLE: &str = include_str!("assets/signing.css");
 
-/// `GET /assets/{name}`: the page's script and style sheet.
+/// `GET /assets/{name}`: the page's script, style sheet, and the face typed signatures are
+/// stamped in (the core's [`pdf::SIGNATURE_FONT`]), so that the page shows a typed name as the
+/// signed copy will.
 pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
     let (content_type, body) = match name {
-        "signing.js" => ("text/javascript; charset=utf-8", SCRIPT),
-        "signing.css" => ("text/css; charset=utf-8", STYLE),
+        "signing.js" => ("text/javascript; charset=utf-8", SCRIPT.as_bytes()),
+        "signing.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
+        "signature.ttf" => ("font/ttf", pdf::SIGNATURE_FONT),
         _ => return Err(ApiError::RouteNotFound),
     };
     if method != Method::GET {
@@ -77,7 +80,7 @@ pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
     Ok(Reply {
         status: StatusCode::OK,
         content_type,
-        body: Bytes::from_static(body.as_bytes()),
+        body: Bytes::from_static(body),
         headers: security::asset_headers(),
         stream: None,
     })

@@ -180,7 +180,7 @@ fn value(s: &str) -> HeaderValue {
 pub fn page_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)> {
     let csp = format!(
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-         frame-src 'self'; object-src 'none'; form-action 'self'; base-uri 'none'; \
+         font-src 'self'; frame-src 'self'; object-src 'none'; form-action 'self'; base-uri 'none'; \
          frame-ancestors {}",
         ancestors.as_sources()
     );

@@ -43,6 +43,7 @@ async fn the_page_shows_the_signers_fields_with_strict_headers() {
         "script-src 'self'",
         "style-src 'self'",
         "img-src 'self' data:",
+        "font-src 'self'",
         "frame-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
@@ -122,6 +123,12 @@ async fn the_page_shows_the_signers_fields_with_strict_headers() {
     );
     let css = s.send(s.client.get(s.url("/assets/signing.css"))).await;
     assert!(css.header("content-type").unwrap().starts_with("text/css"));
+    // The typed-signature face the style sheet names: the core's own font file.
+    assert!(String::from_utf8_lossy(&css.body).contains(r#"url("signature.ttf")"#));
+    let font = s.send(s.client.get(s.url("/assets/signature.ttf"))).await;
+    assert_eq!(font.status, 200);
+    assert_eq!(font.header("content-type").as_deref(), Some("font/ttf"));
+    assert_eq!(&font.body[..], envelope_core::pdf::SIGNATURE_FONT);
     assert_eq!(
         s.send(s.client.get(s.url("/assets/other.js"))).await.status,
         404
