@@ -81,7 +81,9 @@ async fn the_page_shows_the_signers_fields_with_strict_headers() {
         !page.contains("Provider_signature"),
         "only this signer's fields"
     );
-    assert!(page.contains(r#"src="../sign/"#) && page.contains("/document\""));
+    // The pages as pictures (relative to the page), and the PDF one link away.
+    assert!(page.contains(r#"src="../sign/"#) && page.contains("/document/1/page/1\""));
+    assert!(page.contains("/document/1\""));
     assert!(
         !page.contains("<script>") && !page.contains(" style="),
         "no inline code"
