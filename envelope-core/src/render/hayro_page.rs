@@ -27,7 +27,12 @@ pub(super) const EXIT_FAILED: u8 = 4;
 /// bound. Use it on documents you trust, or through [`super::ProcessRenderer`], whose worker
 /// ([`run_worker`]) calls it under memory and CPU limits.
 pub fn render_page(pdf: &[u8], page: u32) -> Result<PageImage, RenderError> {
-    let doc = Pdf::new(Arc::new(pdf.to_vec())).map_err(|e| RenderError::Failed {
+    render_owned(pdf.to_vec(), page)
+}
+
+/// [`render_page`] on bytes the caller gives up (the worker's input), without a copy.
+fn render_owned(pdf: Vec<u8>, page: u32) -> Result<PageImage, RenderError> {
+    let doc = Pdf::new(Arc::new(pdf)).map_err(|e| RenderError::Failed {
         reason: format!("not a PDF hayro can read ({e:?})"),
     })?;
     let pages = doc.pages();
@@ -94,7 +99,7 @@ pub fn run_worker(request: WorkerRequest) -> ExitCode {
         eprintln!("render worker: the PDF is larger than {MAX_PDF_BYTES} bytes");
         return ExitCode::from(EXIT_FAILED);
     }
-    match render_page(&pdf, request.page) {
+    match render_owned(pdf, request.page) {
         Ok(image) if image.png.len() <= MAX_PNG_BYTES => {
             let mut out = std::io::stdout().lock();
             match out.write_all(&image.png).and_then(|()| out.flush()) {
