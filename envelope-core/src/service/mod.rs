@@ -352,6 +352,7 @@ impl SigningServiceBuilder {
                     renderer,
                     cache: PageCache::new(settings.page_cache_bytes),
                     sizes: Default::default(),
+                    shown: Default::default(),
                 }),
                 settings,
             }),

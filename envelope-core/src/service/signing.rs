@@ -311,6 +311,16 @@ impl SigningService {
         document: u32,
     ) -> Result<(String, bytes::Bytes)> {
         let rec = self.viewable_record(token, grant).await?;
+        self.shown_document(&rec, document).await
+    }
+
+    /// Document `document` of `rec` as a signer sees it: the signed copy once there is one,
+    /// else the original with the values so far stamped in and the tags painted over.
+    pub(crate) async fn shown_document(
+        &self,
+        rec: &EnvelopeRecord,
+        document: u32,
+    ) -> Result<(String, bytes::Bytes)> {
         let (original, signed) = rec
             .document(document)
             .ok_or_else(|| Error::not_found("document", &document.to_string()))?;
@@ -322,7 +332,7 @@ impl SigningService {
         if signed.is_some() {
             return Ok((file.file_name.clone(), bytes));
         }
-        let request = super::complete::stamp_request_for(&rec, document, false)?;
+        let request = super::complete::stamp_request_for(rec, document, false)?;
         let preview = self
             .blocking("preview", move || pdf::stamp(&bytes, &request))
             .await?

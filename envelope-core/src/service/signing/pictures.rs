@@ -11,7 +11,8 @@ use crate::error::{Error, Result};
 use crate::pdf::{self, PageSize};
 use crate::render::{PageCache, PageImage, PageRenderer, RenderError};
 
-/// The most documents whose page sizes are kept; past it the map starts again.
+/// The most documents whose page sizes, or versions whose digests, are kept; past it the map
+/// starts again.
 const MAX_SIZED_DOCUMENTS: usize = 4_096;
 
 /// How long a signer's browser is told to wait when every renderer is busy.
@@ -23,6 +24,9 @@ pub(crate) struct Pictures {
     pub cache: PageCache,
     /// Page sizes by blob key: the originals never change.
     pub sizes: Mutex<HashMap<String, Arc<Vec<PageSize>>>>,
+    /// The digest of what a document shows, by envelope, document and record version: a cached
+    /// picture is then found without preparing the document again.
+    pub shown: Mutex<HashMap<(String, u32, u64), [u8; 32]>>,
 }
 
 /// One document of a signing link, as the signing page lays it out.
@@ -116,8 +120,27 @@ impl SigningService {
                 reason: "this service draws no pages".into(),
             });
         };
-        let (_, bytes) = self.signing_document_n(token, grant, document).await?;
+        let rec = self.viewable_record(token, grant).await?;
+        let version = (rec.id.clone(), document, rec.version);
+        let known = pictures
+            .shown
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&version)
+            .copied();
+        if let Some(hit) = known.and_then(|digest| pictures.cache.get(&digest, page)) {
+            metrics::counter!("envelope_page_pictures_total", "outcome" => "cached").increment(1);
+            return Ok(hit);
+        }
+        let (_, bytes) = self.shown_document(&rec, document).await?;
         let digest: [u8; 32] = Sha256::digest(&bytes).into();
+        {
+            let mut shown = pictures.shown.lock().unwrap_or_else(|e| e.into_inner());
+            if shown.len() >= MAX_SIZED_DOCUMENTS {
+                shown.clear();
+            }
+            shown.insert(version, digest);
+        }
         if let Some(hit) = pictures.cache.get(&digest, page) {
             metrics::counter!("envelope_page_pictures_total", "outcome" => "cached").increment(1);
             return Ok(hit);
