@@ -105,15 +105,7 @@ pub fn inspect_after(
             max: limits.max_pages,
         });
     }
-    // The walk stops one page past the limit: a lying /Count must not buy a huge walk.
-    let pages = pages::pages(&mut doc, Some(limits.max_pages as usize + 1))?;
-    if pages.len() > limits.max_pages as usize {
-        let pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
-        return Err(PdfError::TooManyPages {
-            pages,
-            max: limits.max_pages,
-        });
-    }
+    let pages = walk_pages(&mut doc, limits)?;
     let mut fields = Vec::new();
     let mut extractor = text::Extractor::new(&mut doc);
     for (i, page) in pages.iter().enumerate() {
@@ -140,7 +132,17 @@ pub fn inspect_after(
 /// walk stops one page past `limits.max_pages` ([`PdfError::TooManyPages`]).
 pub fn page_sizes(bytes: &[u8], limits: &PdfLimits) -> Result<Vec<PageSize>, PdfError> {
     let mut doc = reader::Document::open(bytes, limits)?;
-    let pages = pages::pages(&mut doc, Some(limits.max_pages as usize + 1))?;
+    let pages = walk_pages(&mut doc, limits)?;
+    Ok(pages.iter().map(|p| p.geometry.size()).collect())
+}
+
+/// The page tree's pages, in order, within `limits.max_pages`. The walk stops one page past the
+/// limit: a lying /Count must not buy a huge walk.
+fn walk_pages(
+    doc: &mut reader::Document<'_>,
+    limits: &PdfLimits,
+) -> Result<Vec<pages::Page>, PdfError> {
+    let pages = pages::pages(doc, Some(limits.max_pages as usize + 1))?;
     if pages.len() > limits.max_pages as usize {
         let pages = u32::try_from(pages.len()).unwrap_or(u32::MAX);
         return Err(PdfError::TooManyPages {
@@ -148,7 +150,7 @@ pub fn page_sizes(bytes: &[u8], limits: &PdfLimits) -> Result<Vec<PageSize>, Pdf
             max: limits.max_pages,
         });
     }
-    Ok(pages.iter().map(|p| p.geometry.size()).collect())
+    Ok(pages)
 }
 
 /// The decoded content of a page (its `/Contents` streams joined).

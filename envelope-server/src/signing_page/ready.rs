@@ -379,14 +379,7 @@ pub fn render(p: &ReadyPage<'_>) -> String {
                 open = p.t(Msg::PageOpenDocument, &[]),
             );
         }
-        let _ = write!(
-            out,
-            r#"</section>
-<section class="signing" aria-labelledby="fields-title">
-<h2 id="fields-title">{fields}</h2>
-"#,
-            fields = p.t(Msg::PageYourFields, &[]),
-        );
+        open_fields(&mut out, p);
     } else {
         let _ = write!(
             out,
@@ -617,30 +610,14 @@ fn pictures(out: &mut String, p: &ReadyPage<'_>, layout: &[DocumentPages], base:
             open = p.t(Msg::PageOpenDocument, &[]),
         );
     }
-    let _ = write!(
-        out,
-        r#"</section>
-<section class="signing" aria-labelledby="fields-title">
-<h2 id="fields-title">{fields}</h2>
-"#,
-        fields = p.t(Msg::PageYourFields, &[]),
-    );
+    open_fields(out, p);
 }
 
 /// One of the signer's fields over its page: a button that opens the field's input (or ticks a
 /// check box); a date shows the date it will get.
 fn spot(out: &mut String, p: &ReadyPage<'_>, index: usize, f: &Field) {
     let label = field_label(&p.session.fields, index, p.lang);
-    let kind = match f.kind {
-        FieldType::Signature => "signature",
-        FieldType::Initials => "initials",
-        FieldType::Date => "date",
-        FieldType::Text => "text",
-        FieldType::Checkbox => "checkbox",
-        FieldType::Radio => "radio",
-        FieldType::Select => "select",
-        FieldType::Number => "number",
-    };
+    let kind = f.kind.as_str();
     if f.kind == FieldType::Date {
         let _ = writeln!(
             out,
@@ -660,5 +637,17 @@ fn spot(out: &mut String, p: &ReadyPage<'_>, index: usize, f: &Field) {
         place = place(f),
         required = f.required,
         aria = esc(&label),
+    );
+}
+
+/// Closes the document's section and opens the signer's: the heading above the form.
+fn open_fields(out: &mut String, p: &ReadyPage<'_>) {
+    let _ = write!(
+        out,
+        r#"</section>
+<section class="signing" aria-labelledby="fields-title">
+<h2 id="fields-title">{fields}</h2>
+"#,
+        fields = p.t(Msg::PageYourFields, &[]),
     );
 }

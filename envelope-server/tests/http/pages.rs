@@ -236,14 +236,10 @@ async fn an_ordinary_page_is_drawn(s: &TestServer) {
     assert_eq!(png_size(&r.body), (1224, 1584));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_decompression_bomb_is_cut_off_by_the_cpu_limit() {
+/// The bomb under `limits`: refused while the API answers, and an ordinary page still drawn.
+async fn bomb_under(limits: RenderLimits) {
     let s = TestServer::start_with(Options {
-        render_limits: Some(RenderLimits {
-            cpu_seconds: 2,
-            timeout: Duration::from_secs(60),
-            ..RenderLimits::default()
-        }),
+        render_limits: Some(limits),
         ..Options::default()
     })
     .await;
@@ -253,18 +249,22 @@ async fn a_decompression_bomb_is_cut_off_by_the_cpu_limit() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_decompression_bomb_is_cut_off_by_the_memory_limit() {
-    let s = TestServer::start_with(Options {
-        render_limits: Some(RenderLimits {
-            memory_bytes: 384 * 1024 * 1024,
-            cpu_seconds: 120,
-            timeout: Duration::from_secs(120),
-            ..RenderLimits::default()
-        }),
-        ..Options::default()
+async fn a_decompression_bomb_is_cut_off_by_the_cpu_limit() {
+    bomb_under(RenderLimits {
+        cpu_seconds: 2,
+        timeout: Duration::from_secs(60),
+        ..RenderLimits::default()
     })
     .await;
-    let path = bomb_envelope(&s).await;
-    refused_while_the_server_answers(&s, &path).await;
-    an_ordinary_page_is_drawn(&s).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decompression_bomb_is_cut_off_by_the_memory_limit() {
+    bomb_under(RenderLimits {
+        memory_bytes: 384 * 1024 * 1024,
+        cpu_seconds: 120,
+        timeout: Duration::from_secs(120),
+        ..RenderLimits::default()
+    })
+    .await;
 }
