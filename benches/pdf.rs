@@ -170,7 +170,8 @@ fn audit_trail_bench(c: &mut Criterion) {
 /// runs). With `ENVELOPE_BENCH_DUMP=<dir>` both PDFs are also written there, so that the worker's
 /// whole cost (start, read, draw, PNG) and its peak memory can be measured with
 /// `/usr/bin/time -v target/release/envelope-server render-page 1 10 1073741824 < <dir>/big.pdf`
-/// (docs/SIGNING.md, "Pages as pictures").
+/// (docs/SIGNING.md, "Pages as pictures"). Needs the `render` feature (a default one).
+#[cfg(feature = "render")]
 fn render_bench(c: &mut Criterion) {
     use envelope_core::render::render_page;
     let contract = support::libreoffice_contract(support::Layout::Classic);
@@ -191,6 +192,10 @@ fn render_bench(c: &mut Criterion) {
     });
     group.finish();
 }
+
+/// Without the `render` feature there is nothing to draw with.
+#[cfg(not(feature = "render"))]
+fn render_bench(_: &mut Criterion) {}
 
 criterion_group!(pdf, benches, audit_trail_bench, render_bench);
 criterion_main!(pdf);
