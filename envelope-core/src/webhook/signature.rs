@@ -39,6 +39,25 @@ pub enum SignatureError {
 
 /// Verifies `header` for `body` under `secret`, refusing timestamps further than `tolerance_secs`
 /// from `now_unix`. Use it in receivers on the raw request body, before parsing it.
+///
+/// ```
+/// use envelope_core::webhook::{SignatureError, signature_header, verify};
+///
+/// let secret = "whsec_test";
+/// let body = br#"{"id":"evt_1","type":"envelope.completed"}"#;
+/// // What the service sends in `Service-Signature` (here made with the same secret).
+/// let header = signature_header(&[secret], 1_700_000_000, body);
+///
+/// // The receiver checks the raw body against the header, within 5 minutes.
+/// assert_eq!(verify(body, &header, secret, 300, 1_700_000_060), Ok(()));
+/// // A changed body, another secret, or an old timestamp is refused.
+/// assert_eq!(verify(b"{}", &header, secret, 300, 1_700_000_060), Err(SignatureError::NoMatch));
+/// assert_eq!(verify(body, &header, "whsec_other", 300, 1_700_000_060), Err(SignatureError::NoMatch));
+/// assert_eq!(
+///     verify(body, &header, secret, 300, 1_700_000_900),
+///     Err(SignatureError::TimestampOutOfTolerance)
+/// );
+/// ```
 pub fn verify(
     body: &[u8],
     header: &str,
