@@ -353,6 +353,7 @@ impl SigningServiceBuilder {
                     cache: PageCache::new(settings.page_cache_bytes),
                     sizes: Default::default(),
                     shown: Default::default(),
+                    failed: Default::default(),
                 }),
                 settings,
             }),

@@ -1,7 +1,7 @@
 //! The pages of a link's documents as the signing page lays them out, and their pictures
 //! (issue 18): sizes from the page tree, pictures from the [`PageRenderer`] behind a cache.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
@@ -27,6 +27,9 @@ pub(crate) struct Pictures {
     /// The digest of what a document shows, by envelope, document and record version: a cached
     /// picture is then found without preparing the document again.
     pub shown: Mutex<HashMap<(String, u32, u64), [u8; 32]>>,
+    /// Pages that could not be drawn, by digest and page: asking again is refused at once
+    /// rather than costing another worker its whole CPU limit.
+    pub failed: Mutex<HashSet<([u8; 32], u32)>>,
 }
 
 /// One document of a signing link, as the signing page lays it out.
@@ -121,6 +124,17 @@ impl SigningService {
             });
         };
         let rec = self.viewable_record(token, grant).await?;
+        // A page the document does not have is refused here, before any worker is started.
+        let not_found = || Error::not_found("page", &page.to_string());
+        let pages = rec
+            .documents_view()
+            .into_iter()
+            .find(|d| d.index == document)
+            .ok_or_else(|| Error::not_found("document", &document.to_string()))?
+            .page_count;
+        if page == 0 || pages.is_some_and(|n| page > n) {
+            return Err(not_found());
+        }
         let version = (rec.id.clone(), document, rec.version);
         let known = pictures
             .shown
@@ -145,9 +159,15 @@ impl SigningService {
             metrics::counter!("envelope_page_pictures_total", "outcome" => "cached").increment(1);
             return Ok(hit);
         }
-        let not_found = || Error::not_found("page", &page.to_string());
-        if page == 0 {
-            return Err(not_found());
+        let known_bad = pictures
+            .failed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains(&(digest, page));
+        if known_bad {
+            return Err(Error::PageNotDrawable {
+                reason: "this page could not be drawn before".into(),
+            });
         }
         match pictures.renderer.render(bytes, page).await {
             Ok(image) => {
@@ -168,6 +188,11 @@ impl SigningService {
                 metrics::counter!("envelope_page_pictures_total", "outcome" => "failed")
                     .increment(1);
                 tracing::warn!(document, page, %reason, "a page could not be drawn");
+                let mut failed = pictures.failed.lock().unwrap_or_else(|e| e.into_inner());
+                if failed.len() >= MAX_SIZED_DOCUMENTS {
+                    failed.clear();
+                }
+                failed.insert((digest, page));
                 Err(Error::PageNotDrawable { reason })
             }
         }
