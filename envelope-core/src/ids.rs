@@ -5,6 +5,9 @@
 //! it.
 
 use rand::RngExt;
+use serde::{Deserialize, Serialize};
+
+use crate::error::Error;
 use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
 
@@ -114,6 +117,181 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
+/// Declares a typed identifier: a `String` newtype that only [`parse`](EnvelopeId::parse) (which
+/// checks the prefix and shape) and the service make, serialized as the bare string.
+macro_rules! typed_id {
+    ($(#[$doc:meta])* $name:ident, $prefix:expr, $resource:literal) => {
+        $(#[$doc])*
+        ///
+        /// Parse one from the API's string form with [`parse`](Self::parse) or [`str::parse`];
+        /// read it back with [`as_str`](Self::as_str), `Display`, or through `Deref<Target = str>`.
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The prefix every identifier of this kind starts with.
+            pub const PREFIX: &'static str = $prefix;
+
+            /// Checks the prefix and shape (base62 after the prefix, at most 64 bytes in all).
+            /// A string that fails is an ID that names nothing, so the error is the one an
+            /// unknown ID gets: [`Error::NotFound`] (`resource_missing`, 404).
+            pub fn parse(s: &str) -> Result<Self, Error> {
+                if has_shape(s, $prefix) {
+                    Ok(Self(s.to_owned()))
+                } else {
+                    Err(Error::not_found($resource, s))
+                }
+            }
+
+            /// A new random identifier.
+            #[allow(dead_code)] // not every kind is made by the service itself
+            pub(crate) fn new() -> Self {
+                Self(new_id($prefix))
+            }
+
+            /// An identifier the service itself made (a stored record's, a derived one).
+            #[allow(dead_code)]
+            pub(crate) fn trusted(s: impl Into<String>) -> Self {
+                Self(s.into())
+            }
+
+            /// The identifier as the API writes it.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            /// The identifier as an owned `String`.
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = Error;
+            fn from_str(s: &str) -> Result<Self, Error> {
+                Self::parse(s)
+            }
+        }
+
+        impl TryFrom<&str> for $name {
+            type Error = Error;
+            fn try_from(s: &str) -> Result<Self, Error> {
+                Self::parse(s)
+            }
+        }
+
+        impl TryFrom<String> for $name {
+            type Error = Error;
+            fn try_from(s: String) -> Result<Self, Error> {
+                if has_shape(&s, $prefix) {
+                    Ok(Self(s))
+                } else {
+                    Err(Error::not_found($resource, &s))
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(id: $name) -> String {
+                id.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+
+        impl PartialEq<$name> for str {
+            fn eq(&self, other: &$name) -> bool {
+                self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for &str {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+
+        impl PartialEq<$name> for String {
+            fn eq(&self, other: &$name) -> bool {
+                *self == other.0
+            }
+        }
+    };
+}
+
+typed_id!(
+    /// An envelope's identifier, `env_...`.
+    EnvelopeId,
+    ENVELOPE,
+    "envelope"
+);
+typed_id!(
+    /// A template's identifier, `tmpl_...`.
+    TemplateId,
+    TEMPLATE,
+    "template"
+);
+typed_id!(
+    /// A signer's identifier, `sgn_...`.
+    SignerId,
+    SIGNER,
+    "signer"
+);
+typed_id!(
+    /// An event's identifier, `evt_...`.
+    EventId,
+    EVENT,
+    "event"
+);
+typed_id!(
+    /// A webhook endpoint's identifier, `we_...`.
+    WebhookEndpointId,
+    WEBHOOK_ENDPOINT,
+    "webhook_endpoint"
+);
+
 /// True when `s` looks like an identifier with this prefix (cheap shape check before a lookup).
 pub fn has_shape(s: &str, prefix: &str) -> bool {
     s.len() <= 64
@@ -147,6 +325,38 @@ mod tests {
         assert!(!has_shape("env_", ENVELOPE));
         assert!(!has_shape("env_a/b", ENVELOPE));
         assert!(!has_shape(&a, TEMPLATE));
+    }
+
+    #[test]
+    fn typed_ids_check_their_prefix_and_answer_like_an_unknown_id() {
+        let id = new_id(ENVELOPE);
+        let parsed: EnvelopeId = id.parse().unwrap();
+        assert_eq!(parsed, id);
+        assert_eq!(parsed.as_str(), id);
+        assert_eq!(parsed.to_string(), id);
+        assert_eq!(serde_json::to_string(&parsed).unwrap(), format!("\"{id}\""));
+        let back: EnvelopeId = serde_json::from_str(&format!("\"{id}\"")).unwrap();
+        assert_eq!(back, parsed);
+        for bad in [
+            "tmpl_abc",
+            "env_",
+            "env_a/b",
+            "",
+            "ENV_abc",
+            &format!("env_{}", "a".repeat(61)),
+        ] {
+            let e = EnvelopeId::parse(bad).unwrap_err();
+            assert_eq!(e.code(), "resource_missing", "{bad}");
+            assert!(e.to_string().starts_with("No such envelope: '"), "{e}");
+        }
+        assert_eq!(
+            TemplateId::parse("env_abc").unwrap_err().to_string(),
+            "No such template: 'env_abc'"
+        );
+        assert!(TemplateId::parse("tmpl_abc").is_ok());
+        assert!(WebhookEndpointId::try_from("we_x1".to_string()).is_ok());
+        assert!(EventId::try_from("evt_").is_err());
+        assert!(SignerId::parse("sgn_Zz9").is_ok());
     }
 
     #[test]

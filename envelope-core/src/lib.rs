@@ -18,11 +18,24 @@
 //! # }
 //! ```
 //!
-//! Parameters are built in Rust with [`CreateEnvelope`], [`CreateTemplate`], [`FieldSpec`] and
-//! [`SignInput`] (the server parses the same types from JSON); a [`SigningLink`] carries the
-//! token that opens the signer's side. [`service::builders`] runs a whole envelope.
+//! Embedding it takes five things:
 //!
-//! Seams: [`Store`] and [`BlobStore`] (records and bytes), [`Mailer`], [`WebhookSink`], [`Clock`].
+//! 1. **Build the service** with [`SigningService::builder`], giving it your seams: [`Store`] and
+//!    [`BlobStore`] (records and bytes; memory, SQLite, PostgreSQL, a folder or S3), [`Mailer`],
+//!    [`WebhookSink`], [`Clock`], and the `seal` and `render` seams for signed PDFs and page pictures.
+//! 2. **Build parameters** with [`CreateEnvelope`], [`CreateTemplate`], [`FieldSpec`] and
+//!    [`SignInput`] (the server parses the same types from JSON).
+//! 3. **Name objects** by typed IDs: [`EnvelopeId`], [`TemplateId`], [`SignerId`], [`EventId`],
+//!    [`WebhookEndpointId`]. `"env_...".parse::<EnvelopeId>()` checks the prefix, and a string
+//!    that cannot name anything is the same [`Error`] as an unknown ID.
+//! 4. **Sign**: a [`SigningLink`] carries the token that opens the signer's side
+//!    ([`SigningService::open_signing_link`], [`SigningService::sign`]).
+//! 5. **Run the background work** with one [`service::Maintenance`] task (emails, webhooks,
+//!    expiry, retention).
+//!
+//! Every error has a stable [`Error::code`] and an [`ErrorKind`]; `examples/embed.rs` runs a
+//! whole envelope with typed calls only. The PDF engine and the domain rules are internal; the
+//! `internals` feature makes them public for benchmarks and fuzzing, with no stability promise.
 #![forbid(unsafe_code)]
 
 pub mod clock;
@@ -32,9 +45,17 @@ pub mod i18n;
 pub mod ids;
 pub mod mail;
 pub mod model;
+#[cfg(feature = "internals")]
 pub mod pdf;
+// Without `internals`, items only the tests, benches and fuzz target call are unused here.
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code)]
+pub(crate) mod pdf;
 pub mod render;
+#[cfg(feature = "internals")]
 pub mod rules;
+#[cfg(not(feature = "internals"))]
+pub(crate) mod rules;
 pub mod seal;
 pub mod service;
 pub mod store;
@@ -42,6 +63,7 @@ pub mod webhook;
 
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use error::{Error, ErrorKind, Result};
+pub use ids::{EnvelopeId, EventId, SignerId, TemplateId, WebhookEndpointId};
 pub use mail::{Mailer, MemoryMailer};
 pub use model::Mode;
 pub use service::{

@@ -121,7 +121,7 @@ pub fn not_actionable_reason(
 pub fn view(env: &mut EnvelopeRecord, i: usize, now: Timestamp) -> Result<bool> {
     if let Some(reason) = not_actionable_reason(env, i, now) {
         return Err(Error::SignerNotActionable {
-            signer: env.signers[i].signer.id.clone(),
+            signer: env.signers[i].signer.id.to_string(),
             reason,
         });
     }
@@ -139,7 +139,7 @@ pub fn view(env: &mut EnvelopeRecord, i: usize, now: Timestamp) -> Result<bool> 
 pub fn sign(env: &mut EnvelopeRecord, i: usize, now: Timestamp) -> Result<bool> {
     if let Some(reason) = not_actionable_reason(env, i, now) {
         return Err(Error::SignerNotActionable {
-            signer: env.signers[i].signer.id.clone(),
+            signer: env.signers[i].signer.id.to_string(),
             reason,
         });
     }
@@ -161,7 +161,7 @@ pub fn decline(
 ) -> Result<()> {
     if let Some(why) = not_actionable_reason(env, i, now) {
         return Err(Error::SignerNotActionable {
-            signer: env.signers[i].signer.id.clone(),
+            signer: env.signers[i].signer.id.to_string(),
             reason: why,
         });
     }

@@ -6,6 +6,7 @@
 mod support;
 
 use envelope_core::SigningService;
+use envelope_core::ids::EnvelopeId;
 use envelope_core::model::{EnvelopeStatus, SignerValue};
 use envelope_core::service::{
     AuthContext, ClientInfo, CreateEnvelopeParams, Download, FileKind, Params, SignInput, Upload,
@@ -40,7 +41,7 @@ fn token(url: &str) -> String {
 async fn file(
     svc: &SigningService,
     ctx: &AuthContext,
-    id: &str,
+    id: &EnvelopeId,
     kind: FileKind,
     n: u32,
 ) -> Vec<u8> {

@@ -148,7 +148,7 @@ impl World {
         env
     }
 
-    async fn envelope(&self, id: &str) -> Envelope {
+    async fn envelope(&self, id: &envelope_core::ids::EnvelopeId) -> Envelope {
         self.svc.settle_emails().await;
         self.svc.get_envelope(&self.ctx, id).await.unwrap()
     }

@@ -451,7 +451,12 @@ async fn a_whole_envelope_through_typed_calls() {
         .unwrap();
     assert_eq!(&original[..], CONTRACT);
     let e = svc
-        .envelope_file(&ctx, "env_missing", FileKind::Original, None)
+        .envelope_file(
+            &ctx,
+            &"env_missing".parse().unwrap(),
+            FileKind::Original,
+            None,
+        )
         .await
         .unwrap_err();
     assert_eq!(e.code(), "resource_missing");

@@ -115,7 +115,7 @@ impl World {
             .collect()
     }
 
-    async fn audit_trail(&self, id: &str) -> String {
+    async fn audit_trail(&self, id: &envelope_core::ids::EnvelopeId) -> String {
         let link = self
             .svc
             .envelope_file_link(&self.test, id, FileKind::AuditTrail)

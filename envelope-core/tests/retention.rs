@@ -6,6 +6,7 @@
 
 mod support;
 
+use envelope_core::ids::{EnvelopeId, TemplateId};
 use std::sync::Arc;
 
 use chrono::Duration;
@@ -96,14 +97,18 @@ fn client() -> Value {
 }
 
 impl World {
-    async fn envelope(&self, ctx: &AuthContext, body: Value) -> envelope_core::Result<String> {
+    async fn envelope(&self, ctx: &AuthContext, body: Value) -> envelope_core::Result<EnvelopeId> {
         let file = body.get("template").is_none().then(|| upload(pdf()));
         let limits = self.svc.settings().limits.clone();
         let p = CreateEnvelopeParams::parse(Params::json(body)?, file, &limits)?;
         Ok(self.svc.create_envelope(ctx, p).await?.id)
     }
 
-    async fn template(&self, ctx: &AuthContext, bytes: Vec<u8>) -> envelope_core::Result<String> {
+    async fn template(
+        &self,
+        ctx: &AuthContext,
+        bytes: Vec<u8>,
+    ) -> envelope_core::Result<TemplateId> {
         let limits = self.svc.settings().limits.clone();
         let p = CreateTemplateParams::parse(
             Params::json(json!({"name": "Agreement"}))?,
@@ -143,7 +148,7 @@ impl World {
 
     /// Signs the one signer of a sent envelope through a signing link (live mode has no test
     /// helper); returns the link's token.
-    async fn sign(&self, ctx: &AuthContext, id: &str) -> String {
+    async fn sign(&self, ctx: &AuthContext, id: &EnvelopeId) -> String {
         let link = self.svc.signing_url(ctx, id, Some("Client")).await.unwrap();
         let token = link.url.rsplit('/').next().unwrap().to_string();
         let mut input = SignInput {

@@ -866,7 +866,7 @@ async fn pagination_walks_every_item_once() {
         if !page.has_more {
             break;
         }
-        after = seen.last().cloned();
+        after = seen.last().map(ToString::to_string);
     }
     ids.reverse();
     assert_eq!(seen, ids, "newest first, each once");

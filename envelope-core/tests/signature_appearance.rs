@@ -70,7 +70,12 @@ async fn sign_all(
     current
 }
 
-async fn file(svc: &SigningService, ctx: &AuthContext, id: &str, kind: FileKind) -> Vec<u8> {
+async fn file(
+    svc: &SigningService,
+    ctx: &AuthContext,
+    id: &envelope_core::ids::EnvelopeId,
+    kind: FileKind,
+) -> Vec<u8> {
     let (_, bytes) = svc
         .envelope_file(ctx, id, kind, None)
         .await

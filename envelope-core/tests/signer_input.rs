@@ -61,7 +61,7 @@ const FIELDS: &[&str] = &[
 ];
 
 struct Case {
-    id: String,
+    id: envelope_core::ids::EnvelopeId,
     hostile: String,
     other: String,
 }

@@ -608,7 +608,7 @@ mod backfill {
                 "INSERT INTO templates (id, account, mode, version, archived, doc) \
                  VALUES ($1, $2, 'test', 1, FALSE, $3)",
             )
-            .bind(&r.template.id)
+            .bind(r.template.id.as_str())
             .bind(&r.scope.account)
             .bind(r.template_doc())
             .execute(&mut *$conn)
@@ -619,11 +619,11 @@ mod backfill {
                     "INSERT INTO envelopes (id, account, mode, version, status, template, doc) \
                      VALUES ($1, $2, $3, 1, $4, $5, $6)",
                 )
-                .bind(&e.id)
+                .bind(e.id.as_str())
                 .bind(&e.account)
                 .bind(e.mode.as_str())
                 .bind(e.status.as_str())
-                .bind(&e.template)
+                .bind(e.template.as_deref())
                 .bind(doc)
                 .execute(&mut *$conn)
                 .await

@@ -56,7 +56,7 @@ async fn endpoint(svc: &SigningService, ctx: &AuthContext, url: &str) {
     svc.create_webhook_endpoint(ctx, p).await.unwrap();
 }
 
-async fn envelope(svc: &SigningService, ctx: &AuthContext) -> String {
+async fn envelope(svc: &SigningService, ctx: &AuthContext) -> envelope_core::ids::EnvelopeId {
     let body = json!({"signers": [{"name": "A", "email": "a@example.com"}, {"name": "B", "email": "b@example.com"}], "data": {"start_date": "x"}});
     let up = Upload {
         file_name: "c.pdf".into(),

@@ -2,6 +2,7 @@
 //! `verify` accepts, the retry schedule, failure after the last retry, mode isolation, resend and
 //! secret rotation.
 
+use envelope_core::ids::{EnvelopeId, WebhookEndpointId};
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
@@ -87,7 +88,7 @@ impl World {
         ctx: &AuthContext,
         url: &str,
         events: Option<Value>,
-    ) -> (String, String) {
+    ) -> (WebhookEndpointId, String) {
         let mut body = json!({"url": url});
         if let Some(e) = events {
             body["events"] = e;
@@ -103,7 +104,7 @@ impl World {
         (ep.id, ep.secret.unwrap())
     }
 
-    async fn envelope(&self, ctx: &AuthContext) -> String {
+    async fn envelope(&self, ctx: &AuthContext) -> EnvelopeId {
         let body = json!({"signers": [{"name": "A", "email": "a@example.com"}, {"name": "B", "email": "b@example.com"}], "data": {"start_date": "x"}});
         let up = Upload {
             file_name: "c.pdf".into(),

@@ -342,26 +342,35 @@ mod tests {
         run_admin(
             &svc,
             AdminCommand::EventDeliveries {
-                event: event.clone(),
+                event: event.to_string(),
             },
             &mut out,
         )
         .await
         .unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.contains(&ep.id) && text.contains("pending"), "{text}");
+        assert!(
+            text.contains(ep.id.as_str()) && text.contains("pending"),
+            "{text}"
+        );
         let mut out = Vec::new();
         let cmd = AdminCommand::ResendEvent {
-            event: event.clone(),
-            endpoint: Some(ep.id.clone()),
+            event: event.to_string(),
+            endpoint: Some(ep.id.to_string()),
         };
         run_admin(&svc, cmd, &mut out).await.unwrap();
-        assert_eq!(String::from_utf8(out).unwrap().matches(&ep.id).count(), 2);
+        assert_eq!(
+            String::from_utf8(out)
+                .unwrap()
+                .matches(ep.id.as_str())
+                .count(),
+            2
+        );
         let mut out = Vec::new();
         run_admin(
             &svc,
             AdminCommand::RotateWebhookSecret {
-                endpoint: ep.id.clone(),
+                endpoint: ep.id.to_string(),
             },
             &mut out,
         )

@@ -74,36 +74,45 @@ pub async fn dispatch(
             query.finish()?;
             Reply::ok(&svc.list_envelopes(ctx, &list, template.as_deref()).await?)
         }
-        Route::GetEnvelope(id) => Reply::ok(&svc.get_envelope(ctx, &id).await?),
+        Route::GetEnvelope(id) => Reply::ok(&svc.get_envelope(ctx, &id.parse()?).await?),
         Route::SendEnvelope(id) => {
             plain_params(body).await?.finish()?;
-            Reply::ok(&svc.send_envelope(ctx, &id).await?)
+            Reply::ok(&svc.send_envelope(ctx, &id.parse()?).await?)
         }
         Route::VoidEnvelope(id) => {
             let mut p = plain_params(body).await?;
             let reason = p.string("reason")?;
             p.finish()?;
-            Reply::ok(&svc.void_envelope(ctx, &id, reason.as_deref()).await?)
+            Reply::ok(
+                &svc.void_envelope(ctx, &id.parse()?, reason.as_deref())
+                    .await?,
+            )
         }
         Route::RemindEnvelope(id) => {
             plain_params(body).await?.finish()?;
-            Reply::ok(&svc.remind(ctx, &id).await?)
+            Reply::ok(&svc.remind(ctx, &id.parse()?).await?)
         }
         Route::ReassignSigner(id, signer) => {
             let to = Reassign::parse(plain_params(body).await?)?;
-            Reply::ok(&svc.reassign_signer(ctx, &id, &signer, &to).await?)
+            Reply::ok(&svc.reassign_signer(ctx, &id.parse()?, &signer, &to).await?)
         }
         Route::SigningUrl(id) => {
             let mut p = plain_params(body).await?;
             let signer = p.string("signer")?;
             p.finish()?;
-            Reply::ok(&svc.signing_url(ctx, &id, signer.as_deref()).await?)
+            Reply::ok(
+                &svc.signing_url(ctx, &id.parse()?, signer.as_deref())
+                    .await?,
+            )
         }
         Route::EnvelopeFile(id, kind) => {
             let kind = FileKind::parse(&kind)?;
             let document = document_param(&mut query)?;
             query.finish()?;
-            Reply::ok(&svc.envelope_document_link(ctx, &id, kind, document).await?)
+            Reply::ok(
+                &svc.envelope_document_link(ctx, &id.parse()?, kind, document)
+                    .await?,
+            )
         }
         Route::CreateTemplate => {
             let (params, files) = body_params(body).await?;
@@ -115,13 +124,13 @@ pub async fn dispatch(
             query.finish()?;
             Reply::ok(&svc.list_templates(ctx, &list).await?)
         }
-        Route::GetTemplate(id) => Reply::ok(&svc.get_template(ctx, &id).await?),
+        Route::GetTemplate(id) => Reply::ok(&svc.get_template(ctx, &id.parse()?).await?),
         Route::UpdateTemplate(id) => {
             let p = UpdateTemplateParams::parse(plain_params(body).await?)?;
-            Reply::ok(&svc.update_template(ctx, &id, p).await?)
+            Reply::ok(&svc.update_template(ctx, &id.parse()?, p).await?)
         }
-        Route::DeleteTemplate(id) => Reply::ok(&svc.archive_template(ctx, &id).await?),
-        Route::TemplateFile(id) => Reply::ok(&svc.template_file_link(ctx, &id).await?),
+        Route::DeleteTemplate(id) => Reply::ok(&svc.archive_template(ctx, &id.parse()?).await?),
+        Route::TemplateFile(id) => Reply::ok(&svc.template_file_link(ctx, &id.parse()?).await?),
         Route::CreateEndpoint => {
             let p = CreateEndpointParams::parse(plain_params(body).await?)?;
             Reply::created(&svc.create_webhook_endpoint(ctx, p).await?)
@@ -131,35 +140,40 @@ pub async fn dispatch(
             query.finish()?;
             Reply::ok(&svc.list_webhook_endpoints(ctx, &list).await?)
         }
-        Route::GetEndpoint(id) => Reply::ok(&svc.get_webhook_endpoint(ctx, &id).await?),
+        Route::GetEndpoint(id) => Reply::ok(&svc.get_webhook_endpoint(ctx, &id.parse()?).await?),
         Route::UpdateEndpoint(id) => {
             let p = UpdateEndpointParams::parse(plain_params(body).await?)?;
-            Reply::ok(&svc.update_webhook_endpoint(ctx, &id, p).await?)
+            Reply::ok(&svc.update_webhook_endpoint(ctx, &id.parse()?, p).await?)
         }
-        Route::DeleteEndpoint(id) => Reply::ok(&svc.delete_webhook_endpoint(ctx, &id).await?),
+        Route::DeleteEndpoint(id) => {
+            Reply::ok(&svc.delete_webhook_endpoint(ctx, &id.parse()?).await?)
+        }
         Route::ListEvents => {
             let list = ListParams::take(&mut query, max_list)?;
             let kind = query.string("type")?;
             query.finish()?;
             Reply::ok(&svc.list_events(ctx, &list, kind.as_deref()).await?)
         }
-        Route::GetEvent(id) => Reply::ok(&svc.get_event(ctx, &id).await?),
+        Route::GetEvent(id) => Reply::ok(&svc.get_event(ctx, &id.parse()?).await?),
         Route::EventDeliveries(id) => {
             let list = ListParams::take(&mut query, max_list)?;
             query.finish()?;
-            Reply::ok(&svc.list_event_deliveries(ctx, &id, &list).await?)
+            Reply::ok(&svc.list_event_deliveries(ctx, &id.parse()?, &list).await?)
         }
         Route::ResendEvent(id) => {
             let mut p = plain_params(body).await?;
             let endpoint = p.string("endpoint")?;
             p.finish()?;
-            Reply::ok(&svc.resend_event(ctx, &id, endpoint.as_deref()).await?)
+            Reply::ok(
+                &svc.resend_event(ctx, &id.parse()?, endpoint.as_deref())
+                    .await?,
+            )
         }
         Route::Account => Reply::ok(&svc.account(ctx).await?),
         Route::Balance => Reply::ok(&svc.balance(ctx).await?),
         Route::TestComplete(id) => {
             plain_params(body).await?.finish()?;
-            Reply::ok(&svc.test_complete(ctx, &id).await?)
+            Reply::ok(&svc.test_complete(ctx, &id.parse()?).await?)
         }
     }
 }

@@ -10,6 +10,7 @@ use super::identity::{IdentityRecord, SignerAuthView};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
 use crate::i18n::Locale;
+use crate::ids::{EnvelopeId, SignerId, TemplateId};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -75,7 +76,7 @@ impl Delivery {
 /// The wire signer (interface.md 2.2, plus `declined_at` and `decline_reason`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Signer {
-    pub id: String,
+    pub id: SignerId,
     pub role: String,
     pub name: String,
     pub email: String,
@@ -145,12 +146,12 @@ pub struct MoreDocument {
 /// The wire envelope (interface.md 2.1, plus `void_reason`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {
-    pub id: String,
+    pub id: EnvelopeId,
     pub object: String,
     pub livemode: bool,
     pub status: EnvelopeStatus,
     pub name: String,
-    pub template: Option<String>,
+    pub template: Option<TemplateId>,
     pub delivery: Delivery,
     pub signing_order: bool,
     pub signers: Vec<Signer>,
@@ -289,7 +290,7 @@ impl Serialize for SignerRecord {
 /// `field::FlatPlacedField` for why not `#[serde(flatten)]`).
 #[derive(Deserialize)]
 struct FlatSignerRecord {
-    id: String,
+    id: SignerId,
     role: String,
     name: String,
     email: String,
@@ -393,7 +394,7 @@ impl StoredFile {
 /// keep every key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvelopeRecord {
-    pub id: String,
+    pub id: EnvelopeId,
     pub account: String,
     pub mode: Mode,
     /// Incremented by every write; the store refuses a write whose previous version is stale.
@@ -401,7 +402,7 @@ pub struct EnvelopeRecord {
     pub status: EnvelopeStatus,
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub template: Option<String>,
+    pub template: Option<TemplateId>,
     pub delivery: Delivery,
     pub signing_order: bool,
     pub signers: Vec<SignerRecord>,
@@ -626,7 +627,7 @@ mod tests {
     fn flat_records_round_trip_every_key() {
         let signer = SignerRecord {
             signer: Signer {
-                id: "sig_1".into(),
+                id: "sig_1".parse().unwrap(),
                 role: "Client".into(),
                 name: "Ada".into(),
                 email: "ada@example.com".into(),

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Envelope, Mode};
 use crate::clock::Timestamp;
+use crate::ids::EventId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EventType {
@@ -101,7 +102,7 @@ pub struct PreviousSigner {
 /// The wire event (interface.md 2.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
-    pub id: String,
+    pub id: EventId,
     pub object: String,
     #[serde(rename = "type")]
     pub kind: EventType,

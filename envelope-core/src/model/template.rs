@@ -5,11 +5,12 @@ use serde::{Deserialize, Serialize};
 use super::{Mode, StoredFile};
 use crate::clock::Timestamp;
 use crate::field::{Field, PlacedField};
+use crate::ids::TemplateId;
 
 /// The wire template of decisions.md.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Template {
-    pub id: String,
+    pub id: TemplateId,
     pub object: String,
     pub name: String,
     pub description: Option<String>,
@@ -24,7 +25,7 @@ pub struct Template {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TemplateRecord {
-    pub id: String,
+    pub id: TemplateId,
     pub account: String,
     pub mode: Mode,
     pub version: u64,

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Mode;
 use crate::clock::Timestamp;
+use crate::ids::WebhookEndpointId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -15,7 +16,7 @@ pub enum EndpointStatus {
 /// The wire endpoint of decisions.md; `secret` only in the create response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WebhookEndpoint {
-    pub id: String,
+    pub id: WebhookEndpointId,
     pub object: String,
     pub url: String,
     pub events: Vec<String>,
@@ -29,7 +30,7 @@ pub struct WebhookEndpoint {
 
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct WebhookEndpointRecord {
-    pub id: String,
+    pub id: WebhookEndpointId,
     pub account: String,
     pub mode: Mode,
     pub url: String,

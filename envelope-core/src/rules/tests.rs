@@ -11,7 +11,7 @@ fn t(s: i64) -> Timestamp {
 fn signer(i: u32, order: u32) -> SignerRecord {
     SignerRecord {
         signer: Signer {
-            id: format!("sgn_{i}"),
+            id: format!("sgn_{i}").parse().unwrap(),
             role: format!("Role{i}"),
             name: format!("Name {i}"),
             email: format!("s{i}@example.com"),
@@ -38,7 +38,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
 
 fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
     EnvelopeRecord {
-        id: "env_1".into(),
+        id: "env_1".parse().unwrap(),
         account: "acct_1".into(),
         mode: Mode::Test,
         version: 1,

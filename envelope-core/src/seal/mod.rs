@@ -11,8 +11,8 @@
 //! | [`LocalTimestampAuthority`] | answered in process (tests, development) |
 //! | `envelope_server::tsa::HttpTimestampAuthority` | `--tsa-url`, over HTTP |
 //!
-//! The PDF side (the `/Sig` field, `/ByteRange`, filling `/Contents`) lives in
-//! [`crate::pdf::PreparedSeal`]; this module never reads a PDF. It must never let the private
+//! The PDF side (the `/Sig` field, `/ByteRange`, filling `/Contents`) lives in the crate's PDF
+//! engine (`pdf::PreparedSeal`, public with the `internals` feature); this module never reads a PDF. It must never let the private
 //! key reach a log line, a `Debug` string or an error message.
 
 mod cms;

@@ -63,6 +63,7 @@ use super::signing::{SignInput, SignerAuth};
 use super::templates::CreateTemplateParams;
 use crate::field::{FieldType, SENDER};
 use crate::i18n::Locale;
+use crate::ids::TemplateId;
 use crate::model::{Delivery, SignerValue};
 
 impl Upload {
@@ -270,8 +271,10 @@ impl From<bool> for DataValue {
 /// built in Rust.
 ///
 /// ```
+/// use envelope_core::ids::TemplateId;
 /// use envelope_core::service::{CreateEnvelope, CreateEnvelopeParams};
-/// let p: CreateEnvelopeParams = CreateEnvelope::from_template("tmpl_123")
+/// let template: TemplateId = "tmpl_123".parse().unwrap();
+/// let p: CreateEnvelopeParams = CreateEnvelope::from_template(&template)
 ///     .signer("Client", "Zoë Client", "zoe@example.com")
 ///     .signer("Provider", "Pat Provider", "pat@example.com")
 ///     .data("start_date", "2027-01-01")
@@ -307,8 +310,8 @@ impl CreateEnvelope {
     }
 
     /// An envelope from a template (its PDF, fields and roles).
-    pub fn from_template(template: impl Into<String>) -> CreateEnvelope {
-        CreateEnvelope::new(Some(template.into()), None)
+    pub fn from_template(template: &TemplateId) -> CreateEnvelope {
+        CreateEnvelope::new(Some(template.to_string()), None)
     }
 
     /// An envelope from a PDF: its `{{...}}` tags and form fields are discovered.

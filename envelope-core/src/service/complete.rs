@@ -8,6 +8,7 @@ use super::{AuthContext, SignInput, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::FieldType;
+use crate::ids::EnvelopeId;
 use crate::model::{
     Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerRecord, SignerStatus, SignerValue,
     StoredFile,
@@ -21,7 +22,7 @@ const MAX_ATTEMPTS: usize = 4;
 impl SigningService {
     /// Test helper: signs for every remaining signer in order, builds the signed PDF and the audit
     /// trail, emits `envelope.signer_completed` per signer and `envelope.completed`.
-    pub async fn test_complete(&self, ctx: &AuthContext, id: &str) -> Result<Envelope> {
+    pub async fn test_complete(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Envelope> {
         if ctx.mode().is_live() {
             return Err(Error::TestModeOnly);
         }
@@ -495,7 +496,7 @@ fn audit_trail(
             });
         }
         signers.push(pdf::AuditSigner {
-            id: s.signer.id.clone(),
+            id: s.signer.id.to_string(),
             role: s.signer.role.clone(),
             name: s.signer.name.clone(),
             email: s.signer.email.clone(),
@@ -531,7 +532,7 @@ fn audit_trail(
     events.sort_by(|a, b| a.at.cmp(&b.at));
     pdf::AuditTrail {
         service_name: service.into(),
-        envelope_id: rec.id.clone(),
+        envelope_id: rec.id.to_string(),
         envelope_name: rec.name.clone(),
         livemode: rec.mode.is_live(),
         status: rec.status.as_str().into(),

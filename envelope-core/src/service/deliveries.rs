@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::ids::EventId;
 use crate::model::{DeliveryStatus, EndpointStatus, List, Scope};
 use crate::webhook::worker::new_delivery;
 use crate::webhook::{WebhookWorker, WorkerSettings};
@@ -51,7 +52,7 @@ impl SigningService {
     pub async fn list_event_deliveries(
         &self,
         ctx: &AuthContext,
-        event: &str,
+        event: &EventId,
         list: &ListParams,
     ) -> Result<List<DeliveryView>> {
         let all = self.event_deliveries_in(&ctx.scope(), event).await?;
@@ -80,7 +81,7 @@ impl SigningService {
     pub async fn event_deliveries(
         &self,
         ctx: &AuthContext,
-        event: &str,
+        event: &EventId,
     ) -> Result<List<DeliveryView>> {
         self.event_deliveries_in(&ctx.scope(), event).await
     }
@@ -139,7 +140,7 @@ impl SigningService {
     pub async fn resend_event(
         &self,
         ctx: &AuthContext,
-        event: &str,
+        event: &EventId,
         endpoint: Option<&str>,
     ) -> Result<List<DeliveryView>> {
         let window = self.inner.resend_limiter.hit(&ctx.account.id, self.now());
@@ -182,7 +183,7 @@ impl SigningService {
                         "The endpoint is disabled; enable it before resending.",
                     ));
                 }
-                vec![ep.id]
+                vec![ep.id.to_string()]
             }
             None => {
                 let mut all = Vec::new();
@@ -200,12 +201,12 @@ impl SigningService {
                     else {
                         break;
                     };
-                    after = items.last().map(|e| e.id.clone());
+                    after = items.last().map(|e| e.id.to_string());
                     all.extend(
                         items
                             .into_iter()
                             .filter(|e| e.subscribes_to(ev.event.kind.as_str()))
-                            .map(|e| e.id),
+                            .map(|e| e.id.into_string()),
                     );
                     if !more {
                         break;

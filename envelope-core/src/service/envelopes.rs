@@ -12,7 +12,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
 use crate::i18n::Locale;
-use crate::ids;
+use crate::ids::{self, EnvelopeId};
 use crate::model::{
     CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, MoreDocument,
     Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
@@ -848,7 +848,7 @@ impl SigningService {
             });
         }
         let mut rec = EnvelopeRecord {
-            id: ctx.new_id(ids::ENVELOPE, "envelope"),
+            id: ids::EnvelopeId::trusted(ctx.new_id(ids::ENVELOPE, "envelope")),
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             version: 1,
@@ -923,7 +923,7 @@ impl SigningService {
             Err(crate::store::StoreError::Conflict) if rec.template.is_some() => {
                 return Err(Error::NotFound {
                     resource: "template",
-                    id: rec.template.clone().unwrap_or_default(),
+                    id: rec.template.as_deref().unwrap_or_default().to_owned(),
                     param: Some("template".into()),
                 });
             }
@@ -959,7 +959,7 @@ impl SigningService {
     }
 
     /// `GET /envelopes/{id}`.
-    pub async fn get_envelope(&self, ctx: &AuthContext, id: &str) -> Result<Envelope> {
+    pub async fn get_envelope(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Envelope> {
         Ok(self.load_envelope(ctx, id).await?.view())
     }
 
@@ -1044,7 +1044,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
         };
         out.push(SignerRecord {
             signer: Signer {
-                id: ids::new_id(ids::SIGNER),
+                id: ids::SignerId::new(),
                 role,
                 name: s.name.trim().to_string(),
                 email: s.email.trim().to_string(),

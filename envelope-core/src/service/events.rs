@@ -4,7 +4,7 @@ use super::params::unknown_cursor;
 use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::ids;
+use crate::ids::{self, EventId};
 use crate::model::{
     EnvelopeRecord, Event, EventData, EventRecord, EventType, List, PreviousSigner, SignerRef,
 };
@@ -21,7 +21,7 @@ pub(crate) fn record(
     let signer = signer.map(|i| {
         let s = &rec.signers[i].signer;
         SignerRef {
-            id: s.id.clone(),
+            id: s.id.to_string(),
             role: s.role.clone(),
             name: s.name.clone(),
             email: s.email.clone(),
@@ -33,7 +33,7 @@ pub(crate) fn record(
         account: rec.account.clone(),
         mode: rec.mode,
         event: Event {
-            id: ids::new_id(ids::EVENT),
+            id: ids::EventId::new(),
             object: "event".into(),
             kind,
             livemode: rec.mode.is_live(),
@@ -59,7 +59,7 @@ pub(crate) fn record(
 
 impl SigningService {
     /// `GET /events/{id}`.
-    pub async fn get_event(&self, ctx: &AuthContext, id: &str) -> Result<Event> {
+    pub async fn get_event(&self, ctx: &AuthContext, id: &EventId) -> Result<Event> {
         self.inner
             .store
             .get_event(&ctx.scope(), id)

@@ -7,7 +7,7 @@ use super::{AuthContext, Params, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
-use crate::ids;
+use crate::ids::{self, EnvelopeId};
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
@@ -398,7 +398,7 @@ impl SigningService {
     }
 
     /// Sends a draft. In live mode one signature of the allowance is used.
-    pub async fn send_envelope(&self, ctx: &AuthContext, id: &str) -> Result<Envelope> {
+    pub async fn send_envelope(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Envelope> {
         let debit = if ctx.mode().is_live() {
             Some(self.allowance_debit(ctx, self.now()).await?)
         } else {
@@ -420,7 +420,7 @@ impl SigningService {
     pub async fn void_envelope(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         reason: Option<&str>,
     ) -> Result<Envelope> {
         let reason = match reason {
@@ -446,7 +446,7 @@ impl SigningService {
     pub async fn reassign_signer(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         signer_id: &str,
         to: &Reassign,
     ) -> Result<Envelope> {
@@ -473,7 +473,7 @@ impl SigningService {
     }
 
     /// Emails every signer who can sign now, at most once per reminder interval each.
-    pub async fn remind(&self, ctx: &AuthContext, id: &str) -> Result<Reminder> {
+    pub async fn remind(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Reminder> {
         let interval = self.inner.settings.reminder_interval;
         let (rec, (reminded, skipped)) = self
             .transition(ctx, id, |env, now| {
@@ -505,7 +505,7 @@ impl SigningService {
                     };
                     match reason {
                         Some(r) => skipped.push(ReminderSkip {
-                            signer: s.signer.id.clone(),
+                            signer: s.signer.id.to_string(),
                             role: s.signer.role.clone(),
                             reason: r.into(),
                         }),
@@ -520,11 +520,11 @@ impl SigningService {
             .await?;
         Ok(Reminder {
             object: "reminder".into(),
-            envelope: rec.id.clone(),
+            envelope: rec.id.to_string(),
             reminded: reminded
                 .iter()
                 .map(|&i| ReminderTarget {
-                    signer: rec.signers[i].signer.id.clone(),
+                    signer: rec.signers[i].signer.id.to_string(),
                     role: rec.signers[i].signer.role.clone(),
                     email: rec.signers[i].signer.email.clone(),
                 })
@@ -537,7 +537,7 @@ impl SigningService {
     pub async fn signing_url(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         signer: Option<&str>,
     ) -> Result<SigningUrl> {
         Ok(self.signing_link(ctx, id, signer).await?.view())
@@ -549,7 +549,7 @@ impl SigningService {
     pub async fn signing_link(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         signer: Option<&str>,
     ) -> Result<SigningLink> {
         let rec = self.load_envelope(ctx, id).await?;
@@ -571,7 +571,7 @@ impl SigningService {
                     })?;
                 if let Some(reason) = rules::not_actionable_reason(&rec, i, now) {
                     return Err(Error::SignerNotActionable {
-                        signer: rec.signers[i].signer.id.clone(),
+                        signer: rec.signers[i].signer.id.to_string(),
                         reason,
                     });
                 }
@@ -604,15 +604,15 @@ impl SigningService {
                 token_hash: ids::digest(&token),
                 account: rec.account.clone(),
                 mode: rec.mode,
-                envelope: rec.id.clone(),
-                signer: rec.signers[i].signer.id.clone(),
+                envelope: rec.id.to_string(),
+                signer: rec.signers[i].signer.id.to_string(),
                 created_at: now,
                 expires_at,
             })
             .await?;
         let s = &rec.signers[i].signer;
         Ok(SigningLink {
-            signer: s.id.clone(),
+            signer: s.id.to_string(),
             role: s.role.clone(),
             url: format!("{}/sign/{token}", self.inner.settings.signing_base()),
             token,
@@ -624,7 +624,7 @@ impl SigningService {
     pub async fn envelope_file_link(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         kind: FileKind,
     ) -> Result<FileLinkView> {
         self.envelope_document_link(ctx, id, kind, None).await
@@ -637,7 +637,7 @@ impl SigningService {
     pub async fn envelope_document_link(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         kind: FileKind,
         document: Option<u32>,
     ) -> Result<FileLinkView> {
@@ -655,7 +655,7 @@ impl SigningService {
     pub async fn envelope_file(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         kind: FileKind,
         document: Option<u32>,
     ) -> Result<super::Download> {
@@ -675,7 +675,7 @@ impl SigningService {
                 let of = super::ArchiveOf {
                     account: rec.account.clone(),
                     mode: rec.mode,
-                    envelope: rec.id.clone(),
+                    envelope: rec.id.to_string(),
                 };
                 self.open_archive(&of, archive_name(&rec)).await
             }
@@ -703,7 +703,7 @@ impl SigningService {
                 archive: Some(super::ArchiveOf {
                     account: rec.account.clone(),
                     mode: rec.mode,
-                    envelope: rec.id.clone(),
+                    envelope: rec.id.to_string(),
                 }),
             })
             .await?;

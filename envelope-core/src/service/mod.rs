@@ -53,8 +53,9 @@ pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
 pub use signing::{
-    ClientInfo, DocumentPages, LinkState, SignInput, SignerAuth, SigningSession, ValueProblem,
-    Verification, VerificationGrant, field_value_problem, value_problem,
+    ClientInfo, DocumentPages, DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize,
+    SIGNATURE_FONT, SignInput, SignerAuth, SigningSession, Undrawable, ValueProblem, Verification,
+    VerificationGrant, field_value_problem, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};

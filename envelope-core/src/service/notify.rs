@@ -51,12 +51,12 @@ pub(crate) fn emails_for(
         let before = prev.and_then(|p| p.signers.iter().find(|b| b.signer.id == *id));
         let reassigned = before.is_some_and(|b| b.reassignments.len() != s.reassignments.len());
         if s.sent_at.is_some() && (reassigned || before.is_none_or(|b| b.sent_at.is_none())) {
-            out.push((EmailKind::SigningRequest, id.clone()));
+            out.push((EmailKind::SigningRequest, id.to_string()));
         }
         if s.last_reminded_at.is_some()
             && s.last_reminded_at != before.and_then(|b| b.last_reminded_at)
         {
-            out.push((EmailKind::Reminder, id.clone()));
+            out.push((EmailKind::Reminder, id.to_string()));
         }
     }
     for s in &next.signers {
@@ -66,21 +66,21 @@ pub(crate) fn emails_for(
             .and_then(|b| b.identity.as_ref())
             .and_then(|i| i.code_requested_at);
         if asked.is_some() && asked != asked_before {
-            out.push((EmailKind::Code, s.signer.id.clone()));
+            out.push((EmailKind::Code, s.signer.id.to_string()));
         }
     }
     let copies = next.cc.iter().map(|c| c.id.clone());
     if became(EnvelopeStatus::Voided) {
         for s in next.signers.iter().filter(|_| to_signers) {
             if s.sent_at.is_some() && s.signer.status != SignerStatus::Declined {
-                out.push((EmailKind::Voided, s.signer.id.clone()));
+                out.push((EmailKind::Voided, s.signer.id.to_string()));
             }
         }
         out.extend(copies.clone().map(|id| (EmailKind::Voided, id)));
     }
     if became(EnvelopeStatus::Completed) {
         for s in next.signers.iter().filter(|_| to_signers) {
-            out.push((EmailKind::Completed, s.signer.id.clone()));
+            out.push((EmailKind::Completed, s.signer.id.to_string()));
         }
         out.extend(copies.map(|id| (EmailKind::Completed, id)));
     }
@@ -216,7 +216,7 @@ impl SigningService {
             text: c.text,
             html: Some(c.html),
             attachments: vec![],
-            envelope: rec.id.clone(),
+            envelope: rec.id.to_string(),
         }
     }
 
@@ -341,7 +341,7 @@ impl SigningService {
             text: c.text,
             html: Some(c.html),
             attachments,
-            envelope: rec.id.clone(),
+            envelope: rec.id.to_string(),
         }))
     }
 
@@ -421,7 +421,7 @@ mod tests {
             delta: None,
         };
         EnvelopeRecord {
-            id: "env_1".into(),
+            id: "env_1".parse().unwrap(),
             account: "acct_1".into(),
             mode: Mode::Test,
             version: 1,
@@ -435,7 +435,7 @@ mod tests {
                 .enumerate()
                 .map(|(i, name)| SignerRecord {
                     signer: Signer {
-                        id: format!("sgn_{i}"),
+                        id: format!("sgn_{i}").parse().unwrap(),
                         role: format!("Role{i}"),
                         name: (*name).into(),
                         email: format!("s{i}@example.com"),
@@ -505,7 +505,7 @@ mod tests {
             let queued = EmailRecord {
                 id: ids::new_id(ids::EMAIL),
                 kind,
-                recipient: rec.signers[i].signer.id.clone(),
+                recipient: rec.signers[i].signer.id.to_string(),
                 status: EmailStatus::Pending,
                 attempts: 0,
                 created_at: now,
@@ -693,7 +693,7 @@ mod tests {
         let queued = EmailRecord {
             id: "eml_1".into(),
             kind: EmailKind::SigningRequest,
-            recipient: rec.signers[0].signer.id.clone(),
+            recipient: rec.signers[0].signer.id.to_string(),
             status: EmailStatus::Pending,
             attempts: 0,
             created_at: rec.created_at,

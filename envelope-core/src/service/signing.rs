@@ -31,6 +31,14 @@ pub(super) mod values;
 use identity::check_grant;
 pub use identity::{SignerAuth, Verification, VerificationGrant};
 pub use values::{ValueProblem, field_value_problem, value_problem};
+// What a refused value's problem names: the character that cannot be drawn, or why a drawing was
+// refused, and the bounds a drawing must keep.
+pub use crate::pdf::{DrawingError, DrawingLimits, Undrawable};
+// The size of each page a signer sees (DocumentPages), and the font typed signatures are stamped
+// in, for a signing page that shows typed names in the same face.
+pub use crate::pdf::{PageSize, SIGNATURE_FONT};
+// How long a browser that entered the right identity code may go on without entering it again.
+pub use crate::rules::identity::GRANT_HOURS;
 
 use values::{checked_values, signing_date};
 
@@ -474,7 +482,7 @@ fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) 
     match SigningService::link_state(rec, t, i, now) {
         LinkState::Ready => Ok(()),
         other => Err(Error::SignerNotActionable {
-            signer: rec.signers[i].signer.id.clone(),
+            signer: rec.signers[i].signer.id.to_string(),
             reason: match other {
                 LinkState::Signed => "the signer has already signed",
                 LinkState::Declined => "the signer has declined",

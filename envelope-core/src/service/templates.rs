@@ -11,7 +11,7 @@ use super::params::{Obj, Params, Upload, check_description, check_text, unknown_
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField, SENDER};
-use crate::ids;
+use crate::ids::{self, TemplateId};
 use crate::model::{Deleted, List, Template, TemplateRecord};
 use crate::pdf;
 use crate::store::{Listed, PageRequest, StoreError};
@@ -215,7 +215,7 @@ impl SigningService {
             .put_file_as(blob, &p.file.file_name, p.file.bytes.clone())
             .await?;
         let rec = TemplateRecord {
-            id: ctx.new_id(ids::TEMPLATE, "template"),
+            id: ids::TemplateId::trusted(ctx.new_id(ids::TEMPLATE, "template")),
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             version: 1,
@@ -259,7 +259,7 @@ impl SigningService {
     }
 
     /// `GET /templates/{id}` (archived templates too, with `archived: true`).
-    pub async fn get_template(&self, ctx: &AuthContext, id: &str) -> Result<Template> {
+    pub async fn get_template(&self, ctx: &AuthContext, id: &TemplateId) -> Result<Template> {
         Ok(self.load_template(ctx, id).await?.view())
     }
 
@@ -287,7 +287,7 @@ impl SigningService {
     pub async fn update_template(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &TemplateId,
         p: UpdateTemplateParams,
     ) -> Result<Template> {
         for _ in 0..8 {
@@ -323,7 +323,7 @@ impl SigningService {
     }
 
     /// `DELETE /templates/{id}`: archives it. Envelopes already made are unaffected.
-    pub async fn archive_template(&self, ctx: &AuthContext, id: &str) -> Result<Deleted> {
+    pub async fn archive_template(&self, ctx: &AuthContext, id: &TemplateId) -> Result<Deleted> {
         for _ in 0..8 {
             let current = self.load_template(ctx, id).await?;
             if current.archived {
@@ -336,7 +336,7 @@ impl SigningService {
             match self.inner.store.update_template(&next).await {
                 Ok(()) => {
                     return Ok(Deleted {
-                        id: next.id,
+                        id: next.id.to_string(),
                         object: "template".into(),
                         deleted: true,
                     });
@@ -349,7 +349,11 @@ impl SigningService {
     }
 
     /// A 5-minute download link for the template's PDF.
-    pub async fn template_file_link(&self, ctx: &AuthContext, id: &str) -> Result<FileLinkView> {
+    pub async fn template_file_link(
+        &self,
+        ctx: &AuthContext,
+        id: &TemplateId,
+    ) -> Result<FileLinkView> {
         let t = self.load_template(ctx, id).await?;
         self.file_link("template", &t.file).await
     }

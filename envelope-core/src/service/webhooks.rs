@@ -6,7 +6,7 @@ use super::params::unknown_cursor;
 use super::params::{Params, check_description};
 use super::{AuthContext, ListParams, SigningService};
 use crate::error::{Error, Result};
-use crate::ids;
+use crate::ids::{self, WebhookEndpointId};
 use crate::model::{
     Deleted, EndpointStatus, EventType, List, WebhookEndpoint, WebhookEndpointRecord,
 };
@@ -140,7 +140,9 @@ impl SigningService {
             )));
         }
         let rec = WebhookEndpointRecord {
-            id: ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"),
+            id: ids::WebhookEndpointId::trusted(
+                ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"),
+            ),
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             url,
@@ -187,7 +189,7 @@ impl SigningService {
                 break;
             };
             n += items.len();
-            after = items.last().map(|e| e.id.clone());
+            after = items.last().map(|e| e.id.to_string());
             if !more {
                 break;
             }
@@ -206,7 +208,7 @@ impl SigningService {
     pub async fn get_webhook_endpoint(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &WebhookEndpointId,
     ) -> Result<WebhookEndpoint> {
         Ok(self.load_endpoint(ctx, id).await?.view())
     }
@@ -238,7 +240,7 @@ impl SigningService {
     pub async fn update_webhook_endpoint(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &WebhookEndpointId,
         p: UpdateEndpointParams,
     ) -> Result<WebhookEndpoint> {
         let mut rec = self.load_endpoint(ctx, id).await?;
@@ -258,7 +260,11 @@ impl SigningService {
         Ok(rec.view())
     }
 
-    pub async fn delete_webhook_endpoint(&self, ctx: &AuthContext, id: &str) -> Result<Deleted> {
+    pub async fn delete_webhook_endpoint(
+        &self,
+        ctx: &AuthContext,
+        id: &WebhookEndpointId,
+    ) -> Result<Deleted> {
         if !self
             .inner
             .store

@@ -51,6 +51,7 @@ use super::{
     AllowanceDebit, BlobInfo, BlobStore, EnvelopeFilter, IdempotencyBegin, Listed, PageRequest,
     PurgeBefore, Store, StoreError, StoredResponse,
 };
+use crate::ids::EnvelopeId;
 use crate::model::{
     DeliveryStatus, EndpointStatus, EnvelopeRecord, EnvelopeStatus, EventType, Mode, Scope,
 };

@@ -161,16 +161,16 @@ impl MemoryStore {
 
 /// The IDs of up to `limit` records last changed before `before`, oldest first.
 fn oldest<'a>(
-    changed: impl Iterator<Item = (Timestamp, &'a String)>,
+    changed: impl Iterator<Item = (Timestamp, &'a str)>,
     before: Timestamp,
     limit: usize,
 ) -> Vec<String> {
-    let mut stale: Vec<(Timestamp, &String)> = changed.filter(|(t, _)| *t < before).collect();
+    let mut stale: Vec<(Timestamp, &str)> = changed.filter(|(t, _)| *t < before).collect();
     stale.sort();
     stale
         .into_iter()
         .take(limit)
-        .map(|(_, id)| id.clone())
+        .map(|(_, id)| id.to_owned())
         .collect()
 }
 
@@ -292,14 +292,14 @@ impl Inner {
                 .iter()
                 .filter_map(|id| self.endpoints.by_id.get(id))
                 .filter(|ep| ep.in_scope(&scope) && ep.subscribes_to(e.event.kind.as_str()))
-                .map(|ep| ep.id.clone())
+                .map(|ep| ep.id.to_string())
                 .collect();
             for endpoint in endpoints {
                 self.deliveries.push(WebhookDelivery {
                     id: ids::new_id(ids::DELIVERY),
                     account: e.account.clone(),
                     mode: e.mode,
-                    event: e.event.id.clone(),
+                    event: e.event.id.to_string(),
                     endpoint,
                     status: DeliveryStatus::Pending,
                     attempts: 0,
@@ -418,7 +418,7 @@ impl Store for MemoryStore {
 
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
         let mut g = self.lock();
-        if g.templates.by_id.contains_key(&template.id) {
+        if g.templates.by_id.contains_key(template.id.as_str()) {
             return Err(StoreError::Duplicate);
         }
         let new = template.held_files();
@@ -433,7 +433,7 @@ impl Store for MemoryStore {
 
     async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()> {
         let mut g = self.lock();
-        let old = match g.templates.by_id.get(&template.id) {
+        let old = match g.templates.by_id.get(template.id.as_str()) {
             Some(t)
                 if t.version + 1 == template.version
                     && (&t.account, t.mode) == (&template.account, template.mode) =>
@@ -445,7 +445,7 @@ impl Store for MemoryStore {
         g.apply_holds(&template.account, &old.held_files(), &template.held_files());
         g.templates
             .by_id
-            .insert(template.id.clone(), template.clone());
+            .insert(template.id.to_string(), template.clone());
         Ok(())
     }
 
@@ -464,7 +464,7 @@ impl Store for MemoryStore {
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
         let mut g = self.lock();
-        if g.envelopes.by_id.contains_key(&envelope.id) {
+        if g.envelopes.by_id.contains_key(envelope.id.as_str()) {
             return Err(StoreError::Duplicate);
         }
         if let Some(t) = &envelope.template
@@ -488,7 +488,7 @@ impl Store for MemoryStore {
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
         let mut g = self.lock();
-        let old = match g.envelopes.by_id.get(&envelope.id) {
+        let old = match g.envelopes.by_id.get(envelope.id.as_str()) {
             Some(e) if e.version + 1 == envelope.version && e.in_scope(&envelope.scope()) => {
                 e.clone()
             }
@@ -500,7 +500,7 @@ impl Store for MemoryStore {
         g.apply_holds(&envelope.account, &old.held_files(), &envelope.held_files());
         g.envelopes
             .by_id
-            .insert(envelope.id.clone(), envelope.clone());
+            .insert(envelope.id.to_string(), envelope.clone());
         Ok(())
     }
 
@@ -518,7 +518,7 @@ impl Store for MemoryStore {
             filter
                 .template
                 .as_ref()
-                .is_none_or(|t| e.template.as_ref() == Some(t))
+                .is_none_or(|t| e.template.as_deref() == Some(t.as_str()))
         }))
     }
 
@@ -743,7 +743,7 @@ impl Store for MemoryStore {
 
     async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
         let mut g = self.lock();
-        match g.endpoints.by_id.get_mut(&endpoint.id) {
+        match g.endpoints.by_id.get_mut(endpoint.id.as_str()) {
             Some(e) => {
                 *e = endpoint.clone();
                 Ok(())
@@ -924,7 +924,7 @@ impl Store for MemoryStore {
                 .by_id
                 .values()
                 .filter(|e| e.mode == mode)
-                .map(|e| (e.last_change(), &e.id)),
+                .map(|e| (e.last_change(), e.id.as_str())),
             before,
             limit,
         );
@@ -964,7 +964,7 @@ impl Store for MemoryStore {
                 .by_id
                 .values()
                 .filter(|t| t.mode == mode)
-                .map(|t| (t.updated_at, &t.id)),
+                .map(|t| (t.updated_at, t.id.as_str())),
             before,
             limit,
         );

@@ -284,7 +284,7 @@ async fn attempt(
                 url: due.url.clone(),
                 signature: signature_header(&secrets, at.unix_seconds(), &body),
                 body: body.into(),
-                event_id: due.event.id.clone(),
+                event_id: due.event.id.to_string(),
                 timeout: settings.timeout,
             };
             let started = Instant::now();
@@ -317,7 +317,7 @@ async fn attempt(
     };
     let record = DeliveryAttempt {
         delivery: due.delivery.id.clone(),
-        event: due.event.id.clone(),
+        event: due.event.id.to_string(),
         endpoint: due.delivery.endpoint.clone(),
         number,
         at,

@@ -13,7 +13,7 @@ use envelope_core::service::SigningSession;
 const ENCODED: usize = 3;
 /// The largest drawing the core accepts (512 KiB of PNG): the core's own constant, so the cap
 /// follows it.
-const DRAWING_BYTES: usize = envelope_core::pdf::DrawingLimits::SUBMITTED.max_bytes;
+const DRAWING_BYTES: usize = envelope_core::service::DrawingLimits::SUBMITTED.max_bytes;
 /// `data:image/png;base64,` + base64 of the largest drawing.
 const DRAWING_TEXT: usize = 22 + DRAWING_BYTES.div_ceil(3) * 4;
 /// Characters of a typed mark and of a text field, at most four UTF-8 bytes each.

@@ -46,11 +46,9 @@ use hyper::{Method, StatusCode};
 
 use envelope_core::field::FieldType;
 use envelope_core::i18n::{self, Arg, Lang, Msg};
-use envelope_core::pdf;
-use envelope_core::rules::identity::GRANT_HOURS;
 use envelope_core::service::{
-    ClientInfo, LinkState, SignInput, SigningSession, ValueProblem, field_value_problem,
-    value_problem,
+    ClientInfo, GRANT_HOURS, LinkState, SIGNATURE_FONT, SignInput, SigningSession, ValueProblem,
+    field_value_problem, value_problem,
 };
 use envelope_core::{Error, ErrorKind, SigningService};
 
@@ -71,7 +69,7 @@ pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
     let (content_type, body) = match name {
         "signing.js" => ("text/javascript; charset=utf-8", SCRIPT.as_bytes()),
         "signing.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
-        "signature.ttf" => ("font/ttf", pdf::SIGNATURE_FONT),
+        "signature.ttf" => ("font/ttf", SIGNATURE_FONT),
         _ => return Err(ApiError::RouteNotFound),
     };
     if method != Method::GET {
@@ -371,8 +369,8 @@ impl Pages<'_> {
         }
         let event = event.map(|kind| PageEvent {
             kind,
-            envelope: s.envelope.id.clone(),
-            signer: s.envelope.signers[s.signer].id.clone(),
+            envelope: s.envelope.id.to_string(),
+            signer: s.envelope.signers[s.signer].id.to_string(),
         });
         let (title, body) = states::render(s, event.is_some(), lang);
         self.html(lang, status, &title, event.as_ref(), &body)
@@ -859,7 +857,7 @@ fn page_number(p: &str) -> Option<u32> {
 }
 
 fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> String {
-    use pdf::{DrawingError, Undrawable};
+    use envelope_core::service::{DrawingError, Undrawable};
     let f = ("field", Arg::Text(field));
     let say = |msg, args: &[(&str, Arg<'_>)]| i18n::text(lang, msg, args);
     match problem {

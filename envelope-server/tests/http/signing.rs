@@ -130,7 +130,7 @@ async fn the_page_shows_the_signers_fields_with_strict_headers() {
     let font = s.send(s.client.get(s.url("/assets/signature.ttf"))).await;
     assert_eq!(font.status, 200);
     assert_eq!(font.header("content-type").as_deref(), Some("font/ttf"));
-    assert_eq!(&font.body[..], envelope_core::pdf::SIGNATURE_FONT);
+    assert_eq!(&font.body[..], envelope_core::service::SIGNATURE_FONT);
     assert_eq!(
         s.send(s.client.get(s.url("/assets/other.js"))).await.status,
         404

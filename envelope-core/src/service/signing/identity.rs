@@ -302,7 +302,7 @@ impl SigningService {
                         text: c.text,
                         html: Some(c.html),
                         attachments: vec![],
-                        envelope: next.id.clone(),
+                        envelope: next.id.to_string(),
                     }));
                 }
                 Err(StoreError::Conflict) => continue,

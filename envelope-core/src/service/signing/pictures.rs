@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 
 use super::SigningService;
 use crate::error::{Error, Result};
+use crate::ids::EnvelopeId;
 use crate::pdf::{self, PageSize};
 use crate::render::{PageCache, PageImage, PageRenderer, RenderError};
 
@@ -26,7 +27,7 @@ pub(crate) struct Pictures {
     pub sizes: Mutex<HashMap<String, Arc<Vec<PageSize>>>>,
     /// The digest of what a document shows, by envelope, document and record version: a cached
     /// picture is then found without preparing the document again.
-    pub shown: Mutex<HashMap<(String, u32, u64), [u8; 32]>>,
+    pub shown: Mutex<HashMap<(EnvelopeId, u32, u64), [u8; 32]>>,
     /// Pages that could not be drawn, by digest and page: asking again is refused at once
     /// rather than costing another worker its whole CPU limit.
     pub failed: Mutex<HashSet<([u8; 32], u32)>>,

@@ -118,7 +118,10 @@ pub enum ValueProblem {
     ControlCharacters,
     /// A character the stamping fonts cannot draw, or that must not be in a one-line value.
     Character(pdf::Undrawable),
-    /// A drawing refused by [`pdf::normalize_drawing`] or over the size limit.
+    /// A drawing that could not be read and re-encoded within [`DrawingLimits::SUBMITTED`], or
+    /// that is blank.
+    ///
+    /// [`DrawingLimits::SUBMITTED`]: crate::service::DrawingLimits::SUBMITTED
     Drawing(pdf::DrawingError),
     /// A drawing that is not base64.
     DrawingNotBase64,

@@ -60,7 +60,7 @@ pub async fn templates(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
     assert_eq!(
         (listed, more),
-        (vec![other.id.clone(), tpl.id.clone()], false)
+        (vec![other.id.to_string(), tpl.id.to_string()], false)
     );
     let mut archived = v2.clone();
     archived.version = 3;
@@ -155,7 +155,7 @@ pub async fn envelope_writes_events_and_outbox(store: Arc<dyn Store>, _: Arc<dyn
     };
     assert_eq!(
         endpoints(store.deliveries_for_event(&s, ev_sent.id()).await.unwrap()),
-        BTreeSet::from([all.id.clone(), sent_only.id.clone()])
+        BTreeSet::from([all.id.to_string(), sent_only.id.to_string()])
     );
     assert_eq!(
         endpoints(
@@ -164,7 +164,7 @@ pub async fn envelope_writes_events_and_outbox(store: Arc<dyn Store>, _: Arc<dyn
                 .await
                 .unwrap()
         ),
-        BTreeSet::from([all.id.clone()])
+        BTreeSet::from([all.id.to_string()])
     );
     let (events, _) = ids(
         store.list_events(&s, None, &page(10, None)).await.unwrap(),
@@ -426,8 +426,8 @@ pub async fn expired_envelopes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     for e in due.iter().chain(&not_due) {
         store.create_envelope(e, &[], None).await.unwrap();
     }
-    let mine: BTreeSet<String> = due.iter().chain(&not_due).map(|e| e.id.clone()).collect();
-    let found: BTreeSet<String> = store
+    let mine: BTreeSet<EnvelopeId> = due.iter().chain(&not_due).map(|e| e.id.clone()).collect();
+    let found: BTreeSet<EnvelopeId> = store
         .expired_envelopes(t(0), 10_000)
         .await
         .unwrap()
@@ -441,7 +441,7 @@ pub async fn expired_envelopes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let mut voided = next(&due[0]);
     voided.status = EnvelopeStatus::Voided;
     store.update_envelope(&voided, &[], None).await.unwrap();
-    let ids: Vec<String> = store
+    let ids: Vec<EnvelopeId> = store
         .expired_envelopes(t(0), 10_000)
         .await
         .unwrap()
@@ -530,7 +530,7 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let email = |e: &EnvelopeRecord, status: EmailStatus, at: Option<i64>| EmailRecord {
         id: crate::ids::new_id(crate::ids::EMAIL),
         kind: EmailKind::SigningRequest,
-        recipient: e.signers[0].signer.id.clone(),
+        recipient: e.signers[0].signer.id.to_string(),
         status,
         attempts: 1,
         created_at: t(-100),

@@ -69,7 +69,7 @@ fn file(name: &str) -> StoredFile {
 
 pub fn template(scope: &Scope) -> TemplateRecord {
     TemplateRecord {
-        id: ids::new_id(ids::TEMPLATE),
+        id: ids::TemplateId::new(),
         account: scope.account.clone(),
         mode: scope.mode,
         version: 1,
@@ -89,7 +89,7 @@ pub fn template(scope: &Scope) -> TemplateRecord {
 pub fn envelope(scope: &Scope) -> EnvelopeRecord {
     let signer = SignerRecord {
         signer: Signer {
-            id: ids::new_id(ids::SIGNER),
+            id: ids::SignerId::new(),
             role: "client".into(),
             name: "Ada".into(),
             email: "ada@example.com".into(),
@@ -113,7 +113,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         identity: None,
     };
     EnvelopeRecord {
-        id: ids::new_id(ids::ENVELOPE),
+        id: ids::EnvelopeId::new(),
         account: scope.account.clone(),
         mode: scope.mode,
         version: 1,
@@ -159,7 +159,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
         account: e.account.clone(),
         mode: e.mode,
         event: Event {
-            id: ids::new_id(ids::EVENT),
+            id: ids::EventId::new(),
             object: "event".into(),
             kind,
             livemode: e.mode.is_live(),
@@ -177,7 +177,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
 
 pub fn endpoint(scope: &Scope, events: &[&str], status: EndpointStatus) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
-        id: ids::new_id(ids::WEBHOOK_ENDPOINT),
+        id: ids::WebhookEndpointId::new(),
         account: scope.account.clone(),
         mode: scope.mode,
         url: "https://example.com/hook".into(),
@@ -196,8 +196,8 @@ pub fn signing_token(e: &EnvelopeRecord) -> SigningToken {
         token_hash: ids::digest(&ids::new_token()),
         account: e.account.clone(),
         mode: e.mode,
-        envelope: e.id.clone(),
-        signer: e.signers[0].signer.id.clone(),
+        envelope: e.id.to_string(),
+        signer: e.signers[0].signer.id.to_string(),
         created_at: t(40),
         expires_at: t(86_400_000),
     }

@@ -14,7 +14,7 @@ pub async fn list_pagination(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
             .create_envelope(&e, &[event(&e, EventType::Created)], None)
             .await
             .unwrap();
-        made.push(e.id);
+        made.push(e.id.into_string());
     }
     let newest_first: Vec<String> = made.iter().rev().cloned().collect();
     let list = |limit, after: Option<&str>| {
@@ -71,7 +71,7 @@ pub async fn list_pagination(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     for _ in 0..3 {
         let ep = endpoint(&s, &["*"], EndpointStatus::Enabled);
         store.insert_webhook_endpoint(&ep).await.unwrap();
-        eps.push(ep.id);
+        eps.push(ep.id.into_string());
     }
     let (p, more) = ids(
         store
@@ -94,7 +94,7 @@ pub async fn list_pagination(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     for _ in 0..3 {
         let t = template(&s);
         store.insert_template(&t).await.unwrap();
-        tpls.push(t.id);
+        tpls.push(t.id.into_string());
     }
     let (p, more) = ids(
         store
@@ -132,14 +132,14 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         });
         let mut events = vec![event(&e, EventType::Created)];
         if i % 2 == 0 {
-            of_a.push(e.id.clone());
+            of_a.push(e.id.to_string());
             events.push(event(&e, EventType::Sent));
         }
         store.create_envelope(&e, &events, None).await.unwrap();
     }
     of_a.reverse();
     let by_a = EnvelopeFilter {
-        template: Some(ta.id.clone()),
+        template: Some(ta.id.to_string()),
     };
     let (p1, more) = env_ids(
         store

@@ -23,9 +23,9 @@ async fn fan_out(store: &dyn Store, s: &Scope, n: usize) -> (String, Vec<String>
             .create_envelope(&env, std::slice::from_ref(&ev), None)
             .await
             .unwrap();
-        events.push(ev.event.id.clone());
+        events.push(ev.event.id.to_string());
     }
-    (ep.id, events)
+    (ep.id.to_string(), events)
 }
 
 /// Limits without a per-account cap.
@@ -104,7 +104,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let id = &d.delivery.id;
     let attempt = |number: u32, status: Option<u16>| DeliveryAttempt {
         delivery: id.clone(),
-        event: d.event.id.clone(),
+        event: d.event.id.to_string(),
         endpoint: ep.clone(),
         number,
         at: now,

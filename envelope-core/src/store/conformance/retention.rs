@@ -310,7 +310,7 @@ pub async fn retention_deletes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let attempt = |delivery: &str, event: &str| DeliveryAttempt {
         delivery: delivery.into(),
         event: event.into(),
-        endpoint: ep.id.clone(),
+        endpoint: ep.id.to_string(),
         number: 1,
         at: y2k(3000),
         status: Some(500),
@@ -510,7 +510,7 @@ pub async fn envelopes_with_files(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
     let mine = |list: Vec<EnvelopeRecord>| -> Vec<String> {
         list.into_iter()
             .filter(|e| e.account == s.account)
-            .map(|e| e.id)
+            .map(|e| e.id.into_string())
             .collect()
     };
     let all = store

@@ -100,7 +100,7 @@ impl SqlStore {
             if create {
                 if let Some(t) = &env.template {
                     let found: i64 = sqlx::query_scalar(template_exists)
-                        .bind(t)
+                        .bind(t.as_str())
                         .bind(&env.account)
                         .bind(mode)
                         .fetch_one(&mut *tx)
@@ -111,12 +111,12 @@ impl SqlStore {
                     }
                 }
                 sqlx::query(INSERT_ENVELOPE)
-                    .bind(&env.id)
+                    .bind(env.id.as_str())
                     .bind(&env.account)
                     .bind(mode)
                     .bind(new)
                     .bind(status)
-                    .bind(&env.template)
+                    .bind(env.template.as_deref())
                     .bind(expires_at)
                     .bind(&doc)
                     .bind(updated_at)
@@ -128,7 +128,7 @@ impl SqlStore {
                     .map_err(db_err)?;
             } else {
                 let before: Option<(Option<String>,)> = sqlx::query_as(HELD_BEFORE)
-                    .bind(&env.id)
+                    .bind(env.id.as_str())
                     .bind(&env.account)
                     .bind(mode)
                     .bind(old)
@@ -140,12 +140,12 @@ impl SqlStore {
                 };
                 held_before = held::keys(before.as_deref());
                 let changed = sqlx::query(UPDATE_ENVELOPE)
-                    .bind(&env.id)
+                    .bind(env.id.as_str())
                     .bind(&env.account)
                     .bind(mode)
                     .bind(new)
                     .bind(status)
-                    .bind(&env.template)
+                    .bind(env.template.as_deref())
                     .bind(expires_at)
                     .bind(&doc)
                     .bind(old)
@@ -180,13 +180,13 @@ impl SqlStore {
                 let emode = e.mode.as_str();
                 let created = millis(e.event.created_at);
                 sqlx::query(INSERT_EVENT)
-                    .bind(&e.event.id)
+                    .bind(e.event.id.as_str())
                     .bind(&e.account)
                     .bind(emode)
                     .bind(e.event.kind.as_str())
                     .bind(created)
                     .bind(edoc)
-                    .bind(&e.event.data.object.id)
+                    .bind(e.event.data.object.id.as_str())
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -217,8 +217,8 @@ impl SqlStore {
                         .bind(ids::new_id(ids::DELIVERY))
                         .bind(&e.account)
                         .bind(emode)
-                        .bind(&e.event.id)
-                        .bind(&ep.id)
+                        .bind(e.event.id.as_str())
+                        .bind(ep.id.as_str())
                         .bind(created)
                         .execute(&mut *tx)
                         .await

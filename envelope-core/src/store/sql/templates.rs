@@ -24,7 +24,7 @@ impl SqlStore {
                 "INSERT INTO templates (id, account, mode, version, archived, doc, updated_at, blobs) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
-            .bind(&t.id)
+            .bind(t.id.as_str())
             .bind(&t.account)
             .bind(t.mode.as_str())
             .bind(v)
@@ -66,7 +66,7 @@ impl SqlStore {
                 "SELECT blobs FROM templates \
                  WHERE id = $1 AND account = $2 AND mode = $3 AND version = $4",
             )
-            .bind(&t.id)
+            .bind(t.id.as_str())
             .bind(&t.account)
             .bind(t.mode.as_str())
             .bind(old)
@@ -83,7 +83,7 @@ impl SqlStore {
             .bind(new)
             .bind(t.archived)
             .bind(&doc)
-            .bind(&t.id)
+            .bind(t.id.as_str())
             .bind(&t.account)
             .bind(t.mode.as_str())
             .bind(old)

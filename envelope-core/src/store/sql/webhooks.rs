@@ -30,7 +30,7 @@ impl SqlStore {
                 "INSERT INTO webhook_endpoints (id, account, mode, status, doc) \
                  VALUES ($1, $2, $3, $4, $5)",
             )
-            .bind(&ep.id)
+            .bind(ep.id.as_str())
             .bind(&ep.account)
             .bind(ep.mode.as_str())
             .bind(status(ep.status))
@@ -77,7 +77,7 @@ impl SqlStore {
         let doc = encode(ep)?;
         let changed = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE webhook_endpoints SET status = $2, doc = $3 WHERE id = $1")
-                .bind(&ep.id)
+                .bind(ep.id.as_str())
                 .bind(status(ep.status))
                 .bind(&doc)
                 .execute(e)
