@@ -45,7 +45,10 @@ pub mod i18n;
 pub mod ids;
 pub mod mail;
 pub mod model;
+// The internals are public only for the crate's own tests, benches and fuzzing, with no
+// documentation promise beyond their module comments.
 #[cfg(feature = "internals")]
+#[allow(missing_docs)]
 pub mod pdf;
 // Without `internals`, items only the tests, benches and fuzz target call are unused here.
 #[cfg(not(feature = "internals"))]
@@ -53,6 +56,7 @@ pub mod pdf;
 pub(crate) mod pdf;
 pub mod render;
 #[cfg(feature = "internals")]
+#[allow(missing_docs)]
 pub mod rules;
 #[cfg(not(feature = "internals"))]
 pub(crate) mod rules;
