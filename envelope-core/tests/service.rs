@@ -1277,7 +1277,7 @@ async fn reassigning_a_signer() {
     // Rules: unknown signer, bad address, done signer, finished envelope.
     let e = w
         .svc
-        .reassign_signer(&w.test, &env.id, "sgn_nope", &to)
+        .reassign_signer(&w.test, &env.id, &"sgn_nope".parse().unwrap(), &to)
         .await
         .unwrap_err();
     assert_eq!(e.code(), "resource_missing");

@@ -94,7 +94,10 @@ pub async fn dispatch(
         }
         Route::ReassignSigner(id, signer) => {
             let to = Reassign::parse(plain_params(body).await?)?;
-            Reply::ok(&svc.reassign_signer(ctx, &id.parse()?, &signer, &to).await?)
+            Reply::ok(
+                &svc.reassign_signer(ctx, &id.parse()?, &signer.parse()?, &to)
+                    .await?,
+            )
         }
         Route::SigningUrl(id) => {
             let mut p = plain_params(body).await?;

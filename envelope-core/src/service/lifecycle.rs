@@ -7,7 +7,7 @@ use super::{AuthContext, Params, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
-use crate::ids::{self, EnvelopeId};
+use crate::ids::{self, EnvelopeId, SignerId};
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
@@ -447,7 +447,7 @@ impl SigningService {
         &self,
         ctx: &AuthContext,
         id: &EnvelopeId,
-        signer_id: &str,
+        signer_id: &SignerId,
         to: &Reassign,
     ) -> Result<Envelope> {
         super::params::check_text("name", &to.name, 200)?;
