@@ -627,7 +627,7 @@ mod tests {
     fn flat_records_round_trip_every_key() {
         let signer = SignerRecord {
             signer: Signer {
-                id: "sig_1".parse().unwrap(),
+                id: "sgn_1".parse().unwrap(),
                 role: "Client".into(),
                 name: "Ada".into(),
                 email: "ada@example.com".into(),
