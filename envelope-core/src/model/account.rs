@@ -25,7 +25,7 @@ pub struct Account {
 /// An API key as stored: only the SHA-256 of the secret, never the secret.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct ApiKey {
-    /// The key's ID (not the secret).
+    /// The key's ID, `key_...` (not the secret).
     pub id: String,
     /// The owning account's ID, `acct_...`.
     pub account: String,
@@ -68,7 +68,7 @@ impl ApiKey {
 /// `key` member of the account response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeyView {
-    /// The key's ID (not the secret).
+    /// The key's ID, `key_...` (not the secret).
     pub id: String,
     /// Test or live: the mode of the key.
     pub mode: Mode,

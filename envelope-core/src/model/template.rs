@@ -10,7 +10,7 @@ use crate::ids::TemplateId;
 /// The wire template of decisions.md.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Template {
-    /// The template's ID, `tpl_...`.
+    /// The template's ID, `tmpl_...`.
     pub id: TemplateId,
     /// Always `template`.
     pub object: String,
@@ -37,7 +37,7 @@ pub struct Template {
 /// A template as stored: the wire template plus its scope, version, page sizes and PDF.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TemplateRecord {
-    /// The template's ID, `tpl_...`.
+    /// The template's ID, `tmpl_...`.
     pub id: TemplateId,
     /// The owning account's ID, `acct_...`.
     pub account: String,
