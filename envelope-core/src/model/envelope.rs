@@ -418,6 +418,7 @@ impl From<FlatSignerRecord> for SignerRecord {
 pub struct StoredFile {
     /// Key in the [`crate::BlobStore`].
     pub blob: String,
+    /// The file name given with the PDF (or made for it), as downloads show it.
     pub file_name: String,
     /// Bytes of the whole file (for a [`Delta`], the base's and the update's together).
     pub size: u64,
@@ -453,40 +454,58 @@ impl StoredFile {
 /// keep every key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvelopeRecord {
+    /// The envelope's ID, `env_...`.
     pub id: EnvelopeId,
+    /// The owning account's ID, `acct_...`.
     pub account: String,
+    /// Test or live: the mode of the key that made it.
     pub mode: Mode,
     /// Incremented by every write; the store refuses a write whose previous version is stale.
     pub version: u64,
+    /// `draft`, `sent`, `completed` or `voided`.
     pub status: EnvelopeStatus,
+    /// Defaults to the template name or the file name.
     pub name: String,
+    /// The template the envelope was made from, `tmpl_...`; `None` (left out) when made from a PDF.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<TemplateId>,
+    /// `email` or `embedded`.
     pub delivery: Delivery,
+    /// `true` when signers sign in sequence, `false` when all can sign at once.
     pub signing_order: bool,
+    /// The signers, in signing order, with what only the service sees.
     pub signers: Vec<SignerRecord>,
     /// Carbon-copy recipients (extensions E1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cc: Vec<CcRecipient>,
     // Always written: binaries before the stored form left out empty values require it.
+    /// The caller's own string keys (at most 20), returned on every read and in every webhook.
     #[serde(default)]
     pub metadata: BTreeMap<String, String>,
+    /// Why the envelope was voided; `None` (left out) unless voided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub void_reason: Option<String>,
+    /// When the envelope was created.
     pub created_at: Timestamp,
+    /// When the envelope was sent; `None` (left out) while a draft.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sent_at: Option<Timestamp>,
+    /// When the last signer signed; `None` (left out) until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<Timestamp>,
+    /// When the envelope was voided; `None` (left out) unless voided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voided_at: Option<Timestamp>,
+    /// When the envelope expires (set on send); `None` (left out) before sending or when it never expires.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
     /// Days until expiry, counted from the moment the envelope is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<u32>,
+    /// The subject of the signing request emails; `None` (left out) for the default one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    /// The sender's message in the signing request emails; `None` (left out) when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields of the document, signer and sender fields alike.
@@ -504,6 +523,7 @@ pub struct EnvelopeRecord {
     /// The first document's signed copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed: Option<StoredFile>,
+    /// The audit trail PDF; `None` (left out) until the envelope completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit_trail: Option<StoredFile>,
     /// Pages of the first document; absent in records stored before it was recorded.
@@ -645,6 +665,7 @@ impl EnvelopeRecord {
             .collect()
     }
 
+    /// The account and mode the envelope belongs to.
     pub fn scope(&self) -> super::Scope {
         super::Scope {
             account: self.account.clone(),
@@ -652,6 +673,7 @@ impl EnvelopeRecord {
         }
     }
 
+    /// The position in `signers` of the signer with this ID, `sgn_...`; `None` if there is none.
     pub fn signer_index(&self, id: &str) -> Option<usize> {
         self.signers.iter().position(|s| s.signer.id == id)
     }
