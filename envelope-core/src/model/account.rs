@@ -113,7 +113,8 @@ pub struct Balance {
     pub object: String,
     /// `true` when asked with a live key.
     pub livemode: bool,
-    /// Live envelopes that can still be sent this period (`allowance` minus `used`, never below zero).
+    /// Live envelopes that can still be sent this period (`allowance` minus `used`, never below
+    /// zero).
     pub remaining: u32,
     /// Live envelopes that can be sent per calendar month (UTC).
     pub allowance: u32,

@@ -496,7 +496,8 @@ pub struct EnvelopeRecord {
     /// When the envelope was voided; `None` (left out) unless voided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voided_at: Option<Timestamp>,
-    /// When the envelope expires (set on send); `None` (left out) before sending or when it never expires.
+    /// When the envelope expires (set on send); `None` (left out) before sending or when it never
+    /// expires.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
     /// Days until expiry, counted from the moment the envelope is sent.

@@ -92,7 +92,8 @@ pub struct SignerRef {
     pub status: super::SignerStatus,
 }
 
-/// An event's `data`: the envelope, and what the event is about; keys that do not apply are left out.
+/// An event's `data`: the envelope, and what the event is about; keys that do not apply are left
+/// out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventData {
     /// The whole envelope as it was right after the event, metadata included.
