@@ -8,10 +8,13 @@ use crate::clock::Timestamp;
 /// An account: the owner of all data, with its monthly live allowance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Account {
+    /// The account's ID, `acct_...`.
     pub id: String,
+    /// The account's display name.
     pub name: String,
     /// Live envelopes that can be sent per calendar month (UTC).
     pub monthly_allowance: u32,
+    /// When the account was created.
     pub created_at: Timestamp,
     /// Bytes of PDFs the account's records may hold at most (originals, signed copies, audit
     /// trails, template files; test and live data alike); `None` is no limit.
@@ -22,14 +25,19 @@ pub struct Account {
 /// An API key as stored: only the SHA-256 of the secret, never the secret.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct ApiKey {
+    /// The key's ID, `key_...` (not the secret).
     pub id: String,
+    /// The owning account's ID, `acct_...`.
     pub account: String,
+    /// Test or live: the mode of every object the key makes.
     pub mode: Mode,
     /// The first 12 characters of the key (`sk_test_AbCd`), safe to show.
     pub prefix: String,
     /// Lowercase hex SHA-256 of the whole key.
     pub hash: String,
+    /// When the key was created.
     pub created_at: Timestamp,
+    /// When the key was revoked; `None` while it is usable.
     pub revoked_at: Option<Timestamp>,
 }
 
@@ -46,6 +54,7 @@ impl std::fmt::Debug for ApiKey {
 }
 
 impl ApiKey {
+    /// The key as the account response shows it: no hash, no secret.
     pub fn view(&self) -> KeyView {
         KeyView {
             id: self.id.clone(),
@@ -59,9 +68,13 @@ impl ApiKey {
 /// `key` member of the account response.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeyView {
+    /// The key's ID, `key_...` (not the secret).
     pub id: String,
+    /// Test or live: the mode of the key.
     pub mode: Mode,
+    /// The first 12 characters of the key (`sk_test_AbCd`), safe to show.
     pub prefix: String,
+    /// When the key was created.
     pub created_at: Timestamp,
 }
 
@@ -69,10 +82,15 @@ pub struct KeyView {
 /// signing_certificate?}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AccountView {
+    /// Always `account`.
     pub object: String,
+    /// The account's ID, `acct_...`.
     pub id: String,
+    /// The account's display name.
     pub name: String,
+    /// `true` when asked with a live key.
     pub livemode: bool,
+    /// The key the request was made with.
     pub key: KeyView,
     /// The certificate that seals signed documents; absent when the service seals nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -91,12 +109,21 @@ pub struct SigningCertificateView {
 /// `GET /balance`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Balance {
+    /// Always `balance`.
     pub object: String,
+    /// `true` when asked with a live key.
     pub livemode: bool,
+    /// Live envelopes that can still be sent this period (`allowance` minus `used`, never below
+    /// zero).
     pub remaining: u32,
+    /// Live envelopes that can be sent per calendar month (UTC).
     pub allowance: u32,
+    /// Live envelopes sent so far this period.
     pub used: u32,
+    /// Start of the current period: the first instant of the calendar month (UTC).
     pub period_start: Timestamp,
+    /// End of the current period: the first instant of the next calendar month (UTC).
     pub period_end: Timestamp,
+    /// Where to buy more signatures.
     pub purchase_url: String,
 }

@@ -27,6 +27,7 @@ pub enum EmailStatus {
 }
 
 impl EmailStatus {
+    /// The wire value: `pending`, `sent`, `failed` or `canceled`.
     pub fn as_str(self) -> &'static str {
         match self {
             EmailStatus::Pending => "pending",
@@ -43,12 +44,15 @@ impl EmailStatus {
 pub struct EmailRecord {
     /// `eml_...`
     pub id: String,
+    /// What the email is for (signing request, reminder, ...).
     pub kind: EmailKind,
     /// Whom it goes to: a signer's ID (`sgn_...`).
     pub recipient: String,
+    /// Where its delivery stands.
     pub status: EmailStatus,
     /// Attempts made so far.
     pub attempts: u32,
+    /// When the email was queued.
     pub created_at: Timestamp,
     /// While pending: when the next attempt may start (a process that is sending it holds it
     /// until then: the lease).
@@ -83,12 +87,20 @@ impl EmailRecord {
 /// `last_email` of a wire signer: the newest email to them and where it stands.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SignerEmail {
+    /// The email's ID, `eml_...`.
     pub id: String,
+    /// What the email is for (signing request, reminder, ...).
     pub kind: EmailKind,
+    /// Where its delivery stands: `pending`, `sent`, `failed` or `canceled`.
     pub status: EmailStatus,
+    /// Attempts made so far to send it.
     pub attempts: u32,
+    /// When the email was queued.
     pub created_at: Timestamp,
+    /// While `pending`: when the next attempt may start; `null` otherwise.
     pub next_attempt_at: Option<Timestamp>,
+    /// When it was sent, failed for good or was canceled; `null` while pending.
     pub finished_at: Option<Timestamp>,
+    /// Why the last attempt did not send it, in plain words; `null` if none failed.
     pub last_error: Option<String>,
 }

@@ -12,16 +12,22 @@ use crate::field::PlacedField;
 use crate::i18n::Locale;
 use crate::ids::{EnvelopeId, SignerId, TemplateId};
 
+/// Where an envelope stands: `draft`, `sent`, `completed` or `voided`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum EnvelopeStatus {
+    /// Created, not yet sent: it can still be changed.
     Draft,
+    /// Sent to its signers and waiting for them.
     Sent,
+    /// Every signer signed: the signed PDF and the audit trail are ready.
     Completed,
+    /// Voided (by the sender, or on expiry); no one can sign it any more.
     Voided,
 }
 
 impl EnvelopeStatus {
+    /// The wire value: `draft`, `sent`, `completed` or `voided`.
     pub fn as_str(self) -> &'static str {
         match self {
             EnvelopeStatus::Draft => "draft",
@@ -32,16 +38,22 @@ impl EnvelopeStatus {
     }
 }
 
+/// Where a signer stands: `pending`, `viewed`, `completed` or `declined`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SignerStatus {
+    /// Has not opened the document yet.
     Pending,
+    /// Opened the document but has not signed.
     Viewed,
+    /// Signed.
     Completed,
+    /// Declined to sign.
     Declined,
 }
 
 impl SignerStatus {
+    /// The wire value: `pending`, `viewed`, `completed` or `declined`.
     pub fn as_str(self) -> &'static str {
         match self {
             SignerStatus::Pending => "pending",
@@ -56,15 +68,19 @@ impl SignerStatus {
     }
 }
 
+/// How signers reach the signing page: the envelope's `delivery`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Delivery {
+    /// The service emails each signer a link (the default).
     #[default]
     Email,
+    /// The sender's app shows the signing page itself; the service sends no signing emails.
     Embedded,
 }
 
 impl Delivery {
+    /// The wire value: `email` or `embedded`.
     pub fn as_str(self) -> &'static str {
         match self {
             Delivery::Email => "email",
@@ -76,19 +92,29 @@ impl Delivery {
 /// The wire signer (interface.md 2.2, plus `declined_at` and `decline_reason`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Signer {
+    /// The signer's ID, `sgn_...`.
     pub id: SignerId,
+    /// The role the signer fills, e.g. one a template defines.
     pub role: String,
+    /// The signer's name.
     pub name: String,
+    /// The signer's email address.
     pub email: String,
     /// The signer's language (extensions E4): a BCP 47 tag as given, `null` when none. Their
     /// emails and signing page use it; tags outside the supported set get English.
     #[serde(default)]
     pub locale: Option<Locale>,
+    /// The signer's position in the signing sequence.
     pub order: u32,
+    /// `pending`, `viewed`, `completed` or `declined`.
     pub status: SignerStatus,
+    /// When the signer first opened the document; `null` before.
     pub viewed_at: Option<Timestamp>,
+    /// When the signer signed; `null` unless `completed`.
     pub signed_at: Option<Timestamp>,
+    /// When the signer declined; `null` unless `declined`.
     pub declined_at: Option<Timestamp>,
+    /// The reason the signer gave for declining; `null` when none.
     pub decline_reason: Option<String>,
     /// How the signer proves who they are before seeing the document (extensions E2): the
     /// method only, `null` when none. Only views carry it: a record keeps its check in
@@ -107,7 +133,9 @@ pub struct Signer {
 pub struct CcRecipient {
     /// `rcp_...`
     pub id: String,
+    /// The recipient's name.
     pub name: String,
+    /// The recipient's email address.
     pub email: String,
 }
 
@@ -115,7 +143,9 @@ pub struct CcRecipient {
 /// retention deleted the files: see `files_deleted_at`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EnvelopeFiles {
+    /// Whether the signed PDF is ready to download.
     pub signed: bool,
+    /// Whether the audit trail PDF is ready to download.
     pub audit_trail: bool,
 }
 
@@ -137,8 +167,11 @@ pub struct DocumentView {
 /// completed, its signed copy (stored as a delta of this original).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoreDocument {
+    /// The document's original PDF.
     pub original: StoredFile,
+    /// Pages of the original.
     pub page_count: u32,
+    /// The signed copy; `None` until the envelope completed.
     #[serde(default)]
     pub signed: Option<StoredFile>,
 }
@@ -146,26 +179,43 @@ pub struct MoreDocument {
 /// The wire envelope (interface.md 2.1, plus `void_reason`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Envelope {
+    /// The envelope's ID, `env_...`.
     pub id: EnvelopeId,
+    /// Always `envelope`.
     pub object: String,
+    /// `true` for live mode, `false` for test mode.
     pub livemode: bool,
+    /// `draft`, `sent`, `completed` or `voided`.
     pub status: EnvelopeStatus,
+    /// Defaults to the template name or the file name.
     pub name: String,
+    /// The template the envelope was made from, `tmpl_...`; `null` when made from a PDF.
     pub template: Option<TemplateId>,
+    /// `email` or `embedded`.
     pub delivery: Delivery,
+    /// `true` when signers sign in sequence, `false` when all can sign at once.
     pub signing_order: bool,
+    /// The signers, in signing order.
     pub signers: Vec<Signer>,
     /// Carbon-copy recipients (extensions E1); empty when none.
     pub cc: Vec<CcRecipient>,
     /// Every document, in order (extensions E5); one for an envelope of one PDF.
     pub documents: Vec<DocumentView>,
+    /// Which of the signed PDF and the audit trail are ready.
     pub files: EnvelopeFiles,
+    /// The caller's own string keys (at most 20), returned on every read and in every webhook.
     pub metadata: BTreeMap<String, String>,
+    /// Why the envelope was voided; `null` unless voided.
     pub void_reason: Option<String>,
+    /// When the envelope was created.
     pub created_at: Timestamp,
+    /// When the envelope was sent; `null` while a draft.
     pub sent_at: Option<Timestamp>,
+    /// When the last signer signed; `null` until then.
     pub completed_at: Option<Timestamp>,
+    /// When the envelope was voided; `null` unless voided.
     pub voided_at: Option<Timestamp>,
+    /// When the envelope expires (set on send); `null` before sending or when it never expires.
     pub expires_at: Option<Timestamp>,
     /// When live retention deleted the PDFs of this finished envelope (`null` while they are
     /// kept); downloads then answer `file_deleted`.
@@ -181,7 +231,9 @@ pub enum SignerValue {
     Typed(String),
     /// Drawn signature or initials: PNG bytes, base64 (standard alphabet) for storage.
     Drawn(String),
+    /// A text field's value.
     Text(String),
+    /// A checkbox field's value: ticked or not.
     Checkbox(bool),
 }
 
@@ -190,14 +242,18 @@ pub enum SignerValue {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "FlatSignerRecord")]
 pub struct SignerRecord {
+    /// The signer as the API shows it.
     pub signer: Signer,
     /// When the signing request went out (email delivery) or the first link was made.
     pub sent_at: Option<Timestamp>,
+    /// When the signer was last reminded by email; `None` before the first reminder.
     pub last_reminded_at: Option<Timestamp>,
     /// When the signer agreed to sign electronically (set when they sign).
     #[serde(default)]
     pub consented_at: Option<Timestamp>,
+    /// The IP address the signer acted from, for the audit trail; `None` when unknown.
     pub ip_address: Option<String>,
+    /// The signer's browser `User-Agent`, for the audit trail; `None` when unknown.
     pub user_agent: Option<String>,
     /// Field key -> value, set when the signer signs.
     #[serde(default)]
@@ -213,8 +269,11 @@ pub struct SignerRecord {
 /// A signer's place handed to someone else: when, and who held it until then.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reassignment {
+    /// When the place was handed over.
     pub at: Timestamp,
+    /// The name of who held the place until then.
     pub name: String,
+    /// The email address of who held the place until then.
     pub email: String,
 }
 
@@ -359,6 +418,7 @@ impl From<FlatSignerRecord> for SignerRecord {
 pub struct StoredFile {
     /// Key in the [`crate::BlobStore`].
     pub blob: String,
+    /// The file name given with the PDF (or made for it), as downloads show it.
     pub file_name: String,
     /// Bytes of the whole file (for a [`Delta`], the base's and the update's together).
     pub size: u64,
@@ -394,40 +454,59 @@ impl StoredFile {
 /// keep every key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EnvelopeRecord {
+    /// The envelope's ID, `env_...`.
     pub id: EnvelopeId,
+    /// The owning account's ID, `acct_...`.
     pub account: String,
+    /// Test or live: the mode of the key that made it.
     pub mode: Mode,
     /// Incremented by every write; the store refuses a write whose previous version is stale.
     pub version: u64,
+    /// `draft`, `sent`, `completed` or `voided`.
     pub status: EnvelopeStatus,
+    /// Defaults to the template name or the file name.
     pub name: String,
+    /// The template the envelope was made from, `tmpl_...`; `None` (left out) when made from a PDF.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<TemplateId>,
+    /// `email` or `embedded`.
     pub delivery: Delivery,
+    /// `true` when signers sign in sequence, `false` when all can sign at once.
     pub signing_order: bool,
+    /// The signers, in signing order, with what only the service sees.
     pub signers: Vec<SignerRecord>,
     /// Carbon-copy recipients (extensions E1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cc: Vec<CcRecipient>,
     // Always written: binaries before the stored form left out empty values require it.
+    /// The caller's own string keys (at most 20), returned on every read and in every webhook.
     #[serde(default)]
     pub metadata: BTreeMap<String, String>,
+    /// Why the envelope was voided; `None` (left out) unless voided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub void_reason: Option<String>,
+    /// When the envelope was created.
     pub created_at: Timestamp,
+    /// When the envelope was sent; `None` (left out) while a draft.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sent_at: Option<Timestamp>,
+    /// When the last signer signed; `None` (left out) until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<Timestamp>,
+    /// When the envelope was voided; `None` (left out) unless voided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub voided_at: Option<Timestamp>,
+    /// When the envelope expires (set on send); `None` (left out) before sending or when it never
+    /// expires.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<Timestamp>,
     /// Days until expiry, counted from the moment the envelope is sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expires_in_days: Option<u32>,
+    /// The subject of the signing request emails; `None` (left out) for the default one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
+    /// The sender's message in the signing request emails; `None` (left out) when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// Fields of the document, signer and sender fields alike.
@@ -445,6 +524,7 @@ pub struct EnvelopeRecord {
     /// The first document's signed copy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signed: Option<StoredFile>,
+    /// The audit trail PDF; `None` (left out) until the envelope completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub audit_trail: Option<StoredFile>,
     /// Pages of the first document; absent in records stored before it was recorded.
@@ -586,6 +666,7 @@ impl EnvelopeRecord {
             .collect()
     }
 
+    /// The account and mode the envelope belongs to.
     pub fn scope(&self) -> super::Scope {
         super::Scope {
             account: self.account.clone(),
@@ -593,6 +674,7 @@ impl EnvelopeRecord {
         }
     }
 
+    /// The position in `signers` of the signer with this ID, `sgn_...`; `None` if there is none.
     pub fn signer_index(&self, id: &str) -> Option<usize> {
         self.signers.iter().position(|s| s.signer.id == id)
     }

@@ -6,20 +6,28 @@ use super::{Envelope, Mode};
 use crate::clock::Timestamp;
 use crate::ids::EventId;
 
+/// An event's `type`: which transition it records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum EventType {
+    /// `envelope.created`: an envelope was created as a draft.
     #[serde(rename = "envelope.created")]
     Created,
+    /// `envelope.sent`: the envelope was sent to its signers.
     #[serde(rename = "envelope.sent")]
     Sent,
+    /// `envelope.signer_viewed`: a signer opened the document; `data.signer` is who.
     #[serde(rename = "envelope.signer_viewed")]
     SignerViewed,
+    /// `envelope.signer_completed`: a signer signed; `data.signer` is who.
     #[serde(rename = "envelope.signer_completed")]
     SignerCompleted,
+    /// `envelope.signer_declined`: a signer declined; `data.signer` is who.
     #[serde(rename = "envelope.signer_declined")]
     SignerDeclined,
+    /// `envelope.completed`: every signer signed and the signed PDF is ready.
     #[serde(rename = "envelope.completed")]
     Completed,
+    /// `envelope.voided`: the sender voided the envelope.
     #[serde(rename = "envelope.voided")]
     Voided,
     /// An email to a signer could not be sent: its retry schedule is used up or the mail server
@@ -33,6 +41,7 @@ pub enum EventType {
 }
 
 impl EventType {
+    /// Every event type, in the order above.
     pub const ALL: [EventType; 9] = [
         EventType::Created,
         EventType::Sent,
@@ -45,6 +54,7 @@ impl EventType {
         EventType::SignerReassigned,
     ];
 
+    /// The wire `type`, e.g. `envelope.completed`.
     pub fn as_str(self) -> &'static str {
         match self {
             EventType::Created => "envelope.created",
@@ -59,6 +69,7 @@ impl EventType {
         }
     }
 
+    /// Reads a wire `type`; `None` for an unknown one.
     pub fn parse(s: &str) -> Option<EventType> {
         EventType::ALL.into_iter().find(|t| t.as_str() == s)
     }
@@ -67,18 +78,27 @@ impl EventType {
 /// `data.signer` of signer events: `{id, role, name, email, order, status}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SignerRef {
+    /// The signer's ID, `sgn_...`.
     pub id: String,
+    /// The signer's role, as named on the envelope or template.
     pub role: String,
+    /// The signer's name.
     pub name: String,
+    /// The signer's email address.
     pub email: String,
+    /// The signer's position in the signing sequence.
     pub order: u32,
+    /// Where the signer stands, right after the event.
     pub status: super::SignerStatus,
 }
 
+/// An event's `data`: the envelope, and what the event is about; keys that do not apply are left
+/// out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventData {
     /// The whole envelope as it was right after the event, metadata included.
     pub object: Envelope,
+    /// The signer a signer event (or an `envelope.email_failed` about a signer) is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub signer: Option<SignerRef>,
     /// The carbon-copy recipient an `envelope.email_failed` event is about.
@@ -95,31 +115,43 @@ pub struct EventData {
 /// `data.previous` of `signer.reassigned`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PreviousSigner {
+    /// The previous signer's name.
     pub name: String,
+    /// The previous signer's email address.
     pub email: String,
 }
 
 /// The wire event (interface.md 2.5).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
+    /// The event's ID, `evt_...`.
     pub id: EventId,
+    /// Always `event`.
     pub object: String,
+    /// The event type; the wire key is `type`.
     #[serde(rename = "type")]
     pub kind: EventType,
+    /// `true` for live-mode events.
     pub livemode: bool,
+    /// When the event happened.
     pub created_at: Timestamp,
+    /// The envelope and what the event is about.
     pub data: EventData,
 }
 
 /// An event as stored: the wire event plus its owner.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventRecord {
+    /// The owning account's ID, `acct_...`.
     pub account: String,
+    /// Test or live: the mode of the envelope it is about.
     pub mode: Mode,
+    /// The wire event.
     pub event: Event,
 }
 
 impl EventRecord {
+    /// The event's ID, `evt_...`.
     pub fn id(&self) -> &str {
         &self.event.id
     }

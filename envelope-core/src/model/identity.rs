@@ -22,6 +22,7 @@ pub enum AuthMethod {
 }
 
 impl AuthMethod {
+    /// The wire value: `access_code` or `email_code`.
     pub fn as_str(self) -> &'static str {
         match self {
             AuthMethod::AccessCode => "access_code",
@@ -41,6 +42,7 @@ impl AuthMethod {
 /// `auth` of a wire signer: the method, never a code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignerAuthView {
+    /// How the signer is checked: `access_code` or `email_code`.
     pub method: AuthMethod,
 }
 
@@ -49,6 +51,7 @@ pub struct SignerAuthView {
 pub struct HashedSecret {
     /// Lowercase hex of SHA-256(purpose, salt, secret): `ids::salted_digest`.
     pub hash: String,
+    /// When the secret stops being accepted.
     pub expires_at: Timestamp,
 }
 
@@ -64,6 +67,7 @@ impl fmt::Debug for HashedSecret {
 /// A signer's identity check as the record keeps it.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct IdentityRecord {
+    /// How the signer is checked; the secrets kept below depend on it.
     pub method: AuthMethod,
     /// Random, one per signer (and per reassignment): every digest below is salted with it.
     pub salt: String,
@@ -79,6 +83,7 @@ pub struct IdentityRecord {
     /// Wrong codes since the last right one or the end of the last lockout.
     #[serde(default)]
     pub failed_attempts: u32,
+    /// Set after too many wrong codes: no code is accepted before this time.
     #[serde(default)]
     pub locked_until: Option<Timestamp>,
     /// When the signer last entered the right code (the audit trail shows the first use that
@@ -110,6 +115,7 @@ impl IdentityRecord {
         }
     }
 
+    /// The wire `auth` of the signer: the method only, never a code.
     pub fn view(&self) -> SignerAuthView {
         SignerAuthView {
             method: self.method,

@@ -34,20 +34,25 @@ pub use webhook::{
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
+    /// Made with a test key: nothing is emailed for real and the data is never live.
     Test,
+    /// Made with a live key.
     Live,
 }
 
 impl Mode {
+    /// The wire value: `test` or `live`.
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Test => "test",
             Mode::Live => "live",
         }
     }
+    /// Whether this is `live` mode.
     pub fn is_live(self) -> bool {
         self == Mode::Live
     }
+    /// Reads `test` or `live`; `None` for anything else.
     pub fn parse(s: &str) -> Option<Mode> {
         match s {
             "test" => Some(Mode::Test),
@@ -60,20 +65,27 @@ impl Mode {
 /// The partition every query runs in: one account, one mode.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Scope {
+    /// The account's ID, `acct_...`.
     pub account: String,
+    /// Test or live data of that account.
     pub mode: Mode,
 }
 
 /// The list object of interface.md 2.3.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct List<T> {
+    /// Always `list`.
     pub object: String,
+    /// The path the list was read from, e.g. `/v1/envelopes`.
     pub url: String,
+    /// Whether more items follow the last one in `data` (ask again with `starting_after`).
     pub has_more: bool,
+    /// The items of this page, in the list's order.
     pub data: Vec<T>,
 }
 
 impl<T> List<T> {
+    /// A `list` object of `data`, read from `url`.
     pub fn new(url: &str, data: Vec<T>, has_more: bool) -> Self {
         List {
             object: "list".into(),
@@ -87,7 +99,10 @@ impl<T> List<T> {
 /// `{id, object, deleted: true}`, the answer to a DELETE.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Deleted {
+    /// The ID of the deleted object.
     pub id: String,
+    /// The type of the deleted object, e.g. `webhook_endpoint`.
     pub object: String,
+    /// Always `true`.
     pub deleted: bool,
 }

@@ -10,36 +10,60 @@ use crate::ids::TemplateId;
 /// The wire template of decisions.md.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Template {
+    /// The template's ID, `tmpl_...`.
     pub id: TemplateId,
+    /// Always `template`.
     pub object: String,
+    /// The name the sender gave it.
     pub name: String,
+    /// A free-text description; `null` if none was given.
     pub description: Option<String>,
+    /// `true` if made with a live key, `false` in test mode.
     pub livemode: bool,
+    /// Signer roles in signing order; each field belongs to one of them.
     pub roles: Vec<String>,
+    /// The fields placed on the PDF, each for one role.
     pub fields: Vec<Field>,
+    /// Pages in the template's PDF.
     pub page_count: u32,
+    /// When the template was created.
     pub created_at: Timestamp,
+    /// When the template was last changed.
     pub updated_at: Timestamp,
+    /// `true` once archived: no new envelopes can be made from it.
     pub archived: bool,
 }
 
+/// A template as stored: the wire template plus its scope, version, page sizes and PDF.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TemplateRecord {
+    /// The template's ID, `tmpl_...`.
     pub id: TemplateId,
+    /// The owning account's ID, `acct_...`.
     pub account: String,
+    /// Test or live: the mode of the key that made it.
     pub mode: Mode,
+    /// Bumped on every change, for optimistic concurrency.
     pub version: u64,
+    /// The name the sender gave it.
     pub name: String,
+    /// A free-text description; `None` if none was given.
     pub description: Option<String>,
     /// Signer roles in signing order.
     pub roles: Vec<String>,
+    /// The fields placed on the PDF, each for one role, with their resolved positions.
     pub fields: Vec<PlacedField>,
+    /// Pages in the template's PDF.
     pub page_count: u32,
     /// Page sizes as displayed, for validating explicit fields of envelopes made from it.
     pub page_sizes: Vec<(f64, f64)>,
+    /// When the template was created.
     pub created_at: Timestamp,
+    /// When the template was last changed.
     pub updated_at: Timestamp,
+    /// `true` once archived: no new envelopes can be made from it.
     pub archived: bool,
+    /// The template's PDF.
     pub file: StoredFile,
 }
 
@@ -49,6 +73,7 @@ impl TemplateRecord {
         vec![&self.file]
     }
 
+    /// The wire template.
     pub fn view(&self) -> Template {
         Template {
             id: self.id.clone(),
