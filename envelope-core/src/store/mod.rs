@@ -656,7 +656,8 @@ pub struct BlobInfo {
 #[async_trait]
 pub trait BlobStore: Send + Sync + 'static {
     /// Stores `bytes` under `key`, atomically (a reader sees all of the bytes or none) and, for
-    /// durable implementations, durably once it returns; `stored_at` is kept for [`BlobStore::list`].
+    /// durable implementations, durably once it returns; `stored_at` is kept for
+    /// [`BlobStore::list`].
     /// A retried `put` of the same key keeps the later `stored_at`.
     async fn put(&self, key: &str, bytes: Bytes, stored_at: Timestamp) -> StoreResult<()>;
     /// The bytes stored under `key`; `None` for an unknown key.
