@@ -171,9 +171,9 @@ pub enum Error {
         kind: &'static str,
     },
     /// Live retention deleted the envelope's PDFs; the record stays.
+    ///
+    /// Code `file_deleted`, kind [`ErrorKind::Gone`] (410).
     #[error(
-        ///
-        /// Code `file_deleted`, kind [`ErrorKind::Gone`] (410).
         "The {kind} file of this envelope was deleted on {deleted_at} under the data retention \
          policy; the envelope and its events are kept."
     )]
@@ -250,9 +250,9 @@ pub enum Error {
     /// Code `code_expired`, kind [`ErrorKind::InvalidRequest`] (400); the param is `code`.
     #[error("This code is no longer valid. Ask for a new code and enter it within 10 minutes.")]
     CodeExpired,
+    /// A code email was asked for less than a minute after the previous one.
     ///
     /// Code `code_recently_sent`, kind [`ErrorKind::RateLimited`] (429).
-    /// A code email was asked for less than a minute after the previous one.
     #[error(
         "A code was sent less than a minute ago. You can ask for a new one in {retry_after_secs} seconds."
     )]
