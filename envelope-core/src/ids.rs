@@ -25,9 +25,10 @@ pub const ACCOUNT: &str = "acct_";
 pub const API_KEY: &str = "key_";
 /// The prefix of the ID of a webhook endpoint.
 pub const WEBHOOK_ENDPOINT: &str = "we_";
-/// The prefix of the ID of an API request (the `Service-Request-Id` header, `request_id` in error bodies).
+/// The prefix of the ID of an API request (its `Service-Request-Id` header, and `request_id` in
+/// error bodies).
 pub const REQUEST: &str = "req_";
-/// The prefix of the ID of a webhook delivery attempt.
+/// The prefix of the ID of a webhook delivery (one event to one endpoint, over its attempts).
 pub const DELIVERY: &str = "whd_";
 /// The prefix of the ID of a sent email.
 pub const EMAIL: &str = "eml_";
