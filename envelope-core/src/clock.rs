@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// Contract: `now` is cheap, never fails, and is monotonic enough for ordering within one process
 /// (a clock that jumps backwards may make expiry and rate-limit windows late, never early).
 pub trait Clock: Send + Sync + 'static {
+    /// The current time, truncated to milliseconds like every [`Timestamp`].
     fn now(&self) -> Timestamp;
 }
 
@@ -32,6 +33,7 @@ impl Clock for SystemClock {
 pub struct ManualClock(Mutex<Timestamp>);
 
 impl ManualClock {
+    /// A clock that reads `start` until it is advanced or set.
     pub fn new(start: Timestamp) -> Self {
         ManualClock(Mutex::new(start))
     }
@@ -40,6 +42,7 @@ impl ManualClock {
         let mut t = self.0.lock().unwrap_or_else(|e| e.into_inner());
         *t = *t + by;
     }
+    /// Moves the clock to `to`, forward or backward.
     pub fn set(&self, to: Timestamp) {
         *self.0.lock().unwrap_or_else(|e| e.into_inner()) = to;
     }
@@ -61,12 +64,15 @@ impl Timestamp {
     pub fn from_millis(ms: i64) -> Option<Timestamp> {
         Utc.timestamp_millis_opt(ms).single().map(Timestamp)
     }
+    /// Milliseconds since the Unix epoch; the inverse of [`Timestamp::from_millis`].
     pub fn millis(self) -> i64 {
         self.0.timestamp_millis()
     }
+    /// Whole seconds since the Unix epoch (the fraction is dropped).
     pub fn unix_seconds(self) -> i64 {
         self.0.timestamp()
     }
+    /// The instant as a `chrono` UTC date and time, for calendar arithmetic and formatting.
     pub fn datetime(self) -> DateTime<Utc> {
         self.0
     }
@@ -74,6 +80,8 @@ impl Timestamp {
     pub fn to_rfc3339(self) -> String {
         self.0.to_rfc3339_opts(SecondsFormat::Millis, true)
     }
+    /// Parses an RFC 3339 timestamp with any offset, converted to UTC and truncated to
+    /// milliseconds; `None` when `s` is not RFC 3339.
     pub fn parse(s: &str) -> Option<Timestamp> {
         DateTime::parse_from_rfc3339(s)
             .ok()

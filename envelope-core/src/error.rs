@@ -14,129 +14,343 @@ pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The API key is unknown, malformed or revoked.
+    ///
+    /// Code `invalid_api_key`, kind [`ErrorKind::Authentication`] (401).
     #[error("Invalid API key provided.")]
     InvalidApiKey,
+    /// A test-only operation (a test helper such as `test_complete`) was called with a live key.
+    ///
+    /// Code `test_mode_only`, kind [`ErrorKind::Permission`] (403).
     #[error("This operation is only available with a test key.")]
     TestModeOnly,
     /// Unknown ID, or an ID of another account or mode (indistinguishable on purpose).
+    ///
+    /// Code `resource_missing`, kind [`ErrorKind::NotFound`] (404).
     #[error("No such {resource}: '{id}'")]
     NotFound {
+        /// The kind of object looked up (`envelope`, `template`, ...), as the message names it.
         resource: &'static str,
+        /// The ID as given, cut to 80 characters.
         id: String,
+        /// The parameter that carried the ID, when it came from one.
         param: Option<String>,
     },
     /// The body is not valid JSON or multipart, or not an object.
+    ///
+    /// Code `invalid_body`, kind [`ErrorKind::InvalidRequest`] (400).
     #[error("{message}")]
-    InvalidBody { message: String },
+    InvalidBody {
+        /// What is wrong with the body, shown to the caller as is.
+        message: String,
+    },
+    /// A required parameter is absent or empty.
+    ///
+    /// Code `parameter_missing`, kind [`ErrorKind::InvalidRequest`] (400).
     #[error("Missing required parameter: {param}.")]
-    ParameterMissing { param: String },
+    ParameterMissing {
+        /// The dotted path of the missing parameter.
+        param: String,
+    },
+    /// A parameter is present but its value is not acceptable (wrong type, out of range, badly
+    /// formed).
+    ///
+    /// Code `parameter_invalid`, kind [`ErrorKind::InvalidRequest`] (400).
     #[error("Invalid {param}: {message}")]
-    ParameterInvalid { param: String, message: String },
+    ParameterInvalid {
+        /// The dotted path of the parameter at fault.
+        param: String,
+        /// Why the value was refused, for the caller.
+        message: String,
+    },
+    /// The request has a parameter the operation does not know; unknown parameters are refused
+    /// rather than ignored.
+    ///
+    /// Code `parameter_unknown`, kind [`ErrorKind::InvalidRequest`] (400).
     #[error("Received unknown parameter: {param}.")]
-    ParameterUnknown { param: String },
+    ParameterUnknown {
+        /// The dotted path of the unknown parameter.
+        param: String,
+    },
+    /// `data` names keys that match no sender field of the document or template.
+    ///
+    /// Code `unknown_data_fields`, kind [`ErrorKind::InvalidRequest`] (400); the param is the first
+    /// unknown key (`data.<name>`).
     #[error("Unknown data fields: {}.", names.join(", "))]
-    UnknownDataFields { names: Vec<String> },
+    UnknownDataFields {
+        /// Every unknown key, in the order given.
+        names: Vec<String>,
+    },
+    /// Required sender fields got no value in `data`.
+    ///
+    /// Code `missing_data`, kind [`ErrorKind::Unprocessable`] (422); the param is `data`.
     #[error("Required data fields are missing: {}.", keys.join(", "))]
-    MissingData { keys: Vec<String> },
+    MissingData {
+        /// The keys of the required sender fields left without a value.
+        keys: Vec<String>,
+    },
+    /// An envelope was given more signers than the limit allows.
+    ///
+    /// Code `too_many_signers`, kind [`ErrorKind::InvalidRequest`] (400); the param is `signers`.
     #[error("An envelope has at most {max} signers; {given} were given.")]
-    TooManySigners { given: usize, max: usize },
+    TooManySigners {
+        /// How many signers the request named.
+        given: usize,
+        /// The most signers an envelope may have.
+        max: usize,
+    },
+    /// The uploaded file is larger than the file size limit.
+    ///
+    /// Code `file_too_large`, kind [`ErrorKind::TooLarge`] (413); the param is `file`.
     #[error("The file is larger than the limit of {max_bytes} bytes.")]
-    FileTooLarge { max_bytes: usize },
+    FileTooLarge {
+        /// The file size limit, in bytes.
+        max_bytes: usize,
+    },
+    /// The uploaded PDF has more pages than the page limit.
+    ///
+    /// Code `too_many_pages`, kind [`ErrorKind::InvalidRequest`] (400); the param is `file`.
     #[error("The PDF has {pages} pages; at most {max} are allowed.")]
-    TooManyPages { pages: u32, max: u32 },
+    TooManyPages {
+        /// How many pages the PDF has.
+        pages: u32,
+        /// The most pages a document may have.
+        max: u32,
+    },
     /// Several documents (extensions E5) larger together than the file limit.
+    ///
+    /// Code `file_too_large`, kind [`ErrorKind::TooLarge`] (413); the param is `files`.
     #[error("The documents together are larger than the limit of {max_bytes} bytes.")]
-    DocumentsTooLarge { max_bytes: usize },
+    DocumentsTooLarge {
+        /// The file size limit the documents together exceed, in bytes.
+        max_bytes: usize,
+    },
     /// Several documents (extensions E5) with more pages together than the page limit.
+    ///
+    /// Code `too_many_pages`, kind [`ErrorKind::InvalidRequest`] (400); the param is `files`.
     #[error("The documents have at least {pages} pages together; at most {max} are allowed.")]
-    DocumentsTooManyPages { pages: u32, max: u32 },
+    DocumentsTooManyPages {
+        /// How many pages the documents were counted to have when the limit was passed (a
+        /// lower bound).
+        pages: u32,
+        /// The most pages the documents of one envelope may have together.
+        max: u32,
+    },
+    /// A file could not be read as a PDF (not a PDF, damaged, encrypted, or beyond what the
+    /// engine reads).
+    ///
+    /// Code `invalid_pdf`, kind [`ErrorKind::InvalidRequest`] (400).
     #[error("The file is not a readable PDF: {reason}")]
-    InvalidPdf { param: String, reason: String },
+    InvalidPdf {
+        /// The dotted path of the file parameter (`file`, `files.1`, ...).
+        param: String,
+        /// What the PDF engine could not read, shown in the message.
+        reason: String,
+    },
+    /// A void was asked for an envelope that is already completed.
+    ///
+    /// Code `envelope_completed`, kind [`ErrorKind::Conflict`] (409).
     #[error("A completed envelope cannot be voided.")]
     EnvelopeCompleted,
+    /// The object is not in a state that allows the operation (for example sending an envelope
+    /// that was already sent, or editing an archived template).
+    ///
+    /// Code `invalid_state`, kind [`ErrorKind::Conflict`] (409).
     #[error("{message}")]
-    InvalidState { message: String },
+    InvalidState {
+        /// What state the object is in and why that forbids the operation, for the caller.
+        message: String,
+    },
+    /// A file of an envelope that only exists once the envelope is completed (the signed PDF,
+    /// the audit trail, the archive) was asked for before that.
+    ///
+    /// Code `file_not_ready`, kind [`ErrorKind::Conflict`] (409).
     #[error("The {kind} file is available once the envelope is completed.")]
-    FileNotReady { kind: &'static str },
+    FileNotReady {
+        /// The file kind asked for (`signed`, `audit_trail`, `archive`).
+        kind: &'static str,
+    },
     /// Live retention deleted the envelope's PDFs; the record stays.
+    ///
+    /// Code `file_deleted`, kind [`ErrorKind::Gone`] (410).
     #[error(
         "The {kind} file of this envelope was deleted on {deleted_at} under the data retention \
          policy; the envelope and its events are kept."
     )]
     FileDeleted {
+        /// The file kind asked for (`original`, `signed`, `audit_trail`, `archive`).
         kind: &'static str,
+        /// When retention deleted the file.
         deleted_at: crate::clock::Timestamp,
     },
     /// The create would take the account past its storage quota. Nothing was written.
+    ///
+    /// Code `storage_quota_exceeded`, kind [`ErrorKind::QuotaExceeded`] (403).
     #[error(
         "This account stores {} of its {} storage quota and this request needs {} more; \
          nothing was created. Delete data or ask for a larger quota.",
         mib(*used_bytes), mib(*quota_bytes), mib(*needed_bytes)
     )]
     StorageQuotaExceeded {
+        /// The account's storage quota, in bytes.
         quota_bytes: u64,
+        /// What the account stores now, in bytes.
         used_bytes: u64,
+        /// What the refused request would have added, in bytes.
         needed_bytes: u64,
     },
+    /// A signing URL was asked for without `signer` while more than one signer can sign now.
+    ///
+    /// Code `signer_ambiguous`, kind [`ErrorKind::InvalidRequest`] (400); the param is `signer`.
     #[error("Several signers can sign now; name one with `signer`.")]
     SignerAmbiguous,
+    /// `signer` names neither a role nor a signer ID of the envelope.
+    ///
+    /// Code `signer_not_found`, kind [`ErrorKind::InvalidRequest`] (400); the param is `signer`.
     #[error("No signer of this envelope has the role or ID '{signer}'.")]
-    SignerNotFound { signer: String },
+    SignerNotFound {
+        /// The role or signer ID as given.
+        signer: String,
+    },
+    /// The named signer cannot act now: not their turn in the signing order, or they already
+    /// signed or declined, or the envelope is no longer out for signature.
+    ///
+    /// Code `signer_not_actionable`, kind [`ErrorKind::Conflict`] (409).
     #[error("Signer {signer} cannot sign now: {reason}.")]
     SignerNotActionable {
+        /// The signer's ID.
         signer: String,
+        /// Why the signer cannot act, a phrase for the message (`it is not this signer's turn`).
         reason: &'static str,
     },
     /// The signer must enter their code first (extensions E2): the document, signing and
     /// declining are out of reach until then.
+    ///
+    /// Code `verification_required`, kind [`ErrorKind::Permission`] (403).
     #[error("Enter your code to verify your identity before you continue.")]
     VerificationRequired,
     /// A wrong code; after the last attempt the link locks.
+    ///
+    /// Code `incorrect_code`, kind [`ErrorKind::InvalidRequest`] (400); the param is `code`.
     #[error("{}", incorrect_code_message(*attempts_left))]
-    IncorrectCode { attempts_left: u32 },
+    IncorrectCode {
+        /// How many more wrong codes the signer may enter before the link locks.
+        attempts_left: u32,
+    },
     /// Too many wrong codes: no code is checked before `until`.
+    ///
+    /// Code `verification_locked`, kind [`ErrorKind::RateLimited`] (429).
     #[error("Too many wrong codes. The link is locked until {}.", hh_mm(*until))]
-    VerificationLocked { until: crate::clock::Timestamp },
+    VerificationLocked {
+        /// When codes are checked again.
+        until: crate::clock::Timestamp,
+    },
     /// No emailed code is valid now (none was sent yet, it expired, or it was used).
+    ///
+    /// Code `code_expired`, kind [`ErrorKind::InvalidRequest`] (400); the param is `code`.
     #[error("This code is no longer valid. Ask for a new code and enter it within 10 minutes.")]
     CodeExpired,
     /// A code email was asked for less than a minute after the previous one.
+    ///
+    /// Code `code_recently_sent`, kind [`ErrorKind::RateLimited`] (429).
     #[error(
         "A code was sent less than a minute ago. You can ask for a new one in {retry_after_secs} seconds."
     )]
-    CodeRecentlySent { retry_after_secs: u64 },
+    CodeRecentlySent {
+        /// Seconds until a new code may be asked for.
+        retry_after_secs: u64,
+    },
+    /// The document has fields for a role that no signer of the request has.
+    ///
+    /// Code `missing_signer`, kind [`ErrorKind::InvalidRequest`] (400); the param is `signers`.
     #[error("The document has fields for role '{role}' but no signer has that role.")]
-    MissingSigner { role: String },
+    MissingSigner {
+        /// The role that has fields but no signer.
+        role: String,
+    },
+    /// A signer would have no signature field: none is tagged or given for their role and no
+    /// `signature_page` places one.
+    ///
+    /// Code `signer_without_fields`, kind [`ErrorKind::InvalidRequest`] (400); the param is
+    /// `signers.<index>`.
     #[error(
         "Signer {index} ({role}) has no signature field; tag one, give one in `fields`, or set `signature_page`."
     )]
-    SignerWithoutFields { index: usize, role: String },
+    SignerWithoutFields {
+        /// The signer's position in `signers`, from 0.
+        index: usize,
+        /// The signer's role.
+        role: String,
+    },
+    /// A webhook endpoint's `url` is not acceptable: not `https://` (unless insecure URLs are
+    /// allowed), not a URL, or aimed at an address that is not public.
+    ///
+    /// Code `url_invalid`, kind [`ErrorKind::InvalidRequest`] (400).
     #[error("{message}")]
-    UrlInvalid { param: String, message: String },
+    UrlInvalid {
+        /// The dotted path of the URL parameter.
+        param: String,
+        /// Why the URL was refused, for the caller.
+        message: String,
+    },
+    /// A live envelope was sent when the account's signature allowance for the period is used up.
+    ///
+    /// Code `insufficient_balance`, kind [`ErrorKind::PaymentRequired`] (402).
     #[error("No live signatures are left in this period's allowance.")]
     InsufficientBalance,
+    /// The API key made more requests than its rate limit allows in the current window.
+    ///
+    /// Code `rate_limited`, kind [`ErrorKind::RateLimited`] (429).
     #[error("Too many requests; retry after {retry_after_secs} seconds.")]
-    RateLimited { retry_after_secs: u64 },
+    RateLimited {
+        /// Seconds until the window has room again (the `Retry-After` of the response).
+        retry_after_secs: u64,
+    },
+    /// An `Idempotency-Key` was sent again with a request that differs from the first one it
+    /// was used with.
+    ///
+    /// Code `idempotency_key_reused`, kind [`ErrorKind::Idempotency`] (422).
     #[error("This idempotency key was already used with a different request.")]
     IdempotencyKeyReused,
+    /// An `Idempotency-Key` was sent again while the first request with it is still running.
+    ///
+    /// Code `idempotency_key_in_use`, kind [`ErrorKind::IdempotencyInFlight`] (409).
     #[error("A request with this idempotency key is still being processed.")]
     IdempotencyKeyInUse,
     /// Every slot of the PDF pool stayed taken for as long as the request could wait. Nothing
     /// was changed; the same request can be sent again.
+    ///
+    /// Code `service_busy`, kind [`ErrorKind::Unavailable`] (503).
     #[error(
         "The service is busy with other documents; nothing was changed. Retry after {retry_after_secs} seconds."
     )]
-    Busy { retry_after_secs: u64 },
+    Busy {
+        /// Seconds after which the request is worth sending again.
+        retry_after_secs: u64,
+    },
     /// A page of a signing link's document could not be drawn as a picture
     /// ([`crate::SigningService::signing_page_image`]): no renderer, or the page is beyond the
     /// renderer's time or memory. The document itself can still be opened as a PDF. The reason
     /// is for logs only.
+    ///
+    /// Code `page_not_drawable`, kind [`ErrorKind::Unprocessable`] (422).
     #[error("This page could not be shown as a picture; open the document as a PDF instead.")]
-    PageNotDrawable { reason: String },
+    PageNotDrawable {
+        /// Why the page could not be drawn, for logs.
+        reason: String,
+    },
     /// A backend failed; the cause is for logs only.
+    ///
+    /// Code `internal_error`, kind [`ErrorKind::Internal`] (500); the message callers see never
+    /// includes the cause ([`Error::public_message`]).
     #[error("a backend is unavailable")]
-    Unavailable { source: BoxError },
+    Unavailable {
+        /// The backend's own error.
+        source: BoxError,
+    },
     /// A broken invariant; the detail is for logs only.
+    ///
+    /// Code `internal_error`, kind [`ErrorKind::Internal`] (500).
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -144,17 +358,28 @@ pub enum Error {
 /// The category of an error, which decides the status a front end shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {
+    /// The caller is not authenticated: no valid API key (401).
     Authentication,
+    /// The caller is authenticated but may not do this: a test-only operation with a live key, a
+    /// signer who has not verified their code (403).
     Permission,
+    /// The object does not exist for this caller (404).
     NotFound,
+    /// The request is malformed or its parameters are invalid (400).
     InvalidRequest,
     /// The request is well-formed but its content is unusable (missing data).
     Unprocessable,
+    /// A file is larger than the size limit (413).
     TooLarge,
+    /// The object's state forbids the operation (409).
     Conflict,
+    /// The account's allowance of live signatures is used up (402).
     PaymentRequired,
+    /// Too many requests or attempts in a window; retry after the time the error gives (429).
     RateLimited,
+    /// An idempotency key was reused with a different request (422).
     Idempotency,
+    /// A request with the same idempotency key is still running; retry once it has finished (409).
     IdempotencyInFlight,
     /// The service cannot take the work now but will later (busy); retrying is safe.
     Unavailable,
@@ -163,6 +388,7 @@ pub enum ErrorKind {
     /// The account may not store more (its storage quota); the same request fails again until
     /// data is deleted or the quota raised.
     QuotaExceeded,
+    /// A broken invariant or a failed backend; details are logged, never shown (500).
     Internal,
 }
 
@@ -227,6 +453,8 @@ impl Error {
         }
     }
 
+    /// The category of the error, which decides the status a front end shows (the HTTP server maps
+    /// each kind to one status in one place).
     pub fn kind(&self) -> ErrorKind {
         use Error::*;
         match self {
@@ -327,4 +555,5 @@ impl Error {
     }
 }
 
+/// The result of every fallible call of the service, with [`Error`] as the default error.
 pub type Result<T, E = Error> = std::result::Result<T, E>;

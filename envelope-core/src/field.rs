@@ -11,10 +11,15 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FieldType {
+    /// Where the signer draws or types their signature (`signature`).
     Signature,
+    /// Where the signer puts their initials (`initials`).
     Initials,
+    /// The date of signing, filled in by the service (`date`).
     Date,
+    /// Free text (`text`).
     Text,
+    /// A box that is ticked or not (`checkbox`).
     Checkbox,
     /// One choice of [`Field::options`], shown as radio buttons (extensions E6).
     Radio,
@@ -95,18 +100,28 @@ pub const SENDER: &str = "sender";
 /// of the page as displayed (after `/Rotate`), `page` counts from 1.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Field {
+    /// The field's name, unique within its document; the key of its value in `data` or in a
+    /// signer's input.
     pub key: String,
+    /// What kind of value the field takes (`type` on the wire).
     #[serde(rename = "type")]
     pub kind: FieldType,
     /// The signer role the field belongs to; `None` for sender data fields.
     pub role: Option<String>,
     /// A role name, or [`SENDER`].
     pub filled_by: String,
+    /// True when the field must have a value before the signer (or the create, for sender
+    /// fields) can finish.
     pub required: bool,
+    /// The page the field is on, from 1.
     pub page: u32,
+    /// Distance of the box's left edge from the page's left edge, in points.
     pub x: f64,
+    /// Distance of the box's top edge from the page's top edge, in points.
     pub y: f64,
+    /// Width of the box, in points.
     pub width: f64,
+    /// Height of the box, in points.
     pub height: f64,
     /// The envelope's document the field is in, from 1 (extensions E5).
     #[serde(default = "first_document")]
@@ -148,7 +163,10 @@ pub enum FieldSource {
     Tag,
     /// An AcroForm field with this fully qualified name (`T` entries joined by `.`): the form field
     /// gets the value (and an appearance).
-    Form { name: String },
+    Form {
+        /// The fully qualified name of the form field.
+        name: String,
+    },
 }
 
 /// A field together with its source, as templates and envelopes keep it: one flat JSON object,
@@ -156,8 +174,10 @@ pub enum FieldSource {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(from = "FlatPlacedField")]
 pub struct PlacedField {
+    /// The field as the API shows it.
     #[serde(flatten)]
     pub field: Field,
+    /// Where the field was found; absent in stored JSON means [`FieldSource::Explicit`].
     #[serde(default)]
     pub source: FieldSource,
 }

@@ -11,17 +11,30 @@ use crate::error::Error;
 use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
 
+/// The prefix of the ID of an envelope.
 pub const ENVELOPE: &str = "env_";
+/// The prefix of the ID of a signer.
 pub const SIGNER: &str = "sgn_";
+/// The prefix of the ID of an event.
 pub const EVENT: &str = "evt_";
+/// The prefix of the ID of a template.
 pub const TEMPLATE: &str = "tmpl_";
+/// The prefix of the ID of an account.
 pub const ACCOUNT: &str = "acct_";
+/// The prefix of the ID of an API key record (not the secret key itself).
 pub const API_KEY: &str = "key_";
+/// The prefix of the ID of a webhook endpoint.
 pub const WEBHOOK_ENDPOINT: &str = "we_";
+/// The prefix of the ID of an API request (its `Service-Request-Id` header, and `request_id` in
+/// error bodies).
 pub const REQUEST: &str = "req_";
+/// The prefix of the ID of a webhook delivery (one event to one endpoint, over its attempts).
 pub const DELIVERY: &str = "whd_";
+/// The prefix of the ID of a sent email.
 pub const EMAIL: &str = "eml_";
+/// The prefix of the ID of a copied (`cc`) recipient of an envelope.
 pub const RECIPIENT: &str = "rcp_";
+/// The prefix of the ID of a webhook endpoint's signing secret.
 pub const WEBHOOK_SECRET: &str = "whsec_";
 
 /// `n` random base62 characters (about 5.95 bits each).
@@ -107,6 +120,7 @@ pub fn same_digest(a: &str, b: &str) -> bool {
             == 0
 }
 
+/// Lowercase hex of `bytes`, two characters per byte.
 pub fn hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);

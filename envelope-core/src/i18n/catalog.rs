@@ -44,7 +44,10 @@ macro_rules! messages {
         /// A message of the catalogues. Each variant is one key of every `.ftl` file.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Msg {
-            $($variant,)*
+            $(
+                #[doc = concat!("The message `", $key, "` of every catalogue.")]
+                $variant,
+            )*
         }
 
         impl Msg {

@@ -18,13 +18,21 @@ pub use locale::{InvalidLocale, Locale};
 /// A language the catalogues cover. [`Lang::En`] is the fallback of every other tag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Lang {
+    /// English (`en`).
     En,
+    /// German (`de`).
     De,
+    /// French (`fr`).
     Fr,
+    /// Spanish (`es`).
     Es,
+    /// Italian (`it`).
     It,
+    /// Portuguese (`pt`).
     Pt,
+    /// Dutch (`nl`).
     Nl,
+    /// Polish (`pl`).
     Pl,
 }
 

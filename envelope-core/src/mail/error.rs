@@ -8,10 +8,16 @@ use std::time::Duration;
 pub enum MailError {
     /// The SMTP URL's scheme is not `smtp` or `smtps`.
     #[error("SMTP URL scheme must be smtp or smtps, not \"{scheme}\"")]
-    UnsupportedScheme { scheme: String },
+    UnsupportedScheme {
+        /// The scheme the URL has.
+        scheme: String,
+    },
     /// The SMTP URL could not be used; the URL itself is not repeated (it may hold secrets).
     #[error("invalid SMTP URL: {reason}")]
-    InvalidUrl { reason: &'static str },
+    InvalidUrl {
+        /// What is wrong with the URL, in words that never quote it.
+        reason: &'static str,
+    },
     /// Credentials belong in the environment, not in a URL that ends up in logs and shell history.
     #[error(
         "the SMTP URL must not contain a user name or password; set ENVELOPE_SMTP_USERNAME and ENVELOPE_SMTP_PASSWORD"
@@ -28,7 +34,9 @@ pub enum MailError {
     /// An address (sender or recipient) is not a valid email address.
     #[error("invalid email address \"{address}\"")]
     InvalidAddress {
+        /// The address as given.
         address: String,
+        /// Why the address was refused.
         #[source]
         source: lettre::address::AddressError,
     },
@@ -40,7 +48,10 @@ pub enum MailError {
     Smtp(#[from] lettre::transport::smtp::Error),
     /// The whole send took longer than the configured timeout.
     #[error("SMTP send timed out after {} ms", after.as_millis())]
-    Timeout { after: Duration },
+    Timeout {
+        /// The configured timeout that ran out.
+        after: Duration,
+    },
     /// Writing a file failed.
     #[error("mail file: {0}")]
     Io(#[from] std::io::Error),

@@ -38,15 +38,20 @@ pub use smtp::{SmtpCredentials, SmtpMailer, SmtpMailerBuilder};
 /// A name and address.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Mailbox {
+    /// The display name, as it appears before the address.
     pub name: String,
+    /// The email address.
     pub email: String,
 }
 
 /// A file attached to an email.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Attachment {
+    /// The file name the recipient sees.
     pub file_name: String,
+    /// The MIME type of `bytes` (`application/pdf` for the service's documents).
     pub content_type: String,
+    /// The file's content.
     pub bytes: Vec<u8>,
 }
 
@@ -54,9 +59,14 @@ pub struct Attachment {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EmailKind {
+    /// Asks a signer to sign, with their signing link, when the envelope is sent to them (or
+    /// they are reassigned).
     SigningRequest,
+    /// Reminds a signer who has not finished, with a fresh signing link.
     Reminder,
+    /// Tells the signers who were sent the envelope, and the copied recipients, that it was voided.
     Voided,
+    /// Tells the signers and the copied recipients that every signer signed.
     Completed,
     /// A code to verify the signer's identity (extensions E2, `email_code`).
     Code,
@@ -88,11 +98,17 @@ impl Mailbox {
 /// A complete message: plain text always, HTML when the service has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email {
+    /// What kind of message this is.
     pub kind: EmailKind,
+    /// The one recipient.
     pub to: Mailbox,
+    /// The subject line.
     pub subject: String,
+    /// The plain-text body, which every message has.
     pub text: String,
+    /// The HTML body, sent as an alternative to `text` when present.
     pub html: Option<String>,
+    /// Files attached to the message (PDFs of the envelope), in order.
     pub attachments: Vec<Attachment>,
     /// The envelope this message is about.
     pub envelope: String,
@@ -105,6 +121,8 @@ pub struct Email {
 /// must not modify the message, and must be safe to call concurrently.
 #[async_trait]
 pub trait Mailer: Send + Sync + 'static {
+    /// Sends one message, or hands it to a transport that will; `Err` means it was not sent and
+    /// the caller may retry.
     async fn send(&self, email: &Email) -> Result<(), BoxError>;
 }
 
@@ -126,6 +144,7 @@ pub struct MemoryMailer {
 }
 
 impl MemoryMailer {
+    /// A mailer that has sent nothing yet.
     pub fn new() -> Self {
         Self::default()
     }

@@ -51,6 +51,7 @@ impl SmtpCredentials {
     /// The variable [`from_env`](Self::from_env) reads the password from.
     pub const PASSWORD_VAR: &'static str = "ENVELOPE_SMTP_PASSWORD";
 
+    /// Credentials from a user name and a password given directly (not from the environment).
     pub fn new(username: impl Into<String>, password: impl Into<String>) -> Self {
         Self {
             username: username.into(),

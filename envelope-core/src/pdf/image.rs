@@ -21,8 +21,11 @@ use super::writer::Update;
 pub struct DrawingLimits {
     /// PNG bytes, before and after re-encoding.
     pub max_bytes: usize,
+    /// Widest drawing accepted, in pixels.
     pub max_width: u32,
+    /// Highest drawing accepted, in pixels.
     pub max_height: u32,
+    /// Most pixels (width times height) a drawing may have.
     pub max_pixels: u64,
     /// What the PNG decoder may allocate besides the pixels (chunks, rows, inflate state).
     pub decoder_bytes: usize,
@@ -53,11 +56,19 @@ impl DrawingLimits {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum DrawingError {
     /// More bytes than [`DrawingLimits::max_bytes`].
-    TooManyBytes { max: usize },
+    TooManyBytes {
+        /// The byte limit that was passed.
+        max: usize,
+    },
     /// Not a PNG, or a PNG the decoder cannot read to the end of its pixels.
     Unreadable,
     /// Wider, higher or larger than the limits allow.
-    TooLarge { width: u32, height: u32 },
+    TooLarge {
+        /// The drawing's width, in pixels.
+        width: u32,
+        /// The drawing's height, in pixels.
+        height: u32,
+    },
     /// Every pixel is the same: there is no stroke to show.
     Blank,
 }

@@ -66,7 +66,9 @@ pub enum PdfError {
 /// The size of a page as displayed (after `/Rotate`), in points.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PageSize {
+    /// Width of the page, in points.
     pub width: f64,
+    /// Height of the page, in points.
     pub height: f64,
 }
 

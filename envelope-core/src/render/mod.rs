@@ -86,11 +86,17 @@ impl PageImage {
 pub enum RenderError {
     /// The page is past the document's last.
     #[error("the document has no page {page}")]
-    NoSuchPage { page: u32 },
+    NoSuchPage {
+        /// The page asked for, from 1.
+        page: u32,
+    },
     /// The document could not be drawn within the budget: the worker ran out of time or
     /// memory, crashed, or said the file is not a PDF it can draw.
     #[error("the page could not be drawn: {reason}")]
-    Failed { reason: String },
+    Failed {
+        /// What went wrong, for logs.
+        reason: String,
+    },
     /// Every worker is busy; try again shortly.
     #[error("every page renderer is busy")]
     Busy,

@@ -42,9 +42,11 @@ impl std::fmt::Debug for SigningIdentity {
 
 /// A newly generated development identity and its PEM files, for storing in the data dir.
 pub struct DevelopmentIdentity {
+    /// The identity, loaded from the two PEM files, ready to seal with.
     pub identity: SigningIdentity,
     /// PKCS#8 PEM of the key: write it with owner-only permissions.
     pub key_pem: String,
+    /// PEM of the self-signed certificate, to store next to the key.
     pub cert_pem: String,
 }
 
@@ -165,6 +167,7 @@ impl SigningIdentity {
         self
     }
 
+    /// What may be shown about the identity's certificate.
     pub fn info(&self) -> &CertificateInfo {
         &self.info
     }

@@ -49,7 +49,10 @@ pub enum SealError {
     Timestamp(String),
     /// The timestamp authority could not be reached.
     #[error("the timestamp authority is unavailable: {source}")]
-    Unavailable { source: BoxError },
+    Unavailable {
+        /// The transport's error.
+        source: BoxError,
+    },
 }
 
 /// Signs the digest of a PDF's `/ByteRange` as a detached CMS `SignedData`.
@@ -84,6 +87,8 @@ const BASE_CAPACITY: usize = 4 * 1024;
 const TIMESTAMP_CAPACITY: usize = 16 * 1024;
 
 impl LocalSealer {
+    /// A sealer that signs with `identity`, without timestamps (PAdES B-B) until
+    /// [`Self::with_timestamps`].
     pub fn new(identity: SigningIdentity) -> Self {
         LocalSealer {
             identity,
@@ -97,6 +102,7 @@ impl LocalSealer {
         self
     }
 
+    /// The identity the sealer signs with.
     pub fn identity(&self) -> &SigningIdentity {
         &self.identity
     }

@@ -32,6 +32,8 @@ use crate::error::BoxError;
 /// response body is returned as it is.
 #[async_trait]
 pub trait TimestampAuthority: Send + Sync + std::fmt::Debug + 'static {
+    /// Sends one DER `TimeStampReq` and returns the DER `TimeStampResp` as received; `Err` for a
+    /// transport failure.
     async fn exchange(&self, request: Vec<u8>) -> Result<Vec<u8>, BoxError>;
 }
 
@@ -205,6 +207,7 @@ impl std::fmt::Debug for LocalTimestampAuthority {
 const TEST_POLICY: Oid = Oid::new_unwrap("1.3.6.1.4.1.57264.1.1");
 
 impl LocalTimestampAuthority {
+    /// An authority that signs with `identity` at the system clock's time.
     pub fn new(identity: SigningIdentity) -> Self {
         LocalTimestampAuthority {
             identity,

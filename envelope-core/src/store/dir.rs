@@ -31,6 +31,7 @@ impl DirBlobStore {
         Ok(DirBlobStore { dir })
     }
 
+    /// The directory the blobs are stored in.
     pub fn dir(&self) -> &Path {
         &self.dir
     }

@@ -148,6 +148,7 @@ impl std::fmt::Debug for MemoryStore {
 }
 
 impl MemoryStore {
+    /// An empty store.
     pub fn new() -> Self {
         Self::default()
     }
@@ -1031,6 +1032,7 @@ impl std::fmt::Debug for MemoryBlobStore {
 }
 
 impl MemoryBlobStore {
+    /// An empty blob store.
     pub fn new() -> Self {
         Self::default()
     }

@@ -102,6 +102,7 @@ pub enum StoreError {
     Unavailable(#[source] BoxError),
 }
 
+/// The result of every [`Store`] and [`BlobStore`] call.
 pub type StoreResult<T> = Result<T, StoreError>;
 
 /// What the service makes of a store's refusal that it did not handle itself.
@@ -137,11 +138,14 @@ pub enum NotReadyCause {
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{detail}")]
 pub struct NotReady {
+    /// What kind of failure the probe met, which decides what readiness reports.
     pub cause: NotReadyCause,
+    /// The failure in words, for the logs only.
     pub detail: String,
 }
 
 impl NotReady {
+    /// A report of `cause`, with `detail` (anything `Display`) as its words for the logs.
     pub fn new(cause: NotReadyCause, detail: impl std::fmt::Display) -> NotReady {
         NotReady {
             cause,
@@ -153,6 +157,7 @@ impl NotReady {
 /// One page of a list request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PageRequest {
+    /// Most items the page may hold; the store returns up to this many.
     pub limit: usize,
     /// An ID of the same kind and scope; the page starts after it.
     pub starting_after: Option<String>,
@@ -161,13 +166,16 @@ pub struct PageRequest {
 /// A page of results.
 #[derive(Debug, Clone)]
 pub struct Page<T> {
+    /// The items of the page, newest first.
     pub items: Vec<T>,
+    /// True when more items follow the last one of this page.
     pub has_more: bool,
 }
 
 /// Outcome of a list whose cursor names nothing in scope.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Listed<T> {
+    /// The items of the page, newest first, and whether more items follow the last one.
     Page(Vec<T>, bool),
     /// `starting_after` names no item of this kind in this scope.
     UnknownCursor,
@@ -176,21 +184,32 @@ pub enum Listed<T> {
 /// A debit of one live signature from the account's allowance for a period.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllowanceDebit {
+    /// The account whose allowance is debited.
     pub account: String,
     /// `YYYY-MM` (UTC).
     pub period: String,
+    /// The account's monthly live allowance: the debit applies only while the period's usage is
+    /// below it, else [`StoreError::InsufficientBalance`].
     pub allowance: u32,
 }
 
 /// A signing link, stored by the SHA-256 of its token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SigningToken {
+    /// Lowercase hex SHA-256 of the link's token ([`crate::ids::digest`]); the clear token is never
+    /// stored.
     pub token_hash: String,
+    /// The account of the envelope the link opens.
     pub account: String,
+    /// The mode (test or live) of the envelope the link opens.
     pub mode: crate::model::Mode,
+    /// The ID of the envelope the link opens.
     pub envelope: String,
+    /// The ID of the signer the link is for.
     pub signer: String,
+    /// When the link was made.
     pub created_at: Timestamp,
+    /// When the link stops working.
     pub expires_at: Timestamp,
 }
 
@@ -198,17 +217,25 @@ pub struct SigningToken {
 /// the envelope's files when the link is used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArchiveOf {
+    /// The account of the envelope.
     pub account: String,
+    /// The mode (test or live) of the envelope.
     pub mode: crate::model::Mode,
+    /// The ID of the envelope whose files the ZIP holds.
     pub envelope: String,
 }
 
 /// A download link, stored by the SHA-256 of its token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileLink {
+    /// Lowercase hex SHA-256 of the link's token ([`crate::ids::digest`]); the clear token is never
+    /// stored.
     pub token_hash: String,
+    /// The key in the [`BlobStore`] of the file the link downloads.
     pub blob: String,
+    /// The file name the download is offered under.
     pub file_name: String,
+    /// When the link stops working.
     pub expires_at: Timestamp,
     /// For a file stored as a delta: the blob that comes before `blob`
     /// ([`StoredFile::delta`](crate::model::StoredFile::delta)).
@@ -234,12 +261,16 @@ pub struct PurgeBefore {
 /// How many rows [`Store::purge_expired`] deleted, by kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Purged {
+    /// Idempotency records deleted: finished ones past their replay window and abandoned claims.
     pub idempotency_keys: usize,
+    /// Expired signing links deleted.
     pub signing_tokens: usize,
+    /// Expired download links deleted.
     pub file_links: usize,
 }
 
 impl Purged {
+    /// Rows deleted, of every kind together.
     pub fn total(&self) -> usize {
         self.idempotency_keys + self.signing_tokens + self.file_links
     }
@@ -258,7 +289,9 @@ pub struct Removed {
 /// A response kept for idempotent replay.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StoredResponse {
+    /// The HTTP status of the first response.
     pub status: u16,
+    /// The body of the first response, byte for byte.
     pub body: Vec<u8>,
 }
 
@@ -306,7 +339,10 @@ pub enum IdempotencyBegin {
     /// attempt died without finishing. Operations that create resources derive their IDs from
     /// it, so such a retry finds what the earlier attempt may have committed instead of
     /// creating it twice.
-    Started { origin: String },
+    Started {
+        /// The lineage of the request, from which created resources derive their IDs.
+        origin: String,
+    },
     /// A finished request with the same fingerprint: replay this.
     Replay(StoredResponse),
     /// The key was used for a different request.
@@ -327,6 +363,7 @@ pub struct QueueDepths {
 /// Filters of the envelope list.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EnvelopeFilter {
+    /// Only envelopes made from the template with this ID; `None` lists every envelope.
     pub template: Option<String>,
 }
 
@@ -336,11 +373,14 @@ pub trait Store: Send + Sync + 'static {
     // Accounts and keys.
     /// Inserts an account with its first keys, atomically.
     async fn insert_account(&self, account: &Account, keys: &[ApiKey]) -> StoreResult<()>;
+    /// The account with this ID; `None` when there is none.
     async fn get_account(&self, id: &str) -> StoreResult<Option<Account>>;
     /// All accounts, oldest first.
     async fn list_accounts(&self) -> StoreResult<Vec<Account>>;
     /// Sets the monthly live allowance; false when no such account.
     async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool>;
+    /// Inserts one more key for an existing account; [`StoreError::Duplicate`] when a key with the
+    /// same ID or the same hash exists already.
     async fn insert_api_key(&self, key: &ApiKey) -> StoreResult<()>;
     /// The key with this hash, revoked or not.
     async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>>;
@@ -353,6 +393,7 @@ pub trait Store: Send + Sync + 'static {
         };
         Ok(self.get_account(&key.account).await?.map(|a| (key, a)))
     }
+    /// Every key of the account, revoked or not; empty for an unknown account.
     async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked; false when the account has no such unrevoked key.
     async fn revoke_api_key(&self, account: &str, key_id: &str, at: Timestamp)
@@ -366,7 +407,13 @@ pub trait Store: Send + Sync + 'static {
     async fn storage_used(&self, account: &str) -> StoreResult<u64>;
 
     // Templates.
+    /// Inserts a template, with its held file ([`TemplateRecord::held_files`]) counted towards the
+    /// account's stored bytes. [`StoreError::Duplicate`] when the ID exists;
+    /// [`StoreError::QuotaExceeded`], writing nothing, when the account would end up above its
+    /// storage quota.
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()>;
+    /// The template with this ID in `scope`, archived or not; `None` when it does not exist or
+    /// belongs to another scope.
     async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>>;
     /// Writes `template` if the stored version is `template.version - 1`.
     async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()>;
@@ -378,19 +425,35 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Listed<TemplateRecord>>;
 
     // Envelopes, with their events and outbox rows.
+    /// Inserts a new envelope (version 1) with its events, one pending delivery per subscribed
+    /// enabled endpoint of the same scope for each event, and `debit` when given, all or nothing.
+    /// Refused, writing nothing, with [`StoreError::Duplicate`] when the ID exists,
+    /// [`StoreError::InsufficientBalance`] when the debit does not fit,
+    /// [`StoreError::QuotaExceeded`] when the account's stored bytes would end above its quota, and
+    /// [`StoreError::Conflict`] when the record names a template that no longer exists.
     async fn create_envelope(
         &self,
         envelope: &EnvelopeRecord,
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()>;
+    /// Writes `envelope` if the stored version is `envelope.version - 1` and the record keeps its
+    /// account and mode, together with its events, their pending deliveries and `debit` when given,
+    /// all or nothing. [`StoreError::Conflict`] (nothing written) when the version is stale or the
+    /// envelope is missing; [`StoreError::InsufficientBalance`] when the debit does not fit. Never
+    /// refused for the storage quota.
     async fn update_envelope(
         &self,
         envelope: &EnvelopeRecord,
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()>;
+    /// The envelope with this ID in `scope`; `None` when it does not exist or belongs to another
+    /// scope.
     async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>>;
+    /// A page of the scope's envelopes that pass `filter`, newest first, after the
+    /// `starting_after` cursor; [`Listed::UnknownCursor`] when the cursor names no envelope in
+    /// scope.
     async fn list_envelopes(
         &self,
         scope: &Scope,
@@ -413,9 +476,13 @@ pub trait Store: Send + Sync + 'static {
     async fn queue_depths(&self) -> StoreResult<QueueDepths>;
 
     // Events and the outbox.
+    /// The event with this ID in `scope`; `None` when it does not exist or belongs to another
+    /// scope.
     async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>>;
     /// Looks an event up by ID alone (admin operations).
     async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>>;
+    /// A page of the scope's events, of type `kind` when given, newest first, after the
+    /// `starting_after` cursor; [`Listed::UnknownCursor`] when the cursor names no event in scope.
     async fn list_events(
         &self,
         scope: &Scope,
@@ -430,7 +497,11 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Vec<WebhookDelivery>>;
 
     // Webhook endpoints.
+    /// Inserts an endpoint; [`StoreError::Duplicate`] when the ID exists. Only events written
+    /// after it get deliveries for it.
     async fn insert_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
+    /// The endpoint with this ID in `scope`; `None` when it does not exist or belongs to another
+    /// scope.
     async fn get_webhook_endpoint(
         &self,
         scope: &Scope,
@@ -438,9 +509,13 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Option<WebhookEndpointRecord>>;
     /// Looks an endpoint up by ID alone (admin operations).
     async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>>;
+    /// Replaces the stored endpoint with the same ID, last write wins (endpoints carry no version);
+    /// [`StoreError::Conflict`] when there is no such endpoint.
     async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
     /// False when there was no such endpoint in scope.
     async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool>;
+    /// A page of the scope's endpoints, newest first, after the `starting_after` cursor;
+    /// [`Listed::UnknownCursor`] when the cursor names no endpoint in scope.
     async fn list_webhook_endpoints(
         &self,
         scope: &Scope,
@@ -448,9 +523,17 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Listed<WebhookEndpointRecord>>;
 
     // Links.
+    /// Stores a signing link; [`StoreError::Duplicate`] when its hash exists already.
     async fn insert_signing_token(&self, token: &SigningToken) -> StoreResult<()>;
+    /// The signing link whose token has this hash, expired or not until
+    /// [`Store::purge_expired`] removes it (the caller checks `expires_at`); `None` for an
+    /// unknown hash.
     async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>>;
+    /// Stores a download link; [`StoreError::Duplicate`] when its hash exists already.
     async fn insert_file_link(&self, link: &FileLink) -> StoreResult<()>;
+    /// The download link whose token has this hash, expired or not until
+    /// [`Store::purge_expired`] removes it (the caller checks `expires_at`); `None` for an
+    /// unknown hash or a link deleted with the last hold of its blob.
     async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>>;
 
     // Webhook delivery (the outbox worker).
@@ -556,6 +639,7 @@ pub trait Store: Send + Sync + 'static {
 /// One blob as [`BlobStore::list`] reports it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BlobInfo {
+    /// The key the blob was stored under.
     pub key: String,
     /// The `stored_at` of its `put`; `None` when the implementation does not know it (blobs
     /// written before it kept the time): such a blob is never swept as an orphan.
@@ -571,7 +655,12 @@ pub struct BlobInfo {
 /// blob that exists throughout it once. `delete` of an unknown key is `Ok(false)`.
 #[async_trait]
 pub trait BlobStore: Send + Sync + 'static {
+    /// Stores `bytes` under `key`, atomically (a reader sees all of the bytes or none) and, for
+    /// durable implementations, durably once it returns; `stored_at` is kept for
+    /// [`BlobStore::list`].
+    /// A retried `put` of the same key keeps the later `stored_at`.
     async fn put(&self, key: &str, bytes: Bytes, stored_at: Timestamp) -> StoreResult<()>;
+    /// The bytes stored under `key`; `None` for an unknown key.
     async fn get(&self, key: &str) -> StoreResult<Option<Bytes>>;
     /// Up to `limit` blobs whose keys come after `after` (from the first with `None`).
     async fn list(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<BlobInfo>>;

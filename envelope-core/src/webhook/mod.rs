@@ -35,17 +35,22 @@ pub const SIGNATURE_HEADER: &str = "Service-Signature";
 /// One POST to an endpoint.
 #[derive(Debug, Clone)]
 pub struct WebhookRequest {
+    /// The endpoint's URL, to POST to.
     pub url: String,
+    /// The JSON body: the event object, exactly as signed.
     pub body: Bytes,
     /// Value of [`SIGNATURE_HEADER`].
     pub signature: String,
+    /// The ID of the event delivered, for logs and for receivers that deduplicate.
     pub event_id: String,
+    /// How long the whole attempt may take before it counts as failed.
     pub timeout: Duration,
 }
 
 /// What the receiver answered.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WebhookResponse {
+    /// The HTTP status the receiver answered; 2xx counts as delivered.
     pub status: u16,
 }
 
@@ -57,6 +62,8 @@ pub struct WebhookResponse {
 /// retries by itself: the schedule belongs to the caller.
 #[async_trait]
 pub trait WebhookSink: Send + Sync + 'static {
+    /// Makes one POST attempt and reports the status the receiver answered, 2xx or not; `Err` only
+    /// when no status was got (DNS, connect, TLS, timeout, refused address).
     async fn deliver(&self, request: &WebhookRequest) -> Result<WebhookResponse, BoxError>;
 }
 
@@ -77,6 +84,7 @@ impl Default for MemorySink {
 }
 
 impl MemorySink {
+    /// A sink whose receiver always answers 200.
     pub fn new() -> Self {
         Self::default()
     }
@@ -87,6 +95,7 @@ impl MemorySink {
             requests: Mutex::new(Vec::new()),
         }
     }
+    /// Every request delivered so far, in order.
     pub fn requests(&self) -> Vec<WebhookRequest> {
         self.requests
             .lock()

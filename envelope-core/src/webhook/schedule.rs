@@ -22,6 +22,8 @@ impl Default for RetrySchedule {
 }
 
 impl RetrySchedule {
+    /// A schedule with these delays between attempts; an empty list means a single attempt and no
+    /// retry.
     pub fn new(delays: Vec<Duration>) -> Self {
         RetrySchedule { delays }
     }

@@ -29,10 +29,15 @@ pub fn signature_header(secrets: &[&str], timestamp: i64, body: &[u8]) -> String
 /// Why a signature was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SignatureError {
+    /// The header has no `t=` timestamp (or one that is not a whole number), no `v1=` signature,
+    /// or a part that is not `key=value`.
     #[error("the signature header is malformed")]
     Malformed,
+    /// The header's timestamp is further than the tolerance from now, in either direction (a
+    /// replayed or delayed request).
     #[error("the timestamp is outside the tolerance")]
     TimestampOutOfTolerance,
+    /// No `v1=` signature of the header is the HMAC of the body under the secret.
     #[error("no signature matches")]
     NoMatch,
 }

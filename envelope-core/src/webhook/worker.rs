@@ -24,6 +24,7 @@ use crate::store::{ClaimLimits, Store, StoreError};
 /// How the worker behaves.
 #[derive(Debug, Clone)]
 pub struct WorkerSettings {
+    /// When failed deliveries are retried, and how many attempts each gets.
     pub schedule: RetrySchedule,
     /// Total time a receiver gets to answer (10 s by the spec).
     pub timeout: Duration,

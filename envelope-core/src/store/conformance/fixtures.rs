@@ -17,6 +17,7 @@ pub fn t(ms: i64) -> Timestamp {
     Timestamp::from_millis(1_767_225_600_000 + ms).expect("valid timestamp")
 }
 
+/// The mode that is not `m`: live for test, test for live.
 pub fn other_mode(m: Mode) -> Mode {
     match m {
         Mode::Test => Mode::Live,
@@ -24,6 +25,8 @@ pub fn other_mode(m: Mode) -> Mode {
     }
 }
 
+/// An account with a fresh ID, a name full of characters that need escaping, `allowance` live
+/// signatures a month and no storage quota. Not inserted.
 pub fn account(allowance: u32) -> Account {
     Account {
         id: ids::new_id(ids::ACCOUNT),
@@ -34,6 +37,8 @@ pub fn account(allowance: u32) -> Account {
     }
 }
 
+/// An unrevoked key of `account` in `mode`, with a fresh ID and the digest of a fresh secret.
+/// Not inserted.
 pub fn api_key(account: &str, mode: Mode) -> ApiKey {
     let secret = format!("sk_{}_{}", mode.as_str(), ids::new_token());
     ApiKey {
@@ -67,6 +72,8 @@ fn file(name: &str) -> StoredFile {
     }
 }
 
+/// A version 1 template of `scope`, not archived, with two roles, two pages of different sizes,
+/// no fields and a fresh file blob. Not inserted.
 pub fn template(scope: &Scope) -> TemplateRecord {
     TemplateRecord {
         id: ids::TemplateId::new(),
@@ -86,6 +93,8 @@ pub fn template(scope: &Scope) -> TemplateRecord {
     }
 }
 
+/// A version 1 draft envelope of `scope`, made from no template, with one pending signer (who
+/// has a value), metadata, sender data and a fresh original blob. Not inserted.
 pub fn envelope(scope: &Scope) -> EnvelopeRecord {
     let signer = SignerRecord {
         signer: Signer {
@@ -154,6 +163,7 @@ pub fn next(e: &EnvelopeRecord) -> EnvelopeRecord {
     n
 }
 
+/// An event of type `kind` about `e`, in `e`'s scope, with a fresh ID.
 pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
     EventRecord {
         account: e.account.clone(),
@@ -175,6 +185,8 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
     }
 }
 
+/// A webhook endpoint of `scope` with status `status`, subscribed to the event types `events`,
+/// with a fresh ID and secret. Not inserted.
 pub fn endpoint(scope: &Scope, events: &[&str], status: EndpointStatus) -> WebhookEndpointRecord {
     WebhookEndpointRecord {
         id: ids::WebhookEndpointId::new(),
@@ -191,6 +203,8 @@ pub fn endpoint(scope: &Scope, events: &[&str], status: EndpointStatus) -> Webho
     }
 }
 
+/// A signing link for the first signer of `e`, valid for a day, stored by the digest of a fresh
+/// token. Not inserted.
 pub fn signing_token(e: &EnvelopeRecord) -> SigningToken {
     SigningToken {
         token_hash: ids::digest(&ids::new_token()),
@@ -203,6 +217,8 @@ pub fn signing_token(e: &EnvelopeRecord) -> SigningToken {
     }
 }
 
+/// A download link valid for an hour to a fresh blob stored as a delta (it names its base
+/// blob), stored by the digest of a fresh token. Not inserted.
 pub fn file_link() -> FileLink {
     FileLink {
         token_hash: ids::digest(&ids::new_token()),

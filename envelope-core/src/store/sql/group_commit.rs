@@ -88,6 +88,8 @@ pub(crate) type SyncFn = Arc<dyn Fn() -> io::Result<()> + Send + Sync>;
 /// [`SqlStore::open_sqlite_with_wal_sync`](super::SqlStore::open_sqlite_with_wal_sync) takes another, so that a test can see what a
 /// failed fsync does to the store and to the process above it.
 pub trait WalSync: Send + Sync + 'static {
+    /// Makes every write to the WAL so far durable; `Err` when it could not (the store then fails
+    /// for good).
     fn sync(&self) -> io::Result<()>;
 }
 

@@ -55,7 +55,9 @@ use crate::clock::Timestamp;
 /// The database engine behind a [`SqlStore`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
+    /// A SQLite database file.
     Sqlite,
+    /// A PostgreSQL database.
     Postgres,
 }
 
@@ -176,13 +178,19 @@ pub enum OpenError {
         "database schema version {found} is newer than this binary supports (version {supported}); \
          upgrade envelope, or restore a backup taken before the upgrade"
     )]
-    SchemaTooNew { found: i64, supported: i64 },
+    SchemaTooNew {
+        /// The schema version the database has.
+        found: i64,
+        /// The newest schema version this binary knows.
+        supported: i64,
+    },
     /// A bad setting (path, URL, schema name).
     #[error("invalid store setting: {0}")]
     Invalid(String),
     /// Connecting or migrating failed.
     #[error("cannot open the database: {0}")]
     Database(#[from] sqlx::Error),
+    /// Applying the schema migrations failed.
     #[error("cannot migrate the database: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
     /// The first fsync of the database failed.
@@ -296,6 +304,7 @@ impl SqlStore {
         Ok(SqlStore { pool })
     }
 
+    /// Which database engine the store runs on.
     pub fn engine(&self) -> Engine {
         match self.pool {
             Pool::Sqlite(_) => Engine::Sqlite,
