@@ -57,6 +57,7 @@ impl Default for Retention {
 pub struct RetentionReport {
     /// Test-mode envelopes, with their events, deliveries and links.
     pub test_envelopes: usize,
+    /// How many test-mode templates were deleted.
     pub test_templates: usize,
     /// Live envelopes whose PDFs were deleted (records kept).
     pub live_envelopes: usize,
@@ -67,6 +68,7 @@ pub struct RetentionReport {
 }
 
 impl RetentionReport {
+    /// How many records were deleted in all.
     pub fn total(&self) -> usize {
         self.test_envelopes + self.test_templates + self.live_envelopes + self.orphan_blobs
     }
