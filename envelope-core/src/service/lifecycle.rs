@@ -86,7 +86,7 @@ impl SigningLink {
 pub struct FileLinkView {
     /// Always `file_link`.
     pub object: String,
-    /// Which file the link downloads: `original`, `signed` or `audit_trail`.
+    /// Which file the link downloads: `original`, `signed`, `audit_trail` or `archive`.
     pub kind: String,
     /// The temporary download URL.
     pub url: String,

@@ -75,19 +75,19 @@ use crate::webhook::{MemorySink, WebhookSink};
 /// Numeric limits (interface.md section 8).
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Most signers on one envelope.
+    /// Most signers on one envelope (default 10).
     pub max_signers: usize,
     /// Bytes of decoded PDF (25 x 1024 x 1024).
     pub max_file_bytes: usize,
-    /// Most pages in an uploaded document.
+    /// Most pages in an uploaded document (default 200).
     pub max_pages: u32,
-    /// Most keys in an envelope's `metadata`.
+    /// Most keys in an envelope's `metadata` (default 20).
     pub max_metadata_keys: usize,
-    /// Largest accepted `expires_in_days`.
+    /// Largest accepted `expires_in_days` (default 90).
     pub max_expires_in_days: u32,
-    /// Largest accepted `limit` of a list request.
+    /// Largest accepted `limit` of a list request (default 100).
     pub max_list_limit: usize,
-    /// Most fields on one envelope or template.
+    /// Most fields on one envelope or template (default 500).
     pub max_fields: usize,
     /// Webhook endpoints per account and mode.
     pub max_webhook_endpoints: usize,
@@ -133,11 +133,11 @@ pub struct Settings {
     pub signing_link_ttl: Duration,
     /// Lifetime of a download link.
     pub download_link_ttl: Duration,
-    /// How long an `Idempotency-Key` and its stored response are kept.
+    /// How long an `Idempotency-Key` and its stored response are kept (default 24 hours).
     pub idempotency_ttl: Duration,
     /// A claim on an idempotency key older than this is considered abandoned.
     pub idempotency_stale_after: Duration,
-    /// Shortest time between two reminders to the same signer.
+    /// Shortest time between two reminders to the same signer (default 1 hour).
     pub reminder_interval: Duration,
     /// How many documents are in PDF work at once, and how long callers wait for a slot.
     pub pdf_pool: PdfPoolSettings,
