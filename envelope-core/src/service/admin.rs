@@ -11,7 +11,8 @@ use crate::model::{Account, ApiKey, Mode};
 pub struct NewKey {
     /// The stored key record, which keeps only a hash of the secret.
     pub key: ApiKey,
-    /// The full secret (`sk_test_…` or `sk_live_…`); it is shown only here, once, and cannot be recovered later.
+    /// The full secret (`sk_test_…` or `sk_live_…`); it is shown only here, once, and cannot be
+    /// recovered later.
     pub secret: String,
 }
 
@@ -102,7 +103,8 @@ impl Admin<'_> {
             .ok_or_else(|| Error::not_found("account", id))
     }
 
-    /// Creates a new key of `mode` for `account` and returns it with its secret; `not_found` if the account does not exist.
+    /// Creates a new key of `mode` for `account` and returns it with its secret; `not_found` if the
+    /// account does not exist.
     pub async fn create_key(&self, account: &str, mode: Mode) -> Result<NewKey> {
         let account = self.account(account).await?;
         let key = make_key(&account.id, mode, self.svc.now());
@@ -110,7 +112,8 @@ impl Admin<'_> {
         Ok(key)
     }
 
-    /// Lists the keys of `account`, revoked ones included, without their secrets; `not_found` if the account does not exist.
+    /// Lists the keys of `account`, revoked ones included, without their secrets; `not_found` if
+    /// the account does not exist.
     pub async fn list_keys(&self, account: &str) -> Result<Vec<ApiKey>> {
         let account = self.account(account).await?;
         Ok(self.svc.inner.store.list_api_keys(&account.id).await?)

@@ -24,7 +24,8 @@ use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SignerParam {
-    /// The template role this signer fills (key `role`), required when the envelope is made from a template.
+    /// The template role this signer fills (key `role`), required when the envelope is made from a
+    /// template.
     pub role: Option<String>,
     /// The signer's display name (key `name`), required.
     pub name: String,
@@ -59,7 +60,8 @@ pub struct CreateEnvelopeParams {
     pub signers: Vec<SignerParam>,
     /// True when the signers were given as an object keyed by role.
     pub signers_by_role: bool,
-    /// The ID of the template to create the envelope from (key `template`), instead of an uploaded file.
+    /// The ID of the template to create the envelope from (key `template`), instead of an uploaded
+    /// file.
     pub template: Option<String>,
     /// The first document, unless the envelope is made from a template.
     pub file: Option<Upload>,
@@ -84,7 +86,8 @@ pub struct CreateEnvelopeParams {
     pub message: Option<String>,
     /// Whether to send the envelope at once (key `send`) rather than leave it a draft.
     pub send: bool,
-    /// Days until the envelope expires (key `expires_in_days`), at most `Limits::max_expires_in_days`.
+    /// Days until the envelope expires (key `expires_in_days`), at most
+    /// `Limits::max_expires_in_days`.
     pub expires_in_days: Option<u32>,
     /// Free-form string metadata (key `metadata`), at most `Limits::max_metadata_keys` keys.
     pub metadata: BTreeMap<String, String>,

@@ -108,7 +108,7 @@ pub enum FileKind {
 }
 
 impl FileKind {
-    /// Parses the `kind` request key; an unknown value is a validation error.
+    /// Parses the `kind` request key; an unknown value is a `parameter_invalid` error.
     pub fn parse(s: &str) -> Result<FileKind> {
         match s {
             "original" => Ok(FileKind::Original),

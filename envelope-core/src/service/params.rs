@@ -243,7 +243,8 @@ impl Params {
         })
     }
 
-    /// Takes the key `name` as a string, `None` if absent; a value of another type is a validation error.
+    /// Takes the key `name` as a string, `None` if absent; a value of another type is a
+    /// `parameter_invalid` error.
     pub fn string(&mut self, name: &str) -> Result<Option<String>> {
         match self.raw(name)? {
             None => Ok(None),
@@ -252,12 +253,13 @@ impl Params {
         }
     }
 
-    /// Takes the key `name` as a string; absent is a `missing_parameter` error.
+    /// Takes the key `name` as a string; absent is a `parameter_missing` error.
     pub fn required_string(&mut self, name: &str) -> Result<String> {
         self.string(name)?.ok_or_else(|| Error::missing(name))
     }
 
-    /// Takes the key `name` as a boolean, `None` if absent; a value of another type is a validation error.
+    /// Takes the key `name` as a boolean, `None` if absent; a value of another type is a
+    /// `parameter_invalid` error.
     pub fn boolean(&mut self, name: &str) -> Result<Option<bool>> {
         match self.raw(name)? {
             None => Ok(None),
@@ -268,7 +270,8 @@ impl Params {
         }
     }
 
-    /// Takes the key `name` as an integer, `None` if absent; a value of another type is a validation error.
+    /// Takes the key `name` as an integer, `None` if absent; a value of another type is a
+    /// `parameter_invalid` error.
     pub fn integer(&mut self, name: &str) -> Result<Option<i64>> {
         match self.raw(name)? {
             None => Ok(None),

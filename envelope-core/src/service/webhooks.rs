@@ -213,7 +213,8 @@ impl SigningService {
             .ok_or_else(|| Error::not_found("webhook_endpoint", id))
     }
 
-    /// Returns a webhook endpoint of the account and mode; `not_found` if there is none with this ID.
+    /// Returns a webhook endpoint of the account and mode; `not_found` if there is none with this
+    /// ID.
     pub async fn get_webhook_endpoint(
         &self,
         ctx: &AuthContext,
