@@ -9,7 +9,10 @@ use crate::model::{Account, ApiKey, Mode};
 /// A key as created: the clear secret exists only here.
 #[derive(Clone)]
 pub struct NewKey {
+    /// The stored key record, which keeps only a hash of the secret.
     pub key: ApiKey,
+    /// The full secret (`sk_test_…` or `sk_live_…`); it is shown only here, once, and cannot be
+    /// recovered later.
     pub secret: String,
 }
 
@@ -24,8 +27,11 @@ impl std::fmt::Debug for NewKey {
 /// A new account with one test and one live key.
 #[derive(Debug, Clone)]
 pub struct NewAccount {
+    /// The account just created.
     pub account: Account,
+    /// Its first test-mode key.
     pub test_key: NewKey,
+    /// Its first live-mode key.
     pub live_key: NewKey,
 }
 
@@ -83,6 +89,7 @@ impl Admin<'_> {
         self.create_account(name).await.map(Some)
     }
 
+    /// Lists every account of the deployment.
     pub async fn list_accounts(&self) -> Result<Vec<Account>> {
         Ok(self.svc.inner.store.list_accounts().await?)
     }
@@ -96,6 +103,8 @@ impl Admin<'_> {
             .ok_or_else(|| Error::not_found("account", id))
     }
 
+    /// Creates a new key of `mode` for `account` and returns it with its secret; `not_found` if the
+    /// account does not exist.
     pub async fn create_key(&self, account: &str, mode: Mode) -> Result<NewKey> {
         let account = self.account(account).await?;
         let key = make_key(&account.id, mode, self.svc.now());
@@ -103,6 +112,8 @@ impl Admin<'_> {
         Ok(key)
     }
 
+    /// Lists the keys of `account`, revoked ones included, without their secrets; `not_found` if
+    /// the account does not exist.
     pub async fn list_keys(&self, account: &str) -> Result<Vec<ApiKey>> {
         let account = self.account(account).await?;
         Ok(self.svc.inner.store.list_api_keys(&account.id).await?)
@@ -125,6 +136,7 @@ impl Admin<'_> {
         }
     }
 
+    /// Sets the monthly envelope allowance of `account`; `not_found` if the account does not exist.
     pub async fn set_allowance(&self, account: &str, allowance: u32) -> Result<()> {
         if self
             .svc

@@ -29,12 +29,18 @@ pub use crate::store::ArchiveOf;
 
 /// What a download link gives: one whole file, or an archive written as it is read.
 pub enum Download {
+    /// A single document, served as is.
     File {
+        /// The name offered for download.
         file_name: String,
+        /// The content of the document.
         bytes: Bytes,
     },
+    /// Several documents, served as one ZIP archive built while streaming.
     Archive {
+        /// The name offered for download, ending in `.zip`.
         file_name: String,
+        /// The archive's content.
         body: ArchiveBody,
     },
 }

@@ -13,25 +13,36 @@ use crate::webhook::{WebhookWorker, WorkerSettings};
 /// One attempt as shown by `GET /events/{id}/deliveries`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttemptView {
+    /// The attempt's position, starting at 1.
     pub number: u32,
+    /// When the attempt was made.
     pub at: Timestamp,
     /// The receiver's status; null when it did not answer.
     pub status: Option<u16>,
+    /// Why the attempt failed (a transport error or a non-2xx status), `None` if it succeeded.
     pub error: Option<String>,
+    /// How long the request took, in milliseconds.
     pub duration_ms: u64,
 }
 
 /// A delivery of one event to one endpoint, with its attempts.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeliveryView {
+    /// The delivery's ID.
     pub id: String,
+    /// Always `webhook_delivery`.
     pub object: String,
+    /// The ID of the event delivered.
     pub event: String,
+    /// The ID of the webhook endpoint it is delivered to.
     pub endpoint: String,
     /// `pending`, `delivered` or `failed`.
     pub status: DeliveryStatus,
+    /// Every attempt made so far, oldest first.
     pub attempts: Vec<AttemptView>,
+    /// When the next retry is due, `None` once the delivery succeeded or gave up.
     pub next_attempt_at: Option<Timestamp>,
+    /// When the delivery was queued.
     pub created_at: Timestamp,
 }
 

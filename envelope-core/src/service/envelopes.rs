@@ -24,9 +24,14 @@ use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SignerParam {
+    /// The template role this signer fills (key `role`), required when the envelope is made from a
+    /// template.
     pub role: Option<String>,
+    /// The signer's display name (key `name`), required.
     pub name: String,
+    /// The signer's email address (key `email`), required and validated.
     pub email: String,
+    /// The signer's position in the signing order (key `order`), used when `signing_order` is on.
     pub order: Option<u32>,
     /// How the signer proves who they are before seeing the document (extensions E2).
     pub auth: Option<SignerAuth>,
@@ -37,7 +42,9 @@ pub struct SignerParam {
 /// One carbon-copy recipient as given on create (extensions E1).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CcParam {
+    /// The recipient's display name (key `name`).
     pub name: String,
+    /// The recipient's email address (key `email`).
     pub email: String,
 }
 
@@ -49,9 +56,12 @@ pub use super::params::MAX_DOCUMENTS;
 /// Parameters of `create envelope` (interface.md 4.1).
 #[derive(Debug, Clone, Default)]
 pub struct CreateEnvelopeParams {
+    /// The signers (key `signers`), at least one and at most `Limits::max_signers`.
     pub signers: Vec<SignerParam>,
     /// True when the signers were given as an object keyed by role.
     pub signers_by_role: bool,
+    /// The ID of the template to create the envelope from (key `template`), instead of an uploaded
+    /// file.
     pub template: Option<String>,
     /// The first document, unless the envelope is made from a template.
     pub file: Option<Upload>,
@@ -62,14 +72,24 @@ pub struct CreateEnvelopeParams {
     pub data: Vec<(String, Value)>,
     /// Explicit field positions (parsed and keyed at create).
     pub fields: Option<Value>,
+    /// Whether to append a signature page (key `signature_page`).
     pub signature_page: bool,
+    /// Whether signers sign one after another by `order` (key `signing_order`).
     pub signing_order: bool,
+    /// How signers receive their links (key `delivery`): by email or as embedded links.
     pub delivery: Delivery,
+    /// The envelope's name (key `name`); defaults to the document's file name.
     pub name: Option<String>,
+    /// The subject of the signing emails (key `subject`).
     pub subject: Option<String>,
+    /// A message included in the signing emails (key `message`).
     pub message: Option<String>,
+    /// Whether to send the envelope at once (key `send`) rather than leave it a draft.
     pub send: bool,
+    /// Days until the envelope expires (key `expires_in_days`), at most
+    /// `Limits::max_expires_in_days`.
     pub expires_in_days: Option<u32>,
+    /// Free-form string metadata (key `metadata`), at most `Limits::max_metadata_keys` keys.
     pub metadata: BTreeMap<String, String>,
     /// Carbon-copy recipients (at most [`MAX_CC`]).
     pub cc: Vec<CcParam>,

@@ -26,11 +26,14 @@ pub const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
 /// Whether the service can serve requests now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Readiness {
+    /// The service can take requests.
     Ready,
+    /// The service cannot take requests, for the reason given.
     Unready(UnreadyReason),
 }
 
 impl Readiness {
+    /// Whether this is [`Readiness::Ready`].
     pub fn is_ready(&self) -> bool {
         matches!(self, Readiness::Ready)
     }

@@ -24,10 +24,15 @@ const MAX_ATTEMPTS: usize = 8;
 /// The signing URL object (interface.md 2.4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SigningUrl {
+    /// Always `signing_link`.
     pub object: String,
+    /// The ID of the signer the link is for.
     pub signer: String,
+    /// The signer's role.
     pub role: String,
+    /// The signing URL to hand to the signer.
     pub url: String,
+    /// When the link stops working.
     pub expires_at: Timestamp,
 }
 
@@ -79,23 +84,31 @@ impl SigningLink {
 /// `{object:"file_link", kind, url, expires_at}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileLinkView {
+    /// Always `file_link`.
     pub object: String,
+    /// Which file the link downloads: `original`, `signed`, `audit_trail` or `archive`.
     pub kind: String,
+    /// The temporary download URL.
     pub url: String,
+    /// When the URL stops working.
     pub expires_at: Timestamp,
 }
 
 /// Which file of an envelope.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
+    /// The document as uploaded.
     Original,
+    /// The signed document, available once the envelope is completed.
     Signed,
+    /// The audit trail certificate of the envelope.
     AuditTrail,
     /// A ZIP of every signed copy and the audit trail (extensions E5).
     Archive,
 }
 
 impl FileKind {
+    /// Parses the `kind` request key; an unknown value is a `parameter_invalid` error.
     pub fn parse(s: &str) -> Result<FileKind> {
         match s {
             "original" => Ok(FileKind::Original),
@@ -108,6 +121,7 @@ impl FileKind {
             )),
         }
     }
+    /// The name used in the API for this kind.
     pub fn as_str(self) -> &'static str {
         match self {
             FileKind::Original => "original",
@@ -189,7 +203,9 @@ pub fn document_param(p: &mut Params) -> Result<Option<u32>> {
 /// Who takes a signer's place (`reassign_signer`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reassign {
+    /// The new display name of the signer (key `name`).
     pub name: String,
+    /// The new email address of the signer (key `email`), validated.
     pub email: String,
     /// How the new person proves who they are (extensions E2). `None`: no check, whatever the
     /// previous person had (a code given to them out of band is no good for someone else).
@@ -225,22 +241,33 @@ impl Reassign {
 /// The answer to `remind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reminder {
+    /// Always `reminder_result`.
     pub object: String,
+    /// The ID of the envelope.
     pub envelope: String,
+    /// The signers a reminder was sent to.
     pub reminded: Vec<ReminderTarget>,
+    /// The signers who were not reminded, with the reason.
     pub skipped: Vec<ReminderSkip>,
 }
 
+/// A signer a reminder was sent to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReminderTarget {
+    /// The signer's ID.
     pub signer: String,
+    /// The signer's role.
     pub role: String,
+    /// The address the reminder went to.
     pub email: String,
 }
 
+/// A signer who was not reminded.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReminderSkip {
+    /// The signer's ID.
     pub signer: String,
+    /// The signer's role.
     pub role: String,
     /// `reminded_recently`, `not_their_turn`, `completed`, `declined` or `embedded`.
     pub reason: String,

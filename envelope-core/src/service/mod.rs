@@ -75,13 +75,19 @@ use crate::webhook::{MemorySink, WebhookSink};
 /// Numeric limits (interface.md section 8).
 #[derive(Debug, Clone)]
 pub struct Limits {
+    /// Most signers on one envelope (default 10).
     pub max_signers: usize,
     /// Bytes of decoded PDF (25 x 1024 x 1024).
     pub max_file_bytes: usize,
+    /// Most pages in an uploaded document (default 200).
     pub max_pages: u32,
+    /// Most keys in an envelope's `metadata` (default 20).
     pub max_metadata_keys: usize,
+    /// Largest accepted `expires_in_days` (default 90).
     pub max_expires_in_days: u32,
+    /// Largest accepted `limit` of a list request (default 100).
     pub max_list_limit: usize,
+    /// Most fields on one envelope or template (default 500).
     pub max_fields: usize,
     /// Webhook endpoints per account and mode.
     pub max_webhook_endpoints: usize,
@@ -115,6 +121,7 @@ pub struct Settings {
     pub rate_limit_per_minute: u32,
     /// `POST /events/{id}/resend` calls per account per minute.
     pub resend_per_minute: u32,
+    /// The request limits, see [`Limits`].
     pub limits: Limits,
     /// Development only: accept `http://` and loopback webhook URLs.
     pub allow_insecure_webhook_urls: bool,
@@ -126,9 +133,11 @@ pub struct Settings {
     pub signing_link_ttl: Duration,
     /// Lifetime of a download link.
     pub download_link_ttl: Duration,
+    /// How long an `Idempotency-Key` and its stored response are kept (default 24 hours).
     pub idempotency_ttl: Duration,
     /// A claim on an idempotency key older than this is considered abandoned.
     pub idempotency_stale_after: Duration,
+    /// Shortest time between two reminders to the same signer (default 1 hour).
     pub reminder_interval: Duration,
     /// How many documents are in PDF work at once, and how long callers wait for a slot.
     pub pdf_pool: PdfPoolSettings,
@@ -188,7 +197,9 @@ impl Settings {
 /// Who is calling: the account, the key, and so the mode.
 #[derive(Debug, Clone)]
 pub struct AuthContext {
+    /// The account the key belongs to.
     pub account: Account,
+    /// The key the request was authenticated with.
     pub key: ApiKey,
     /// For a request under an idempotency key: the `origin` that
     /// [`SigningService::idempotency_begin`] returned. Operations that create an envelope, a
@@ -208,9 +219,11 @@ impl AuthContext {
         }
     }
 
+    /// The mode (test or live) of the key, which decides which data the request sees.
     pub fn mode(&self) -> Mode {
         self.key.mode
     }
+    /// The account and mode that scope every store query of the request.
     pub fn scope(&self) -> Scope {
         Scope {
             account: self.account.id.clone(),
@@ -284,26 +297,32 @@ impl std::fmt::Debug for SigningServiceBuilder {
 }
 
 impl SigningServiceBuilder {
+    /// Uses `store` for the records instead of the in-memory store.
     pub fn store(mut self, store: Arc<dyn Store>) -> Self {
         self.store = Some(store);
         self
     }
+    /// Uses `blobs` for the documents instead of the in-memory blob store.
     pub fn blobs(mut self, blobs: Arc<dyn BlobStore>) -> Self {
         self.blobs = Some(blobs);
         self
     }
+    /// Uses `mailer` to send emails instead of the in-memory outbox.
     pub fn mailer(mut self, mailer: Arc<dyn Mailer>) -> Self {
         self.mailer = Some(mailer);
         self
     }
+    /// Uses `sink` to deliver webhooks instead of the in-memory sink.
     pub fn webhook_sink(mut self, sink: Arc<dyn WebhookSink>) -> Self {
         self.sink = Some(sink);
         self
     }
+    /// Uses `clock` for the current time instead of the system clock.
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.clock = Some(clock);
         self
     }
+    /// Replaces the default [`Settings`].
     pub fn settings(mut self, settings: Settings) -> Self {
         self.settings = settings;
         self
@@ -329,6 +348,7 @@ impl SigningServiceBuilder {
         self.renderer = Some(renderer);
         self
     }
+    /// Builds the service.
     pub fn build(self) -> SigningService {
         let settings = self.settings;
         SigningService {
@@ -363,10 +383,12 @@ impl SigningServiceBuilder {
 }
 
 impl SigningService {
+    /// Starts a builder with in-memory defaults for every dependency.
     pub fn builder() -> SigningServiceBuilder {
         SigningServiceBuilder::default()
     }
 
+    /// The settings the service was built with.
     pub fn settings(&self) -> &Settings {
         &self.inner.settings
     }

@@ -118,7 +118,9 @@ enum Source {
 /// A PDF given by the caller: a multipart `file` part, or decoded from `file_base64`.
 #[derive(Clone)]
 pub struct Upload {
+    /// The file name sent with the upload.
     pub file_name: String,
+    /// The content of the file.
     pub bytes: Bytes,
 }
 
@@ -182,6 +184,7 @@ impl Params {
         }
     }
 
+    /// Parameters with no keys, for requests without a body.
     pub fn empty() -> Params {
         Params {
             source: Source::Json(Map::new()),
@@ -240,6 +243,8 @@ impl Params {
         })
     }
 
+    /// Takes the key `name` as a string, `None` if absent; a value of another type is a
+    /// `parameter_invalid` error.
     pub fn string(&mut self, name: &str) -> Result<Option<String>> {
         match self.raw(name)? {
             None => Ok(None),
@@ -248,10 +253,13 @@ impl Params {
         }
     }
 
+    /// Takes the key `name` as a string; absent is a `parameter_missing` error.
     pub fn required_string(&mut self, name: &str) -> Result<String> {
         self.string(name)?.ok_or_else(|| Error::missing(name))
     }
 
+    /// Takes the key `name` as a boolean, `None` if absent; a value of another type is a
+    /// `parameter_invalid` error.
     pub fn boolean(&mut self, name: &str) -> Result<Option<bool>> {
         match self.raw(name)? {
             None => Ok(None),
@@ -262,6 +270,8 @@ impl Params {
         }
     }
 
+    /// Takes the key `name` as an integer, `None` if absent; a value of another type is a
+    /// `parameter_invalid` error.
     pub fn integer(&mut self, name: &str) -> Result<Option<i64>> {
         match self.raw(name)? {
             None => Ok(None),
@@ -512,7 +522,9 @@ pub(crate) fn metadata(v: Option<Value>, max_keys: usize) -> Result<BTreeMap<Str
 /// `limit` and `starting_after` of a list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ListParams {
+    /// How many items to return (key `limit`), at most `Limits::max_list_limit`.
     pub limit: usize,
+    /// The ID after which the page starts (key `starting_after`), for cursor pagination.
     pub starting_after: Option<String>,
 }
 

@@ -12,7 +12,9 @@ use crate::clock::Timestamp;
 /// The state of one subject's window after a request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimitState {
+    /// The number of requests allowed in the window.
     pub limit: u32,
+    /// The number of requests still allowed in the current window.
     pub remaining: u32,
     /// Seconds until the window resets (at least 1).
     pub reset_secs: u64,

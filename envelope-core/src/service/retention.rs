@@ -57,6 +57,7 @@ impl Default for Retention {
 pub struct RetentionReport {
     /// Test-mode envelopes, with their events, deliveries and links.
     pub test_envelopes: usize,
+    /// Test-mode templates, with their documents.
     pub test_templates: usize,
     /// Live envelopes whose PDFs were deleted (records kept).
     pub live_envelopes: usize,
@@ -67,6 +68,8 @@ pub struct RetentionReport {
 }
 
 impl RetentionReport {
+    /// Everything the sweep removed: envelopes, templates and orphan blobs (the `blobs` released
+    /// by live envelopes are not counted again).
     pub fn total(&self) -> usize {
         self.test_envelopes + self.test_templates + self.live_envelopes + self.orphan_blobs
     }

@@ -47,7 +47,9 @@ const MAX_ATTEMPTS: usize = 8;
 /// Who is at the other end of a signing link (for the audit trail).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ClientInfo {
+    /// The signer's IP address, recorded in the audit trail.
     pub ip_address: Option<String>,
+    /// The signer's `User-Agent`, recorded in the audit trail.
     pub user_agent: Option<String>,
 }
 
@@ -76,7 +78,9 @@ pub enum LinkState {
 /// A signing link opened: what the page shows.
 #[derive(Debug, Clone)]
 pub struct SigningSession {
+    /// Whether the link can still be used, and if not why.
     pub state: LinkState,
+    /// The envelope the link belongs to.
     pub envelope: Envelope,
     /// Index of the signer in `envelope.signers`.
     pub signer: usize,
@@ -87,7 +91,9 @@ pub struct SigningSession {
     pub others: Vec<Field>,
     /// True when the signer signs on an appended signature page (no signature field).
     pub signature_page: bool,
+    /// The sender's message to the signers.
     pub message: Option<String>,
+    /// Why the envelope was voided, if it was.
     pub void_reason: Option<String>,
     /// The value date fields get if the signer signs now (`YYYY-MM-DD`, the service's clock), so
     /// that a page can show it before signing.

@@ -19,14 +19,20 @@ use crate::store::{Listed, PageRequest, StoreError};
 /// Parameters of `create template`.
 #[derive(Debug, Clone)]
 pub struct CreateTemplateParams {
+    /// The template's name (key `name`), required.
     pub name: String,
+    /// A description of the template (key `description`).
     pub description: Option<String>,
+    /// The template's document (multipart part `file`), required.
     pub file: Upload,
+    /// The template's fields (key `fields`), as sent, validated when the template is created.
     pub fields: Option<Value>,
+    /// The signer roles of the template (key `roles`).
     pub roles: Option<Vec<String>>,
 }
 
 impl CreateTemplateParams {
+    /// Reads and validates the parameters of a template creation request.
     pub fn parse(mut p: Params, file: Option<Upload>, limits: &Limits) -> Result<Self> {
         let name = p.required_string("name")?;
         check_text("name", &name, 500)?;
@@ -74,8 +80,11 @@ impl CreateTemplateParams {
 /// Parameters of `update template` (PATCH): each given member replaces the old value.
 #[derive(Debug, Clone, Default)]
 pub struct UpdateTemplateParams {
+    /// The new name (key `name`).
     pub name: Option<String>,
+    /// The new description (key `description`).
     pub description: Option<String>,
+    /// The new signer roles (key `roles`).
     pub roles: Option<Vec<String>>,
     /// One entry per field of the template, in order, each with any of `key`, `role`,
     /// `filled_by`, `required`.
@@ -83,6 +92,7 @@ pub struct UpdateTemplateParams {
 }
 
 impl UpdateTemplateParams {
+    /// Reads and validates the parameters of a template update request.
     pub fn parse(mut p: Params) -> Result<Self> {
         let name = p.string("name")?;
         if let Some(n) = &name {

@@ -16,13 +16,16 @@ use crate::webhook::{UrlRules, check_url};
 /// Parameters of `create webhook endpoint`.
 #[derive(Debug, Clone, Default)]
 pub struct CreateEndpointParams {
+    /// The URL events are posted to (key `url`), required.
     pub url: String,
     /// Event types or `["*"]`; `None` means all.
     pub events: Option<Vec<String>>,
+    /// A description of the endpoint (key `description`).
     pub description: Option<String>,
 }
 
 impl CreateEndpointParams {
+    /// Reads and validates the parameters of a webhook endpoint creation request.
     pub fn parse(mut p: Params) -> Result<Self> {
         let url = p.required_string("url")?;
         let events = p
@@ -43,13 +46,18 @@ impl CreateEndpointParams {
 /// Parameters of `update webhook endpoint`: `url`, `events`, `description`, `status`.
 #[derive(Debug, Clone, Default)]
 pub struct UpdateEndpointParams {
+    /// The new URL (key `url`).
     pub url: Option<String>,
+    /// The new list of event types to receive (key `events`).
     pub events: Option<Vec<String>>,
+    /// The new description (key `description`).
     pub description: Option<String>,
+    /// The new status (key `status`): `enabled` or `disabled`.
     pub status: Option<EndpointStatus>,
 }
 
 impl UpdateEndpointParams {
+    /// Reads and validates the parameters of a webhook endpoint update request.
     pub fn parse(mut p: Params) -> Result<Self> {
         let url = p.string("url")?;
         let events = p
@@ -205,6 +213,8 @@ impl SigningService {
             .ok_or_else(|| Error::not_found("webhook_endpoint", id))
     }
 
+    /// Returns a webhook endpoint of the account and mode; `not_found` if there is none with this
+    /// ID.
     pub async fn get_webhook_endpoint(
         &self,
         ctx: &AuthContext,
@@ -213,6 +223,7 @@ impl SigningService {
         Ok(self.load_endpoint(ctx, id).await?.view())
     }
 
+    /// Lists the webhook endpoints of the account and mode, one page at a time.
     pub async fn list_webhook_endpoints(
         &self,
         ctx: &AuthContext,
@@ -237,6 +248,7 @@ impl SigningService {
         }
     }
 
+    /// Updates a webhook endpoint; `not_found` if there is none with this ID.
     pub async fn update_webhook_endpoint(
         &self,
         ctx: &AuthContext,
@@ -260,6 +272,7 @@ impl SigningService {
         Ok(rec.view())
     }
 
+    /// Deletes a webhook endpoint; `not_found` if there is none with this ID.
     pub async fn delete_webhook_endpoint(
         &self,
         ctx: &AuthContext,

@@ -76,6 +76,7 @@ impl SignerAuth {
         }
     }
 
+    /// The authentication method this check uses.
     pub fn method(&self) -> AuthMethod {
         match self {
             SignerAuth::AccessCode(_) => AuthMethod::AccessCode,
@@ -98,7 +99,9 @@ impl SignerAuth {
 /// until `expires_at`. Redacted in `Debug`.
 #[derive(Clone, PartialEq, Eq)]
 pub struct VerificationGrant {
+    /// The one-time code or token to give the signer.
     pub secret: String,
+    /// When the code stops being accepted.
     pub expires_at: Timestamp,
 }
 
@@ -114,6 +117,7 @@ impl std::fmt::Debug for VerificationGrant {
 /// Where a signer's identity check stands, for the page that asks for the code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Verification {
+    /// The authentication method required of the signer.
     pub method: AuthMethod,
     /// Wrong codes that may still be entered before the link locks.
     pub attempts_left: u32,

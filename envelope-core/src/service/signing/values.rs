@@ -113,7 +113,10 @@ pub enum ValueProblem {
     /// Typed text that is empty or only spaces.
     Empty,
     /// Longer than `max` characters.
-    TooLong { max: usize },
+    TooLong {
+        /// The most characters the value may have.
+        max: usize,
+    },
     /// Typed text with control characters.
     ControlCharacters,
     /// A character the stamping fonts cannot draw, or that must not be in a one-line value.
