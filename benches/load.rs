@@ -32,9 +32,6 @@
 //!   cargo bench -p envelope-server --bench load
 //! ```
 
-#[path = "../envelope-server/tests/common/pdf.rs"]
-#[allow(dead_code)]
-mod pdf;
 #[path = "load_scale_out.rs"]
 mod scale_out;
 
@@ -59,6 +56,7 @@ use envelope_core::store::sql::CommitStats;
 use envelope_core::{BlobStore, Settings, SigningService};
 use envelope_server::store::{StoreOptions, open_store};
 use envelope_server::{App, run};
+use envelope_testkit::textpdf as pdf;
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
 

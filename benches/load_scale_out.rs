@@ -21,13 +21,11 @@ use hyper_util::rt::TokioExecutor;
 
 use super::{HttpClient, Run, drive, pdf};
 
-#[path = "../envelope-core/tests/support/moto.rs"]
-mod moto;
 #[path = "../envelope-server/tests/durability/process.rs"]
 #[allow(dead_code)]
 mod process;
 
-use moto::Moto;
+use envelope_testkit::moto::Moto;
 use process::{BIN, ServerProcess, test_key_in};
 
 struct Counts {

@@ -14,8 +14,7 @@ use envelope_core::pdf::{
 use envelope_core::seal::{LocalSealer, Sealer, SigningIdentity};
 use sha2::{Digest, Sha256};
 
-#[path = "../envelope-core/tests/support/mod.rs"]
-mod support;
+use envelope_testkit::pdf as support;
 
 /// Ten fields (repeating the document's own fields), each with a value.
 fn ten_fields(info: &PdfInfo) -> StampRequest {

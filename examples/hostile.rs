@@ -9,7 +9,7 @@
 //! `--inspect FILE` runs `inspect` with the default limits (and, when that succeeds, `stamp` with
 //! a signature page), then prints the answer, the time each took and the process's peak RSS
 //! (`VmHWM` from /proc/self/status), so one process per file gives one file's peak. The
-//! generators are the test suite's (`envelope-core/tests/support/hostile.rs`). `--write-big FILE`
+//! generators are the test suite's (`envelope_testkit::pdf::hostile`, testkit/src/pdf/hostile.rs). `--write-big FILE`
 //! writes the benchmarks' 200-page document, a happy-path file to compare against.
 
 use std::process::ExitCode;
@@ -17,8 +17,7 @@ use std::time::Instant;
 
 use envelope_core::pdf::{PdfLimits, SignatureBlock, StampRequest, StampValue, inspect, stamp};
 
-#[path = "../envelope-core/tests/support/mod.rs"]
-mod support;
+use envelope_testkit::pdf as support;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

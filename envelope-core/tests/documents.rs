@@ -3,7 +3,7 @@
 //! per document holding only its own values, the signature page on the last document, and
 //! explicit fields naming their document.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use envelope_core::SigningService;
 use envelope_core::ids::EnvelopeId;

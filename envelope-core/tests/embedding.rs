@@ -2,7 +2,7 @@
 //! same refusals, and a whole envelope runs through typed calls only (the signer's side through
 //! a `SigningLink`, the signed PDF read in process).
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::sync::Arc;
 

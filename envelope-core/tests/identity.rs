@@ -4,7 +4,7 @@
 //! minute, valid 10 minutes, through the outbox), reassignment, the test helper and the audit
 //! trail.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::sync::Arc;
 

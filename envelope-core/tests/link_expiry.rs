@@ -2,7 +2,7 @@
 //! serves the signed copy until it expires, then says it expired and serves nothing; a download
 //! link answers `resource_missing` once its five minutes are over.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::sync::Arc;
 

@@ -14,9 +14,7 @@ use envelope_core::mail::{
 };
 use mail_parser::{MessageParser, MimeHeaders};
 
-#[path = "support/smtp.rs"]
-mod smtp;
-use smtp::Sink;
+use envelope_testkit::smtp::Sink;
 
 fn sender() -> Mailbox {
     Mailbox {

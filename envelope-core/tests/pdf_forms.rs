@@ -1,6 +1,6 @@
 //! AcroForm fields: discovery rules and filled values with appearances.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use envelope_core::field::{FieldSource, FieldType};
 use envelope_core::pdf::{FieldStamp, PdfLimits, StampRequest, StampValue, inspect, stamp};

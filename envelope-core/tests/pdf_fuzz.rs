@@ -8,7 +8,7 @@
 //! (docs/ROBUSTNESS.md, "Fuzzing", lists every knob). A failing case is written to
 //! `target/tmp/pdf_fuzz/` as a `.pdf` with a `.txt` describing it.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 #[path = "pdf_fuzz/harness.rs"]
 mod harness;

@@ -5,7 +5,7 @@
 //! must be what stops the work. The full-size files and their release-build figures are in
 //! docs/ROBUSTNESS.md (`examples/hostile.rs`).
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::io::Read;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! arbitrary and mutated bytes, and on crafted bombs (deep nesting, huge lengths, inflating
 //! streams, reference loops).
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use envelope_core::pdf::{
     FieldStamp, Limit, PdfError, PdfLimits, StampRequest, StampValue, inspect, stamp,

@@ -2,7 +2,7 @@
 //! two independent validators, poppler's `pdfsig` and pyHanko. Both must be installed
 //! (scripts/install-test-deps.sh); a missing tool fails the test.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::path::Path;
 use std::sync::OnceLock;

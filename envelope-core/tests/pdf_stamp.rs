@@ -1,7 +1,7 @@
 //! Stamping end to end: every kind of input document, every kind of value, checked with qpdf and
 //! poppler (both must be installed: the install step of .ci/run does it).
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use envelope_core::field::{Field, FieldSource, FieldType, PlacedField};
 use envelope_core::pdf::{

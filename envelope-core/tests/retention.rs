@@ -4,7 +4,7 @@
 //! go after their grace period, and creates past the quota are refused before anything is
 //! written.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use envelope_core::ids::{EnvelopeId, TemplateId};
 use std::sync::Arc;

@@ -1,7 +1,7 @@
 //! The SigningService end to end on the in-memory seams, with a manual clock: every operation,
 //! the rules of decisions.md, events, emails, and the PDF engine behind completion.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //!
 //! The tools are required: a missing one fails the test (support::run_tool).
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use envelope_core::field::FieldType;
 use envelope_core::model::{Envelope, EnvelopeStatus, SignerValue};

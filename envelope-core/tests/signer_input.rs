@@ -3,7 +3,7 @@
 //! next signer, stamping, audit trail, seal). Property tests generate hostile submissions; a few
 //! fixed cases pin what is refused and what is stored.
 
-mod support;
+use envelope_testkit::pdf as support;
 
 use std::sync::{Arc, OnceLock};
 

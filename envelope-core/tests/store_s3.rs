@@ -15,9 +15,7 @@ use envelope_core::store::conformance;
 use envelope_core::store::s3::{MULTIPART_THRESHOLD, PART_SIZE};
 use envelope_core::store::{BlobStore, MemoryStore, S3BlobStore, StoreError};
 
-#[path = "support/moto.rs"]
-mod moto;
-use moto::Moto;
+use envelope_testkit::moto::{self, Moto};
 
 /// A fresh bucket on a fresh server, and a store over `s3://<bucket>/<prefix>`.
 fn store(moto: &Moto, bucket: &str, prefix: &str) -> Arc<S3BlobStore> {

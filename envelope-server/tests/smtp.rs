@@ -1,6 +1,6 @@
 //! Emails of the whole signing flow through a real SMTP server: the server runs with
 //! `SmtpMailer` against Python's aiosmtpd on 127.0.0.1 (handler:
-//! envelope-core/tests/support/smtp_sink.py). The signing request's link opens the page, a
+//! testkit/src/smtp_sink.py). The signing request's link opens the page, a
 //! reminder after the interval carries a working link, signing through the page sends the
 //! completed notice with the signed PDF.
 //!
@@ -13,9 +13,7 @@ use std::sync::Arc;
 
 use mail_parser::{Message, MessageParser, MimeHeaders};
 
-#[path = "../../envelope-core/tests/support/smtp.rs"]
-mod smtp;
-use smtp::Sink;
+use envelope_testkit::smtp::Sink;
 
 use envelope_core::mail::SmtpMailer;
 use envelope_core::{ManualClock, Timestamp};

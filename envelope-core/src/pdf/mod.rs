@@ -375,8 +375,7 @@ pub fn check_fields(fields: &[Field], pages: &[PageSize]) -> Result<(), (usize, 
 }
 
 #[cfg(test)]
-#[path = "../../tests/support/mod.rs"]
-pub(crate) mod testpdf;
+pub(crate) use envelope_testkit::pdf as testpdf;
 
 #[cfg(test)]
 mod tests {

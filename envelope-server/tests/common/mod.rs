@@ -2,7 +2,7 @@
 //! client, and hand-made PDFs.
 #![allow(dead_code)]
 
-pub mod pdf;
+pub use envelope_testkit::textpdf as pdf;
 pub mod signing;
 
 use std::sync::Arc;

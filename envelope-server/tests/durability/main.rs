@@ -13,15 +13,7 @@
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
 
-#[path = "../common/pdf.rs"]
-#[allow(dead_code)]
-mod pdf;
-
-#[path = "../../../envelope-core/tests/support/smtp.rs"]
-mod smtp;
-
-#[path = "../../../envelope-core/tests/support/moto.rs"]
-mod moto;
+use envelope_testkit::{moto, smtp, textpdf as pdf};
 
 mod check;
 mod crash;

@@ -1,7 +1,6 @@
 //! A real SMTP server for tests: Python's aiosmtpd with the handler in `smtp_sink.py` beside this
-//! file, which stores each message as `.eml` plus a `.json` envelope. Shared by
-//! envelope-core/tests/mail_smtp.rs and envelope-server/tests/smtp.rs (through `#[path]`).
-#![allow(dead_code)]
+//! file, which stores each message as `.eml` plus a `.json` envelope. Used by
+//! envelope-core/tests/mail_smtp.rs and envelope-server/tests/{smtp.rs,durability/email.rs}.
 
 use std::net::{Ipv4Addr, TcpListener};
 use std::path::{Path, PathBuf};
@@ -9,16 +8,22 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A running aiosmtpd, stopped on drop.
+#[derive(Debug)]
 pub struct Sink {
     child: Child,
     port: u16,
     dir: tempfile::TempDir,
 }
 
+/// One message as the sink received it.
 pub struct Received {
+    /// The envelope sender (`MAIL FROM`).
     pub mail_from: String,
+    /// The envelope recipients (`RCPT TO`).
     pub rcpt_tos: Vec<String>,
+    /// The client's address and port.
     pub peer: (String, u16),
+    /// The message as sent (RFC 5322).
     pub eml: Vec<u8>,
 }
 
@@ -34,6 +39,7 @@ impl std::fmt::Debug for Received {
 }
 
 impl Sink {
+    /// Starts on a free port of 127.0.0.1; panics without `python3` and `aiosmtpd`.
     pub fn start() -> Sink {
         // A free port: taken from the OS, released, and handed to the server right away.
         let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
@@ -57,8 +63,8 @@ impl Sink {
             );
         }
         let dir = tempfile::tempdir().unwrap();
-        // Both crates are workspace members beside envelope-core.
-        let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("../envelope-core/tests/support");
+        // smtp_sink.py sits beside this file, in the kit's own source tree.
+        let support = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
         let child = Command::new("python3")
             .args(["-m", "aiosmtpd", "-n", "-l"])
             .arg(format!("127.0.0.1:{port}"))
@@ -95,10 +101,12 @@ impl Sink {
         }
     }
 
+    /// The server's address as an `smtp://` URL.
     pub fn url(&self) -> String {
         format!("smtp://127.0.0.1:{}", self.port)
     }
 
+    /// The directory the received messages are written to.
     pub fn out(&self) -> PathBuf {
         self.dir.path().join("out")
     }

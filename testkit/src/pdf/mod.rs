@@ -3,7 +3,6 @@
 //! LibreOffice (Type0, Identity-H, ToUnicode) and reportlab (standard 14, WinAnsi), AcroForms.
 //!
 //! Test support only: it must stay deterministic (no clock, no randomness without a seed).
-#![allow(dead_code)]
 
 pub mod hostile;
 

@@ -144,28 +144,6 @@ pub fn signing_contract() -> Vec<u8> {
         .build()
 }
 
-#[test]
-fn xref_offsets_point_at_objects() {
-    let pdf = PdfBuilder::new().page(&["a (b) \\ c"]).page(&[]).build();
-    let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
-    let start: usize = tail
-        .rsplit("startxref\n")
-        .next()
-        .unwrap()
-        .lines()
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(pdf[start..].starts_with(b"xref\n"));
-    let table = std::str::from_utf8(&pdf[start..]).unwrap();
-    for (n, line) in table.lines().skip(3).take(7).enumerate() {
-        let off: usize = line[..10].parse().unwrap();
-        let want = format!("{} 0 obj", n + 1);
-        assert!(pdf[off..].starts_with(want.as_bytes()), "object {}", n + 1);
-    }
-}
-
 /// A PDF of `objects` (object 1 is the catalog), uncompressed, with a classic xref table.
 pub fn objects_pdf(objects: &[String]) -> Vec<u8> {
     let objects: Vec<Vec<u8>> = objects.iter().map(|o| o.clone().into_bytes()).collect();
@@ -267,4 +245,31 @@ pub fn operator_flood_pdf() -> Vec<u8> {
         b"<</Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R>>".to_vec(),
         content,
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xref_offsets_point_at_objects() {
+        let pdf = PdfBuilder::new().page(&["a (b) \\ c"]).page(&[]).build();
+        let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
+        let start: usize = tail
+            .rsplit("startxref\n")
+            .next()
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(pdf[start..].starts_with(b"xref\n"));
+        let table = std::str::from_utf8(&pdf[start..]).unwrap();
+        for (n, line) in table.lines().skip(3).take(7).enumerate() {
+            let off: usize = line[..10].parse().unwrap();
+            let want = format!("{} 0 obj", n + 1);
+            assert!(pdf[off..].starts_with(want.as_bytes()), "object {}", n + 1);
+        }
+    }
 }

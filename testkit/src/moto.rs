@@ -1,11 +1,10 @@
 //! A real S3-compatible server for tests: moto's standalone server (`moto_server`, from PyPI
 //! `moto[server]`; `scripts/install-test-deps.sh` installs it) on a free port of 127.0.0.1,
-//! stopped on drop. Shared by envelope-core/tests/store_s3.rs, the server's durability tests and
-//! benches/load.rs (through `#[path]`).
+//! stopped on drop. Used by envelope-core/tests/store_s3.rs, the server's durability tests and
+//! benches/load_scale_out.rs.
 //!
 //! Without `moto_server` a test prints why it skipped and passes, except in CI (`CI=true`),
 //! where the tool is installed and its absence fails the test.
-#![allow(dead_code)]
 
 use std::io::{Read, Write};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
@@ -13,6 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A running moto server.
+#[derive(Debug)]
 pub struct Moto {
     child: Child,
     port: u16,
@@ -27,7 +27,9 @@ impl Drop for Moto {
 
 /// The credentials moto accepts (it checks none).
 pub const ACCESS_KEY: &str = "testing";
+/// The secret key that goes with [`ACCESS_KEY`].
 pub const SECRET_KEY: &str = "testing";
+/// The region the clients are configured with.
 pub const REGION: &str = "us-east-1";
 
 impl Moto {
@@ -81,6 +83,7 @@ impl Moto {
         }
     }
 
+    /// The server's URL (`http://127.0.0.1:<port>`).
     pub fn endpoint(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }

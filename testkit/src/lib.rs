@@ -1,0 +1,19 @@
+//! Test support shared between the crates of the workspace (`publish = false`): test PDFs and
+//! helper servers, used by envelope-core's unit and integration tests, envelope-server's tests,
+//! the benches and the `hostile` example.
+//!
+//! - [`pdf`]: a PDF builder (classic or stream cross-references, incremental updates, fonts like
+//!   LibreOffice's and reportlab's, AcroForms), the hostile PDFs of issue 11 ([`pdf::hostile`])
+//!   and proptest strategies for hostile object graphs ([`pdf::graph`]).
+//! - [`textpdf`]: a tiny writer of tagged text PDFs (the server's tests and the load bench).
+//! - [`moto`]: moto's S3-compatible server on a free local port.
+//! - [`smtp`]: an aiosmtpd SMTP server that keeps what it receives.
+//!
+//! It depends on neither envelope-core nor envelope-server: it only produces inputs and starts
+//! helper processes, so the core's own unit tests can use it too. Everything here stays
+//! deterministic (no clock, no randomness without a seed).
+
+pub mod moto;
+pub mod pdf;
+pub mod smtp;
+pub mod textpdf;
