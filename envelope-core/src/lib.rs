@@ -37,6 +37,7 @@
 //! whole envelope with typed calls only. The PDF engine and the domain rules are internal; the
 //! `internals` feature makes them public for benchmarks and fuzzing, with no stability promise.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub mod clock;
 pub mod error;
