@@ -1,5 +1,5 @@
 //! [`SmtpMailer`] against a real SMTP server on 127.0.0.1: Python's `aiosmtpd` with the handler
-//! in `tests/support/smtp_sink.py`, which stores what it receives. The received bytes are then
+//! in `testkit/src/smtp_sink.py`, which stores what it receives. The received bytes are then
 //! read with an independent MIME parser.
 //!
 //! Needs `python3` with `aiosmtpd`; `scripts/install-test-deps.sh` installs it. Without it these

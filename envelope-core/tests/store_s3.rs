@@ -1,5 +1,5 @@
 //! [`S3BlobStore`] against a real S3-compatible server: moto's standalone server on a free port
-//! of 127.0.0.1 (`tests/support/moto.rs`). The blob clauses of the store conformance suite run
+//! of 127.0.0.1 (`envelope_testkit::moto`). The blob clauses of the store conformance suite run
 //! on it, plus what only this store has: multipart uploads, prefixes, bounded retries.
 //!
 //! `cargo test -p envelope-core --features s3 --test store_s3` (the server enables `s3`, so
