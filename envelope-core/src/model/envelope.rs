@@ -22,7 +22,7 @@ pub enum EnvelopeStatus {
     Sent,
     /// Every signer signed: the signed PDF and the audit trail are ready.
     Completed,
-    /// Voided (by the sender, or on expiry); no one can sign it any more.
+    /// Voided by the sender, by a signer who declined, or on expiry; no one can sign it any more.
     Voided,
 }
 

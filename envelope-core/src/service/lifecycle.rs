@@ -24,7 +24,7 @@ const MAX_ATTEMPTS: usize = 8;
 /// The signing URL object (interface.md 2.4).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SigningUrl {
-    /// Always `signing_link`.
+    /// Always `signing_url`.
     pub object: String,
     /// The ID of the signer the link is for.
     pub signer: String,
@@ -241,7 +241,7 @@ impl Reassign {
 /// The answer to `remind`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Reminder {
-    /// Always `reminder_result`.
+    /// Always `reminder`.
     pub object: String,
     /// The ID of the envelope.
     pub envelope: String,
