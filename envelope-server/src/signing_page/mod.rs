@@ -63,7 +63,7 @@ const SCRIPT: &str = include_str!("assets/signing.js");
 const STYLE: &str = include_str!("assets/signing.css");
 
 /// `GET /assets/{name}`: the page's script, style sheet, and the face typed signatures are
-/// stamped in (the core's [`pdf::SIGNATURE_FONT`]), so that the page shows a typed name as the
+/// stamped in (the core's [`SIGNATURE_FONT`]), so that the page shows a typed name as the
 /// signed copy will.
 pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
     let (content_type, body) = match name {
