@@ -204,6 +204,42 @@ async fn unknown_ids_are_404_resource_missing() {
     .error(404, "resource_missing");
 }
 
+/// An ID of the wrong kind, the wrong shape or a hostile length is refused by its type before
+/// any store read, with the same answer as an unknown ID; the message echoes at most 80
+/// characters of it.
+#[tokio::test]
+async fn ids_that_cannot_name_anything_are_404_like_unknown_ones() {
+    let s = TestServer::start().await;
+    let long = format!("env_{}", "a".repeat(2000));
+    for (path, message) in [
+        (
+            "/v1/envelopes/tmpl_abc".to_string(),
+            "No such envelope: 'tmpl_abc'".to_string(),
+        ),
+        (
+            "/v1/templates/env_abc".to_string(),
+            "No such template: 'env_abc'".to_string(),
+        ),
+        (
+            "/v1/events/evt_a%2Fb".to_string(),
+            "No such event: 'evt_a%2Fb'".to_string(),
+        ),
+        (
+            format!("/v1/envelopes/{long}"),
+            format!("No such envelope: '{}'", &long[..80]),
+        ),
+    ] {
+        let b = s
+            .get(&s.test_key, &path)
+            .await
+            .error(404, "resource_missing");
+        assert_eq!(b["message"], message, "{path}");
+    }
+    s.post_empty(&s.test_key, &format!("/v1/envelopes/{long}/send"))
+        .await
+        .error(404, "resource_missing");
+}
+
 #[tokio::test]
 async fn accounts_and_modes_are_isolated() {
     let s = TestServer::start().await;
