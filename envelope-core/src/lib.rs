@@ -51,9 +51,7 @@ pub mod model;
 #[cfg(feature = "internals")]
 #[allow(missing_docs)]
 pub mod pdf;
-// Without `internals`, items only the tests, benches and fuzz target call are unused here.
 #[cfg(not(feature = "internals"))]
-#[allow(dead_code)]
 pub(crate) mod pdf;
 pub mod render;
 #[cfg(feature = "internals")]

@@ -87,6 +87,7 @@ pub struct PdfInfo {
 ///
 /// Reads lazily: the xref chain, the catalog, the page tree, each page's content and fonts, and
 /// the AcroForm; never the images or other objects.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
 pub fn inspect(bytes: &[u8], limits: &PdfLimits) -> Result<PdfInfo, PdfError> {
     inspect_after(bytes, limits, std::collections::HashSet::new())
 }
@@ -250,6 +251,7 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
 /// [`stamp`] without the copy of `original`: only the update, which a caller keeps after the
 /// original it already has (the signed copy is `original ++ update`, byte for byte what
 /// [`stamp`] returns).
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
 pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     stamp::stamp_update(original, request)
 }

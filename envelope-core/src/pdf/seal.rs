@@ -56,6 +56,7 @@ impl PreparedSeal {
     }
 
     /// The bytes with the placeholder (zeros in `/Contents`).
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }

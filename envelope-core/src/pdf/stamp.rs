@@ -33,6 +33,7 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
 }
 
 /// Produces the update alone: `original ++ update` is the signed copy.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
 pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     let mut doc = Document::load(original)?;
     let pages = pages::pages(&mut doc, None)?;

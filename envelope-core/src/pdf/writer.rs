@@ -94,6 +94,7 @@ impl Update {
     /// The update alone: the bytes that follow `original` (offsets inside it count from the
     /// start of `original`). For callers that keep the original where it is, such as a file
     /// written as `original` then the update, or a signed copy stored as a delta.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
     pub fn write_update(self, doc: &Document<'_>) -> Vec<u8> {
         self.write_after(doc).bytes
     }
