@@ -170,16 +170,46 @@ pub enum FieldSource {
 }
 
 /// A field together with its source, as templates and envelopes keep it: one flat JSON object,
-/// the field's keys plus `source`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// the field's keys plus `source`. Stored records are most of a database's bytes per envelope,
+/// so what reading puts back by itself is left out (docs/STORAGE.md, "Bytes per envelope"):
+/// `document` when it is 1, `role` when there is none, `source` when it is `explicit`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "FlatPlacedField")]
 pub struct PlacedField {
     /// The field as the API shows it.
-    #[serde(flatten)]
     pub field: Field,
     /// Where the field was found; absent in stored JSON means [`FieldSource::Explicit`].
-    #[serde(default)]
     pub source: FieldSource,
+}
+
+impl Serialize for PlacedField {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let f = &self.field;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("key", &f.key)?;
+        m.serialize_entry("type", &f.kind)?;
+        if let Some(role) = &f.role {
+            m.serialize_entry("role", role)?;
+        }
+        m.serialize_entry("filled_by", &f.filled_by)?;
+        m.serialize_entry("required", &f.required)?;
+        m.serialize_entry("page", &f.page)?;
+        m.serialize_entry("x", &f.x)?;
+        m.serialize_entry("y", &f.y)?;
+        m.serialize_entry("width", &f.width)?;
+        m.serialize_entry("height", &f.height)?;
+        if f.document != first_document() {
+            m.serialize_entry("document", &f.document)?;
+        }
+        if let Some(options) = &f.options {
+            m.serialize_entry("options", options)?;
+        }
+        if self.source != FieldSource::Explicit {
+            m.serialize_entry("source", &self.source)?;
+        }
+        m.end()
+    }
 }
 
 /// How a [`PlacedField`] is read: the same flat object, spelled out. `#[serde(flatten)]` would

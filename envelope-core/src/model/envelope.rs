@@ -767,8 +767,50 @@ mod tests {
             };
             let json = serde_json::to_value(&field).unwrap();
             assert_eq!(json["type"], "text", "flat: {json}");
+            // What reading puts back by itself is not stored.
+            assert!(json.get("document").is_none(), "{json}");
+            assert_eq!(
+                json.get("source").is_some(),
+                field.source != FieldSource::Explicit
+            );
             assert_eq!(serde_json::from_value::<PlacedField>(json).unwrap(), field);
         }
+        // A sender's field in a second document, with options: every key that is not a default
+        // is kept, and it reads back the same.
+        let field = PlacedField {
+            field: Field {
+                key: "plan".into(),
+                kind: FieldType::Radio,
+                role: None,
+                filled_by: "sender".into(),
+                required: false,
+                page: 2,
+                x: 0.0,
+                y: 0.0,
+                width: 10.0,
+                height: 10.0,
+                document: 2,
+                options: Some(vec!["a".into(), "b".into()]),
+            },
+            source: FieldSource::Form {
+                name: "plan".into(),
+            },
+        };
+        let json = serde_json::to_value(&field).unwrap();
+        assert!(json.get("role").is_none(), "{json}");
+        assert_eq!(
+            (
+                &json["document"],
+                &json["options"][1],
+                &json["source"]["name"]
+            ),
+            (
+                &serde_json::json!(2),
+                &serde_json::json!("b"),
+                &serde_json::json!("plan")
+            )
+        );
+        assert_eq!(serde_json::from_value::<PlacedField>(json).unwrap(), field);
         // Written before `source` existed: explicit.
         let old = r#"{"key":"k","type":"date","role":null,"filled_by":"sender","required":false,
                       "page":1,"x":0,"y":0,"width":1,"height":1}"#;

@@ -82,7 +82,10 @@ impl SqlStore {
         } else {
             new.checked_sub(1).ok_or(StoreError::Conflict)?
         };
-        let event_docs = events.iter().map(encode).collect::<StoreResult<Vec<_>>>()?;
+        let event_docs = events
+            .iter()
+            .map(super::encode_event)
+            .collect::<StoreResult<Vec<_>>>()?;
         let mode = env.mode.as_str();
         let status = env.status.as_str();
         let expires_at = env.expires_at.map(millis);
