@@ -786,3 +786,86 @@ async fn postgres_migration_5_backfills_from_the_documents() {
         std::panic::resume_unwind(e.into_panic());
     }
 }
+
+/// Schema 8 stores events packed. Events written before it, with their JSON (nulls and all) in
+/// `doc`, read the same after the upgrade, through every read (by ID, in scope, in a list), beside
+/// events written packed after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_events_written_before_schema_8_still_read() {
+    use envelope_core::model::{EventType, Mode, Scope};
+    use envelope_core::store::PageRequest;
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let scope = Scope {
+        account: "acct_old".into(),
+        mode: Mode::Test,
+    };
+    let rec = fixtures::envelope(&scope);
+    let old = fixtures::event(&rec, EventType::Created);
+    {
+        let src_dir = tempfile::tempdir().unwrap();
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("migrations/sqlite");
+        for entry in std::fs::read_dir(&src).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.as_str() < "0008" {
+                std::fs::copy(src.join(&name), src_dir.path().join(&name)).unwrap();
+            }
+        }
+        let m = sqlx::migrate::Migrator::new(src_dir.path()).await.unwrap();
+        let url = format!("sqlite://{}?mode=rwc", path.display());
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        m.run(&mut conn).await.unwrap();
+        // As a binary of schema 7 wrote it: the whole JSON, with its nulls.
+        sqlx::query(
+            "INSERT INTO events (id, account, mode, event_type, created_at, doc, envelope) \
+             VALUES ($1, $2, 'test', 'envelope.created', $3, $4, $5)",
+        )
+        .bind(old.id())
+        .bind(&scope.account)
+        .bind(old.event.created_at.millis())
+        .bind(serde_json::to_string(&old).unwrap())
+        .bind(rec.id.as_str())
+        .execute(&mut conn)
+        .await
+        .unwrap();
+        conn.close().await.unwrap();
+    }
+    let store = SqlStore::open_sqlite(&path).await.unwrap();
+    let new = fixtures::event(&rec, EventType::Sent);
+    store
+        .create_envelope(&rec, &[new.clone()], None)
+        .await
+        .unwrap();
+    assert_eq!(
+        store.get_event(&scope, old.id()).await.unwrap(),
+        Some(old.clone())
+    );
+    assert_eq!(store.find_event(old.id()).await.unwrap(), Some(old.clone()));
+    assert_eq!(
+        store.get_event(&scope, new.id()).await.unwrap(),
+        Some(new.clone())
+    );
+    let page = PageRequest {
+        limit: 10,
+        starting_after: None,
+    };
+    match store.list_events(&scope, None, &page).await.unwrap() {
+        envelope_core::store::Listed::Page(items, false) => assert_eq!(items, vec![new, old]),
+        other => panic!("{other:?}"),
+    }
+    store.close().await;
+    let url = format!("sqlite://{}", path.display());
+    let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+    let rows: Vec<(String, Option<i64>)> =
+        sqlx::query_as("SELECT doc, length(packed) FROM events ORDER BY seq")
+            .fetch_all(&mut conn)
+            .await
+            .unwrap();
+    assert!(
+        rows[0].0.starts_with('{') && rows[0].1.is_none(),
+        "{rows:?}"
+    );
+    assert!(rows[1].0.is_empty(), "{rows:?}");
+    assert!(rows[1].1.unwrap() * 2 < rows[0].0.len() as i64, "{rows:?}");
+}

@@ -7,12 +7,11 @@
 
 use std::collections::HashMap;
 
-use super::events::{DeliveryRow, delivery_from_row};
+use super::events::{DeliveryRow, EventRow, delivery_from_row, event_from_row};
 use super::{SqlStore, db_err, decode, encode, millis, with_pool, with_tx};
 use crate::clock::Timestamp;
 use crate::model::{
-    DeliveryAttempt, DeliveryNext, DueDelivery, EventRecord, Scope, WebhookDelivery,
-    WebhookEndpointRecord,
+    DeliveryAttempt, DeliveryNext, DueDelivery, Scope, WebhookDelivery, WebhookEndpointRecord,
 };
 use crate::store::{ClaimLimits, StoreError, StoreResult};
 
@@ -71,7 +70,7 @@ impl SqlStore {
         let window = i64::try_from(limit.saturating_mul(4).min(2000)).unwrap_or(2000);
         let full: Vec<&str> = limits.full_accounts().collect();
         let sql = candidates_sql(limits.busy_endpoints.len(), full.len());
-        let claimed: Vec<(WebhookDelivery, String, String)> = with_tx!(&self.pool, |tx| {
+        let claimed: Vec<(WebhookDelivery, String, EventRow)> = with_tx!(&self.pool, |tx| {
             let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
                 .bind(millis(now))
                 .bind(window);
@@ -123,7 +122,7 @@ impl SqlStore {
                         .fetch_one(&mut *tx)
                         .await
                         .map_err(db_err)?;
-                let ev: String = sqlx::query_scalar("SELECT doc FROM events WHERE id = $1")
+                let ev: EventRow = sqlx::query_as("SELECT doc, packed FROM events WHERE id = $1")
                     .bind(&delivery.event)
                     .fetch_one(&mut *tx)
                     .await
@@ -135,7 +134,7 @@ impl SqlStore {
         let mut due = Vec::with_capacity(claimed.len());
         for (delivery, ep, ev) in claimed {
             let ep: WebhookEndpointRecord = decode("webhook endpoint", &ep)?;
-            let ev: EventRecord = decode("event", &ev)?;
+            let ev = event_from_row(ev)?;
             let mut secrets = vec![ep.secret.clone()];
             if let (Some(old), Some(until)) = (&ep.previous_secret, ep.previous_secret_expires_at)
                 && until > now

@@ -42,9 +42,10 @@ const DEBIT: &str = "INSERT INTO allowance_usage (account, period, used) \
     ON CONFLICT (account, period) DO UPDATE SET used = allowance_usage.used + 1 \
     WHERE allowance_usage.used < $3";
 
+/// Events are stored packed (`packed.rs`), with `doc` empty.
 const INSERT_EVENT: &str = "INSERT INTO events \
-    (id, account, mode, event_type, created_at, doc, envelope) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7)";
+    (id, account, mode, event_type, created_at, doc, packed, envelope) \
+    VALUES ($1, $2, $3, $4, $5, '', $6, $7)";
 
 const ENABLED_ENDPOINTS: &str = "SELECT doc FROM webhook_endpoints \
     WHERE account = $1 AND mode = $2 AND status = 'enabled' ORDER BY seq";
@@ -84,7 +85,7 @@ impl SqlStore {
         };
         let event_docs = events
             .iter()
-            .map(super::encode_event)
+            .map(super::packed::pack)
             .collect::<StoreResult<Vec<_>>>()?;
         let mode = env.mode.as_str();
         let status = env.status.as_str();

@@ -2,21 +2,29 @@
 //! by the envelope transaction (see `envelopes.rs`).
 
 use super::lists::{Filter, ListSql};
-use super::{SqlStore, corrupt, db_err, from_millis, with_pool};
+use super::packed::decode_event;
+use super::{SqlStore, corrupt, db_err, from_millis, point_read, with_pool};
 use crate::model::{DeliveryStatus, EventRecord, EventType, Mode, Scope, WebhookDelivery};
 use crate::store::{Listed, PageRequest, StoreResult};
 
 const LIST: ListSql = ListSql {
     cursor: "SELECT seq FROM events WHERE id = $1 AND account = $2 AND mode = $3",
-    page: "SELECT doc FROM events WHERE account = $1 AND mode = $2 AND seq < $3 \
+    page: "SELECT doc, packed FROM events WHERE account = $1 AND mode = $2 AND seq < $3 \
            ORDER BY seq DESC LIMIT $4",
 };
 
 const LIST_BY_TYPE: ListSql = ListSql {
     cursor: LIST.cursor,
-    page: "SELECT doc FROM events WHERE account = $1 AND mode = $2 AND seq < $3 \
+    page: "SELECT doc, packed FROM events WHERE account = $1 AND mode = $2 AND seq < $3 \
            AND event_type = $5 ORDER BY seq DESC LIMIT $4",
 };
+
+/// An event row: `doc` (JSON, rows from before schema 8) and `packed`.
+pub(super) type EventRow = (String, Option<Vec<u8>>);
+
+pub(super) fn event_from_row((doc, packed): EventRow) -> StoreResult<EventRecord> {
+    decode_event(&doc, packed.as_deref())
+}
 
 pub(super) type DeliveryRow = (
     String,
@@ -59,18 +67,23 @@ impl SqlStore {
         scope: &Scope,
         id: &str,
     ) -> StoreResult<Option<EventRecord>> {
-        self.scoped_doc(
-            "SELECT doc FROM events WHERE id = $1 AND account = $2 AND mode = $3",
-            "event",
-            scope,
-            id,
-        )
-        .await
+        let row = point_read!(
+            &self.pool,
+            "SELECT doc, packed FROM events WHERE id = $1 AND account = $2 AND mode = $3",
+            (id, scope.account.as_str(), scope.mode.as_str()) as EventRow
+        );
+        row.map(|(doc, packed)| decode_event(&doc, packed.as_deref()))
+            .transpose()
     }
 
     pub(super) async fn find_event_impl(&self, id: &str) -> StoreResult<Option<EventRecord>> {
-        self.doc_by_id("SELECT doc FROM events WHERE id = $1", "event", id)
-            .await
+        let row = point_read!(
+            &self.pool,
+            "SELECT doc, packed FROM events WHERE id = $1",
+            (id) as EventRow
+        );
+        row.map(|(doc, packed)| decode_event(&doc, packed.as_deref()))
+            .transpose()
     }
 
     pub(super) async fn list_events_impl(
@@ -81,12 +94,13 @@ impl SqlStore {
     ) -> StoreResult<Listed<EventRecord>> {
         match kind {
             None => {
-                self.list_docs("event", &LIST, scope, Filter::None, page)
+                self.list_rows(&LIST, scope, Filter::None, page, event_from_row)
                     .await
             }
             Some(k) => {
                 let f = Filter::Text(k.as_str().to_string());
-                self.list_docs("event", &LIST_BY_TYPE, scope, f, page).await
+                self.list_rows(&LIST_BY_TYPE, scope, f, page, event_from_row)
+                    .await
             }
         }
     }

@@ -36,9 +36,29 @@ impl SqlStore {
         filter: Filter,
         page: &PageRequest,
     ) -> StoreResult<Listed<T>> {
+        self.list_rows(sql, scope, filter, page, |(d,): (String,)| decode(what, &d))
+            .await
+    }
+
+    /// The rows of one page, newest first, each made an item by `item`; `None` when the cursor
+    /// is unknown in scope.
+    pub(super) async fn list_rows<R, T>(
+        &self,
+        sql: &ListSql,
+        scope: &Scope,
+        filter: Filter,
+        page: &PageRequest,
+        item: impl Fn(R) -> StoreResult<T>,
+    ) -> StoreResult<Listed<T>>
+    where
+        R: for<'r> sqlx::FromRow<'r, sqlx::sqlite::SqliteRow>
+            + for<'r> sqlx::FromRow<'r, sqlx::postgres::PgRow>
+            + Send
+            + Unpin,
+    {
         let mode = scope.mode.as_str();
         let limit = page.limit.min(100_000);
-        let docs: Option<Vec<String>> = with_pool!(&self.pool, |p| {
+        let rows: Option<Vec<R>> = with_pool!(&self.pool, |p| {
             let before = match &page.starting_after {
                 None => Some(i64::MAX),
                 Some(id) => sqlx::query_scalar::<_, i64>(sql.cursor)
@@ -52,7 +72,7 @@ impl SqlStore {
             match before {
                 None => None,
                 Some(before) => {
-                    let q = sqlx::query_scalar::<_, String>(sql.page)
+                    let q = sqlx::query_as::<_, R>(sql.page)
                         .bind(&scope.account)
                         .bind(mode)
                         .bind(before)
@@ -66,14 +86,14 @@ impl SqlStore {
                 }
             }
         });
-        let Some(mut docs) = docs else {
+        let Some(mut rows) = rows else {
             return Ok(Listed::UnknownCursor);
         };
-        let has_more = docs.len() > limit;
-        docs.truncate(limit);
-        let items = docs
-            .iter()
-            .map(|d| decode(what, d))
+        let has_more = rows.len() > limit;
+        rows.truncate(limit);
+        let items = rows
+            .into_iter()
+            .map(item)
             .collect::<StoreResult<Vec<T>>>()?;
         Ok(Listed::Page(items, has_more))
     }

@@ -30,6 +30,7 @@ mod idempotency;
 mod inline;
 mod links;
 mod lists;
+mod packed;
 mod purge;
 mod ready;
 mod retention;
@@ -383,28 +384,6 @@ pub(crate) fn encode<T: serde::Serialize>(value: &T) -> StoreResult<String> {
     serde_json::to_string(value).map_err(|e| StoreError::Unavailable(Box::new(e)))
 }
 
-/// An event as stored: its JSON without the `null` members of its objects. Each event holds the
-/// whole envelope view of its moment, where most optional values are `null`; left out, they
-/// halve the largest table per envelope (docs/STORAGE.md, "Bytes per envelope"). Reading puts
-/// them back: every `null` of the wire types is an `Option` that reads a missing key as `None`
-/// and writes it as `null` again, so the API and webhooks show the same event, byte for byte,
-/// and events stored with their `null`s read as before.
-pub(crate) fn encode_event(event: &crate::model::EventRecord) -> StoreResult<String> {
-    fn drop_nulls(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(m) => {
-                m.retain(|_, x| !x.is_null());
-                m.values_mut().for_each(drop_nulls);
-            }
-            serde_json::Value::Array(a) => a.iter_mut().for_each(drop_nulls),
-            _ => {}
-        }
-    }
-    let mut v = serde_json::to_value(event).map_err(|e| StoreError::Unavailable(Box::new(e)))?;
-    drop_nulls(&mut v);
-    encode(&v)
-}
-
 pub(crate) fn decode<T: serde::de::DeserializeOwned>(what: &str, doc: &str) -> StoreResult<T> {
     serde_json::from_str(doc).map_err(|e| corrupt(what, e))
 }
@@ -425,43 +404,6 @@ pub(crate) fn version(v: u64) -> StoreResult<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Events are stored without their `null`s, read back equal, and show every `null` again on
-    /// the wire: the API and webhooks see the same bytes as before.
-    #[test]
-    fn events_are_stored_without_nulls_and_read_back_the_same() {
-        use crate::model::{EventType, Mode, Scope, SignerRef};
-        use crate::store::conformance::fixtures;
-        let scope = Scope {
-            account: "acct_1".into(),
-            mode: Mode::Test,
-        };
-        let mut rec = fixtures::envelope(&scope);
-        rec.signers[0].signer.signed_at = Some(fixtures::t(5));
-        rec.subject = Some("Lease \"2027\"".into());
-        let mut with_signer = fixtures::event(&rec, EventType::SignerCompleted);
-        with_signer.event.data.signer = Some(SignerRef {
-            id: rec.signers[0].signer.id.to_string(),
-            role: "client".into(),
-            name: "Ada".into(),
-            email: "ada@example.com".into(),
-            order: 1,
-            status: crate::model::SignerStatus::Completed,
-        });
-        for event in [fixtures::event(&rec, EventType::Created), with_signer] {
-            let wire = serde_json::to_string(&event.event).unwrap();
-            assert!(wire.contains(":null"), "the view has nulls: {wire}");
-            let stored = encode_event(&event).unwrap();
-            assert!(!stored.contains(":null"), "{stored}");
-            assert!(stored.len() < encode(&event).unwrap().len());
-            let back: crate::model::EventRecord = decode("event", &stored).unwrap();
-            assert_eq!(back, event);
-            assert_eq!(serde_json::to_string(&back.event).unwrap(), wire);
-            // Stored before, with every null: reads the same.
-            let old: crate::model::EventRecord = decode("event", &encode(&event).unwrap()).unwrap();
-            assert_eq!(old, event);
-        }
-    }
 
     #[test]
     fn schema_names_are_plain_identifiers() {
