@@ -834,7 +834,7 @@ async fn sqlite_events_written_before_schema_8_still_read() {
     let store = SqlStore::open_sqlite(&path).await.unwrap();
     let new = fixtures::event(&rec, EventType::Sent);
     store
-        .create_envelope(&rec, &[new.clone()], None)
+        .create_envelope(&rec, std::slice::from_ref(&new), None)
         .await
         .unwrap();
     assert_eq!(
