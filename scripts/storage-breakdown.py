@@ -41,7 +41,10 @@ def main(path):
     print()
     docs = [
         ("envelopes.doc", "SELECT count(*), avg(length(doc)) FROM envelopes"),
-        ("events.doc", "SELECT count(*), avg(length(doc)) FROM events"),
+        # Schema 8 stores events packed (store/sql/packed.rs), with doc left empty; rows written
+        # before keep their JSON in doc.
+        ("events.doc (JSON, before schema 8)", "SELECT count(*), avg(length(doc)) FROM events WHERE packed IS NULL"),
+        ("events.packed", "SELECT count(*), avg(length(packed)) FROM events WHERE packed IS NOT NULL"),
         ("signing_tokens.doc", "SELECT count(*), avg(length(doc)) FROM signing_tokens"),
         ("blobs.data (PDFs)", "SELECT count(*), avg(length(data)) FROM blobs WHERE blob_key NOT LIKE 'floor-%'"),
         ("webhook_deliveries", "SELECT count(*), 0 FROM webhook_deliveries"),

@@ -471,16 +471,17 @@ pub struct EnvelopeRecord {
     pub template: Option<TemplateId>,
     /// `email` or `embedded`.
     pub delivery: Delivery,
-    /// `true` when signers sign in sequence, `false` when all can sign at once.
+    /// `true` when signers sign in sequence, `false` (left out) when all can sign at once.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub signing_order: bool,
     /// The signers, in signing order, with what only the service sees.
     pub signers: Vec<SignerRecord>,
     /// Carbon-copy recipients (extensions E1).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cc: Vec<CcRecipient>,
-    // Always written: binaries before the stored form left out empty values require it.
-    /// The caller's own string keys (at most 20), returned on every read and in every webhook.
-    #[serde(default)]
+    /// The caller's own string keys (at most 20), returned on every read and in every webhook;
+    /// left out when empty.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub metadata: BTreeMap<String, String>,
     /// Why the envelope was voided; `None` (left out) unless voided.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -509,15 +510,14 @@ pub struct EnvelopeRecord {
     /// The sender's message in the signing request emails; `None` (left out) when none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// Fields of the document, signer and sender fields alike.
-    // Always written: binaries before the stored form left out empty values require it.
-    #[serde(default)]
+    /// Fields of the document, signer and sender fields alike; left out when there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fields: Vec<PlacedField>,
-    /// Sender data by field key: text, or "true"/"false" for check boxes.
-    // Always written: binaries before the stored form left out empty values require it.
-    #[serde(default)]
+    /// Sender data by field key: text, or "true"/"false" for check boxes; left out when empty.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub data: BTreeMap<String, SignerValue>,
-    /// Whether the signed copy gets an appended signature page.
+    /// Whether the signed copy gets an appended signature page; left out when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub signature_page: bool,
     /// The first document.
     pub original: StoredFile,
@@ -843,13 +843,21 @@ mod tests {
             "files_deleted_at":null}"#;
         let record: EnvelopeRecord = serde_json::from_str(old).unwrap();
         let stored = serde_json::to_string(&record).unwrap();
-        for empty in ["null", "\"cc\"", "\"values\"", "\"reassignments\""] {
+        // Since schema 8 (which binaries that need every key refuse) empty lists and maps and
+        // false flags are left out too.
+        for empty in [
+            "null",
+            "\"cc\"",
+            "\"values\"",
+            "\"reassignments\"",
+            "\"fields\"",
+            "\"metadata\"",
+            "\"data\"",
+            "false",
+        ] {
             assert!(!stored.contains(empty), "{empty} in {stored}");
         }
-        // Older binaries need these keys, empty or not.
-        for kept in ["\"fields\":[]", "\"metadata\":{}", "\"data\":{}"] {
-            assert!(stored.contains(kept), "{kept} missing from {stored}");
-        }
+        assert!(stored.contains("\"delivery\":\"email\""), "{stored}");
         assert!(
             stored.len() * 2 < old.len(),
             "{} of {} bytes",
