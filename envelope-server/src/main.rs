@@ -578,6 +578,38 @@ mod tests {
         assert_eq!(cli.serve.connections.limits(), ConnectionLimits::default());
     }
 
+    /// Without the option every download is sent by the server, as before it existed.
+    #[test]
+    fn presigned_downloads_are_off_by_default() {
+        let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
+        assert!(!cli.serve.blob_presigned_downloads);
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "--blob-url",
+            "s3://pdfs/x",
+            "--blob-presigned-downloads",
+        ])
+        .unwrap();
+        assert!(cli.serve.blob_presigned_downloads);
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "blobs",
+            "--data-dir",
+            "/tmp/d",
+            "copy",
+            "--to",
+            "s3://pdfs/x",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Blobs {
+                command: BlobsCommand::Copy { ref to },
+                ..
+            }) if to == "s3://pdfs/x"
+        ));
+    }
+
     #[test]
     fn retention_options() {
         let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
