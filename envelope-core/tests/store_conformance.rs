@@ -221,6 +221,7 @@ macro_rules! all_clauses {
             retention_raced,
             envelopes_with_files,
             blob_listing,
+            blob_streams,
         );
     };
 }
@@ -238,6 +239,11 @@ async fn dir_blob_store_blobs() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn dir_blob_store_blob_listing() {
     run("sqlite_dir_blobs", conformance::blob_listing).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn dir_blob_store_blob_streams() {
+    run("sqlite_dir_blobs", conformance::blob_streams).await;
 }
 
 /// The whole suite on one shared store, as `run_all` documents it.

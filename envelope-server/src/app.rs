@@ -142,6 +142,9 @@ pub struct App {
     pub(crate) pages: PageSettings,
     pub(crate) upload_memory: UploadMemory,
     pub(crate) trusted_proxies: TrustedProxies,
+    /// How long a presigned download URL works, when files stored as one blob are answered
+    /// with a redirect to the blob store (`--blob-presigned-downloads`); `None`: proxied.
+    pub(crate) presigned_downloads: Option<Duration>,
 }
 
 fn upload_memory(limits: &HttpLimits) -> UploadMemory {
@@ -159,6 +162,7 @@ impl App {
             limits,
             pages: PageSettings::default(),
             trusted_proxies: TrustedProxies::none(),
+            presigned_downloads: None,
         }
     }
 
@@ -172,6 +176,14 @@ impl App {
     /// by default, and then those headers are ignored.
     pub fn with_trusted_proxies(mut self, proxies: TrustedProxies) -> App {
         self.trusted_proxies = proxies;
+        self
+    }
+
+    /// Answer downloads of files stored as one blob (originals, audit trails) with `302` to a
+    /// URL of the blob store that works for `expires_in`, when the store makes such URLs
+    /// (S3); the link's token check and rate limit still come first. Off by default.
+    pub fn with_presigned_downloads(mut self, expires_in: Duration) -> App {
+        self.presigned_downloads = Some(expires_in);
         self
     }
 

@@ -8,11 +8,13 @@ use envelope_core::service::{
     ListParams, Params, Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload,
     document_param,
 };
+use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};
+use hyper::header::HeaderValue;
 
 use crate::body::{RawBody, json_params, multipart_params};
 use crate::error::ApiError;
-use crate::response::Reply;
+use crate::response::{Reply, content_disposition};
 use crate::router::Route;
 
 /// Body parameters and the uploaded files (multipart `file` parts), in order.
@@ -181,11 +183,32 @@ pub async fn dispatch(
     }
 }
 
-/// `GET /files/{token}`: the PDF behind a download link, or an envelope's archive as it is
-/// written (extensions E5); no API key, the token is the secret.
-pub async fn download(svc: &SigningService, token: &str) -> Result<Reply, ApiError> {
-    Ok(match svc.open_download(token).await? {
-        Download::File { file_name, bytes } => Reply::pdf(&file_name, bytes),
+/// `GET /files/{token}`: the PDF behind a download link, read from the blob store as it is
+/// sent, or an envelope's archive as it is written (extensions E5); no API key, the token is
+/// the secret. With presigned downloads (`presign` = how long a URL works), a file stored as
+/// one blob is answered `302` to a URL of the bucket that serves the same bytes under the
+/// same content type and disposition.
+pub async fn download(
+    svc: &SigningService,
+    presign: Option<std::time::Duration>,
+    token: &str,
+) -> Result<Reply, ApiError> {
+    let link = svc.resolve_download(token).await?;
+    if let Some(expires_in) = presign.filter(|_| link.is_one_blob()) {
+        let disposition = content_disposition("attachment", link.file_name());
+        let read = DirectRead {
+            expires_in,
+            content_type: "application/pdf".into(),
+            content_disposition: disposition.to_str().unwrap_or("attachment").to_string(),
+        };
+        if let Some(url) = link.direct_url(&read).await?
+            && let Ok(location) = HeaderValue::from_str(&url)
+        {
+            return Ok(Reply::redirect(location));
+        }
+    }
+    Ok(match link.open().await? {
+        Download::File { file_name, body } => Reply::pdf_stream(&file_name, body),
         Download::Archive { file_name, body } => Reply::zip(&file_name, body),
     })
 }

@@ -20,6 +20,7 @@
 //! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
 //! | [`health`] | `/healthz`, `/readyz`, and stopping when the store fails for good |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
+//! | [`blobs`] | `blobs copy`: the database's PDFs into an S3 bucket |
 //! | [`signing`] | the sealer of `serve`: configured or development certificate, HTTP TSA |
 //!
 //! The binary (`main.rs`) only parses arguments.
@@ -28,6 +29,7 @@
 mod address_limit;
 pub mod admin;
 pub mod app;
+pub mod blobs;
 pub mod body;
 pub mod client_addr;
 pub mod error;

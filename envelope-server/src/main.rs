@@ -10,6 +10,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use envelope_core::Mode;
 use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
+use envelope_server::blobs::copy_to_bucket;
 use envelope_server::health::{EXIT_STORE_FAILED, StoreFailed};
 use envelope_server::serve::{RetentionDays, ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
@@ -65,6 +66,13 @@ enum Command {
         store: StoreArgs,
         #[command(subcommand)]
         command: WebhooksCommand,
+    },
+    /// PDFs kept by the store: copy those of the database into an S3 bucket.
+    Blobs {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(subcommand)]
+        command: BlobsCommand,
     },
     /// The page renderer's worker (started by the server itself, one per page drawn): caps its
     /// own CPU time and memory, reads a PDF on standard input and writes the PNG of `page` to
@@ -213,6 +221,11 @@ struct ServeArgs {
     /// 36500, or off.
     #[arg(long, env = "ENVELOPE_LIVE_RETENTION_DAYS", default_value = "off", value_parser = RetentionDays::parse)]
     live_retention_days: RetentionDays,
+    /// With --blob-url s3://...: answer downloads of originals and audit trails with a 302 to
+    /// a presigned URL of the bucket (valid 5 minutes) instead of sending the bytes; signed
+    /// copies and archives are still sent by the server. Clients must follow redirects.
+    #[arg(long, env = "ENVELOPE_BLOB_PRESIGNED_DOWNLOADS")]
+    blob_presigned_downloads: bool,
 }
 
 /// Connection caps and timeouts (docs/HTTP.md). Durations take a unit: ms, s or m.
@@ -365,6 +378,19 @@ enum WebhooksCommand {
     },
 }
 
+#[derive(Debug, Subcommand)]
+enum BlobsCommand {
+    /// Copy every PDF of the database (its `blobs` table) into an S3-compatible bucket, for a
+    /// move to --blob-url: credentials, region and endpoint from the AWS_* variables. Blobs
+    /// the bucket already holds with the same size are skipped, so running it again resumes
+    /// a copy cut short; nothing is deleted. Then start the server with --blob-url <same URL>.
+    Copy {
+        /// The bucket and prefix: s3://bucket/prefix.
+        #[arg(long)]
+        to: String,
+    },
+}
+
 impl StoreArgs {
     fn options(&self) -> StoreOptions {
         StoreOptions {
@@ -467,6 +493,12 @@ async fn run_command(cli: Cli) -> Result<(), envelope_core::error::BoxError> {
             };
             run_admin_command(store, cmd).await
         }
+        Some(Command::Blobs { store, command }) => match command {
+            BlobsCommand::Copy { to } => {
+                copy_to_bucket(&store.options(), &to, &mut std::io::stdout().lock()).await?;
+                Ok(())
+            }
+        },
         Some(Command::Webhooks { store, command }) => {
             let cmd = match command {
                 WebhooksCommand::RevealSecret { endpoint } => {
@@ -515,6 +547,7 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         metrics_listen: args.metrics_listen,
         test_retention_days: args.test_retention_days,
         live_retention_days: args.live_retention_days,
+        blob_presigned_downloads: args.blob_presigned_downloads,
     })
     .await
 }
@@ -543,6 +576,38 @@ mod tests {
     fn connection_defaults_match_the_library() {
         let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
         assert_eq!(cli.serve.connections.limits(), ConnectionLimits::default());
+    }
+
+    /// Without the option every download is sent by the server, as before it existed.
+    #[test]
+    fn presigned_downloads_are_off_by_default() {
+        let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
+        assert!(!cli.serve.blob_presigned_downloads);
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "--blob-url",
+            "s3://pdfs/x",
+            "--blob-presigned-downloads",
+        ])
+        .unwrap();
+        assert!(cli.serve.blob_presigned_downloads);
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "blobs",
+            "--data-dir",
+            "/tmp/d",
+            "copy",
+            "--to",
+            "s3://pdfs/x",
+        ])
+        .unwrap();
+        assert!(matches!(
+            cli.command,
+            Some(Command::Blobs {
+                command: BlobsCommand::Copy { ref to },
+                ..
+            }) if to == "s3://pdfs/x"
+        ));
     }
 
     #[test]

@@ -138,7 +138,7 @@ async fn process(
             if parts.method != Method::GET {
                 return Err(ApiError::MethodNotAllowed { allow: "GET" });
             }
-            handlers::download(&app.svc, token).await
+            handlers::download(&app.svc, app.presigned_downloads, token).await
         }
         ["sign", rest @ ..] => {
             Ok(signing_page::handle(app, client, &parts, body, rest, meta).await)

@@ -1,15 +1,17 @@
 //! Small response constructors and the headers every response carries.
 
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
 use bytes::Bytes;
-use futures_util::TryStreamExt;
-use futures_util::stream::MapOk;
-use http_body_util::{Either, Full, StreamBody};
-use hyper::body::Frame;
+use futures_util::Stream;
+use http_body_util::{Either, Full};
+use hyper::body::{Body, Frame, SizeHint};
 use hyper::header::{self, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
 
 use envelope_core::Mode;
-use envelope_core::service::{ArchiveBody, RateLimitState};
+use envelope_core::service::{ArchiveBody, FileBody, RateLimitState};
 
 /// A response before the common headers are added.
 #[derive(Debug)]
@@ -19,15 +21,53 @@ pub struct Reply {
     pub body: Bytes,
     /// Headers of this response only (Allow, Retry-After, Content-Disposition, ...).
     pub headers: Vec<(HeaderName, HeaderValue)>,
-    /// Sent instead of `body` when set: an archive, as it is written (extensions E5).
-    pub stream: Option<ArchiveBody>,
+    /// Sent instead of `body` when set: a file as it is read, an archive as it is written.
+    pub stream: Option<Streamed>,
 }
 
-/// The chunks of a streamed body as frames.
-pub type Frames = MapOk<ArchiveBody, fn(Bytes) -> Frame<Bytes>>;
+/// A body sent as it is produced, with its length when it is known in advance (a file: then
+/// `Content-Length` is sent, as for a whole body; an archive: chunked).
+pub struct Streamed {
+    chunks: Pin<Box<dyn Stream<Item = std::io::Result<Bytes>> + Send>>,
+    /// Bytes still to come, when known.
+    left: Option<u64>,
+}
 
-/// Every response's body: whole, or streamed (the archive download).
-pub type ResponseBody = Either<Full<Bytes>, StreamBody<Frames>>;
+impl std::fmt::Debug for Streamed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Streamed")
+            .field("left", &self.left)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Body for Streamed {
+    type Data = Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+        let polled = self.chunks.as_mut().poll_next(cx);
+        if let Poll::Ready(Some(Ok(chunk))) = &polled
+            && let Some(left) = &mut self.left
+        {
+            *left = left.saturating_sub(chunk.len() as u64);
+        }
+        polled.map(|c| c.map(|c| c.map(Frame::data)))
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        match self.left {
+            Some(n) => SizeHint::with_exact(n),
+            None => SizeHint::default(),
+        }
+    }
+}
+
+/// Every response's body: whole, or streamed (downloads).
+pub type ResponseBody = Either<Full<Bytes>, Streamed>;
 
 impl Reply {
     /// A JSON body that is already serialized.
@@ -61,19 +101,49 @@ impl Reply {
         }
     }
 
+    /// A PDF download read as it is sent (its length known: `Content-Length` as for
+    /// [`Reply::pdf`]), offered as an attachment under `file_name`.
+    pub fn pdf_stream(file_name: &str, body: FileBody) -> Reply {
+        let left = Some(body.size());
+        Reply {
+            stream: Some(Streamed {
+                chunks: Box::pin(body),
+                left,
+            }),
+            ..Reply::pdf(file_name, Bytes::new())
+        }
+    }
+
     /// A ZIP download written as it is sent, offered as an attachment under `file_name`.
     pub fn zip(file_name: &str, body: ArchiveBody) -> Reply {
         Reply {
             content_type: "application/zip",
-            stream: Some(body),
+            stream: Some(Streamed {
+                chunks: Box::pin(body),
+                left: None,
+            }),
             ..Reply::pdf(file_name, Bytes::new())
+        }
+    }
+
+    /// `302 Found` to `location` (a download served by the blob store), with no body.
+    pub fn redirect(location: HeaderValue) -> Reply {
+        Reply {
+            status: StatusCode::FOUND,
+            content_type: "text/plain; charset=utf-8",
+            body: Bytes::new(),
+            headers: vec![
+                (header::LOCATION, location),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+            ],
+            stream: None,
         }
     }
 }
 
 /// `<disposition>; filename="<ascii>"; filename*=UTF-8''<percent-encoded>` (RFC 6266), so that
 /// any file name, quotes and non-ASCII included, is safe in the header.
-fn content_disposition(disposition: &'static str, file_name: &str) -> HeaderValue {
+pub fn content_disposition(disposition: &'static str, file_name: &str) -> HeaderValue {
     let ascii: String = file_name
         .chars()
         .map(|c| {
@@ -119,9 +189,7 @@ pub const RATE_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 /// The final response: the reply plus the headers of every response.
 pub fn finish(reply: Reply, meta: &Meta) -> Response<ResponseBody> {
     let body = match reply.stream {
-        Some(stream) => Either::Right(StreamBody::new(
-            stream.map_ok(Frame::data as fn(Bytes) -> Frame<Bytes>),
-        )),
+        Some(stream) => Either::Right(stream),
         None => Either::Left(Full::new(reply.body)),
     };
     let mut res = Response::new(body);

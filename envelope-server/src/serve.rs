@@ -60,7 +60,14 @@ pub struct ServeOptions {
     pub test_retention_days: RetentionDays,
     /// Days the PDFs of finished live envelopes are kept (`--live-retention-days`).
     pub live_retention_days: RetentionDays,
+    /// Downloads of originals and audit trails answered with `302` to a presigned URL of the
+    /// `s3://` bucket (`--blob-presigned-downloads`); refused at start without one.
+    pub blob_presigned_downloads: bool,
 }
+
+/// How long a presigned download URL works: long enough for a client to follow the redirect
+/// on a slow network, short enough that a leaked URL is soon useless.
+pub const PRESIGNED_DOWNLOAD_TTL: std::time::Duration = std::time::Duration::from_secs(5 * 60);
 
 /// A retention period: a whole number of days (1 to 36 500), or `off` to keep data for ever.
 /// `0` is refused rather than read as "delete at once" or "off": a typo must not delete data.
@@ -184,6 +191,21 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
              addresses. Never use this outside local development."
         );
     }
+    let presigned = opts
+        .blob_presigned_downloads
+        .then_some(PRESIGNED_DOWNLOAD_TTL);
+    if presigned.is_some()
+        && !opts
+            .store
+            .blob_url
+            .as_deref()
+            .is_some_and(|u| u.starts_with("s3://"))
+    {
+        return Err(
+            "--blob-presigned-downloads needs --blob-url s3://...: only a bucket serves them"
+                .into(),
+        );
+    }
     let opened = open_store(&opts.store).await?;
     let rules = UrlRules {
         allow_insecure: opts.allow_insecure_webhooks,
@@ -249,9 +271,16 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
     if !opts.trusted_proxies.is_empty() {
         tracing::info!("trusted proxies set: Forwarded / X-Forwarded-For name the client");
     }
-    let app = App::new(svc)
+    let mut app = App::new(svc)
         .with_pages(pages)
         .with_trusted_proxies(opts.trusted_proxies.clone());
+    if let Some(ttl) = presigned {
+        tracing::info!(
+            expires_in_secs = ttl.as_secs(),
+            "presigned downloads: originals and audit trails redirect to the bucket"
+        );
+        app = app.with_presigned_downloads(ttl);
+    }
     let mut limits = app.limits().clone().with_connections(opts.connections);
     if let Some(bytes) = opts.max_upload_memory {
         limits.max_upload_memory = bytes;

@@ -27,55 +27,6 @@ pub const ARCHIVE_PIPE: usize = 64 * 1024;
 
 pub use crate::store::ArchiveOf;
 
-/// What a download link gives: one whole file, or an archive written as it is read.
-pub enum Download {
-    /// A single document, served as is.
-    File {
-        /// The name offered for download.
-        file_name: String,
-        /// The content of the document.
-        bytes: Bytes,
-    },
-    /// Several documents, served as one ZIP archive built while streaming.
-    Archive {
-        /// The name offered for download, ending in `.zip`.
-        file_name: String,
-        /// The archive's content.
-        body: ArchiveBody,
-    },
-}
-
-impl Download {
-    /// The file name the download is offered under.
-    pub fn file_name(&self) -> &str {
-        match self {
-            Download::File { file_name, .. } | Download::Archive { file_name, .. } => file_name,
-        }
-    }
-
-    /// The whole download in memory (for callers that want bytes; the server streams).
-    pub async fn collect(self) -> Result<(String, Bytes)> {
-        match self {
-            Download::File { file_name, bytes } => Ok((file_name, bytes)),
-            Download::Archive { file_name, body } => {
-                let bytes = body
-                    .collect()
-                    .await
-                    .map_err(|e| Error::Internal(format!("archive failed: {e}")))?;
-                Ok((file_name, bytes))
-            }
-        }
-    }
-}
-
-impl std::fmt::Debug for Download {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Download")
-            .field("file_name", &self.file_name())
-            .finish_non_exhaustive()
-    }
-}
-
 /// The bytes of a ZIP as they are written: a stream of chunks of at most [`ARCHIVE_PIPE`]
 /// bytes, ending with an error when a file could not be written.
 pub struct ArchiveBody {
@@ -136,7 +87,7 @@ pub(crate) fn entries(rec: &EnvelopeRecord) -> Option<Vec<(String, StoredFile)>>
 
 impl SigningService {
     /// The archive of envelope `of`: its ZIP, written as it is read.
-    pub(crate) async fn open_archive(&self, of: &ArchiveOf, file_name: String) -> Result<Download> {
+    pub(crate) async fn open_archive(&self, of: &ArchiveOf) -> Result<ArchiveBody> {
         let scope = Scope {
             account: of.account.clone(),
             mode: of.mode,
@@ -195,11 +146,8 @@ impl SigningService {
                 };
                 Some((Err(io::Error::other(failed)), (reader, None)))
             });
-        Ok(Download::Archive {
-            file_name,
-            body: ArchiveBody {
-                inner: Box::pin(stream),
-            },
+        Ok(ArchiveBody {
+            inner: Box::pin(stream),
         })
     }
 }

@@ -19,7 +19,7 @@ use crate::model::{
 };
 use crate::pdf;
 use crate::rules::{self, mark_turns};
-use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest};
+use crate::store::{AllowanceDebit, BlobStream, EnvelopeFilter, Listed, PageRequest};
 
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
@@ -699,6 +699,27 @@ impl SigningService {
         whole.extend_from_slice(&head);
         whole.extend_from_slice(&tail);
         Ok(Some(whole.freeze()))
+    }
+
+    /// The blob `blob`, after the blob `base` when there is one (a delta), as it is read; `None`
+    /// when either is gone. A delta's update (`blob`, a few kilobytes: stamps and the seal's
+    /// revision) is read whole first, so that a missing part is known before the first byte
+    /// and no second connection to the store waits while the original streams.
+    pub(crate) async fn read_stream(
+        &self,
+        blob: &str,
+        base: Option<&str>,
+    ) -> Result<Option<BlobStream>> {
+        let Some(base) = base else {
+            return Ok(self.inner.blobs.get_stream(blob).await?);
+        };
+        let Some(tail) = self.inner.blobs.get(blob).await? else {
+            return Ok(None);
+        };
+        let Some(head) = self.inner.blobs.get_stream(base).await? else {
+            return Ok(None);
+        };
+        Ok(Some(head.chain(BlobStream::from_bytes(tail))))
     }
 
     /// Creates an envelope from a template or a PDF; sends it unless `send` is false.

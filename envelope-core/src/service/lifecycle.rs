@@ -689,13 +689,17 @@ impl SigningService {
         let rec = self.load_envelope(ctx, id).await?;
         match pick_file(&rec, kind, document)? {
             Some(file) => {
-                let bytes = self.read_file(file).await?.ok_or(Error::FileDeleted {
-                    kind: kind.as_str(),
-                    deleted_at: self.now(),
-                })?;
+                let base = file.delta.as_ref().map(|d| d.base.as_str());
+                let stream =
+                    self.read_stream(&file.blob, base)
+                        .await?
+                        .ok_or(Error::FileDeleted {
+                            kind: kind.as_str(),
+                            deleted_at: self.now(),
+                        })?;
                 Ok(super::Download::File {
                     file_name: file.file_name.clone(),
-                    bytes,
+                    body: stream.into(),
                 })
             }
             None => {
@@ -704,7 +708,10 @@ impl SigningService {
                     mode: rec.mode,
                     envelope: rec.id.to_string(),
                 };
-                self.open_archive(&of, archive_name(&rec)).await
+                Ok(super::Download::Archive {
+                    file_name: archive_name(&rec),
+                    body: self.open_archive(&of).await?,
+                })
             }
         }
     }
@@ -780,16 +787,23 @@ impl SigningService {
     }
 
     /// The file behind a download link: `(file_name, bytes)`. Unknown and expired links are
-    /// `NotFound` alike. An archive link's ZIP is collected in memory here: servers use
-    /// [`SigningService::open_download`], which streams it.
+    /// `NotFound` alike. The file (or an archive link's ZIP) is collected in memory here:
+    /// servers use [`SigningService::open_download`], which streams it.
     pub async fn open_file_link(&self, token: &str) -> Result<(String, bytes::Bytes)> {
         self.open_download(token).await?.collect().await
     }
 
-    /// What a download link gives: a whole file, or (kind `archive`, extensions E5) the ZIP of
-    /// an envelope's signed copies and audit trail, written as it is read. Unknown and expired
-    /// links are `NotFound` alike.
+    /// What a download link gives: a file as it is read from the blob store, or (kind
+    /// `archive`, extensions E5) the ZIP of an envelope's signed copies and audit trail,
+    /// written as it is read. Unknown and expired links are `NotFound` alike.
     pub async fn open_download(&self, token: &str) -> Result<super::Download> {
+        self.resolve_download(token).await?.open().await
+    }
+
+    /// The download link of `token`, looked up and checked but not read yet: the caller opens
+    /// it ([`super::DownloadLink::open`]) or asks for a URL of the blob store
+    /// ([`super::DownloadLink::direct_url`]). Unknown and expired links are `NotFound` alike.
+    pub async fn resolve_download(&self, token: &str) -> Result<super::DownloadLink> {
         let gone = || Error::not_found("file", "link");
         if token.is_empty() || token.len() > 64 || !token.bytes().all(|b| b.is_ascii_alphanumeric())
         {
@@ -804,24 +818,6 @@ impl SigningService {
         if link.expires_at <= self.now() {
             return Err(gone());
         }
-        if let Some(of) = &link.archive {
-            return self.open_archive(of, link.file_name).await;
-        }
-        match self.read_blobs(&link.blob, link.base.as_deref()).await? {
-            Some(bytes) => Ok(super::Download::File {
-                file_name: link.file_name,
-                bytes,
-            }),
-            // Retention deleted the file after this link was read or made (links of a blob
-            // no record holds are deleted with its last hold, but one made in between stays
-            // until it expires).
-            None => {
-                tracing::warn!(blob = %link.blob, "a download link names a deleted blob");
-                Err(Error::FileDeleted {
-                    kind: "requested",
-                    deleted_at: self.now(),
-                })
-            }
-        }
+        Ok(super::DownloadLink::new(self.clone(), link))
     }
 }

@@ -11,6 +11,7 @@ mod archive;
 pub mod builders;
 mod complete;
 mod deliveries;
+mod download;
 mod email_content;
 mod envelopes;
 mod events;
@@ -36,9 +37,10 @@ use std::sync::Arc;
 use chrono::Duration;
 
 pub use admin::{Admin, NewAccount, NewKey};
-pub use archive::{ARCHIVE_PIPE, ArchiveBody, ArchiveOf, Download};
+pub use archive::{ARCHIVE_PIPE, ArchiveBody, ArchiveOf};
 pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer};
 pub use deliveries::{AttemptView, DeliveryView};
+pub use download::{Download, DownloadLink, FileBody};
 pub use envelopes::{CcParam, CreateEnvelopeParams, MAX_CC, MAX_DOCUMENTS, SignerParam};
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::{

@@ -27,7 +27,7 @@ mod outbox;
 mod retention;
 
 pub use accounts::{accounts_and_keys, links, scope_isolation};
-pub use blobs::{blob_listing, blobs};
+pub use blobs::{blob_listing, blob_streams, blobs};
 pub use envelopes::{
     allowance, allowance_raced, due_emails, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
@@ -78,6 +78,7 @@ pub const CLAUSES: &[&str] = &[
     "purge_expired",
     "blobs",
     "blob_listing",
+    "blob_streams",
     "webhook_outbox",
     "webhook_outbox_raced",
     "webhook_outbox_fairness",
@@ -119,6 +120,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     retention_raced(store.clone(), blobs.clone()).await;
     envelopes_with_files(store.clone(), blobs.clone()).await;
     blob_listing(store.clone(), blobs.clone()).await;
+    blob_streams(store.clone(), blobs.clone()).await;
     self::blobs(store, blobs).await;
 }
 

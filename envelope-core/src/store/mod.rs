@@ -56,9 +56,11 @@
 //! of `SigningService::retention_sweep` finds).
 
 pub mod conformance;
+mod copy;
 mod dir;
 mod memory;
 pub mod private;
+mod read;
 #[cfg(feature = "s3")]
 pub mod s3;
 #[cfg(feature = "sql")]
@@ -68,8 +70,10 @@ use async_trait::async_trait;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+pub use copy::{COPY_PAGE, CopyReport, copy_blobs};
 pub use dir::DirBlobStore;
 pub use memory::{MemoryBlobStore, MemoryStore};
+pub use read::{BlobStream, DirectRead};
 #[cfg(feature = "s3")]
 pub use s3::S3BlobStore;
 #[cfg(feature = "sql")]
@@ -650,9 +654,14 @@ pub struct BlobInfo {
 ///
 /// Contract: `put` is atomic (a reader sees all of the bytes or none) and durable when it
 /// returns for durable implementations, and keeps `stored_at` (the caller's clock) for `list`;
-/// `get` of an unknown key is `Ok(None)`. `list` walks every blob in a fixed order of keys, a
-/// page at a time after the last key of the previous page, so that a walk in pages sees each
-/// blob that exists throughout it once. `delete` of an unknown key is `Ok(false)`.
+/// `get` of an unknown key is `Ok(None)`. `get_stream` gives the same bytes as `get`, with
+/// their length known before the first chunk; `size` gives that length. `list` walks every
+/// blob in a fixed order of keys, a page at a time after the last key of the previous page, so
+/// that a walk in pages sees each blob that exists throughout it once. `delete` of an unknown
+/// key is `Ok(false)`. `direct_url`, when a store gives one, reads exactly the bytes of `get`.
+///
+/// Only `put`, `get`, `list` and `delete` are required; the others have defaults built on
+/// `get` (whole in memory), which a store that can do better overrides (`S3BlobStore`).
 #[async_trait]
 pub trait BlobStore: Send + Sync + 'static {
     /// Stores `bytes` under `key`, atomically (a reader sees all of the bytes or none) and, for
@@ -666,4 +675,25 @@ pub trait BlobStore: Send + Sync + 'static {
     async fn list(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<BlobInfo>>;
     /// Deletes a blob; false when there was none.
     async fn delete(&self, key: &str) -> StoreResult<bool>;
+
+    /// The bytes stored under `key` as they are read, with their length; `None` for an unknown
+    /// key. The default reads the blob whole with [`BlobStore::get`]; a store that can hand
+    /// out chunks as they arrive overrides it, so that a reader never holds the whole blob.
+    async fn get_stream(&self, key: &str) -> StoreResult<Option<BlobStream>> {
+        Ok(self.get(key).await?.map(BlobStream::from_bytes))
+    }
+
+    /// The length of the blob under `key`; `None` for an unknown key. The default reads the
+    /// blob ([`BlobStore::get_stream`]); a store that keeps sizes apart overrides it.
+    async fn size(&self, key: &str) -> StoreResult<Option<u64>> {
+        Ok(self.get_stream(key).await?.map(|s| s.size()))
+    }
+
+    /// A URL from which a client reads the blob under `key` without this process, on the
+    /// terms of `read` (S3: a presigned `GET`). `None` when the store makes no such URLs (the
+    /// default) or has no blob under `key`: the caller then serves the bytes itself.
+    async fn direct_url(&self, key: &str, read: &DirectRead) -> StoreResult<Option<String>> {
+        let _ = (key, read);
+        Ok(None)
+    }
 }

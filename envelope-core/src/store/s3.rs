@@ -21,6 +21,12 @@
 //!   [`StoreError::Unavailable`]; a missing object is `Ok(None)` / `Ok(false)`. Nothing panics.
 //! - **Order of `list`**: S3 lists keys in ascending UTF-8 byte order, which for the keys this
 //!   store accepts (ASCII) is the order of `str`.
+//! - **Streamed reads**: `get_stream` hands out the object's bytes as they arrive (its size
+//!   from the answer's head), so a reader never holds the whole object; `size` asks for the
+//!   head only.
+//! - **Presigned reads**: `direct_url` asks for the head (a missing object gets no URL, so the
+//!   caller answers as for any missing blob), then signs a `GET` with the content type and
+//!   disposition asked for (`presign.rs`).
 //! - **`delete`** asks for the head first, to answer whether the blob was there (S3's `DELETE`
 //!   answers the same either way); two deletes racing may both answer `true`.
 
@@ -32,13 +38,16 @@ use bytes::Bytes;
 use futures_util::{StreamExt, TryStreamExt};
 use object_store::aws::{AmazonS3, AmazonS3Builder, AmazonS3ConfigKey};
 use object_store::path::{Path, PathPart};
+use object_store::signer::Signer;
 use object_store::{
     Attribute, AttributeValue, Attributes, BackoffConfig, GetOptions, ObjectStore, ObjectStoreExt,
     PutMultipartOptions, PutOptions, PutPayload, RetryConfig,
 };
 
+mod presign;
+
 use super::dir::valid_key;
-use super::{BlobInfo, BlobStore, StoreError, StoreResult};
+use super::{BlobInfo, BlobStore, BlobStream, DirectRead, StoreError, StoreResult};
 use crate::clock::Timestamp;
 use crate::error::BoxError;
 
@@ -72,6 +81,8 @@ pub fn retry_config() -> RetryConfig {
 pub struct S3BlobStore {
     store: Arc<AmazonS3>,
     prefix: Option<Path>,
+    /// The region presigned URLs are signed for.
+    region: String,
 }
 
 /// The bucket and prefix of an `s3://bucket/prefix` URL.
@@ -139,6 +150,10 @@ impl S3BlobStore {
                 .map_err(|e| format!("S3 setting {:?}: {e}", key.as_ref()))?;
             builder = builder.with_config(key, value);
         }
+        // object_store's own default when no region is set.
+        let region = builder
+            .get_config_value(&AmazonS3ConfigKey::Region)
+            .unwrap_or_else(|| "us-east-1".into());
         let store = builder
             .with_bucket_name(bucket)
             .with_retry(retry_config())
@@ -147,6 +162,7 @@ impl S3BlobStore {
         Ok(S3BlobStore {
             store: Arc::new(store),
             prefix,
+            region,
         })
     }
 
@@ -264,6 +280,69 @@ impl BlobStore for S3BlobStore {
             Err(object_store::Error::NotFound { .. }) => Ok(None),
             Err(e) => Err(unavailable(e)),
         }
+    }
+
+    async fn get_stream(&self, key: &str) -> StoreResult<Option<BlobStream>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        match self.store.get(&self.location(key)).await {
+            Ok(got) => {
+                let size = got.meta.size;
+                // Chunks as the connection delivers them; a failure mid-way ends the stream
+                // with the error (object_store retries only before the first byte).
+                let chunks = got.into_stream().map(|c| c.map_err(unavailable));
+                Ok(Some(BlobStream::new(size, chunks)))
+            }
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    async fn size(&self, key: &str) -> StoreResult<Option<u64>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        match self.store.head(&self.location(key)).await {
+            Ok(meta) => Ok(Some(meta.size)),
+            Err(object_store::Error::NotFound { .. }) => Ok(None),
+            Err(e) => Err(unavailable(e)),
+        }
+    }
+
+    async fn direct_url(&self, key: &str, read: &DirectRead) -> StoreResult<Option<String>> {
+        if self.size(key).await?.is_none() {
+            return Ok(None);
+        }
+        let location = self.location(key);
+        // The object's address as object_store writes it (endpoint, style, encoding).
+        let address = self
+            .store
+            .signed_url(http::Method::GET, &location, read.expires_in)
+            .await
+            .map_err(unavailable)?;
+        let credential = self
+            .store
+            .credentials()
+            .get_credential()
+            .await
+            .map_err(unavailable)?;
+        let url = presign::presign_get(
+            &address,
+            &[
+                ("response-content-type", &read.content_type),
+                ("response-content-disposition", &read.content_disposition),
+            ],
+            &presign::Credential {
+                key_id: &credential.key_id,
+                secret_key: &credential.secret_key,
+                token: credential.token.as_deref(),
+            },
+            &self.region,
+            chrono::Utc::now(),
+            read.expires_in,
+        );
+        Ok(Some(url.into()))
     }
 
     async fn list(&self, after: Option<&str>, limit: usize) -> StoreResult<Vec<BlobInfo>> {

@@ -8,7 +8,8 @@
 //! under a clock moved ahead with libfaketime (`retention`); JSON logs (`logs`); Prometheus
 //! metrics, read back by Prometheus' own text parser (`metrics`); a key revoked by the admin
 //! command while a server runs (`keys`); two servers on one PostgreSQL database with PDFs in
-//! an S3 bucket (`s3`).
+//! an S3 bucket (`s3`); downloads streamed from S3, presigned redirects and `blobs copy`
+//! (`s3_downloads`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -27,6 +28,7 @@ mod process;
 mod proxy;
 mod retention;
 mod s3;
+mod s3_downloads;
 #[cfg(unix)]
 mod secrets;
 mod shutdown;

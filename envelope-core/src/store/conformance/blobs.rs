@@ -98,3 +98,74 @@ pub async fn blob_listing(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     assert!(after.iter().all(|b| b.key != gone));
     assert!(mine.iter().all(|k| after.iter().any(|b| &b.key == k)));
 }
+
+/// Streamed reads: `get_stream` gives the bytes of `get` with their length known before the
+/// first chunk, for a 25 MB blob, an empty one and a delta's two parts read one after the
+/// other (a signed copy: the original's stream, then the update's); `size` agrees; unknown
+/// keys are `None`. A store that hands out direct URLs gives none for an unknown key.
+pub async fn blob_streams(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
+    use futures_util::StreamExt;
+
+    let missing = format!("blob_{}", crate::ids::random_base62(32));
+    assert!(blobs.get_stream(&missing).await.unwrap().is_none());
+    assert_eq!(blobs.size(&missing).await.unwrap(), None);
+    let read = super::super::DirectRead {
+        expires_in: std::time::Duration::from_secs(60),
+        content_type: "application/pdf".into(),
+        content_disposition: "attachment".into(),
+    };
+    assert_eq!(blobs.direct_url(&missing, &read).await.unwrap(), None);
+
+    let big = noise(25 << 20);
+    let big_key = format!("blob_{}", crate::ids::random_base62(32));
+    blobs.put(&big_key, big.clone(), t(0)).await.unwrap();
+    let mut stream = blobs.get_stream(&big_key).await.unwrap().expect("big blob");
+    assert_eq!(stream.size(), big.len() as u64);
+    assert_eq!(blobs.size(&big_key).await.unwrap(), Some(big.len() as u64));
+    let mut at = 0usize;
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.unwrap();
+        assert!(
+            big[at..].starts_with(&chunk),
+            "chunk at {at} differs from the stored bytes"
+        );
+        at += chunk.len();
+    }
+    assert_eq!(at, big.len(), "the stream ends after every byte");
+
+    let empty = format!("blob_{}", crate::ids::random_base62(32));
+    blobs.put(&empty, Bytes::new(), t(0)).await.unwrap();
+    let stream = blobs.get_stream(&empty).await.unwrap().expect("empty blob");
+    assert_eq!(stream.size(), 0);
+    assert_eq!(stream.collect().await.unwrap(), Bytes::new());
+
+    // A delta: the original (the big blob), then its update.
+    let update = Bytes::from_static(b"\n% an incremental update\n%%EOF\n");
+    let update_key = format!("blob_{}", crate::ids::random_base62(32));
+    blobs.put(&update_key, update.clone(), t(0)).await.unwrap();
+    let head = blobs.get_stream(&big_key).await.unwrap().unwrap();
+    let tail = blobs.get_stream(&update_key).await.unwrap().unwrap();
+    let whole = head.chain(tail);
+    assert_eq!(whole.size(), (big.len() + update.len()) as u64);
+    let whole = whole.collect().await.unwrap();
+    assert!(
+        whole.starts_with(&big)
+            && whole.ends_with(&update)
+            && whole.len() == big.len() + update.len(),
+        "a delta read through two streams is the original followed by the update"
+    );
+}
+
+/// `len` bytes that do not compress, every byte value included.
+fn noise(len: usize) -> Bytes {
+    let mut out = Vec::with_capacity(len + 8);
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    while out.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.truncate(len);
+    Bytes::from(out)
+}
