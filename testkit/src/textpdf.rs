@@ -273,3 +273,36 @@ mod tests {
         }
     }
 }
+
+/// `pdf` (one of the test builder's, 5 objects) with an unreferenced stream of `extra`
+/// pseudo-random bytes (`seed` picks them) appended as an incremental update: a large document
+/// that reads fast.
+pub fn padded(pdf: &[u8], extra: usize, seed: u64) -> Vec<u8> {
+    let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
+    let prev: usize = tail
+        .rsplit("startxref\n")
+        .next()
+        .and_then(|t| t.lines().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    let mut out = pdf.to_vec();
+    let at = out.len();
+    out.extend_from_slice(format!("6 0 obj\n<< /Length {extra} >>\nstream\n").as_bytes());
+    let mut x = seed | 1;
+    out.extend((0..extra).map(|_| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x as u8
+    }));
+    out.extend_from_slice(b"\nendstream\nendobj\n");
+    let xref = out.len();
+    out.extend_from_slice(
+        format!(
+            "xref\n6 1\n{at:010} 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev {prev} >>\n\
+             startxref\n{xref}\n%%EOF\n"
+        )
+        .as_bytes(),
+    );
+    out
+}

@@ -97,38 +97,6 @@ fn memory_kib(pid: u32) -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
-/// `pdf` with an unreferenced stream of `extra` pseudo-random bytes appended as an incremental
-/// update: a large document that reads fast.
-fn padded(pdf: &[u8], extra: usize) -> Vec<u8> {
-    let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
-    let prev: usize = tail
-        .rsplit("startxref\n")
-        .next()
-        .and_then(|t| t.lines().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap();
-    let mut out = pdf.to_vec();
-    let at = out.len();
-    out.extend_from_slice(format!("6 0 obj\n<< /Length {extra} >>\nstream\n").as_bytes());
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    out.extend((0..extra).map(|_| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x as u8
-    }));
-    out.extend_from_slice(b"\nendstream\nendobj\n");
-    let xref = out.len();
-    out.extend_from_slice(
-        format!(
-            "xref\n6 1\n{at:010} 00000 n \ntrailer\n<< /Size 7 /Root 1 0 R /Prev {prev} >>\n\
-             startxref\n{xref}\n%%EOF\n"
-        )
-        .as_bytes(),
-    );
-    out
-}
-
 fn env_of(moto: &Moto) -> Vec<(&'static str, String)> {
     moto.env()
 }
@@ -151,7 +119,7 @@ async fn streamed_and_presigned_downloads() {
     let dir = tempfile::tempdir().unwrap();
     let blob_url = "s3://streamed/pdfs";
     let client = reqwest::Client::new();
-    let pdf = padded(&client_contract(), 24 << 20);
+    let pdf = crate::pdf::padded(&client_contract(), 24 << 20, 0x9E37_79B9_7F4A_7C15);
     assert!(pdf.len() > 25_000_000);
 
     let first = start(dir.path(), "first", &["--blob-url", blob_url], &env);
