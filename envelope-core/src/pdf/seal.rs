@@ -303,6 +303,70 @@ mod tests {
         }
     }
 
+    /// Digest and filled file of `prepared` (a CMS of 200 bytes counting up), as hex SHA-256s.
+    fn sealed(_original: &[u8], prepared: PreparedSeal) -> (String, String) {
+        let hex = |d: &[u8]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        let digest = prepared.digest();
+        let cms: Vec<u8> = (0..200u8).collect();
+        let file = prepared.fill(&cms).expect("fill");
+        (hex(&digest), hex(&Sha256::digest(&file)))
+    }
+
+    /// Pins the sealed bytes, as the seal made them when it still built and hashed the whole
+    /// file in one buffer: keeping only the update must not move a byte. Stamping changes
+    /// (fonts, layout) legitimately change the stamped case; its constants are then renewed.
+    #[test]
+    fn sealed_bytes_match_those_of_the_whole_file_build() {
+        let spec = SealSpec {
+            capacity: 300,
+            ..spec()
+        };
+        let classic = libreoffice_contract(Layout::Classic);
+        let stream = libreoffice_contract(Layout::XrefStream { objstm: true });
+        let info =
+            super::super::inspect(&classic, &super::super::PdfLimits::default()).expect("inspect");
+        let request = super::super::StampRequest {
+            fields: info
+                .fields
+                .iter()
+                .map(|f| super::super::FieldStamp {
+                    field: f.clone(),
+                    signed_by: None,
+                    value: Some(super::super::StampValue::Typed("Zoë Ångström".into())),
+                })
+                .collect(),
+            signature_page: None,
+        };
+        let got = [
+            sealed(
+                &classic,
+                prepare_existing(&classic, &spec).expect("prepare"),
+            ),
+            sealed(&stream, prepare_existing(&stream, &spec).expect("prepare")),
+            sealed(
+                &classic,
+                super::super::stamp::stamp_for_seal(&classic, &request, &spec).expect("stamp"),
+            ),
+        ];
+        // (digest of the ranges, SHA-256 of the sealed file), measured on the whole-file build.
+        let want = [
+            (
+                "5329a3a6d7e5a3a9f36821a1fe4d7ba0c63b51300478cbe0ea3dcbc1623b5b91",
+                "7e2f622d695a3c1ec9995d4f5723cde2a0b3a531c4db485b9fc09481a3ada71d",
+            ),
+            (
+                "9ee4bf0be425d3f7e9648fd8854efb04be187862920443210491f51657ccb26d",
+                "fabe1224f462d6130b29584b379f568ec60407d119a008a3de6a2bb1835b0d06",
+            ),
+            (
+                "9f8a04c664a3adda224731c4d4b5eba023016e71f4bea9b05a223032080a8380",
+                "e2444a57ffda8f91fb1e839b5d169b00d5da71136b697b06a14507c68594e1c3",
+            ),
+        ];
+        let got: Vec<(&str, &str)> = got.iter().map(|(d, f)| (d.as_str(), f.as_str())).collect();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn the_field_joins_an_existing_form_and_page_annotations() {
         let mut b = Builder::new();
