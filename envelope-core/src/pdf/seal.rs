@@ -100,6 +100,7 @@ const FIELD_NAME: &str = "Seal";
 
 impl PreparedSeal {
     /// `[0, a, b, len - b]` in the whole file: everything but `/Contents`' `<...>`.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
     pub fn byte_range(&self) -> [usize; 4] {
         let a = self.base + self.hex.start - 1;
         let b = self.base + self.hex.end + 1;
