@@ -95,6 +95,8 @@ fn benches(c: &mut Criterion) {
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .expect("runtime");
+    // Yields the sealed update (what completion stores and the example writes after the
+    // original), not the whole file: nothing copies the 24 MB.
     let seal = |prepared: PreparedSeal| {
         let digest = prepared.digest();
         let cms = rt.block_on(sealer.sign(digest)).expect("sign");

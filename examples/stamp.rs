@@ -125,9 +125,9 @@ fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
         fields,
         signature_page,
     };
+    // The original is already in memory: write it, then the update, without building their
+    // concatenation (a 24 MB copy for a 24 MB file). Sealed or not, only the update is made.
     let update = match seal {
-        // The original is already in memory: write it, then the update, without building
-        // their concatenation (a 24 MB copy for a 24 MB file).
         Seal::None => {
             pdf::stamp_update(&original, &request).map_err(|e| format!("{input}: {e}"))?
         }
@@ -135,14 +135,14 @@ fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
             let identity = SigningIdentity::generate_development("envelope stamp example")
                 .map_err(|e| format!("development certificate: {e}"))?
                 .identity;
-            sealed(&original, &request, &LocalSealer::new(identity))?[original.len()..].to_vec()
+            sealed(&original, &request, &LocalSealer::new(identity))?
         }
         Seal::Pem { key, cert } => {
             let read =
                 |p: &str| std::fs::read_to_string(p).map_err(|e| format!("cannot read {p}: {e}"));
             let identity = SigningIdentity::from_pem(&read(&key)?, &read(&cert)?, None)
                 .map_err(|e| format!("{key}, {cert}: {e}"))?;
-            sealed(&original, &request, &LocalSealer::new(identity))?[original.len()..].to_vec()
+            sealed(&original, &request, &LocalSealer::new(identity))?
         }
     };
     let write = || -> std::io::Result<()> {
@@ -160,8 +160,9 @@ fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
     Ok(())
 }
 
-/// The stamps and the seal's field in one update, then one hash of the whole file and the
-/// signature over it: what completion does for a signed copy.
+/// The stamps and the seal's field in one update, then one hash of the whole file (the original
+/// in place, then the update) and the signature over it: what completion does for a signed copy.
+/// Returns the sealed update, to be written after the original.
 fn sealed(
     original: &[u8],
     request: &StampRequest,
@@ -180,7 +181,7 @@ fn sealed(
     let cms = runtime
         .block_on(sealer.sign(prepared.digest()))
         .map_err(|e| format!("sealing: {e}"))?;
-    let signed = prepared.fill(&cms).map_err(|e| format!("sealing: {e}"))?;
+    let sealed = prepared.fill(&cms).map_err(|e| format!("sealing: {e}"))?;
     println!("  sealed by {}", sealer.certificate().subject);
-    Ok(signed)
+    Ok(sealed.update)
 }

@@ -15,6 +15,7 @@ use envelope_core::pdf::{
 use envelope_core::seal::{
     DevelopmentIdentity, LocalSealer, LocalTimestampAuthority, Sealer, SigningIdentity,
 };
+use sha2::{Digest, Sha256};
 use support::*;
 
 fn dev() -> &'static DevelopmentIdentity {
@@ -36,24 +37,31 @@ fn spec(sealer: &dyn Sealer) -> SealSpec {
     }
 }
 
-fn finish(prepared: PreparedSeal, sealer: &dyn Sealer) -> Vec<u8> {
+/// Signs and fills the seal prepared on `original`; the signed file, `original ++ update`, whose
+/// SHA-256 must be the one the seal computed without joining them.
+fn finish(original: &[u8], prepared: PreparedSeal, sealer: &dyn Sealer) -> Vec<u8> {
     let digest = prepared.digest();
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
     let cms = rt.block_on(sealer.sign(digest)).expect("sign");
-    prepared.fill(&cms).expect("fill")
+    let sealed = prepared.fill(&cms).expect("fill");
+    let sha256 = sealed.sha256;
+    let whole = sealed.into_whole(original).expect("whole");
+    assert_eq!(<[u8; 32]>::from(Sha256::digest(&whole)), sha256);
+    whole
 }
 
 /// Stamps every field of `pdf` and seals the result in the same update.
 fn stamp_and_seal(pdf: &[u8], sealer: &dyn Sealer) -> Vec<u8> {
     let info = inspect(pdf, &PdfLimits::default()).expect("inspect");
     let prepared = pdf::stamp_for_seal(pdf, &fill(&info), &spec(sealer)).expect("stamp");
-    assert!(
-        prepared.bytes().starts_with(pdf),
-        "the original is the prefix"
+    assert_eq!(
+        prepared.byte_range()[2] + prepared.byte_range()[3],
+        pdf.len() + prepared.update().len(),
+        "the ranges end where the update ends"
     );
-    finish(prepared, sealer)
+    finish(pdf, prepared, sealer)
 }
 
 fn fill(info: &PdfInfo) -> StampRequest {
@@ -320,7 +328,7 @@ fn the_audit_trail_is_sealed_the_same_way() {
     let trail = sample_trail(&sealer);
     let rendered = pdf::audit_trail(&trail).expect("render");
     let prepared = pdf::prepare_seal(&rendered, &spec(&sealer)).expect("prepare");
-    let sealed = finish(prepared, &sealer);
+    let sealed = finish(&rendered, prepared, &sealer);
     assert!(sealed.starts_with(&rendered));
     qpdf_check(&sealed);
     assert_valid("audit trail", &sealed);

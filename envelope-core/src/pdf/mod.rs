@@ -15,7 +15,7 @@ pub use budget::{Limit, PdfLimits};
 pub use fonts::{SIGNATURE_FONT, Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
 pub use options::{OptionsProblem, check_option, check_options};
-pub use seal::{PreparedSeal, SealSpec};
+pub use seal::{PreparedSeal, SealSpec, SealedUpdate};
 
 mod acroform;
 mod audit;
@@ -251,14 +251,15 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
 /// [`stamp`] without the copy of `original`: only the update, which a caller keeps after the
 /// original it already has (the signed copy is `original ++ update`, byte for byte what
 /// [`stamp`] returns).
-#[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
 pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     stamp::stamp_update(original, request)
 }
 
 /// Like [`stamp`], with the seal's invisible `/Sig` field and its signature dictionary added in the
 /// same incremental update (so validators see nothing changed after the signature). The result
-/// has placeholders: sign [`PreparedSeal::digest`], then [`PreparedSeal::fill`].
+/// holds that update alone, with placeholders, and the original's hash (its one pass over
+/// `original`): sign [`PreparedSeal::digest`], then [`PreparedSeal::fill`], and write
+/// [`SealedUpdate::update`] after `original`.
 pub fn stamp_for_seal(
     original: &[u8],
     request: &StampRequest,
@@ -267,8 +268,8 @@ pub fn stamp_for_seal(
     stamp::stamp_for_seal(original, request, spec)
 }
 
-/// Appends an incremental update holding only the seal's field to a finished document (the audit
-/// trail), read with the engine's own reader.
+/// Prepares an incremental update holding only the seal's field for a finished document (the
+/// audit trail), read with the engine's own reader; [`SealedUpdate::into_whole`] joins them.
 pub fn prepare_seal(pdf: &[u8], spec: &SealSpec) -> Result<PreparedSeal, PdfError> {
     seal::prepare_existing(pdf, spec)
 }

@@ -33,13 +33,64 @@ pub struct SealSpec {
     pub capacity: usize,
 }
 
-/// A document whose last revision holds the seal's placeholders: hash [`Self::digest`], sign,
-/// then [`Self::fill`].
-#[derive(Debug, Clone)]
+/// A document's seal, prepared: the incremental update that holds the seal's placeholders, and
+/// the SHA-256 state of the original it follows. Hash [`Self::digest`], sign, then [`Self::fill`].
+///
+/// It holds the update alone, never a copy of the original: the signed file is
+/// `original ++ update`, and the original was hashed where it lies when the seal was prepared.
+/// Both hashes the seal needs start with the whole original (the first `/ByteRange` range begins
+/// at 0 and `/Contents` is in the update), so the original is read once for the two.
+#[derive(Clone)]
 pub struct PreparedSeal {
-    bytes: Vec<u8>,
-    /// The hex digits of `/Contents`, without the angle brackets.
+    /// SHA-256 fed with the original's bytes, and nothing else yet.
+    original: Sha256,
+    /// The original's length: offsets in the file (`/ByteRange`) count from its start.
+    base: usize,
+    /// The update, with zeros in `/Contents` until [`Self::fill`].
+    update: Vec<u8>,
+    /// The hex digits of `/Contents` in `update`, without the angle brackets.
     hex: Range<usize>,
+}
+
+impl std::fmt::Debug for PreparedSeal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreparedSeal")
+            .field("base", &self.base)
+            .field("update", &self.update.len())
+            .field("hex", &self.hex)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A sealed update: the bytes to write after the original, and the SHA-256 of the whole signed
+/// file, continued from the original's hash state (no second pass over the original).
+#[derive(Debug, Clone)]
+pub struct SealedUpdate {
+    /// The bytes that follow the original, with the CMS in `/Contents`.
+    pub update: Vec<u8>,
+    /// SHA-256 of `original ++ update`: the signed file's, as a record describes it.
+    pub sha256: [u8; 32],
+    /// The original's length.
+    base: usize,
+}
+
+impl SealedUpdate {
+    /// `original ++ update`: the signed file in one buffer, for documents kept whole (the audit
+    /// trail) and tests. `original` must be the bytes the seal was prepared on; one of another
+    /// length is refused.
+    pub fn into_whole(self, original: &[u8]) -> Result<Vec<u8>, PdfError> {
+        if original.len() != self.base {
+            return Err(PdfError::Invalid(format!(
+                "the seal follows {} bytes, not {}",
+                self.base,
+                original.len()
+            )));
+        }
+        let mut whole = Vec::with_capacity(original.len() + self.update.len());
+        whole.extend_from_slice(original);
+        whole.extend_from_slice(&self.update);
+        Ok(whole)
+    }
 }
 
 /// Width of the `/ByteRange` slot: `[0 a b c]` with 10-digit numbers, padded with spaces.
@@ -48,29 +99,28 @@ const BYTE_RANGE_WIDTH: usize = 36;
 const FIELD_NAME: &str = "Seal";
 
 impl PreparedSeal {
-    /// `[0, a, b, len - b]`: everything but `/Contents`' `<...>`.
-    pub fn byte_range(&self) -> [usize; 4] {
-        let a = self.hex.start - 1;
-        let b = self.hex.end + 1;
-        [0, a, b, self.bytes.len() - b]
-    }
-
-    /// The bytes with the placeholder (zeros in `/Contents`).
+    /// `[0, a, b, len - b]` in the whole file: everything but `/Contents`' `<...>`.
     #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
-    pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+    pub fn byte_range(&self) -> [usize; 4] {
+        let a = self.base + self.hex.start - 1;
+        let b = self.base + self.hex.end + 1;
+        [0, a, b, self.base + self.update.len() - b]
     }
 
-    /// SHA-256 of the two ranges: what the CMS signs (its message-digest attribute). One pass
-    /// over the document.
+    /// The update with the placeholder (zeros in `/Contents`); the file is `original ++ update`.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
+    pub fn update(&self) -> &[u8] {
+        &self.update
+    }
+
+    /// SHA-256 of the two ranges: what the CMS signs (its message-digest attribute). The
+    /// original's part was hashed by [`prepare`]; this adds the update's bytes around
+    /// `/Contents`.
     pub fn digest(&self) -> [u8; 32] {
-        let [_, a, b, _] = self.byte_range();
-        let mut h = Sha256::new();
-        h.update(&self.bytes[..a]);
-        h.update(&self.bytes[b..]);
-        let mut out = [0u8; 32];
-        out.copy_from_slice(&h.finalize());
-        out
+        let mut h = self.original.clone();
+        h.update(&self.update[..self.hex.start - 1]);
+        h.update(&self.update[self.hex.end + 1..]);
+        h.finalize().into()
     }
 
     /// Bytes of CMS the placeholder holds.
@@ -78,8 +128,9 @@ impl PreparedSeal {
         self.hex.len() / 2
     }
 
-    /// Writes `cms` (DER) into `/Contents`, zero-padded, and returns the sealed document.
-    pub fn fill(mut self, cms: &[u8]) -> Result<Vec<u8>, PdfError> {
+    /// Writes `cms` (DER) into `/Contents`, zero-padded, and returns the sealed update with the
+    /// whole file's SHA-256.
+    pub fn fill(mut self, cms: &[u8]) -> Result<SealedUpdate, PdfError> {
         if cms.len() > self.capacity() {
             return Err(PdfError::SealTooLarge {
                 needed: cms.len(),
@@ -87,12 +138,18 @@ impl PreparedSeal {
             });
         }
         const HEX: &[u8; 16] = b"0123456789ABCDEF";
-        let slot = &mut self.bytes[self.hex.clone()];
+        let slot = &mut self.update[self.hex.clone()];
         for (pair, b) in slot.chunks_exact_mut(2).zip(cms) {
             pair[0] = HEX[usize::from(b >> 4)];
             pair[1] = HEX[usize::from(b & 15)];
         }
-        Ok(self.bytes)
+        let mut whole = self.original;
+        whole.update(&self.update);
+        Ok(SealedUpdate {
+            update: self.update,
+            sha256: whole.finalize().into(),
+            base: self.base,
+        })
     }
 }
 
@@ -105,8 +162,8 @@ pub fn prepare_existing(pdf: &[u8], spec: &SealSpec) -> Result<PreparedSeal, Pdf
     prepare(&mut doc, &pages, up, spec)
 }
 
-/// Adds the seal's field, widget and signature dictionary to `up`, writes it, and patches the
-/// `/ByteRange` to the final positions.
+/// Adds the seal's field, widget and signature dictionary to `up`, writes it, patches the
+/// `/ByteRange` to the final positions and hashes the original (`doc`'s bytes) once.
 pub fn prepare(
     doc: &mut Document<'_>,
     pages: &[Page],
@@ -135,21 +192,31 @@ pub fn prepare(
     add_annotation(doc, &mut up, page.id, field)?;
     add_to_form(doc, &mut up, field)?;
 
-    let written = up.write_located(doc);
-    let start = written.bodies[&sig.num];
-    let mut bytes = written.bytes;
+    // The update alone: the original stays where the caller keeps it, uncopied.
+    let base = doc.bytes.len();
+    let written = up.write_update_located(doc);
+    let start = written.bodies[&sig.num] - base;
+    let mut update = written.bytes;
     let hex = start + hex_at..start + hex_at + hex_len;
-    let (a, b) = (hex.start - 1, hex.end + 1);
-    let range = format!("[0 {a} {b} {}]", bytes.len() - b);
+    let (a, b) = (base + hex.start - 1, base + hex.end + 1);
+    let range = format!("[0 {a} {b} {}]", base + update.len() - b);
     if range.len() > BYTE_RANGE_WIDTH {
         return Err(PdfError::Invalid(
             "the document is too large to seal".into(),
         ));
     }
-    let slot = &mut bytes[start + range_at..start + range_at + BYTE_RANGE_WIDTH];
+    let slot = &mut update[start + range_at..start + range_at + BYTE_RANGE_WIDTH];
     slot.fill(b' ');
     slot[..range.len()].copy_from_slice(range.as_bytes());
-    Ok(PreparedSeal { bytes, hex })
+    // The one pass over the original, in place.
+    let mut original = Sha256::new();
+    original.update(doc.bytes);
+    Ok(PreparedSeal {
+        original,
+        base,
+        update,
+        hex,
+    })
 }
 
 /// The signature dictionary's body and the offsets, inside it, of the `/ByteRange` slot and of
@@ -280,8 +347,7 @@ mod tests {
         for layout in [Layout::Classic, Layout::XrefStream { objstm: true }] {
             let pdf = libreoffice_contract(layout);
             let prepared = prepare_existing(&pdf, &spec()).expect("prepare");
-            let bytes = prepared.bytes();
-            assert!(bytes.starts_with(&pdf), "the original is the prefix");
+            let bytes = &[&pdf[..], prepared.update()].concat()[..];
             let [zero, a, b, c] = prepared.byte_range();
             assert_eq!((zero, b + c), (0, bytes.len()));
             assert_eq!(bytes[a], b'<');
@@ -293,14 +359,88 @@ mod tests {
                 "{layout:?}"
             );
             assert!(text.contains("/M (D:20231114221320+00'00')"));
+            let mut ranges = Sha256::new();
+            ranges.update(&bytes[..a]);
+            ranges.update(&bytes[b..]);
+            assert_eq!(prepared.digest(), <[u8; 32]>::from(ranges.finalize()));
             let sealed = prepared.clone().fill(&[0xAB; 3]).expect("fill");
+            let digest = sealed.sha256;
+            let sealed = sealed.into_whole(&pdf).expect("whole");
             assert_eq!(&sealed[a..a + 8], b"<ABABAB0");
             assert_eq!(sealed.len(), bytes.len());
+            assert_eq!(<[u8; 32]>::from(Sha256::digest(&sealed)), digest);
             assert!(matches!(
                 prepared.fill(&[0; 65]),
                 Err(PdfError::SealTooLarge { needed: 65, .. })
             ));
         }
+    }
+
+    /// Digest and filled file of `prepared` (a CMS of 200 bytes counting up), as hex SHA-256s.
+    fn sealed(original: &[u8], prepared: PreparedSeal) -> (String, String) {
+        let hex = |d: &[u8]| d.iter().map(|b| format!("{b:02x}")).collect::<String>();
+        let digest = prepared.digest();
+        let cms: Vec<u8> = (0..200u8).collect();
+        let sealed = prepared.fill(&cms).expect("fill");
+        let streamed = sealed.sha256;
+        let file = sealed.into_whole(original).expect("whole");
+        assert_eq!(<[u8; 32]>::from(Sha256::digest(&file)), streamed);
+        (hex(&digest), hex(&streamed))
+    }
+
+    /// Pins the sealed bytes, as the seal made them when it still built and hashed the whole
+    /// file in one buffer: keeping only the update must not move a byte. Stamping changes
+    /// (fonts, layout) legitimately change the stamped case; its constants are then renewed.
+    #[test]
+    fn sealed_bytes_match_those_of_the_whole_file_build() {
+        let spec = SealSpec {
+            capacity: 300,
+            ..spec()
+        };
+        let classic = libreoffice_contract(Layout::Classic);
+        let stream = libreoffice_contract(Layout::XrefStream { objstm: true });
+        let info =
+            super::super::inspect(&classic, &super::super::PdfLimits::default()).expect("inspect");
+        let request = super::super::StampRequest {
+            fields: info
+                .fields
+                .iter()
+                .map(|f| super::super::FieldStamp {
+                    field: f.clone(),
+                    signed_by: None,
+                    value: Some(super::super::StampValue::Typed("Zoë Ångström".into())),
+                })
+                .collect(),
+            signature_page: None,
+        };
+        let got = [
+            sealed(
+                &classic,
+                prepare_existing(&classic, &spec).expect("prepare"),
+            ),
+            sealed(&stream, prepare_existing(&stream, &spec).expect("prepare")),
+            sealed(
+                &classic,
+                super::super::stamp::stamp_for_seal(&classic, &request, &spec).expect("stamp"),
+            ),
+        ];
+        // (digest of the ranges, SHA-256 of the sealed file), measured on the whole-file build.
+        let want = [
+            (
+                "5329a3a6d7e5a3a9f36821a1fe4d7ba0c63b51300478cbe0ea3dcbc1623b5b91",
+                "7e2f622d695a3c1ec9995d4f5723cde2a0b3a531c4db485b9fc09481a3ada71d",
+            ),
+            (
+                "9ee4bf0be425d3f7e9648fd8854efb04be187862920443210491f51657ccb26d",
+                "fabe1224f462d6130b29584b379f568ec60407d119a008a3de6a2bb1835b0d06",
+            ),
+            (
+                "9f8a04c664a3adda224731c4d4b5eba023016e71f4bea9b05a223032080a8380",
+                "e2444a57ffda8f91fb1e839b5d169b00d5da71136b697b06a14507c68594e1c3",
+            ),
+        ];
+        let got: Vec<(&str, &str)> = got.iter().map(|(d, f)| (d.as_str(), f.as_str())).collect();
+        assert_eq!(got, want);
     }
 
     #[test]
@@ -317,7 +457,8 @@ mod tests {
             Layout::Classic,
         );
         let prepared = prepare_existing(&pdf, &spec()).expect("prepare");
-        let mut doc = Document::load(prepared.bytes()).expect("reload");
+        let whole = [&pdf[..], prepared.update()].concat();
+        let mut doc = Document::load(&whole).expect("reload");
         let pages = pages::pages(&mut doc, None).expect("pages");
         let fields = acroform::form_fields(&mut doc, &pages).expect("fields");
         let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();

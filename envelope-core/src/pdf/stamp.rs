@@ -33,7 +33,6 @@ pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfErro
 }
 
 /// Produces the update alone: `original ++ update` is the signed copy.
-#[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
 pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     let mut doc = Document::load(original)?;
     let pages = pages::pages(&mut doc, None)?;
@@ -42,8 +41,8 @@ pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, 
     Ok(up.write_update(&doc))
 }
 
-/// Produces `original ++ update` where the update also holds the seal's field and its signature
-/// dictionary with placeholders: the seal is created in the same revision as the stamps.
+/// Produces the update that also holds the seal's field and its signature dictionary with
+/// placeholders (the seal is created in the same revision as the stamps), and hashes `original`.
 pub fn stamp_for_seal(
     original: &[u8],
     request: &StampRequest,

@@ -88,32 +88,24 @@ impl Update {
 
     /// `original` followed by the update.
     pub fn write(self, doc: &Document<'_>) -> Vec<u8> {
-        self.write_located(doc).bytes
+        let original = doc.bytes;
+        let update = self.write_update_located(doc).bytes;
+        let mut bytes = Vec::with_capacity(original.len() + update.len());
+        bytes.extend_from_slice(original);
+        bytes.extend_from_slice(&update);
+        bytes
     }
 
     /// The update alone: the bytes that follow `original` (offsets inside it count from the
     /// start of `original`). For callers that keep the original where it is, such as a file
     /// written as `original` then the update, or a signed copy stored as a delta.
-    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
     pub fn write_update(self, doc: &Document<'_>) -> Vec<u8> {
-        self.write_after(doc).bytes
+        self.write_update_located(doc).bytes
     }
 
-    /// `original` followed by the update, with the offsets of the new objects' bodies.
-    pub fn write_located(self, doc: &Document<'_>) -> Written {
-        let original = doc.bytes;
-        let update = self.write_after(doc);
-        let mut bytes = Vec::with_capacity(original.len() + update.bytes.len());
-        bytes.extend_from_slice(original);
-        bytes.extend_from_slice(&update.bytes);
-        Written {
-            bytes,
-            bodies: update.bodies,
-        }
-    }
-
-    /// The update alone, with the offsets of the new objects' bodies in the whole file.
-    fn write_after(self, doc: &Document<'_>) -> Written {
+    /// The update alone, with the offsets of the new objects' bodies in the whole file (they
+    /// count from the start of `original`, as the update's own xref does).
+    pub fn write_update_located(self, doc: &Document<'_>) -> Written {
         let original = doc.bytes;
         let base = original.len();
         let extra: usize = self.objects.values().map(|(_, o)| approx_size(o)).sum();

@@ -2,6 +2,7 @@
 //! engine once every signer has signed.
 
 use base64::Engine;
+use sha2::{Digest, Sha256};
 
 use super::signing::values;
 use super::{AuthContext, SignInput, SigningService};
@@ -106,10 +107,13 @@ impl SigningService {
                 .get(&file.blob)
                 .await?
                 .ok_or_else(|| Error::Internal(format!("original {} is missing", file.blob)))?;
+            // `Bytes`: the same buffer, shared with the blocking task that stamps.
             let original_kept = original.clone();
             // A signature page goes on the last document.
             let request = stamp_request_for(rec, n, n == count)?;
-            let signed = match (&sealer, spec.clone()) {
+            // The update alone, and the whole file's SHA-256 from one pass over the original:
+            // the signed copy (`original ++ update`) is never built in memory.
+            let (update, sha256) = match (&sealer, spec.clone()) {
                 (Some(sealer), Some(spec)) => {
                     let prepared = self
                         .completion_blocking("stamp", move || {
@@ -120,10 +124,18 @@ impl SigningService {
                         })
                         .await?
                         .map_err(stamp_error)?;
-                    seal(sealer.as_ref(), prepared).await?
+                    let sealed = seal(sealer.as_ref(), prepared).await?;
+                    (sealed.update, sealed.sha256)
                 }
                 _ => self
-                    .completion_blocking("stamp", move || pdf::stamp(&original, &request))
+                    .completion_blocking("stamp", move || {
+                        pdf::stamp_update(&original, &request).map(|update| {
+                            let mut whole = Sha256::new();
+                            whole.update(&original);
+                            whole.update(&update);
+                            (update, <[u8; 32]>::from(whole.finalize()))
+                        })
+                    })
                     .await?
                     .map_err(stamp_error)?,
             };
@@ -133,7 +145,8 @@ impl SigningService {
                     &format!("{}-signed.pdf", stem(&file.file_name)),
                     &file,
                     &original_kept,
-                    signed.into(),
+                    update.into(),
+                    crate::ids::hex(&sha256),
                 )
                 .await?;
             signed_files.push(signed_file);
@@ -149,16 +162,19 @@ impl SigningService {
             .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
         let audit = match (&sealer, spec) {
             (Some(sealer), Some(spec)) => {
-                let prepared = self
+                let (audit, prepared) = self
                     .completion_blocking("audit_trail", move || {
-                        pdf::prepare_seal(&audit, &spec).map(|p| {
-                            let digest = p.digest();
-                            (p, digest)
-                        })
+                        let prepared = pdf::prepare_seal(&audit, &spec)?;
+                        let digest = prepared.digest();
+                        Ok::<_, pdf::PdfError>((audit, (prepared, digest)))
                     })
                     .await?
                     .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
-                seal(sealer.as_ref(), prepared).await?
+                // The audit trail is no delta of a stored file: it is kept whole.
+                seal(sealer.as_ref(), prepared)
+                    .await?
+                    .into_whole(&audit)
+                    .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?
             }
             _ => audit,
         };
@@ -189,12 +205,13 @@ fn stamp_error(e: pdf::PdfError) -> Error {
     }
 }
 
-/// Signs a prepared document's digest and writes the CMS into it. A timestamp authority that is
-/// down makes the completion fail as unavailable (the signer may retry), never a weaker seal.
+/// Signs a prepared document's digest and writes the CMS into its update. A timestamp authority
+/// that is down makes the completion fail as unavailable (the signer may retry), never a weaker
+/// seal.
 async fn seal(
     sealer: &dyn Sealer,
     (prepared, digest): (pdf::PreparedSeal, [u8; 32]),
-) -> Result<Vec<u8>> {
+) -> Result<pdf::SealedUpdate> {
     let started = std::time::Instant::now();
     let cms = sealer.sign(digest).await;
     metrics::histogram!("envelope_seal_seconds").record(started.elapsed().as_secs_f64());

@@ -637,27 +637,29 @@ impl SigningService {
         })
     }
 
-    /// Stores `whole`, a copy of `base` with an incremental update appended (a signed copy), as
-    /// the update alone: the blob holds only the bytes after `base`'s, and reads put `base` in
-    /// front (docs/STORAGE.md, "Signed copies"). `size` and `sha256` describe the whole file.
-    /// A `whole` that does not extend `base` is stored whole.
+    /// Stores a signed copy, `base` followed by `update` (an incremental update), as the update
+    /// alone: the blob holds only the bytes after `base`'s, and reads put `base` in front
+    /// (docs/STORAGE.md, "Signed copies"). `sha256` (lowercase hex) is the whole file's, which the
+    /// caller computed in its one pass over `base_bytes` and `update`; `size` is the whole
+    /// file's too. When `base` is not a whole file of its own (a delta itself, or bytes that are
+    /// not its), the two are joined and stored whole.
     pub(crate) async fn put_update(
         &self,
         file_name: &str,
         base: &StoredFile,
         base_bytes: &[u8],
-        whole: bytes::Bytes,
+        update: bytes::Bytes,
+        sha256: String,
     ) -> Result<StoredFile> {
-        let extends = base.delta.is_none()
-            && base_bytes.len() as u64 == base.size
-            && whole.len() > base_bytes.len()
-            && whole.starts_with(base_bytes);
+        let extends =
+            base.delta.is_none() && base_bytes.len() as u64 == base.size && !update.is_empty();
         if !extends {
-            return self.put_file(file_name, whole).await;
+            let mut whole = bytes::BytesMut::with_capacity(base_bytes.len() + update.len());
+            whole.extend_from_slice(base_bytes);
+            whole.extend_from_slice(&update);
+            return self.put_file(file_name, whole.freeze()).await;
         }
-        let sha256 = ids::sha256_hex(&whole);
-        let size = whole.len() as u64;
-        let update = whole.slice(base_bytes.len()..);
+        let size = (base_bytes.len() + update.len()) as u64;
         let stored = update.len() as u64;
         let blob = format!("blob_{}", ids::random_base62(32));
         self.inner.blobs.put(&blob, update, self.now()).await?;
