@@ -247,33 +247,6 @@ pub fn operator_flood_pdf() -> Vec<u8> {
     ])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xref_offsets_point_at_objects() {
-        let pdf = PdfBuilder::new().page(&["a (b) \\ c"]).page(&[]).build();
-        let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
-        let start: usize = tail
-            .rsplit("startxref\n")
-            .next()
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!(pdf[start..].starts_with(b"xref\n"));
-        let table = std::str::from_utf8(&pdf[start..]).unwrap();
-        for (n, line) in table.lines().skip(3).take(7).enumerate() {
-            let off: usize = line[..10].parse().unwrap();
-            let want = format!("{} 0 obj", n + 1);
-            assert!(pdf[off..].starts_with(want.as_bytes()), "object {}", n + 1);
-        }
-    }
-}
-
 /// `pdf` (one of the test builder's, 5 objects) with an unreferenced stream of `extra`
 /// pseudo-random bytes (`seed` picks them) appended as an incremental update: a large document
 /// that reads fast.
@@ -305,4 +278,31 @@ pub fn padded(pdf: &[u8], extra: usize, seed: u64) -> Vec<u8> {
         .as_bytes(),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xref_offsets_point_at_objects() {
+        let pdf = PdfBuilder::new().page(&["a (b) \\ c"]).page(&[]).build();
+        let tail = std::str::from_utf8(&pdf[pdf.len() - 40..]).unwrap();
+        let start: usize = tail
+            .rsplit("startxref\n")
+            .next()
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(pdf[start..].starts_with(b"xref\n"));
+        let table = std::str::from_utf8(&pdf[start..]).unwrap();
+        for (n, line) in table.lines().skip(3).take(7).enumerate() {
+            let off: usize = line[..10].parse().unwrap();
+            let want = format!("{} 0 obj", n + 1);
+            assert!(pdf[off..].starts_with(want.as_bytes()), "object {}", n + 1);
+        }
+    }
 }
