@@ -4,7 +4,10 @@
 //! table per envelope (docs/STORAGE.md, "Bytes per envelope"): about 990 bytes of JSON each,
 //! about 200 packed.
 //!
-//! The format is one byte naming it, then raw deflate (RFC 1951) primed with [`DICTIONARY_1`].
+//! The format is one byte naming it, the CRC-32 of the JSON (4 bytes, little-endian), then raw
+//! deflate (RFC 1951) primed with [`DICTIONARY_1`]. Raw deflate has no check of its own, and a
+//! changed bit in it can inflate to other valid JSON; the CRC makes such a row corrupt rather
+//! than a quietly different event (events are the audit record).
 //! A format, and its dictionary, never change once written: a better dictionary is format 2,
 //! and readers keep reading 1. This module must never read anything but its own output, so a
 //! packed value that does not inflate, or inflates past [`MAX_UNPACKED`], is a corrupt row.
@@ -14,7 +17,7 @@ use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, 
 use crate::model::EventRecord;
 use crate::store::{StoreError, StoreResult};
 
-/// The first byte of a packed value: raw deflate with [`DICTIONARY_1`].
+/// The first byte of a packed value: CRC-32, then raw deflate with [`DICTIONARY_1`].
 const FORMAT_1: u8 = 1;
 
 /// The most an event may inflate to. Events hold an envelope view, which the API's request
@@ -50,6 +53,9 @@ pub(crate) fn pack(event: &EventRecord) -> StoreResult<Vec<u8>> {
     // Deflate never grows its input by more than a few bytes per 16 KB block.
     let mut out = Vec::with_capacity(json.len() + json.len() / 1000 + 64);
     out.push(FORMAT_1);
+    let mut crc = flate2::Crc::new();
+    crc.update(&json);
+    out.extend_from_slice(&crc.sum().to_le_bytes());
     loop {
         let status = deflate
             .compress_vec(
@@ -72,6 +78,10 @@ pub(crate) fn unpack(what: &str, packed: &[u8]) -> StoreResult<Vec<u8>> {
     if format != FORMAT_1 {
         return Err(corrupt(&format!("unknown format {format}")));
     }
+    let (sum, body) = body
+        .split_first_chunk::<4>()
+        .ok_or_else(|| corrupt("truncated"))?;
+    let sum = u32::from_le_bytes(*sum);
     let mut inflate = Decompress::new(false);
     inflate
         .set_dictionary(DICTIONARY_1)
@@ -87,7 +97,15 @@ pub(crate) fn unpack(what: &str, packed: &[u8]) -> StoreResult<Vec<u8>> {
             )
             .map_err(|e| corrupt(&e.to_string()))?;
         match status {
-            Status::StreamEnd => return Ok(out),
+            Status::StreamEnd => {
+                let mut crc = flate2::Crc::new();
+                crc.update(&out);
+                return if crc.sum() == sum {
+                    Ok(out)
+                } else {
+                    Err(corrupt("checksum mismatch"))
+                };
+            }
             _ if out.len() >= MAX_UNPACKED => return Err(corrupt("too large")),
             _ if (inflate.total_in(), inflate.total_out()) == before
                 && out.len() < out.capacity() =>
@@ -166,8 +184,10 @@ mod tests {
         let mut bad: Vec<Vec<u8>> = vec![
             vec![],
             vec![FORMAT_1],
+            vec![FORMAT_1, 1, 2],
             vec![2, 1, 2, 3],
             packed[..packed.len() / 2].to_vec(),
+            packed[..packed.len() - 1].to_vec(),
         ];
         let mut flipped = packed.clone();
         flipped[packed.len() / 2] ^= 0xff;
@@ -175,7 +195,7 @@ mod tests {
         // 64 MiB of spaces deflate to about 64 KB: stopped at MAX_UNPACKED.
         let mut bomb = Compress::new(Compression::best(), false);
         bomb.set_dictionary(DICTIONARY_1).unwrap();
-        let mut out = vec![FORMAT_1];
+        let mut out = vec![FORMAT_1, 0, 0, 0, 0];
         out.reserve(1 << 20);
         let spaces = vec![b' '; 64 << 20];
         bomb.compress_vec(&spaces, &mut out, FlushCompress::Finish)
@@ -186,6 +206,34 @@ mod tests {
                 Err(e) => assert!(e.to_string().contains("corrupt event"), "{e}"),
                 Ok(e) => panic!("{} bytes read as {e:?}", b.len()),
             }
+        }
+    }
+
+    /// Raw deflate alone would let a changed bit inflate to other valid JSON (a changed name or
+    /// date). With the CRC, every single-bit change of a stored value either reads the very
+    /// same event (the unused bits after deflate's last code) or is a corrupt row.
+    #[test]
+    fn no_changed_bit_reads_as_a_different_event() {
+        for event in events() {
+            let packed = pack(&event).unwrap();
+            let (mut same, mut corrupt) = (0, 0);
+            for i in 0..packed.len() {
+                for bit in 0..8 {
+                    let mut b = packed.clone();
+                    b[i] ^= 1 << bit;
+                    match decode_event("", Some(&b)) {
+                        Ok(back) => {
+                            assert_eq!(back, event, "byte {i} bit {bit}");
+                            same += 1;
+                        }
+                        Err(e) => {
+                            assert!(e.to_string().contains("corrupt event"), "{e}");
+                            corrupt += 1;
+                        }
+                    }
+                }
+            }
+            assert!(same < 8, "{same} unchanged, {corrupt} corrupt");
         }
     }
 }
