@@ -48,11 +48,13 @@ pub fn stamp_for_seal(
     request: &StampRequest,
     spec: &SealSpec,
 ) -> Result<PreparedSeal, PdfError> {
-    let mut doc = Document::load(original)?;
-    let pages = pages::pages(&mut doc, None)?;
-    let mut up = Update::new(&doc);
-    stamp_into(&mut doc, &pages, &mut up, request)?;
-    seal::prepare(&mut doc, &pages, up, spec)
+    seal::beside_the_hash(original, || {
+        let mut doc = Document::load(original)?;
+        let pages = pages::pages(&mut doc, None)?;
+        let mut up = Update::new(&doc);
+        stamp_into(&mut doc, &pages, &mut up, request)?;
+        seal::prepare(&mut doc, &pages, up, spec)
+    })
 }
 
 /// Queues every change of the signed copy into `up`.
