@@ -428,6 +428,24 @@ mod tests {
         }
     }
 
+    /// A stamp request that types `name` into every field `pdf`'s discovery finds.
+    fn typed_in_every_field(pdf: &[u8], name: &str) -> super::super::StampRequest {
+        let info =
+            super::super::inspect(pdf, &super::super::PdfLimits::default()).expect("inspect");
+        super::super::StampRequest {
+            fields: info
+                .fields
+                .into_iter()
+                .map(|field| super::super::FieldStamp {
+                    field,
+                    signed_by: None,
+                    value: Some(super::super::StampValue::Typed(name.into())),
+                })
+                .collect(),
+            signature_page: None,
+        }
+    }
+
     /// Past [`HASH_BESIDE_FROM`] the original is hashed on another thread while the update is
     /// built: the digest still covers exactly the `/ByteRange`, and the file's SHA-256 is that of
     /// the sealed file, for the seal alone and for stamps and seal in one update.
@@ -436,20 +454,7 @@ mod tests {
         use envelope_testkit::textpdf;
         let pdf = textpdf::padded(&textpdf::client_contract(), 3 << 20, 7);
         assert!(pdf.len() > HASH_BESIDE_FROM);
-        let info =
-            super::super::inspect(&pdf, &super::super::PdfLimits::default()).expect("inspect");
-        let request = super::super::StampRequest {
-            fields: info
-                .fields
-                .iter()
-                .map(|f| super::super::FieldStamp {
-                    field: f.clone(),
-                    signed_by: None,
-                    value: Some(super::super::StampValue::Typed("Ada".into())),
-                })
-                .collect(),
-            signature_page: None,
-        };
+        let request = typed_in_every_field(&pdf, "Ada");
         for prepared in [
             prepare_existing(&pdf, &spec()).expect("prepare"),
             super::super::stamp::stamp_for_seal(&pdf, &request, &spec()).expect("stamp"),
@@ -491,20 +496,7 @@ mod tests {
         };
         let classic = libreoffice_contract(Layout::Classic);
         let stream = libreoffice_contract(Layout::XrefStream { objstm: true });
-        let info =
-            super::super::inspect(&classic, &super::super::PdfLimits::default()).expect("inspect");
-        let request = super::super::StampRequest {
-            fields: info
-                .fields
-                .iter()
-                .map(|f| super::super::FieldStamp {
-                    field: f.clone(),
-                    signed_by: None,
-                    value: Some(super::super::StampValue::Typed("Zoë Ångström".into())),
-                })
-                .collect(),
-            signature_page: None,
-        };
+        let request = typed_in_every_field(&classic, "Zoë Ångström");
         let got = [
             sealed(
                 &classic,
