@@ -194,7 +194,8 @@ pub async fn download(
     token: &str,
 ) -> Result<Reply, ApiError> {
     let link = svc.resolve_download(token).await?;
-    if let Some(expires_in) = presign.filter(|_| link.is_one_blob()) {
+    // `direct_url` gives none for a file that is not one blob (a signed copy's delta).
+    if let Some(expires_in) = presign {
         let disposition = content_disposition("attachment", link.file_name());
         let read = DirectRead {
             expires_in,

@@ -144,20 +144,24 @@ mod tests {
             token: Some("tok/en=="),
             ..EXAMPLE
         };
-        let url = presign_get(
-            &url::Url::parse("http://127.0.0.1:9000/bucket/pre/blob_x").unwrap(),
-            &[
-                ("response-content-type", "application/pdf"),
-                (
-                    "response-content-disposition",
-                    "attachment; filename=\"a b.pdf\"; filename*=UTF-8''a%20b.pdf",
-                ),
-            ],
-            &with_token,
-            "eu-central-1",
-            at("2026-11-26T23:00:00Z"),
-            Duration::from_secs(300),
-        );
+        // The same object and overrides, signed at `time`.
+        let sign_at = |time: &str| {
+            presign_get(
+                &url::Url::parse("http://127.0.0.1:9000/bucket/pre/blob_x").unwrap(),
+                &[
+                    ("response-content-type", "application/pdf"),
+                    (
+                        "response-content-disposition",
+                        "attachment; filename=\"a b.pdf\"; filename*=UTF-8''a%20b.pdf",
+                    ),
+                ],
+                &with_token,
+                "eu-central-1",
+                at(time),
+                Duration::from_secs(300),
+            )
+        };
+        let url = sign_at("2026-11-26T23:00:00Z");
         let q = url.query().unwrap();
         assert!(q.contains("response-content-type=application%2Fpdf"), "{q}");
         assert!(
@@ -169,20 +173,7 @@ mod tests {
         assert_eq!(url.host_str(), Some("127.0.0.1"));
         assert_eq!(url.path(), "/bucket/pre/blob_x");
         // The signature botocore (the AWS SDK for Python, 1.x) gives the same request.
-        let botocore = presign_get(
-            &url::Url::parse("http://127.0.0.1:9000/bucket/pre/blob_x").unwrap(),
-            &[
-                ("response-content-type", "application/pdf"),
-                (
-                    "response-content-disposition",
-                    "attachment; filename=\"a b.pdf\"; filename*=UTF-8''a%20b.pdf",
-                ),
-            ],
-            &with_token,
-            "eu-central-1",
-            at("2026-11-26T23:23:11Z"),
-            Duration::from_secs(300),
-        );
+        let botocore = sign_at("2026-11-26T23:23:11Z");
         assert!(
             botocore.query().unwrap().ends_with(
                 "&X-Amz-Signature=15c132b7d8e3584426f97a809e101beb44df470b067c87fc546f9e51d1957d1e"
