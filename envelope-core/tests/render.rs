@@ -14,9 +14,11 @@ fn sh(script: &str, limits: RenderLimits) -> ProcessRenderer {
     ProcessRenderer::new("sh", ["-c", script, "worker"]).with_limits(limits)
 }
 
+/// A deadline no answer on a busy machine comes near (starting `sh` can take a while when the
+/// whole suite runs on 2 cores); the deadline test sets its own short one.
 fn limits() -> RenderLimits {
     RenderLimits {
-        timeout: Duration::from_millis(500),
+        timeout: Duration::from_secs(20),
         queue_wait: Duration::from_millis(100),
         concurrency: 1,
         ..RenderLimits::default()
@@ -29,7 +31,13 @@ fn pdf() -> Bytes {
 
 #[tokio::test]
 async fn a_worker_that_never_answers_is_killed_at_the_deadline() {
-    let r = sh("exec sleep 600", limits());
+    let r = sh(
+        "exec sleep 600",
+        RenderLimits {
+            timeout: Duration::from_millis(500),
+            ..limits()
+        },
+    );
     match r.render(pdf(), 1).await {
         Err(RenderError::Failed { reason }) => assert!(reason.contains("longer than"), "{reason}"),
         other => panic!("{other:?}"),
@@ -92,7 +100,8 @@ async fn a_full_pool_answers_busy() {
         tokio::spawn(async move { r.render(pdf(), 1).await })
     };
     // The first holds the only slot until its deadline; the second waits 100 ms, then gives up.
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // The first takes the slot before it starts its worker: half a second is ample for that.
+    tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(r.render(pdf(), 1).await, Err(RenderError::Busy));
     first.abort();
 }
