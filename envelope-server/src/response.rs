@@ -7,7 +7,7 @@ use bytes::Bytes;
 use futures_util::Stream;
 use http_body_util::{Either, Full};
 use hyper::body::{Body, Frame, SizeHint};
-use hyper::header::{self, HeaderName, HeaderValue};
+use hyper::header::{self, HeaderMap, HeaderName, HeaderValue};
 use hyper::{Response, StatusCode};
 
 use envelope_core::Mode;
@@ -194,6 +194,9 @@ pub fn finish(reply: Reply, meta: &Meta) -> Response<ResponseBody> {
     };
     let mut res = Response::new(body);
     *res.status_mut() = reply.status;
+    // Up to eight common headers, then the reply's own: the map is sized once instead of
+    // growing (each growth rehashes it).
+    *res.headers_mut() = HeaderMap::with_capacity(16 + reply.headers.len());
     let h = res.headers_mut();
     h.insert(
         header::CONTENT_TYPE,
