@@ -384,6 +384,40 @@ async fn sqlite_newer_schema_is_refused() {
     assert_too_new(SqlStore::open_sqlite(&path).await, 9999);
 }
 
+/// A stored record that does not parse (written by something else) is reported as corrupt,
+/// naming what it is, by the point reads, which parse the record straight from SQLite's buffer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_corrupt_record_is_reported() {
+    let (store, dir) = sqlite_file().await;
+    let scope = fixtures::new_scope(&store, 0).await;
+    let env = fixtures::envelope(&scope);
+    store.create_envelope(&env, &[], None).await.unwrap();
+    {
+        use sqlx::Connection;
+        let path = dir.path().join("envelope.db");
+        let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display()))
+            .await
+            .unwrap();
+        sqlx::query("UPDATE envelopes SET doc = '{\"id\": 42' WHERE id = $1")
+            .bind(env.id.as_str())
+            .execute(&mut conn)
+            .await
+            .unwrap();
+        conn.close().await.unwrap();
+    }
+    match store.get_envelope(&scope, &env.id).await {
+        Err(StoreError::Unavailable(e)) => {
+            let message = e.to_string();
+            assert!(
+                message.starts_with("corrupt envelope record in the database"),
+                "{message}"
+            );
+        }
+        other => panic!("a corrupt record read as {other:?}"),
+    }
+    store.close().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_newer_schema_is_refused() {
     let Some(url) = pg_url() else { return };

@@ -107,6 +107,25 @@ impl InlineReads {
     }
 }
 
+impl InlineReads {
+    /// The first column of the first row of `sql`, which must be text, handed to `decode` as
+    /// SQLite holds it: no `String` copy of a stored record before it is parsed.
+    pub(crate) fn text<T>(
+        &self,
+        sql: &'static str,
+        params: impl Params,
+        decode: impl FnOnce(&str) -> StoreResult<T>,
+    ) -> StoreResult<Option<T>> {
+        self.row(sql, params, |r| {
+            let text = r.get_ref(0)?.as_str().map_err(|e| {
+                rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, e.into())
+            })?;
+            Ok(decode(text))
+        })?
+        .transpose()
+    }
+}
+
 fn unavailable(e: rusqlite::Error) -> StoreError {
     StoreError::Unavailable(Box::new(e))
 }

@@ -322,12 +322,24 @@ impl SqlStore {
         scope: &crate::model::Scope,
         id: &str,
     ) -> StoreResult<Option<T>> {
-        let row = point_read!(
-            &self.pool,
-            sql,
-            (id, scope.account.as_str(), scope.mode.as_str()) as (String,)
-        );
-        row.map(|(d,)| decode(what, &d)).transpose()
+        let (account, mode) = (scope.account.as_str(), scope.mode.as_str());
+        match &self.pool {
+            Pool::Sqlite(lite) => {
+                lite.commits.visible().await?;
+                lite.reads
+                    .text(sql, (id, account, mode), |d| decode(what, d))
+            }
+            Pool::Postgres(p) => {
+                let row: Option<(String,)> = sqlx::query_as(sql)
+                    .bind(id)
+                    .bind(account)
+                    .bind(mode)
+                    .fetch_optional(p)
+                    .await
+                    .map_err(db_err)?;
+                row.map(|(d,)| decode(what, &d)).transpose()
+            }
+        }
     }
 
     /// The document selected by `sql` (`SELECT doc ... WHERE id = $1`, a constant), decoded.
@@ -337,8 +349,20 @@ impl SqlStore {
         what: &str,
         id: &str,
     ) -> StoreResult<Option<T>> {
-        let row = point_read!(&self.pool, sql, (id) as (String,));
-        row.map(|(d,)| decode(what, &d)).transpose()
+        match &self.pool {
+            Pool::Sqlite(lite) => {
+                lite.commits.visible().await?;
+                lite.reads.text(sql, (id,), |d| decode(what, d))
+            }
+            Pool::Postgres(p) => {
+                let row: Option<(String,)> = sqlx::query_as(sql)
+                    .bind(id)
+                    .fetch_optional(p)
+                    .await
+                    .map_err(db_err)?;
+                row.map(|(d,)| decode(what, &d)).transpose()
+            }
+        }
     }
 
     /// A [`BlobStore`](super::BlobStore) in the same database (the `blobs` table).
