@@ -18,6 +18,12 @@ use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 use envelope_server::{ConnectionLimits, TrustedProxies};
 
+/// mimalloc rather than glibc's malloc: a request makes and frees many small allocations, and
+/// glibc consolidates its fast bins before each allocation of 1 KB or more (a response body, a
+/// read buffer). Figures: docs/PERFORMANCE.md. The load bench sets the same allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The version `--version` prints: the crate's and the git commit it was built from.
 const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
