@@ -18,9 +18,8 @@ use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 use envelope_server::{ConnectionLimits, TrustedProxies};
 
-/// mimalloc rather than glibc's malloc: a request makes and frees many small allocations, and
-/// glibc consolidates its fast bins before each allocation of 1 KB or more (a response body, a
-/// read buffer). Figures: docs/PERFORMANCE.md. The load bench sets the same allocator.
+/// mimalloc rather than glibc's malloc, which took twice mimalloc's share of an envelope GET on
+/// SQLite (figures: docs/PERFORMANCE.md, "The allocator"). The load bench sets the same one.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
