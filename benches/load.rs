@@ -61,11 +61,6 @@ use envelope_testkit::textpdf as pdf;
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
 
-/// The server binary's allocator (`envelope-server/src/main.rs`), so that the server measured
-/// here allocates as the one deployed does.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 struct Config {
     envelopes: usize,
     first_mark: usize,

@@ -18,11 +18,6 @@ use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 use envelope_server::{ConnectionLimits, TrustedProxies};
 
-/// mimalloc rather than glibc's malloc, which took twice mimalloc's share of an envelope GET on
-/// SQLite (figures: docs/PERFORMANCE.md, "The allocator"). The load bench sets the same one.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// The version `--version` prints: the crate's and the git commit it was built from.
 const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
