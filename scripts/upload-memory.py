@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Peak memory of the release server under ten concurrent 25 MB uploads.
 
-Starts `envelope-server serve` (the release binary) on a fresh data directory, fires CONCURRENCY
-simultaneous POST /v1/envelopes with a PDF of just under 25 MiB, and reads the server's VmHWM
+Starts `envelope-server serve` (the release binary) on a fresh data directory, creates one
+account per upload with `envelope-server accounts create` (one account may hold only half of the
+upload memory budget: docs/HTTP.md, "Memory"), fires CONCURRENCY simultaneous POST /v1/envelopes
+with a PDF of just under 25 MiB, each with its own account's test key, and reads the server's VmHWM
 (peak resident set) from /proc/PID/status once every answer is in. Each mode runs against its
 own fresh server, because VmHWM is a high-water mark over the life of the process.
 
@@ -109,6 +111,20 @@ def start_server(data_dir):
     return proc, base, key
 
 
+def account_keys(data_dir, n):
+    """Test keys of `n` new accounts, made by the admin CLI beside the running server."""
+    keys = []
+    for i in range(n):
+        out = subprocess.run(
+            [binary(), "accounts", "create", "--name", f"upload {i}", "--data-dir", data_dir],
+            check=True, capture_output=True, text=True).stdout
+        m = re.search(r"test key \S+: (sk_test_\w+)", out)
+        if m is None:
+            sys.exit(f"accounts create printed no test key: {out!r}")
+        keys.append(m.group(1))
+    return keys
+
+
 def multipart_request(base, key, pdf):
     boundary = "----upload-memory-boundary"
     head = (
@@ -142,11 +158,12 @@ def vm(pid, field):
 
 def run(mode, pdf, pdf_b64):
     with tempfile.TemporaryDirectory() as data_dir:
-        proc, base, key = start_server(data_dir)
+        proc, base, _ = start_server(data_dir)
         try:
+            keys = account_keys(data_dir, CONCURRENCY)
             idle = vm(proc.pid, "VmRSS")
             reqs = []
-            for i in range(CONCURRENCY):
+            for i, key in enumerate(keys):
                 as_json = mode == "json" or (mode == "mixed" and i % 2 == 1)
                 reqs.append(json_request(base, key, pdf_b64) if as_json
                             else multipart_request(base, key, pdf))
