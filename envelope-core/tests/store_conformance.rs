@@ -12,6 +12,8 @@
 use std::future::Future;
 use std::sync::Arc;
 
+use envelope_core::EnvelopeId;
+use envelope_core::model::Scope;
 use envelope_core::store::conformance::{self, fixtures};
 use envelope_core::store::sql::{Engine, SCHEMA_VERSION};
 use envelope_core::store::{
@@ -384,8 +386,24 @@ async fn sqlite_newer_schema_is_refused() {
     assert_too_new(SqlStore::open_sqlite(&path).await, 9999);
 }
 
-/// A stored record that does not parse (written by something else) is reported as corrupt,
-/// naming what it is, by the point reads, which parse the record straight from SQLite's buffer.
+/// The SQL that makes a stored envelope unparseable, as something else writing the database would.
+const CORRUPT_ENVELOPE: &str = "UPDATE envelopes SET doc = '{\"id\": 42' WHERE id = $1";
+
+/// A stored record that does not parse is reported as corrupt, naming what it is.
+async fn corrupt_record_is_reported(store: &SqlStore, scope: &Scope, id: &EnvelopeId) {
+    match store.get_envelope(scope, id).await {
+        Err(StoreError::Unavailable(e)) => {
+            let message = e.to_string();
+            assert!(
+                message.starts_with("corrupt envelope record in the database"),
+                "{message}"
+            );
+        }
+        other => panic!("a corrupt record read as {other:?}"),
+    }
+}
+
+/// On SQLite the point reads parse the record straight from SQLite's buffer.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sqlite_corrupt_record_is_reported() {
     let (store, dir) = sqlite_file().await;
@@ -398,24 +416,35 @@ async fn sqlite_corrupt_record_is_reported() {
         let mut conn = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display()))
             .await
             .unwrap();
-        sqlx::query("UPDATE envelopes SET doc = '{\"id\": 42' WHERE id = $1")
+        sqlx::query(CORRUPT_ENVELOPE)
             .bind(env.id.as_str())
             .execute(&mut conn)
             .await
             .unwrap();
         conn.close().await.unwrap();
     }
-    match store.get_envelope(&scope, &env.id).await {
-        Err(StoreError::Unavailable(e)) => {
-            let message = e.to_string();
-            assert!(
-                message.starts_with("corrupt envelope record in the database"),
-                "{message}"
-            );
-        }
-        other => panic!("a corrupt record read as {other:?}"),
-    }
+    corrupt_record_is_reported(&store, &scope, &env.id).await;
     store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_corrupt_record_is_reported() {
+    let Some(url) = pg_url() else { return };
+    let schema = PgSchema::new(url);
+    let store = schema.connect().await;
+    let scope = fixtures::new_scope(&store, 0).await;
+    let env = fixtures::envelope(&scope);
+    store.create_envelope(&env, &[], None).await.unwrap();
+    let mut raw = schema.raw().await;
+    sqlx::query(CORRUPT_ENVELOPE)
+        .bind(env.id.as_str())
+        .execute(&mut raw)
+        .await
+        .unwrap();
+    drop(raw);
+    corrupt_record_is_reported(&store, &scope, &env.id).await;
+    store.close().await;
+    schema.drop_schema().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -105,9 +105,7 @@ impl InlineReads {
         self.put_back(conn);
         result.map_err(unavailable)
     }
-}
 
-impl InlineReads {
     /// The first column of the first row of `sql`, which must be text, handed to `decode` as
     /// SQLite holds it: no `String` copy of a stored record before it is parsed.
     pub(crate) fn text<T>(

@@ -106,6 +106,28 @@ macro_rules! point_read {
     };
 }
 
+/// Reads one stored document by key and decodes it as `$what`: `doc_read!(&self.pool, SQL, WHAT,
+/// (a, b))`, with `SQL` selecting one text column. Like [`point_read!`], except that on SQLite
+/// the document is parsed straight from SQLite's buffer, with no `String` copy first.
+macro_rules! doc_read {
+    ($pool:expr, $sql:expr, $what:expr, ($($param:expr),* $(,)?)) => {
+        match $pool {
+            $crate::store::sql::Pool::Sqlite(lite) => {
+                lite.commits.visible().await?;
+                lite.reads
+                    .text($sql, ($($param,)*), |d| $crate::store::sql::decode($what, d))
+            }
+            $crate::store::sql::Pool::Postgres(p) => sqlx::query_as::<_, (String,)>($sql)
+                $(.bind($param))*
+                .fetch_optional(p)
+                .await
+                .map_err($crate::store::sql::db_err)?
+                .map(|(d,)| $crate::store::sql::decode($what, &d))
+                .transpose(),
+        }
+    };
+}
+
 /// Runs `$body` inside one write transaction bound to `$tx`, compiled once per engine, and
 /// commits when `$body` finishes. A `?` or `return` inside `$body` drops the transaction, which
 /// rolls it back: all or nothing. It returns once the commit is durable.
@@ -323,23 +345,7 @@ impl SqlStore {
         id: &str,
     ) -> StoreResult<Option<T>> {
         let (account, mode) = (scope.account.as_str(), scope.mode.as_str());
-        match &self.pool {
-            Pool::Sqlite(lite) => {
-                lite.commits.visible().await?;
-                lite.reads
-                    .text(sql, (id, account, mode), |d| decode(what, d))
-            }
-            Pool::Postgres(p) => {
-                let row: Option<(String,)> = sqlx::query_as(sql)
-                    .bind(id)
-                    .bind(account)
-                    .bind(mode)
-                    .fetch_optional(p)
-                    .await
-                    .map_err(db_err)?;
-                row.map(|(d,)| decode(what, &d)).transpose()
-            }
-        }
+        doc_read!(&self.pool, sql, what, (id, account, mode))
     }
 
     /// The document selected by `sql` (`SELECT doc ... WHERE id = $1`, a constant), decoded.
@@ -349,20 +355,7 @@ impl SqlStore {
         what: &str,
         id: &str,
     ) -> StoreResult<Option<T>> {
-        match &self.pool {
-            Pool::Sqlite(lite) => {
-                lite.commits.visible().await?;
-                lite.reads.text(sql, (id,), |d| decode(what, d))
-            }
-            Pool::Postgres(p) => {
-                let row: Option<(String,)> = sqlx::query_as(sql)
-                    .bind(id)
-                    .fetch_optional(p)
-                    .await
-                    .map_err(db_err)?;
-                row.map(|(d,)| decode(what, &d)).transpose()
-            }
-        }
+        doc_read!(&self.pool, sql, what, (id))
     }
 
     /// A [`BlobStore`](super::BlobStore) in the same database (the `blobs` table).
