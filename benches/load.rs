@@ -61,6 +61,11 @@ use envelope_testkit::textpdf as pdf;
 
 type HttpClient = Client<HttpConnector, Full<Bytes>>;
 
+/// The server binary's allocator (`envelope-server/src/main.rs`), so that the server measured
+/// here allocates as the one deployed does.
+#[global_allocator]
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 struct Config {
     envelopes: usize,
     first_mark: usize,

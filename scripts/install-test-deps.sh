@@ -9,7 +9,8 @@
 # openapi-spec-validator, prometheus-client (its text parser reads the /metrics scrape of
 # envelope-server/tests/durability/metrics.rs), reportlab and pypdf (choice fields), and moto's
 # standalone S3 server (moto_server: envelope-core/tests/store_s3.rs, the durability test with
-# PDFs in S3, the scale-out load figures). Safe to run again:
+# PDFs in S3, the scale-out load figures); and the C toolchain that the build itself needs (cc
+# for SQLite's bundled build, make for jemalloc's, the server's allocator). Safe to run again:
 # it only installs what is missing. Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
@@ -17,6 +18,8 @@ SUDO=""
 [ "$(id -u)" -ne 0 ] && SUDO="sudo"
 
 need=()
+command -v cc >/dev/null 2>&1 || need+=(gcc libc6-dev)
+command -v make >/dev/null 2>&1 || need+=(make)
 command -v qpdf >/dev/null 2>&1 || need+=(qpdf)
 if ! command -v pdftotext >/dev/null 2>&1 || ! command -v pdfsig >/dev/null 2>&1; then
   need+=(poppler-utils)

@@ -5,8 +5,9 @@ Starts `envelope-server serve` (the release binary) on a fresh data directory, c
 account per upload with `envelope-server accounts create` (one account may hold only half of the
 upload memory budget: docs/HTTP.md, "Memory"), fires CONCURRENCY simultaneous POST /v1/envelopes
 with a PDF of just under 25 MiB, each with its own account's test key, and reads the server's VmHWM
-(peak resident set) from /proc/PID/status once every answer is in. Each mode runs against its
-own fresh server, because VmHWM is a high-water mark over the life of the process.
+(peak resident set) from /proc/PID/status once every answer is in, then its VmRSS SETTLE seconds
+later (default 15: what the allocator gives back once the burst is over). Each mode runs against
+its own fresh server, because VmHWM is a high-water mark over the life of the process.
 
     cargo build --release -p envelope-server
     python3 scripts/upload-memory.py                 # modes multipart, json, mixed
@@ -30,6 +31,7 @@ import urllib.request
 MIB = 1024 * 1024
 PDF_BYTES = 25 * MIB - 4096
 CONCURRENCY = int(os.environ.get("CONCURRENCY", "10"))
+SETTLE = float(os.environ.get("SETTLE", "15"))
 
 
 def binary():
@@ -188,8 +190,11 @@ def run(mode, pdf, pdf_b64):
                 t.join()
             elapsed = time.time() - started
             peak = vm(proc.pid, "VmHWM")
+            time.sleep(SETTLE)
+            after = vm(proc.pid, "VmRSS")
             print(f"{mode:9} {CONCURRENCY} uploads: statuses {sorted(map(str, statuses))}, "
-                  f"{elapsed:.1f} s, idle RSS {idle} MB, peak RSS (VmHWM) {peak} MB", flush=True)
+                  f"{elapsed:.1f} s, idle RSS {idle} MB, peak RSS (VmHWM) {peak} MB, "
+                  f"RSS {SETTLE:g} s later {after} MB", flush=True)
             return peak
         finally:
             proc.terminate()

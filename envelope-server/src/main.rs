@@ -18,6 +18,13 @@ use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
 use envelope_server::{ConnectionLimits, TrustedProxies};
 
+/// jemalloc rather than glibc's malloc: every request makes and frees many small allocations,
+/// which jemalloc serves faster from its per-thread caches, while its peaks under concurrent
+/// uploads stay at glibc's or below and streamed downloads stay bounded (mimalloc was faster but
+/// held more memory). Figures: docs/PERFORMANCE.md, "jemalloc". The load bench sets the same.
+#[global_allocator]
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// The version `--version` prints: the crate's and the git commit it was built from.
 const VERSION: &str = concat!(
     env!("CARGO_PKG_VERSION"),
