@@ -192,9 +192,12 @@ def run(mode, pdf, pdf_b64):
             peak = vm(proc.pid, "VmHWM")
             time.sleep(SETTLE)
             after = vm(proc.pid, "VmRSS")
+            # Heap (anonymous) apart from the file pages mapped in (SQLite's memory map).
+            anon, file = vm(proc.pid, "RssAnon"), vm(proc.pid, "RssFile")
             print(f"{mode:9} {CONCURRENCY} uploads: statuses {sorted(map(str, statuses))}, "
                   f"{elapsed:.1f} s, idle RSS {idle} MB, peak RSS (VmHWM) {peak} MB, "
-                  f"RSS {SETTLE:g} s later {after} MB", flush=True)
+                  f"RSS {SETTLE:g} s later {after} MB ({anon} MB anonymous, {file} MB file)",
+                  flush=True)
             return peak
         finally:
             proc.terminate()
