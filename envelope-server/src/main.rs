@@ -21,8 +21,7 @@ use envelope_server::{ConnectionLimits, TrustedProxies};
 /// jemalloc rather than glibc's malloc: every request makes and frees many small allocations,
 /// which jemalloc serves faster from its per-thread caches, while its peaks under concurrent
 /// uploads stay at glibc's or below and streamed downloads stay bounded (mimalloc was faster but
-/// held more memory). It is the C `malloc` too (SQLite's), built unprefixed: see the workspace's
-/// Cargo.toml. Figures: docs/PERFORMANCE.md, "jemalloc". The load bench sets the same.
+/// held more memory). Figures: docs/PERFORMANCE.md, "jemalloc". The load bench sets the same.
 #[global_allocator]
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
