@@ -97,10 +97,10 @@ impl Timestamp {
     /// The wire form written digit by digit (`YYYY-MM-DDTHH:MM:SS.mmmZ`), for the years 0 to
     /// 9999 outside a leap second; `None` otherwise, for chrono to write.
     ///
-    /// Every stored record and every answer carries several timestamps. chrono's general
-    /// formatter and parser (kept for every other form) made decoding a stored envelope 7 %
-    /// slower and encoding one 12 % (`benches/records.rs`, docs/PERFORMANCE.md). The calendar
-    /// stays chrono's: this only moves digits.
+    /// Every stored record and every answer carries several timestamps, and chrono's general
+    /// formatter and parser (kept for every other form) cost measurably more on them
+    /// (`benches/records.rs`; figures in docs/PERFORMANCE.md). The calendar stays chrono's:
+    /// this only moves digits.
     fn wire_form(self) -> Option<[u8; 24]> {
         let d = self.0;
         let (year, nanos) = (d.year(), d.nanosecond());
