@@ -105,3 +105,75 @@ async fn a_full_pool_answers_busy() {
     assert_eq!(r.render(pdf(), 1).await, Err(RenderError::Busy));
     first.abort();
 }
+
+/// Secrets of the kinds a server process holds, set in the probe's parent environment.
+const PROBE_SECRETS: &[(&str, &str)] = &[
+    ("AWS_SECRET_ACCESS_KEY", "probe-aws-secret-3f9a"),
+    ("ENVELOPE_SMTP_PASSWORD", "probe-smtp-password-77c1"),
+    (
+        "ENVELOPE_SIGNING_KEY",
+        "-----BEGIN PRIVATE KEY-----probe-----END PRIVATE KEY-----",
+    ),
+];
+
+/// The worker parses untrusted PDFs, so it must hold no secret of the server's: its
+/// environment, as the kernel shows it in `/proc/<pid>/environ`, is empty even when the parent
+/// holds credentials. This process cannot set variables in itself (`unsafe_code` is forbidden,
+/// and rightly: it races with other threads), so it runs itself again with the secrets set, on
+/// [`worker_environment_probe`] alone.
+#[test]
+fn the_worker_starts_with_an_empty_environment() {
+    let mut probe = std::process::Command::new(std::env::current_exe().unwrap());
+    probe.args([
+        "--exact",
+        "worker_environment_probe",
+        "--nocapture",
+        "--test-threads=1",
+    ]);
+    for (name, value) in PROBE_SECRETS {
+        probe.env(name, value);
+    }
+    let out = probe.output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stdout}\n{stderr}");
+    // The probe ran, saw the secrets in its own environment, and checked the worker's.
+    assert!(stdout.contains("worker environment checked"), "{stdout}");
+    assert!(stdout.contains("1 passed"), "{stdout}");
+}
+
+/// Run by [`the_worker_starts_with_an_empty_environment`] with secrets in its environment;
+/// on its own (a plain `cargo test`) it has nothing to check and says so.
+#[tokio::test]
+async fn worker_environment_probe() {
+    if std::env::var_os(PROBE_SECRETS[0].0).is_none() {
+        println!("not run by the_worker_starts_with_an_empty_environment: nothing to check");
+        return;
+    }
+    for (name, value) in PROBE_SECRETS {
+        assert_eq!(
+            std::env::var(name).as_deref(),
+            Ok(*value),
+            "the parent holds {name}"
+        );
+    }
+    // The worker prints the environment it was started with, as the kernel recorded it, and
+    // fails so that its standard error is the reason.
+    let r = sh(
+        "cat >/dev/null; printf 'environ:' >&2; cat /proc/$$/environ >&2; exit 4",
+        limits(),
+    );
+    match r.render(pdf(), 1).await {
+        Err(RenderError::Failed { reason }) => {
+            for (name, value) in PROBE_SECRETS {
+                assert!(
+                    !reason.contains(name) && !reason.contains(value),
+                    "{reason}"
+                );
+            }
+            assert_eq!(reason, "environ:", "the worker's environment is not empty");
+        }
+        other => panic!("{other:?}"),
+    }
+    println!("worker environment checked");
+}

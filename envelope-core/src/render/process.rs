@@ -25,7 +25,8 @@ const MAX_REASON_BYTES: u64 = 2 * 1024;
 /// worker; the server starts itself as `envelope-server render-page`).
 ///
 /// At most [`RenderLimits::concurrency`] run at once; each is killed at
-/// [`RenderLimits::timeout`] and its answer is read up to [`MAX_PNG_BYTES`].
+/// [`RenderLimits::timeout`] and its answer is read up to [`MAX_PNG_BYTES`]. Workers start with
+/// an empty environment: nothing of this process's variables, secrets included, reaches them.
 #[derive(Debug, Clone)]
 pub struct ProcessRenderer {
     program: PathBuf,
@@ -64,7 +65,11 @@ impl ProcessRenderer {
 
     async fn run(&self, pdf: Bytes, page: u32) -> Result<PageImage, RenderError> {
         let failed = |reason: String| RenderError::Failed { reason };
+        // The worker parses untrusted PDFs: it starts with an empty environment, so that a
+        // parser exploit finds no credentials there (storage keys, SMTP passwords, the signing
+        // key's PEM). It needs none: everything it reads comes in its arguments and on stdin.
         let mut child = Command::new(&self.program)
+            .env_clear()
             .args(&self.args)
             .arg(page.to_string())
             .arg(self.limits.cpu_seconds.to_string())
