@@ -5,6 +5,9 @@
 //! names are resolved by [`CheckedResolver`], which refuses the whole attempt when any address
 //! is not public. The connection goes to the addresses that were checked, never re-resolved, so
 //! DNS rebinding cannot slip a private address in between.
+//!
+//! A failed attempt's error is a [`DeliveryFailure`] category, which the customer sees; what the
+//! resolver answered and the transport's own message go to the operator's log only.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -13,8 +16,8 @@ use std::task::{Context, Poll};
 
 use crate::error::BoxError;
 use crate::webhook::{
-    SIGNATURE_HEADER, UrlRules, WebhookRequest, WebhookResponse, WebhookSink, address_allowed,
-    check_url, resolve_checked,
+    DeliveryFailure, SIGNATURE_HEADER, UrlRules, WebhookRequest, WebhookResponse, WebhookSink,
+    address_allowed, check_url, resolve_checked,
 };
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -46,18 +49,23 @@ impl tower_service::Service<Name> for CheckedResolver {
     fn call(&mut self, name: Name) -> Self::Future {
         let rules = self.rules;
         Box::pin(async move {
-            let host = name.as_str().to_string();
-            let addrs: Vec<SocketAddr> =
-                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
+            // The errors are categories: the customer who chose the name sees them, and must
+            // not learn what this server's resolver answers. The operator's log has the detail.
+            let host = name.as_str();
+            let addrs: Vec<SocketAddr> = match tokio::net::lookup_host((host, 0)).await {
+                Ok(addrs) => addrs.collect(),
+                Err(e) => {
+                    tracing::info!(host, error = %e, "webhook host does not resolve");
+                    return Err(DeliveryFailure::Dns.into());
+                }
+            };
             if addrs.is_empty() {
-                return Err(format!("{host} resolves to no address").into());
+                tracing::info!(host, "webhook host resolves to no address");
+                return Err(DeliveryFailure::Dns.into());
             }
             if let Some(bad) = addrs.iter().find(|a| !address_allowed(a.ip(), rules)) {
-                return Err(format!(
-                    "refused: {host} resolves to the non-public address {}",
-                    bad.ip()
-                )
-                .into());
+                tracing::warn!(host, address = %bad.ip(), "webhook refused: the host resolves to a non-public address");
+                return Err(DeliveryFailure::PrivateAddress.into());
             }
             Ok(addrs.into_iter())
         })
@@ -105,17 +113,32 @@ impl HttpSink {
         }
     }
 
-    async fn post(&self, request: &WebhookRequest) -> Result<WebhookResponse, BoxError> {
-        let url = check_url(&request.url, self.rules)?;
+    async fn post(&self, request: &WebhookRequest) -> Result<WebhookResponse, DeliveryFailure> {
+        let url = check_url(&request.url, self.rules).map_err(|_| {
+            // Valid when the endpoint was made: development mode is off now, or the host is a
+            // literal address that was allowed then.
+            if literal_refused(&request.url, self.rules) {
+                DeliveryFailure::PrivateAddress
+            } else {
+                DeliveryFailure::UrlRefused
+            }
+        })?;
         if matches!(url.host(), Some(url::Host::Ipv4(_) | url::Host::Ipv6(_))) {
-            resolve_checked(&url, self.rules).await?;
+            resolve_checked(&url, self.rules)
+                .await
+                .map_err(|_| DeliveryFailure::PrivateAddress)?;
         }
         let req = hyper::Request::post(url.as_str())
             .header(hyper::header::CONTENT_TYPE, "application/json")
             .header(hyper::header::USER_AGENT, &self.user_agent)
             .header(SIGNATURE_HEADER, &request.signature)
-            .body(Full::new(request.body.clone()))?;
-        let resp = self.client.request(req).await?;
+            .body(Full::new(request.body.clone()))
+            .map_err(|_| DeliveryFailure::UrlRefused)?;
+        let resp = self.client.request(req).await.map_err(|e| {
+            let failure = DeliveryFailure::of(&e);
+            tracing::info!(event = %request.event_id, %failure, error = ?e, "webhook attempt failed");
+            failure
+        })?;
         let status = resp.status().as_u16();
         // Drain a bounded part of the answer so the connection can be reused; its content is
         // irrelevant, and a receiver sending more is simply cut off.
@@ -128,8 +151,182 @@ impl HttpSink {
 impl WebhookSink for HttpSink {
     async fn deliver(&self, request: &WebhookRequest) -> Result<WebhookResponse, BoxError> {
         match tokio::time::timeout(request.timeout, self.post(request)).await {
-            Ok(result) => result,
-            Err(_) => Err(format!("no answer within {} s", request.timeout.as_secs()).into()),
+            Ok(result) => result.map_err(Into::into),
+            Err(_) => Err(DeliveryFailure::Timeout.into()),
         }
+    }
+}
+
+/// True when the URL's host is a literal address (or `localhost`) that `rules` refuse.
+fn literal_refused(raw: &str, rules: UrlRules) -> bool {
+    let Ok(url) = url::Url::parse(raw) else {
+        return false;
+    };
+    let ip = match url.host() {
+        Some(url::Host::Ipv4(a)) => std::net::IpAddr::V4(a),
+        Some(url::Host::Ipv6(a)) => std::net::IpAddr::V6(a),
+        Some(url::Host::Domain(d)) => {
+            let d = d.trim_end_matches('.').to_ascii_lowercase();
+            if d == "localhost" || d.ends_with(".localhost") {
+                std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST)
+            } else {
+                return false;
+            }
+        }
+        None => return false,
+    };
+    !address_allowed(ip, rules)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+    use std::time::Duration;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    fn request(url: String, timeout: Duration) -> WebhookRequest {
+        WebhookRequest {
+            url,
+            body: Bytes::from_static(b"{}"),
+            signature: "t=1,v1=00".into(),
+            event_id: "evt_test".into(),
+            timeout,
+        }
+    }
+
+    /// A local receiver that reads the request, then answers `answer` (or holds the connection
+    /// open without a word when it is `None`).
+    async fn receiver(answer: Option<&'static [u8]>) -> u16 {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            while let Ok((mut conn, _)) = listener.accept().await {
+                tokio::spawn(async move {
+                    let mut buf = [0u8; 4096];
+                    let _ = conn.read(&mut buf).await;
+                    match answer {
+                        Some(a) => {
+                            let _ = conn.write_all(a).await;
+                            let _ = conn.shutdown().await;
+                        }
+                        None => tokio::time::sleep(Duration::from_secs(600)).await,
+                    }
+                });
+            }
+        });
+        port
+    }
+
+    async fn failure(sink: &HttpSink, url: String, timeout: Duration) -> DeliveryFailure {
+        let e = sink.deliver(&request(url, timeout)).await.unwrap_err();
+        let failure = DeliveryFailure::of(e.as_ref());
+        assert_eq!(
+            e.to_string(),
+            failure.to_string(),
+            "the error is its category"
+        );
+        failure
+    }
+
+    /// Each way a real attempt fails lands in its category, and the error says nothing else.
+    #[tokio::test]
+    async fn real_failures_are_named_by_their_category() {
+        let dev = HttpSink::new(
+            UrlRules {
+                allow_insecure: true,
+            },
+            "Test",
+        );
+        let strict = HttpSink::new(UrlRules::default(), "Test");
+        let long = Duration::from_secs(30);
+
+        let closed = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        assert_eq!(
+            failure(&dev, format!("http://127.0.0.1:{closed}/x"), long).await,
+            DeliveryFailure::ConnectionRefused
+        );
+
+        let plain = receiver(Some(b"HTTP/1.1 200 OK\r\ncontent-length: 0\r\n\r\n")).await;
+        assert_eq!(
+            failure(&dev, format!("https://127.0.0.1:{plain}/x"), long).await,
+            DeliveryFailure::Tls
+        );
+        let ok = dev
+            .deliver(&request(format!("http://127.0.0.1:{plain}/x"), long))
+            .await
+            .unwrap();
+        assert_eq!(ok.status, 200);
+
+        let garbage = receiver(Some(b"this is not HTTP\r\n\r\n")).await;
+        assert_eq!(
+            failure(&dev, format!("http://127.0.0.1:{garbage}/x"), long).await,
+            DeliveryFailure::Protocol
+        );
+
+        let silent = receiver(None).await;
+        assert_eq!(
+            failure(
+                &dev,
+                format!("http://127.0.0.1:{silent}/x"),
+                Duration::from_millis(200)
+            )
+            .await,
+            DeliveryFailure::Timeout
+        );
+
+        // Literal private addresses, and names that resolve to one.
+        for url in [
+            "https://10.1.2.3/x",
+            "https://127.0.0.1/x",
+            "https://localhost/x",
+        ] {
+            assert_eq!(
+                failure(&strict, url.into(), long).await,
+                DeliveryFailure::PrivateAddress,
+                "{url}"
+            );
+        }
+        assert_eq!(
+            failure(&dev, "https://10.1.2.3/x".into(), long).await,
+            DeliveryFailure::PrivateAddress
+        );
+        // A URL fine in development but not once it is off.
+        assert_eq!(
+            failure(&strict, "http://hooks.example.com/x".into(), long).await,
+            DeliveryFailure::UrlRefused
+        );
+    }
+
+    /// The resolver refuses a name that resolves to a loopback address with the category
+    /// alone: what it resolved to is not in the error.
+    #[tokio::test]
+    async fn a_name_resolving_to_a_private_address_is_refused_without_the_address() {
+        let mut resolver = CheckedResolver {
+            rules: UrlRules::default(),
+        };
+        let e = tower_service::Service::call(&mut resolver, Name::from_str("localhost").unwrap())
+            .await
+            .unwrap_err();
+        assert_eq!(
+            DeliveryFailure::of(e.as_ref()),
+            DeliveryFailure::PrivateAddress
+        );
+        let text = e.to_string();
+        assert!(
+            !text.contains("127.0.0.1") && !text.contains("::1"),
+            "{text}"
+        );
+        let e = tower_service::Service::call(
+            &mut resolver,
+            Name::from_str("no-such-host.invalid").unwrap(),
+        )
+        .await
+        .unwrap_err();
+        assert_eq!(DeliveryFailure::of(e.as_ref()), DeliveryFailure::Dns);
     }
 }

@@ -7,6 +7,7 @@
 //! Signatures follow Stripe's scheme (decisions.md): `Service-Signature: t=<unix>,v1=<hex
 //! HMAC-SHA256(secret, "<t>.<body>")>`, so any Stripe-compatible verifier accepts them.
 
+mod failure;
 #[cfg(feature = "https")]
 mod http;
 mod schedule;
@@ -20,6 +21,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bytes::Bytes;
 
+pub use failure::DeliveryFailure;
 #[cfg(feature = "https")]
 pub use http::{CheckedResolver, HttpSink};
 pub use schedule::{RetrySchedule, ScheduleError};

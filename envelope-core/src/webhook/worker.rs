@@ -20,6 +20,7 @@ use crate::clock::Clock;
 use crate::ids;
 use crate::model::{DeliveryAttempt, DeliveryNext, DueDelivery};
 use crate::store::{ClaimLimits, Store, StoreError};
+use crate::webhook::DeliveryFailure;
 
 /// How the worker behaves.
 #[derive(Debug, Clone)]
@@ -291,18 +292,19 @@ async fn attempt(
             let started = Instant::now();
             let outcome = tokio::time::timeout(settings.timeout, sink.deliver(&request)).await;
             let ms = started.elapsed().as_millis() as u64;
+            // The error shown to the customer is a category, never a sink's own message (it
+            // may name what the resolver answered or an internal address); the log has it.
             match outcome {
-                Ok(Ok(r)) => (Some(r.status), None, ms),
-                Ok(Err(e)) => (
-                    None,
-                    Some(e.to_string().chars().take(500).collect::<String>()),
-                    ms,
-                ),
-                Err(_) => (
-                    None,
-                    Some(format!("no answer within {} s", settings.timeout.as_secs())),
-                    ms,
-                ),
+                Ok(Ok(r)) => {
+                    let refused = !(200..300).contains(&r.status);
+                    let error = refused.then(|| DeliveryFailure::Status(r.status).to_string());
+                    (Some(r.status), error, ms)
+                }
+                Ok(Err(e)) => {
+                    tracing::debug!(event = %request.event_id, error = %e, "webhook sink failed");
+                    (None, Some(DeliveryFailure::of(e.as_ref()).to_string()), ms)
+                }
+                Err(_) => (None, Some(DeliveryFailure::Timeout.to_string()), ms),
             }
         }
         Err(e) => (None, Some(format!("event does not serialize: {e}")), 0),
