@@ -47,6 +47,6 @@ pub mod signing_page;
 pub mod store;
 
 pub use app::{App, ConnectionLimits, HttpLimits};
-pub use client_addr::TrustedProxies;
+pub use client_addr::{ClientIpHeader, TrustedProxies};
 pub use server::run;
 pub use signing_page::{FrameAncestors, PageSecret, PageSettings};

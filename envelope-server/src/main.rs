@@ -16,7 +16,7 @@ use envelope_server::serve::{RetentionDays, ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
-use envelope_server::{ConnectionLimits, TrustedProxies};
+use envelope_server::{ClientIpHeader, ConnectionLimits, TrustedProxies};
 
 /// jemalloc rather than glibc's malloc: every request makes and frees many small allocations,
 /// which jemalloc serves faster from its per-thread caches, while its peaks under concurrent
@@ -210,11 +210,16 @@ struct ServeArgs {
     /// uploads (about 180 MiB). An upload waits up to 10 s for room, then gets 503.
     #[arg(long, env = "ENVELOPE_MAX_UPLOAD_MEMORY_MIB", value_parser = clap::value_parser!(u32).range(1..))]
     max_upload_memory_mib: Option<u32>,
-    /// Reverse proxies whose Forwarded / X-Forwarded-For headers name the client:
-    /// CIDR[,CIDR...] such as "10.0.0.0/8,127.0.0.1". The client is the rightmost address that
-    /// is not one of them. Without it those headers are ignored.
+    /// Reverse proxies whose --client-ip-header names the client: CIDR[,CIDR...] such as
+    /// "10.0.0.0/8,127.0.0.1". The client is the rightmost address of that header that is not
+    /// one of them. Without it every forwarding header is ignored.
     #[arg(long, env = "ENVELOPE_TRUSTED_PROXIES", value_parser = TrustedProxies::parse)]
     trusted_proxies: Option<TrustedProxies>,
+    /// The one header that names the client, read only from --trusted-proxies:
+    /// x-forwarded-for, forwarded (RFC 7239), x-real-ip or any header name your proxy sets.
+    /// Every other forwarding header is ignored, whatever it says.
+    #[arg(long, env = "ENVELOPE_CLIENT_IP_HEADER", default_value = "x-forwarded-for", value_parser = ClientIpHeader::parse)]
+    client_ip_header: ClientIpHeader,
     /// Address of the Prometheus metrics endpoint (`GET /metrics`), such as 127.0.0.1:9100;
     /// never on the API's port. Without it no metrics are kept.
     #[arg(long, env = "ENVELOPE_METRICS_LISTEN")]
@@ -550,7 +555,10 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         connections: args.connections.limits(),
         pdf_workers: args.pdf_workers.map(|n| n as usize),
         max_upload_memory: args.max_upload_memory_mib.map(|m| m as usize * 1024 * 1024),
-        trusted_proxies: args.trusted_proxies.unwrap_or_default(),
+        trusted_proxies: args
+            .trusted_proxies
+            .unwrap_or_default()
+            .reading(args.client_ip_header),
         metrics_listen: args.metrics_listen,
         test_retention_days: args.test_retention_days,
         live_retention_days: args.live_retention_days,

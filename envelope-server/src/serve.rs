@@ -52,7 +52,8 @@ pub struct ServeOptions {
     pub pdf_workers: Option<usize>,
     /// Memory upload bodies may hold at once; `None` is `HttpLimits`' default.
     pub max_upload_memory: Option<usize>,
-    /// Reverse proxies trusted to name the client (`--trusted-proxies`).
+    /// Reverse proxies trusted to name the client (`--trusted-proxies`), and the one header they
+    /// name it in (`--client-ip-header`).
     pub trusted_proxies: TrustedProxies,
     /// Where `GET /metrics` is served (`--metrics-listen`); `None`: no metrics.
     pub metrics_listen: Option<SocketAddr>,
@@ -269,7 +270,10 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         tracing::info!(frame_ancestors = %pages.frame_ancestors.as_sources(), "signing pages may be framed");
     }
     if !opts.trusted_proxies.is_empty() {
-        tracing::info!("trusted proxies set: Forwarded / X-Forwarded-For name the client");
+        tracing::info!(
+            header = %opts.trusted_proxies.header(),
+            "trusted proxies set: this header names the client, no other"
+        );
     }
     let mut app = App::new(svc)
         .with_pages(pages)

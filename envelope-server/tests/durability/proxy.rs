@@ -2,7 +2,9 @@
 //! a signer who signs through the proxy with `X-Forwarded-For: 203.0.113.7` is 203.0.113.7 in
 //! the stored signer record (read back from the SQLite file), in the audit-trail PDF and in the
 //! request log, which also names the socket's peer. Without the setting the same requests are
-//! the socket's address everywhere.
+//! the socket's address everywhere. A `Forwarded` header the signer writes themselves (nginx and
+//! Caddy pass it through) reaches none of them, and `ENVELOPE_CLIENT_IP_HEADER` picks the one
+//! header read; a name that is not a header name stops the server at start.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -41,6 +43,11 @@ async fn api(client: &reqwest::Client, req: reqwest::RequestBuilder, status: u16
 /// Starts the binary with `env`, signs a one-signer envelope through its signing page with every
 /// page request carrying `X-Forwarded-For`, waits for completion, and reads the traces.
 async fn sign_through_proxy(env: &[(&str, &str)]) -> Traces {
+    sign_with_headers(env, &[("x-forwarded-for", FORWARDED_CLIENT)]).await
+}
+
+/// [`sign_through_proxy`] with `headers` on every signing-page request.
+async fn sign_with_headers(env: &[(&str, &str)], headers: &[(&str, &str)]) -> Traces {
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
     let log = tmp.path().join("server.log");
@@ -82,12 +89,13 @@ async fn sign_through_proxy(env: &[(&str, &str)]) -> Traces {
         .unwrap()
         .to_string();
 
-    let page = http
-        .get(&url)
-        .header("x-forwarded-for", FORWARDED_CLIENT)
-        .send()
-        .await
-        .unwrap();
+    let with = |mut req: reqwest::RequestBuilder| {
+        for (name, value) in headers {
+            req = req.header(*name, *value);
+        }
+        req
+    };
+    let page = with(http.get(&url)).send().await.unwrap();
     assert_eq!(page.status().as_u16(), 200);
     let csrf = form_token(&page.text().await.unwrap());
     let form: String = url::form_urlencoded::Serializer::new(String::new())
@@ -98,15 +106,15 @@ async fn sign_through_proxy(env: &[(&str, &str)]) -> Traces {
             ("consent", "yes"),
         ])
         .finish();
-    let signed = http
-        .post(&url)
-        .header("content-type", "application/x-www-form-urlencoded")
-        .header("origin", &base)
-        .header("x-forwarded-for", FORWARDED_CLIENT)
-        .body(form)
-        .send()
-        .await
-        .unwrap();
+    let signed = with(
+        http.post(&url)
+            .header("content-type", "application/x-www-form-urlencoded")
+            .header("origin", &base)
+            .body(form),
+    )
+    .send()
+    .await
+    .unwrap();
     let status = signed.status().as_u16();
     assert_eq!(status, 200, "{}", signed.text().await.unwrap());
 
@@ -224,4 +232,63 @@ async fn a_forwarded_client_reaches_the_audit_trail_only_through_a_trusted_proxy
     );
     assert!(!direct.trail.contains(FORWARDED_CLIENT), "{}", direct.trail);
     assert!(!direct.log.contains(FORWARDED_CLIENT), "{}", direct.log);
+}
+
+/// The signer writes `Forwarded: for=198.51.100.66` themselves, as nginx and Caddy let through.
+/// With the default header it reaches no record, trail or log line; with
+/// `ENVELOPE_CLIENT_IP_HEADER=forwarded` it is the `X-Forwarded-For` that is ignored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spoofed_forwarded_header_reaches_no_record() {
+    const SPOOFED: &str = "198.51.100.66";
+    let spoofed_forwarded = format!("for={SPOOFED}");
+    let traces = sign_with_headers(
+        &[("ENVELOPE_TRUSTED_PROXIES", "127.0.0.1")],
+        &[
+            ("forwarded", &spoofed_forwarded),
+            ("x-forwarded-for", FORWARDED_CLIENT),
+        ],
+    )
+    .await;
+    assert_eq!(traces.record_ip.as_deref(), Some(FORWARDED_CLIENT));
+    assert!(!traces.trail.contains(SPOOFED), "{}", traces.trail);
+    assert!(!traces.log.contains(SPOOFED), "{}", traces.log);
+    assert!(
+        traces.log.contains("header=x-forwarded-for"),
+        "the start log names the header read: {}",
+        traces.log
+    );
+
+    let forwarded = format!("for={FORWARDED_CLIENT}");
+    let traces = sign_with_headers(
+        &[
+            ("ENVELOPE_TRUSTED_PROXIES", "127.0.0.1"),
+            ("ENVELOPE_CLIENT_IP_HEADER", "Forwarded"),
+        ],
+        &[("forwarded", &forwarded), ("x-forwarded-for", SPOOFED)],
+    )
+    .await;
+    assert_eq!(traces.record_ip.as_deref(), Some(FORWARDED_CLIENT));
+    assert!(!traces.trail.contains(SPOOFED), "{}", traces.trail);
+    assert!(!traces.log.contains(SPOOFED), "{}", traces.log);
+}
+
+#[test]
+fn a_header_name_that_is_not_one_stops_the_server_at_start() {
+    let tmp = tempfile::tempdir().unwrap();
+    for bad in ["x forwarded for", "x-forwarded-for:", "é"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_envelope-server"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(tmp.path().join("data"))
+            .env("ENVELOPE_CLIENT_IP_HEADER", bad)
+            .current_dir(tmp.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}: {stderr}");
+        assert!(
+            stderr.contains("--client-ip-header") && stderr.contains("is not an HTTP header name"),
+            "{bad:?}: {stderr}"
+        );
+        assert!(!tmp.path().join("data").exists(), "nothing was started");
+    }
 }
