@@ -410,10 +410,9 @@ impl Pages<'_> {
         match self.svc().signing_page_image(token, self.grant, n, p).await {
             Ok(image) => {
                 let mut headers = security::document_headers(&self.app.pages.frame_ancestors);
-                headers.push((
-                    header::CACHE_CONTROL,
-                    HeaderValue::from_static("private, no-cache"),
-                ));
+                // The picture is the document's content, like the PDF: kept by no cache, not even
+                // the browser's own (its disk outlives the session on a shared computer).
+                headers.push((header::CACHE_CONTROL, HeaderValue::from_static("no-store")));
                 Reply {
                     status: StatusCode::OK,
                     content_type: "image/png",

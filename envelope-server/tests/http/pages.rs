@@ -35,10 +35,7 @@ async fn a_page_is_a_png_of_its_size_and_only_existing_pages_answer() {
         .await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("content-type").as_deref(), Some("image/png"));
-    assert_eq!(
-        r.header("cache-control").as_deref(),
-        Some("private, no-cache")
-    );
+    assert_eq!(r.header("cache-control").as_deref(), Some("no-store"));
     assert!(r.header("content-security-policy").is_some());
     // Letter at 2 pixels per point.
     assert_eq!(png_size(&r.body), (1224, 1584));

@@ -114,6 +114,8 @@ async fn the_page_shows_the_signers_fields_with_strict_headers() {
             .contains("frame-ancestors 'self'")
     );
     assert!(d.body.starts_with(b"%PDF"));
+    // The document's content is kept by no cache, shared or the browser's own.
+    assert_eq!(d.header("cache-control").as_deref(), Some("no-store"));
 
     // Assets.
     let js = s.send(s.client.get(s.url("/assets/signing.js"))).await;
