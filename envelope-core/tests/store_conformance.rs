@@ -216,6 +216,7 @@ macro_rules! all_clauses {
             webhook_outbox,
             webhook_outbox_raced,
             webhook_outbox_fairness,
+            webhook_delivery_pages,
             readiness,
             storage_accounting,
             storage_quota_raced,

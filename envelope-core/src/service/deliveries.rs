@@ -2,11 +2,13 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::params::unknown_cursor;
 use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EventId;
-use crate::model::{DeliveryStatus, EndpointStatus, List, Scope};
+use crate::model::{DeliveryAttempt, DeliveryStatus, EndpointStatus, List, Scope, WebhookDelivery};
+use crate::store::{Listed, PageRequest};
 use crate::webhook::worker::new_delivery;
 use crate::webhook::{WebhookWorker, WorkerSettings};
 
@@ -59,32 +61,41 @@ impl SigningService {
 
     /// `GET /events/{id}/deliveries`: one page of the event's deliveries, oldest first, like
     /// every list (`limit`, `starting_after` a delivery ID, `has_more`). Resends add deliveries
-    /// to an event without bound over time, so the API never answers them all at once.
+    /// to an event without bound over time, so the API never answers them all at once, and the
+    /// store reads only the page's deliveries and their attempts.
     pub async fn list_event_deliveries(
         &self,
         ctx: &AuthContext,
         event: &EventId,
         list: &ListParams,
     ) -> Result<List<DeliveryView>> {
-        let all = self.event_deliveries_in(&ctx.scope(), event).await?;
-        let start = match &list.starting_after {
-            None => 0,
-            Some(after) => {
-                all.data
-                    .iter()
-                    .position(|d| &d.id == after)
-                    .ok_or_else(|| Error::NotFound {
-                        resource: "webhook_delivery",
-                        id: after.chars().take(80).collect(),
-                        param: Some("starting_after".into()),
-                    })?
-                    + 1
-            }
+        let scope = ctx.scope();
+        let event = event.as_str();
+        self.inner
+            .store
+            .get_event(&scope, event)
+            .await?
+            .ok_or_else(|| Error::not_found("event", event))?;
+        let page = PageRequest {
+            limit: list.limit,
+            starting_after: list.starting_after.clone(),
         };
-        let end = start.saturating_add(list.limit).min(all.data.len());
-        let has_more = end < all.data.len();
-        let data = all.data.into_iter().skip(start).take(end - start).collect();
-        Ok(List::new(&all.url, data, has_more))
+        match self
+            .inner
+            .store
+            .event_deliveries_page(&scope, event, &page)
+            .await?
+        {
+            Listed::Page(items, has_more) => Ok(List::new(
+                &format!("/v1/events/{event}/deliveries"),
+                items
+                    .into_iter()
+                    .map(|(d, attempts)| view(d, &attempts))
+                    .collect(),
+                has_more,
+            )),
+            Listed::UnknownCursor => Err(unknown_cursor("webhook_delivery", &page)),
+        }
     }
 
     /// Every delivery of an event, one entry per delivery (endpoint), oldest first: for the
@@ -112,27 +123,13 @@ impl SigningService {
         let attempts = self.inner.store.delivery_attempts(&scope, event).await?;
         let data = deliveries
             .into_iter()
-            .map(|d| DeliveryView {
-                attempts: attempts
+            .map(|d| {
+                let own: Vec<DeliveryAttempt> = attempts
                     .iter()
                     .filter(|a| a.delivery == d.id)
-                    .map(|a| AttemptView {
-                        number: a.number,
-                        at: a.at,
-                        status: a.status,
-                        error: a.error.clone(),
-                        duration_ms: a.duration_ms,
-                    })
-                    .collect(),
-                id: d.id,
-                object: "webhook_delivery".into(),
-                event: d.event,
-                endpoint: d.endpoint,
-                status: d.status,
-                next_attempt_at: d
-                    .next_attempt_at
-                    .filter(|_| d.status == DeliveryStatus::Pending),
-                created_at: d.created_at,
+                    .cloned()
+                    .collect();
+                view(d, &own)
             })
             .collect();
         Ok(List::new(
@@ -232,5 +229,30 @@ impl SigningService {
             .collect();
         self.inner.store.insert_deliveries(&rows).await?;
         self.event_deliveries_in(&scope, event).await
+    }
+}
+
+/// A delivery and its attempts as the API shows them.
+fn view(d: WebhookDelivery, attempts: &[DeliveryAttempt]) -> DeliveryView {
+    DeliveryView {
+        attempts: attempts
+            .iter()
+            .map(|a| AttemptView {
+                number: a.number,
+                at: a.at,
+                status: a.status,
+                error: a.error.clone(),
+                duration_ms: a.duration_ms,
+            })
+            .collect(),
+        next_attempt_at: d
+            .next_attempt_at
+            .filter(|_| d.status == DeliveryStatus::Pending),
+        id: d.id,
+        object: "webhook_delivery".into(),
+        event: d.event,
+        endpoint: d.endpoint,
+        status: d.status,
+        created_at: d.created_at,
     }
 }

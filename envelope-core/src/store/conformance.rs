@@ -35,7 +35,9 @@ pub use envelopes::{
 pub use health::readiness;
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
-pub use outbox::{webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced};
+pub use outbox::{
+    webhook_delivery_pages, webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced,
+};
 pub use retention::{
     envelopes_with_files, retention_deletes, retention_raced, storage_accounting,
     storage_quota_raced,
@@ -82,6 +84,7 @@ pub const CLAUSES: &[&str] = &[
     "webhook_outbox",
     "webhook_outbox_raced",
     "webhook_outbox_fairness",
+    "webhook_delivery_pages",
     "readiness",
     "storage_accounting",
     "storage_quota_raced",
@@ -105,6 +108,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     webhook_outbox(store.clone(), blobs.clone()).await;
     webhook_outbox_raced(store.clone(), blobs.clone()).await;
     webhook_outbox_fairness(store.clone(), blobs.clone()).await;
+    webhook_delivery_pages(store.clone(), blobs.clone()).await;
     expired_envelopes(store.clone(), blobs.clone()).await;
     due_emails(store.clone(), blobs.clone()).await;
     webhook_endpoints(store.clone(), blobs.clone()).await;

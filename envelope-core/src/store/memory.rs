@@ -604,6 +604,41 @@ impl Store for MemoryStore {
             .collect())
     }
 
+    async fn event_deliveries_page(
+        &self,
+        scope: &Scope,
+        event: &str,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<(WebhookDelivery, Vec<DeliveryAttempt>)>> {
+        let g = self.lock();
+        let mut ours = g
+            .deliveries
+            .iter()
+            .filter(|d| d.event == event && d.account == scope.account && d.mode == scope.mode);
+        if let Some(cursor) = &page.starting_after
+            && !ours.any(|d| &d.id == cursor)
+        {
+            return Ok(Listed::UnknownCursor);
+        }
+        // `ours` now stands after the cursor (or at the start).
+        let mut items = Vec::new();
+        let mut has_more = false;
+        for d in ours {
+            if items.len() == page.limit {
+                has_more = true;
+                break;
+            }
+            let attempts = g
+                .attempts
+                .iter()
+                .filter(|a| a.delivery == d.id)
+                .cloned()
+                .collect();
+            items.push((d.clone(), attempts));
+        }
+        Ok(Listed::Page(items, has_more))
+    }
+
     async fn claim_deliveries(
         &self,
         now: Timestamp,

@@ -499,6 +499,16 @@ pub trait Store: Send + Sync + 'static {
         scope: &Scope,
         event: &str,
     ) -> StoreResult<Vec<WebhookDelivery>>;
+    /// A page of one event's deliveries, oldest first, each with its attempts (oldest first),
+    /// after the `starting_after` cursor (a delivery of this event);
+    /// [`Listed::UnknownCursor`] when the cursor names no delivery of this event in `scope`.
+    /// Only the page's rows are read: resends add deliveries to an event without bound.
+    async fn event_deliveries_page(
+        &self,
+        scope: &Scope,
+        event: &str,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<(WebhookDelivery, Vec<DeliveryAttempt>)>>;
 
     // Webhook endpoints.
     /// Inserts an endpoint; [`StoreError::Duplicate`] when the ID exists. Only events written

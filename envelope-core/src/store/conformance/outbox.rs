@@ -316,3 +316,143 @@ pub async fn webhook_outbox_fairness(store: Arc<dyn Store>, _: Arc<dyn BlobStore
         .unwrap();
     assert_eq!(mine(&got, &a).len(), 2, "the endpoint cap still holds");
 }
+
+/// An event's deliveries read a page at a time, oldest first, each with its own attempts in
+/// order; the cursor is a delivery of that event in that scope, anything else is unknown.
+pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    use crate::store::{Listed, PageRequest};
+    let s = new_scope(&*store, 10).await;
+    let (ep, events) = fan_out(&*store, &s, 2).await;
+    let event = &events[0];
+    // The envelope's own delivery, then four resends.
+    for i in 0..4 {
+        let row = crate::webhook::worker::new_delivery(&s.account, s.mode, event, &ep, t(i));
+        store
+            .insert_deliveries(std::slice::from_ref(&row))
+            .await
+            .unwrap();
+    }
+    let all: Vec<String> = store
+        .deliveries_for_event(&s, event)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|d| d.id)
+        .collect();
+    assert_eq!(all.len(), 5);
+    // Two attempts of the first, one of the third.
+    let attempt = |delivery: &str, number: u32, status: u16| DeliveryAttempt {
+        delivery: delivery.to_string(),
+        event: event.clone(),
+        endpoint: ep.clone(),
+        number,
+        at: t(10 + i64::from(number)),
+        status: Some(status),
+        error: None,
+        duration_ms: 3,
+    };
+    store
+        .record_attempts(&[
+            (attempt(&all[0], 1, 500), DeliveryNext::Retry(t(100))),
+            (attempt(&all[2], 1, 503), DeliveryNext::Retry(t(100))),
+        ])
+        .await
+        .unwrap();
+    store
+        .record_attempts(&[(attempt(&all[0], 2, 200), DeliveryNext::Delivered)])
+        .await
+        .unwrap();
+
+    let page = |after: Option<&str>| PageRequest {
+        limit: 2,
+        starting_after: after.map(str::to_string),
+    };
+    let read = |listed: Listed<(crate::model::WebhookDelivery, Vec<DeliveryAttempt>)>| match listed
+    {
+        Listed::Page(items, more) => (
+            items
+                .iter()
+                .map(|(d, a)| {
+                    assert!(a.iter().all(|a| a.delivery == d.id), "its own attempts");
+                    (
+                        d.id.clone(),
+                        a.iter().map(|a| (a.number, a.status)).collect::<Vec<_>>(),
+                    )
+                })
+                .collect::<Vec<_>>(),
+            more,
+        ),
+        Listed::UnknownCursor => panic!("unexpected UnknownCursor"),
+    };
+    let (first, more) = read(
+        store
+            .event_deliveries_page(&s, event, &page(None))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        first,
+        vec![
+            (all[0].clone(), vec![(1, Some(500)), (2, Some(200))]),
+            (all[1].clone(), vec![]),
+        ]
+    );
+    assert!(more);
+    let (second, more) = read(
+        store
+            .event_deliveries_page(&s, event, &page(Some(&all[1])))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(
+        second,
+        vec![
+            (all[2].clone(), vec![(1, Some(503))]),
+            (all[3].clone(), vec![])
+        ]
+    );
+    assert!(more);
+    let (last, more) = read(
+        store
+            .event_deliveries_page(&s, event, &page(Some(&all[3])))
+            .await
+            .unwrap(),
+    );
+    assert_eq!(last, vec![(all[4].clone(), vec![])]);
+    assert!(!more, "a full last page says no more");
+    let (past, more) = read(
+        store
+            .event_deliveries_page(&s, event, &page(Some(&all[4])))
+            .await
+            .unwrap(),
+    );
+    assert!(past.is_empty() && !more);
+
+    // Unknown cursors: no such delivery, another event's, another scope's.
+    let other_event = store.deliveries_for_event(&s, &events[1]).await.unwrap();
+    let other = Scope {
+        account: s.account.clone(),
+        mode: other_mode(s.mode),
+    };
+    for (scope, cursor) in [
+        (&s, "wd_nope"),
+        (&s, other_event[0].id.as_str()),
+        (&other, all[0].as_str()),
+    ] {
+        assert!(matches!(
+            store
+                .event_deliveries_page(scope, event, &page(Some(cursor)))
+                .await
+                .unwrap(),
+            Listed::UnknownCursor
+        ));
+    }
+    // Another scope sees none of them.
+    let (none, more) = read(
+        store
+            .event_deliveries_page(&other, event, &page(None))
+            .await
+            .unwrap(),
+    );
+    assert!(none.is_empty() && !more);
+}

@@ -135,6 +135,14 @@ impl Store for SqlStore {
     ) -> StoreResult<Vec<WebhookDelivery>> {
         self.deliveries_for_event_impl(scope, event).await
     }
+    async fn event_deliveries_page(
+        &self,
+        scope: &Scope,
+        event: &str,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<(WebhookDelivery, Vec<DeliveryAttempt>)>> {
+        self.event_deliveries_page_impl(scope, event, page).await
+    }
 
     async fn claim_deliveries(
         &self,
