@@ -1,6 +1,7 @@
 //! Webhook delivery end to end: the real `envelope-server` binary (SQLite in a temp data dir,
 //! `--allow-insecure-webhooks`, a shrunken retry schedule) delivering to a real HTTP receiver on
-//! 127.0.0.1, across a SIGKILL and restart.
+//! 127.0.0.1, across a SIGKILL and restart; and, without the switch, refusing a name that
+//! resolves to a private address with the category alone.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
@@ -150,14 +151,20 @@ fn free_port() -> u16 {
 impl Server {
     /// Starts the binary; `keys` are those printed on first start (None: read them now).
     fn start(data: &std::path::Path, keys: Option<(String, String)>) -> Server {
+        Server::start_with(data, keys, &["--allow-insecure-webhooks"])
+    }
+
+    /// [`Server::start`] with `flags` in place of `--allow-insecure-webhooks` (the retry schedule
+    /// stays `1s,1s,1s`).
+    fn start_with(
+        data: &std::path::Path,
+        keys: Option<(String, String)>,
+        flags: &[&str],
+    ) -> Server {
         let port = free_port();
         let mut child = Command::new(env!("CARGO_BIN_EXE_envelope-server"))
-            .args([
-                "serve",
-                "--listen",
-                &format!("127.0.0.1:{port}"),
-                "--allow-insecure-webhooks",
-            ])
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .args(flags)
             .args(["--webhook-retry-schedule", "1s,1s,1s"])
             .arg("--data-dir")
             .arg(data)
@@ -408,6 +415,20 @@ async fn failing_receiver_gets_retries_and_a_restart_loses_nothing() {
         .map(|a| a["status"].clone())
         .collect();
     assert_eq!(statuses, [json!(503), json!(503), json!(200)]);
+    let errors: Vec<Value> = deliveries["data"][0]["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["error"].clone())
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            json!("HTTP status 503"),
+            json!("HTTP status 503"),
+            Value::Null
+        ]
+    );
     assert_eq!(deliveries["data"][0]["status"], "delivered");
 
     // A receiver that fails the first attempt; the server dies before the retry.
@@ -473,4 +494,76 @@ async fn failing_receiver_gets_retries_and_a_restart_loses_nothing() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// A name of this machine that resolves to loopback or private addresses only (its host name,
+/// through /etc/hosts), or `None` with the reason when there is none.
+async fn private_name() -> Result<(String, Vec<String>), String> {
+    let name = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map_err(|e| format!("no host name: {e}"))?
+        .trim()
+        .to_string();
+    let addrs: Vec<SocketAddr> = tokio::net::lookup_host((name.as_str(), 443))
+        .await
+        .map_err(|e| format!("{name} does not resolve: {e}"))?
+        .collect();
+    if addrs.is_empty()
+        || addrs
+            .iter()
+            .any(|a| envelope_core::webhook::is_public(a.ip()))
+    {
+        return Err(format!(
+            "{name} resolves to {addrs:?}, not only to private addresses"
+        ));
+    }
+    Ok((name, addrs.iter().map(|a| a.ip().to_string()).collect()))
+}
+
+/// An endpoint whose host name resolves to a private address (the SSRF guard refuses it at
+/// delivery): the attempt says `private address refused`, and neither the attempt nor anything
+/// else the API answers shows what the name resolved to. The server runs without
+/// `--allow-insecure-webhooks`, as in production.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_private_address_is_refused_by_category_without_the_address() {
+    let (name, addrs) = match private_name().await {
+        Ok(found) => found,
+        Err(why) => {
+            eprintln!("SKIPPED: no name of this machine resolves to a private address: {why}");
+            return;
+        }
+    };
+    let data = tempfile::tempdir().unwrap();
+    let srv = Server::start_with(data.path(), None, &[]);
+    let (test, _) = srv.keys();
+    srv.post(
+        &test,
+        "/webhook_endpoints",
+        json!({"url": format!("https://{name}/hook"), "events": ["envelope.created"]}),
+    )
+    .await;
+    srv.envelope(&test).await;
+    let events = srv.get(&test, "/events?type=envelope.created").await;
+    let event = events["data"][0]["id"].as_str().unwrap().to_string();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let deliveries = loop {
+        let d = srv.get(&test, &format!("/events/{event}/deliveries")).await;
+        if !d["data"][0]["attempts"].as_array().unwrap().is_empty() {
+            break d;
+        }
+        assert!(Instant::now() < deadline, "no attempt recorded: {d}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let attempt = &deliveries["data"][0]["attempts"][0];
+    assert_eq!(attempt["error"], "private address refused", "{deliveries}");
+    assert_eq!(attempt["status"], Value::Null);
+    let text = deliveries.to_string();
+    for addr in &addrs {
+        assert!(!text.contains(addr.as_str()), "{addr} shown in {text}");
+    }
+    // The operator's log has what the name resolved to.
+    let log = std::fs::read_to_string(data.path().join("server.log")).unwrap();
+    assert!(
+        log.contains("webhook refused") && addrs.iter().any(|a| log.contains(a.as_str())),
+        "{log}"
+    );
 }
