@@ -34,6 +34,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The files [`run`] wrote.
+#[derive(Debug)]
 pub struct Written {
     /// The signed copy of the contract.
     pub signed: PathBuf,

@@ -430,10 +430,10 @@ mod tests {
         assert!(status.success());
         let renamed = std::fs::read_to_string(dir.path().join("renamed.pem")).unwrap();
         for cert in [&live.cert_pem, &renamed] {
-            let err = load_sealers(&opts(&live.key_pem, cert), dir.path(), "E")
-                .err()
-                .expect("refused")
-                .to_string();
+            let Err(err) = load_sealers(&opts(&live.key_pem, cert), dir.path(), "E") else {
+                panic!("the live key was taken as the test key");
+            };
+            let err = err.to_string();
             assert!(
                 err.starts_with("--test-signing-key is the live signing key"),
                 "{err}"

@@ -463,7 +463,7 @@ mod tests {
             let (bx, by, bw, bh) = (num(re - 4), num(re - 3), num(re - 2), num(re - 1));
             assert_eq!((bx, bw), (0.0, w), "{w}x{h}: the band spans the page");
             assert!(
-                (by + bh - h).abs() < 0.01 && bh >= 4.0 && bh <= 18.0,
+                (by + bh - h).abs() < 0.01 && (4.0..=18.0).contains(&bh),
                 "{w}x{h}: {ops}"
             );
             let tf = words.iter().position(|w| *w == "Tf").unwrap();
