@@ -30,6 +30,7 @@ fn ten_fields(info: &PdfInfo) -> StampRequest {
         })
         .collect();
     StampRequest {
+        page_mark: None,
         fields,
         signature_page: None,
     }
@@ -67,6 +68,7 @@ fn benches(c: &mut Criterion) {
         .cloned()
         .collect();
     let big_req = StampRequest {
+        page_mark: None,
         fields: spread
             .into_iter()
             .map(|f| FieldStamp {

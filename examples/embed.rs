@@ -6,15 +6,19 @@
 //! ```
 //!
 //! It creates an account, an envelope from `examples/contract.pdf` (or IN.pdf, tagged like it:
-//! two signer roles and a `start_date` data field) for two signers, then signs as each signer would through the service (open the link, fill the
-//! fields, consent, sign), and writes the signed PDF and the audit trail into OUT_DIR (default:
-//! the current directory).
+//! two signer roles and a `start_date` data field) for two signers, then signs as each signer
+//! would through the service (open the link, fill the fields, consent, sign), and writes the
+//! signed PDF and the audit trail into OUT_DIR (default: the current directory), both sealed
+//! (PAdES) by the identity the service was given: `pdfsig signed.pdf` says "Signature is
+//! Valid." (and that it does not know the issuer: the example's certificate is self-signed).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use envelope_core::field::FieldType;
 use envelope_core::i18n::Locale;
 use envelope_core::model::SignerValue;
+use envelope_core::seal::{LocalSealer, SigningIdentity};
 use envelope_core::service::{ClientInfo, CreateEnvelope, FileKind, SignInput, Signer, Upload};
 use envelope_core::{MemoryMailer, SigningService};
 
@@ -24,14 +28,42 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let input = args
         .next()
         .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/contract.pdf").into());
-    let out_dir = std::path::PathBuf::from(args.next().unwrap_or_else(|| ".".into()));
+    let out_dir = PathBuf::from(args.next().unwrap_or_else(|| ".".into()));
+    run(Path::new(&input), &out_dir).await?;
+    Ok(())
+}
 
+/// The files [`run`] wrote.
+#[derive(Debug)]
+pub struct Written {
+    /// The signed copy of the contract.
+    pub signed: PathBuf,
+    /// The audit trail.
+    pub audit_trail: PathBuf,
+    /// The subject of the certificate that sealed both.
+    pub sealed_by: String,
+}
+
+/// The whole example: one envelope from `input`, signed by both signers, its signed copy and
+/// audit trail written into `out_dir`.
+pub async fn run(input: &Path, out_dir: &Path) -> Result<Written, Box<dyn std::error::Error>> {
+    // Sealing is the embedder's choice. Here: an identity made for the example. In production,
+    // your key and certificate chain: `SigningIdentity::from_pem(&key, &chain, password)` or
+    // `SigningIdentity::from_pkcs12(&bytes, password)`. A builder told nothing seals with an
+    // ephemeral development identity and warns; `.unsealed()` seals nothing.
+    let seal = SigningIdentity::generate_development("Embedded example seal")?.identity;
+    let sealed_by = seal.info().subject.clone();
     let mailer = Arc::new(MemoryMailer::new());
-    let svc = SigningService::builder().mailer(mailer.clone()).build();
+    let svc = SigningService::builder()
+        .mailer(mailer.clone())
+        .sealer(Arc::new(LocalSealer::new(seal)))
+        .build();
     let account = svc.admin().create_account("Embedded example").await?;
-    let ctx = svc.authenticate(&account.test_key.secret).await?;
+    // The live key: a test key's documents say "TEST MODE" on every page and are sealed by a
+    // test-mode identity of their own, never by the identity given above.
+    let ctx = svc.authenticate(&account.live_key.secret).await?;
 
-    let pdf = std::fs::read(&input).map_err(|e| format!("cannot read {input}: {e}"))?;
+    let pdf = std::fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
     let upload = Upload::new("contract.pdf", pdf);
 
     // contract.pdf's tags define two signer roles (Client, Provider) and one sender data field,
@@ -96,6 +128,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
 
+    let mut paths = Vec::new();
     for (kind, name) in [
         (FileKind::Signed, "signed.pdf"),
         (FileKind::AuditTrail, "audit-trail.pdf"),
@@ -108,6 +141,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let path = out_dir.join(name);
         std::fs::write(&path, &bytes)?;
         println!("wrote {} ({} bytes)", path.display(), bytes.len());
+        paths.push(path);
     }
-    Ok(())
+    println!("both sealed by {sealed_by}");
+    let audit_trail = paths.pop().unwrap_or_default();
+    let signed = paths.pop().unwrap_or_default();
+    Ok(Written {
+        signed,
+        audit_trail,
+        sealed_by,
+    })
 }

@@ -66,6 +66,7 @@ fn measure(file: &str) -> Result<(), String> {
     let mut stamped = String::new();
     if info.is_ok() {
         let request = StampRequest {
+            page_mark: None,
             fields: Vec::new(),
             signature_page: Some(vec![SignatureBlock {
                 role: "Client".into(),

@@ -122,6 +122,7 @@ fn run(input: &str, output: &str, seal: Seal) -> Result<(), String> {
         }]
     });
     let request = StampRequest {
+        page_mark: None,
         fields,
         signature_page,
     };

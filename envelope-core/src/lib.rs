@@ -7,11 +7,21 @@
 //!
 //! ```
 //! # tokio_test_block_on(async {
+//! use std::sync::Arc;
 //! use envelope_core::SigningService;
-//! let svc = SigningService::builder().build(); // in-memory store, mailer and webhook sink
+//! use envelope_core::seal::{LocalSealer, SigningIdentity};
+//! // The identity that seals signed PDFs: yours, from `SigningIdentity::from_pem(key, chain,
+//! // password)` or `from_pkcs12`; here one made on the spot.
+//! let seal = SigningIdentity::generate_development("Acme seal").unwrap().identity;
+//! let svc = SigningService::builder() // in-memory store, mailer and webhook sink
+//!     .sealer(Arc::new(LocalSealer::new(seal)))
+//!     .build();
 //! let acct = svc.admin().create_account("Acme").await.unwrap();
 //! let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
 //! assert_eq!(svc.account(&ctx).await.unwrap().livemode, false);
+//! // Live documents carry your seal; test mode's have an identity of their own.
+//! let live = svc.signing_certificate().unwrap();
+//! assert!(live.subject.contains("Acme seal"));
 //! # });
 //! # fn tokio_test_block_on<F: std::future::Future>(f: F) -> F::Output {
 //! #     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(f)
@@ -23,6 +33,9 @@
 //! 1. **Build the service** with [`SigningService::builder`], giving it your seams: [`Store`] and
 //!    [`BlobStore`] (records and bytes; memory, SQLite, PostgreSQL, a folder or S3), [`Mailer`],
 //!    [`WebhookSink`], [`Clock`], and the `seal` and `render` seams for signed PDFs and page pictures.
+//!    Sealing is your choice: [`SigningServiceBuilder::sealer`] with your identity, or
+//!    [`SigningServiceBuilder::unsealed`]; told neither, the builder seals with an ephemeral
+//!    development identity ([`service::DEVELOPMENT_SEAL`]) that no validator trusts, and warns.
 //! 2. **Build parameters** with [`CreateEnvelope`], [`CreateTemplate`], [`FieldSpec`] and
 //!    [`SignInput`] (the server parses the same types from JSON).
 //! 3. **Name objects** by typed IDs: [`EnvelopeId`], [`TemplateId`], [`SignerId`], [`EventId`],

@@ -568,3 +568,143 @@ async fn several_documents_through_typed_calls() {
         )
     );
 }
+
+/// `examples/embed.rs` itself, so that the test runs the flow the example shows.
+#[allow(dead_code)]
+#[path = "../../examples/embed.rs"]
+mod embed_example;
+
+/// `pdfsig`'s report (poppler; scripts/install-test-deps.sh installs it, a missing tool fails).
+fn pdfsig(path: &std::path::Path) -> String {
+    let out = std::process::Command::new("pdfsig")
+        .arg(path)
+        .output()
+        .unwrap_or_else(|e| panic!("could not run pdfsig ({e}): run scripts/install-test-deps.sh"));
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[tokio::test]
+async fn the_embed_example_seals_what_it_writes() {
+    let out = tempfile::tempdir().unwrap();
+    let contract =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/contract.pdf");
+    let written = embed_example::run(&contract, out.path()).await.unwrap();
+    assert!(
+        written.sealed_by.contains("Embedded example seal"),
+        "{}",
+        written.sealed_by
+    );
+    for path in [&written.signed, &written.audit_trail] {
+        let report = pdfsig(path);
+        // Valid and whole; the self-signed certificate is not one pdfsig trusts, as expected.
+        for needle in [
+            "Signature Validation: Signature is Valid.",
+            "Total document signed",
+            "Signer Certificate Common Name: Embedded example seal",
+        ] {
+            assert!(
+                report.contains(needle),
+                "{}: no {needle:?}:\n{report}",
+                path.display()
+            );
+        }
+        assert!(
+            !report.contains("does not contain any signatures"),
+            "{report}"
+        );
+    }
+    // A live document: no test-mode mark.
+    let text = std::process::Command::new("pdftotext")
+        .arg(&written.signed)
+        .arg("-")
+        .output()
+        .expect("pdftotext");
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("Zoë Client") && !text.contains("TEST MODE"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_builder_told_nothing_seals_with_a_development_identity_and_test_mode_with_its_own() {
+    let svc = SigningService::builder().build();
+    let live = svc
+        .signing_certificate_of(envelope_core::Mode::Live)
+        .unwrap();
+    let test = svc
+        .signing_certificate_of(envelope_core::Mode::Test)
+        .unwrap();
+    assert!(
+        live.development
+            && live
+                .subject
+                .contains(envelope_core::service::DEVELOPMENT_SEAL)
+    );
+    assert!(test.development && test.subject.contains("test mode"));
+    assert_ne!(live.sha256_fingerprint, test.sha256_fingerprint);
+    let unsealed = SigningService::builder().unsealed().build();
+    assert!(
+        unsealed
+            .signing_certificate_of(envelope_core::Mode::Live)
+            .is_none()
+    );
+    assert!(
+        unsealed
+            .signing_certificate_of(envelope_core::Mode::Test)
+            .is_none()
+    );
+}
+
+#[tokio::test]
+async fn test_mode_never_seals_with_the_live_identity() {
+    use envelope_core::seal::{LocalSealer, SigningIdentity};
+    let live = SigningIdentity::generate_development("Acme live seal").unwrap();
+    let live_fingerprint = live.identity.info().sha256_fingerprint.clone();
+    let svc = SigningService::builder()
+        .sealer(Arc::new(LocalSealer::new(live.identity)))
+        .build();
+    let acct = svc.admin().create_account("Acme").await.unwrap();
+    let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
+    // The test key's account shows the test identity, never the live one.
+    let shown = svc
+        .account(&ctx)
+        .await
+        .unwrap()
+        .signing_certificate
+        .unwrap();
+    assert_ne!(shown.sha256_fingerprint, live_fingerprint);
+    let env = svc
+        .create_envelope(
+            &ctx,
+            CreateEnvelope::from_pdf(contract())
+                .signer("Client", "Zoë Client", "zoe@example.com")
+                .signer("Provider", "Pat Provider", "pat@example.com")
+                .data("start_date", "2027-01-01"),
+        )
+        .await
+        .unwrap();
+    svc.test_complete(&ctx, &env.id).await.unwrap();
+    let (_, bytes) = svc
+        .envelope_file(&ctx, &env.id, FileKind::Signed, None)
+        .await
+        .unwrap()
+        .collect()
+        .await
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("signed.pdf");
+    std::fs::write(&path, &bytes).unwrap();
+    let report = pdfsig(&path);
+    assert!(report.contains("Signature is Valid."), "{report}");
+    let common_name = format!(
+        "Signer Certificate Common Name: {}",
+        envelope_core::service::TEST_MODE_SEAL
+    );
+    assert!(report.contains(&common_name), "{report}");
+    assert!(!report.contains("Acme live seal"), "{report}");
+}

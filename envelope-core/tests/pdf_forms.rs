@@ -97,6 +97,7 @@ fn fills_form_fields_with_values_and_appearances() {
         let signed = stamp(
             &pdf,
             &StampRequest {
+                page_mark: None,
                 fields,
                 signature_page: None,
             },

@@ -35,6 +35,7 @@ fn limit_of(r: Result<PdfInfo, PdfError>) -> Limit {
 fn reads(bytes: &[u8]) -> PdfInfo {
     let info = inspect(bytes, &counters_only()).unwrap_or_else(|e| panic!("inspect: {e}"));
     let request = StampRequest {
+        page_mark: None,
         fields: Vec::new(),
         signature_page: Some(vec![SignatureBlock {
             role: "Client".into(),

@@ -24,6 +24,7 @@ fn exercise(bytes: &[u8]) {
         let _ = stamp(
             bytes,
             &StampRequest {
+                page_mark: None,
                 fields,
                 signature_page: None,
             },

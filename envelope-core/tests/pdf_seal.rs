@@ -88,6 +88,7 @@ fn fill(info: &PdfInfo) -> StampRequest {
         })
         .collect();
     StampRequest {
+        page_mark: None,
         fields,
         signature_page: Some(vec![SignatureBlock {
             role: "Client".into(),

@@ -38,6 +38,7 @@ fn fill(info: &PdfInfo, name: &str) -> StampRequest {
         })
         .collect();
     StampRequest {
+        page_mark: None,
         fields,
         signature_page: None,
     }
@@ -144,6 +145,7 @@ fn signature_page_is_appended() {
         },
     ];
     let req = StampRequest {
+        page_mark: None,
         fields: Vec::new(),
         signature_page: Some(blocks),
     };
@@ -166,12 +168,89 @@ fn signature_page_is_appended() {
     assert!(String::from_utf8_lossy(&signed[pdf.len()..]).contains("/SMask"));
 }
 
+/// The text pdftotext finds on page `n` (from 1).
+fn page_text(bytes: &[u8], n: usize) -> String {
+    let page = n.to_string();
+    let args = ["-enc", "UTF-8", "-f", &page, "-l", &page];
+    let (out, ok) = run_tool("pdftotext", &args, bytes, Some("-"));
+    assert!(ok, "pdftotext failed: {out}");
+    out
+}
+
+#[test]
+fn the_page_mark_is_on_every_page_whatever_its_shape_and_on_the_signature_page() {
+    let mark = envelope_core::pdf::TEST_MODE_MARK;
+    // Letter, Letter turned by /Rotate 90, landscape A4 with a shifted origin, a small card,
+    // then a page whose own text reaches the top edge.
+    let pages = [
+        PageSpec::letter(helv_text(12.0, 72.0, 700.0, "First page")),
+        PageSpec {
+            rotate: 90,
+            ..PageSpec::letter(helv_text(12.0, 72.0, 400.0, "Turned page"))
+        },
+        PageSpec {
+            media: [100.0, 50.0, 942.0, 645.0],
+            ..PageSpec::letter(helv_text(12.0, 150.0, 300.0, "Landscape page"))
+        },
+        PageSpec {
+            media: [0.0, 0.0, 252.0, 144.0],
+            ..PageSpec::letter(helv_text(8.0, 10.0, 60.0, "Card"))
+        },
+        PageSpec::letter(helv_text(12.0, 72.0, 784.0, "Top edge text")),
+    ];
+    let pdf = document(&mut Builder::new(), &pages, "", Layout::Classic);
+    let block = SignatureBlock {
+        role: "Client".into(),
+        name: "Ada Lovelace".into(),
+        email: "ada@example.com".into(),
+        signature: StampValue::Typed("Ada Lovelace".into()),
+        signed_at: "2024-05-01 10:00 UTC".into(),
+    };
+    let req = StampRequest {
+        fields: Vec::new(),
+        signature_page: Some(vec![block]),
+        page_mark: Some(mark.into()),
+    };
+    let signed = stamp(&pdf, &req).expect("stamp");
+    check_signed(&pdf, &signed);
+    let count = inspect(&signed, &PdfLimits::default()).unwrap().page_count as usize;
+    assert_eq!(count, pages.len() + 1);
+    for n in 1..=count {
+        let text = page_text(&signed, n);
+        assert_eq!(text.matches(mark).count(), 1, "page {n}:\n{text}");
+    }
+    // The pages' own text is still there, the mark beside it.
+    let all = pdftotext(&signed);
+    for own in [
+        "First page",
+        "Turned page",
+        "Landscape page",
+        "Card",
+        "Top edge text",
+    ] {
+        assert!(all.contains(own), "{own} missing:\n{all}");
+    }
+    assert!(all.contains("Signatures"));
+
+    // Without a mark, nothing of it.
+    let plain = stamp(
+        &pdf,
+        &StampRequest {
+            page_mark: None,
+            ..req
+        },
+    )
+    .expect("stamp");
+    assert!(!pdftotext(&plain).contains("TEST MODE"));
+}
+
 #[test]
 fn a_bad_png_is_an_invalid_value() {
     let pdf = libreoffice_contract(Layout::Classic);
     let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
     let field = info.fields[0].clone();
     let req = StampRequest {
+        page_mark: None,
         fields: vec![FieldStamp {
             field,
             signed_by: None,
@@ -200,6 +279,7 @@ fn empty_optional_values_still_hide_tags() {
     let signed = stamp(
         &pdf,
         &StampRequest {
+            page_mark: None,
             fields,
             signature_page: None,
         },
@@ -274,6 +354,7 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
         let signed = stamp(
             &pdf,
             &StampRequest {
+                page_mark: None,
                 fields,
                 signature_page: None,
             },

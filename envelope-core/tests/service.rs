@@ -1363,7 +1363,11 @@ async fn a_signers_locale_writes_their_emails_and_shows_in_the_audit_trail() {
     let requests = w.emails(EmailKind::SigningRequest).await;
     let to = |who: &str| requests.iter().find(|e| e.to.email == who).unwrap().clone();
     let de = to("client@example.com");
-    assert_eq!(de.subject, format!("Bitte unterschreiben: {}", env.name));
+    // A test envelope: "[Test] " before the signer's language (extensions E7).
+    assert_eq!(
+        de.subject,
+        format!("[Test] Bitte unterschreiben: {}", env.name)
+    );
     assert!(
         de.text.starts_with("Guten Tag Jürgen Kunde,\n\n"),
         "{}",
@@ -1380,7 +1384,7 @@ async fn a_signers_locale_writes_their_emails_and_shows_in_the_audit_trail() {
     let html = de.html.as_deref().unwrap();
     assert!(html.contains("<html lang=\"de\">") && html.contains("Prüfen und unterschreiben"));
     let xx = to("provider@example.com");
-    assert_eq!(xx.subject, format!("Please sign: {}", env.name));
+    assert_eq!(xx.subject, format!("[Test] Please sign: {}", env.name));
     assert!(xx.text.starts_with("Hello Paul Provider,"), "{}", xx.text);
 
     let done = w.svc.test_complete(&w.test, &env.id).await.unwrap();
@@ -1390,7 +1394,7 @@ async fn a_signers_locale_writes_their_emails_and_shows_in_the_audit_trail() {
         .iter()
         .find(|e| e.to.email == "client@example.com")
         .unwrap();
-    assert_eq!(de.subject, format!("Abgeschlossen: {}", env.name));
+    assert_eq!(de.subject, format!("[Test] Abgeschlossen: {}", env.name));
 
     let link = w
         .svc
@@ -1502,7 +1506,7 @@ async fn locales_are_checked_where_they_are_given() {
         .find(|e| e.to.email == "nora@example.net")
         .expect("a signing request to the new person");
     assert!(
-        nora.subject.starts_with("Ter ondertekening: "),
+        nora.subject.starts_with("[Test] Ter ondertekening: "),
         "{}",
         nora.subject
     );
@@ -1547,7 +1551,7 @@ async fn an_envelope_from_a_template_takes_its_signers_locales() {
         .iter()
         .find(|e| e.to.email == "c@example.com")
         .expect("a request to the Client");
-    assert_eq!(chiara.subject, "Documento da firmare: MSA");
+    assert_eq!(chiara.subject, "[Test] Documento da firmare: MSA");
     assert!(
         chiara.text.starts_with("Gentile Chiara,"),
         "{}",
@@ -1557,5 +1561,5 @@ async fn an_envelope_from_a_template_takes_its_signers_locales() {
         .iter()
         .find(|e| e.to.email == "p@example.com")
         .unwrap();
-    assert_eq!(p.subject, "Please sign: MSA");
+    assert_eq!(p.subject, "[Test] Please sign: MSA");
 }

@@ -200,6 +200,14 @@ struct ServeArgs {
     /// RFC 3161 timestamp authority URL: seals then carry a signature timestamp (PAdES B-T).
     #[arg(long, env = "ENVELOPE_TSA_URL")]
     tsa_url: Option<String>,
+    /// Private key that seals test-mode documents, in the same forms as --signing-key; never
+    /// the live key (refused). With --test-signing-cert; without both, a self-signed test-mode
+    /// certificate is generated into <data-dir>/signing/test-mode.
+    #[arg(long, env = "ENVELOPE_TEST_SIGNING_KEY", hide_env_values = true)]
+    test_signing_key: Option<Secret>,
+    /// Certificate chain of the test-mode key (PEM file or PEM text).
+    #[arg(long, env = "ENVELOPE_TEST_SIGNING_CERT")]
+    test_signing_cert: Option<String>,
     #[command(flatten)]
     connections: ConnectionArgs,
     /// PDF inspections and stampings at once (the PDF pool); default one per core, at least 2.
@@ -551,6 +559,11 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
                     .map(Secret::new)
             }),
             tsa_url: args.tsa_url,
+            test_key: args.test_signing_key,
+            test_cert: args.test_signing_cert,
+            test_key_password: std::env::var("ENVELOPE_TEST_SIGNING_KEY_PASSWORD")
+                .ok()
+                .map(Secret::new),
         },
         connections: args.connections.limits(),
         pdf_workers: args.pdf_workers.map(|n| n as usize),

@@ -18,7 +18,7 @@ use crate::client_addr::TrustedProxies;
 use crate::health::{
     EXIT_STORE_FAILED, FAILURE_EXIT_DELAY, Stopped, StoreFailed, run_until_store_fails,
 };
-use crate::signing::{SigningOptions, load_sealer};
+use crate::signing::{SigningOptions, load_sealers};
 use crate::signing_page::{FrameAncestors, PageSecret, PageSettings};
 use crate::store::{StoreOptions, open_store};
 use envelope_core::webhook::HttpSink;
@@ -44,7 +44,8 @@ pub struct ServeOptions {
     pub mail_from: Option<String>,
     /// Who may frame the signing pages (CSP `frame-ancestors`).
     pub frame_ancestors: FrameAncestors,
-    /// Key and certificates of the PAdES seal; none means a development certificate.
+    /// Keys and certificates of the PAdES seals, live and test mode; none means development
+    /// certificates.
     pub signing: SigningOptions,
     /// Connection caps, connection timeouts and the shutdown grace period.
     pub connections: ConnectionLimits,
@@ -105,11 +106,13 @@ pub async fn build_service(
     settings: Settings,
 ) -> Result<SigningService, BoxError> {
     let opened = open_store(store).await?;
+    // Admin commands complete no envelope: nothing to seal, so no identity to make.
     let svc = SigningService::builder()
         .store(opened.store)
         .blobs(opened.blobs)
         .response_key(opened.response_key)
         .settings(settings)
+        .unsealed()
         .build();
     Ok(svc)
 }
@@ -212,13 +215,14 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         allow_insecure: opts.allow_insecure_webhooks,
     };
     let sink: Arc<dyn WebhookSink> = Arc::new(HttpSink::new(rules, &settings.service_name));
-    let sealer = load_sealer(&opts.signing, &opts.store.data_dir, &settings.service_name)?;
+    let sealers = load_sealers(&opts.signing, &opts.store.data_dir, &settings.service_name)?;
     let svc = SigningService::builder()
         .store(opened.store)
         .blobs(opened.blobs)
         .mailer(mailer(&opts)?)
         .webhook_sink(sink)
-        .sealer(sealer)
+        .sealer(sealers.live)
+        .test_sealer(sealers.test)
         .response_key(opened.response_key)
         .settings(settings);
     // Pages as pictures for the signing page: this same binary, started as its render worker.

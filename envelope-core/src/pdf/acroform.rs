@@ -385,6 +385,7 @@ mod tests {
         assert_eq!(color.options.as_deref().unwrap(), ["r", "g", "b"]);
 
         let request = StampRequest {
+            page_mark: None,
             fields: info
                 .fields
                 .iter()

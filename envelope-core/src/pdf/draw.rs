@@ -1,6 +1,6 @@
 //! Content-stream drawing for stamped values: text fitted to a box, typed signatures sized to
-//! theirs, images, the "Signed by" frame of signature fields, check marks, and the white boxes
-//! that hide `{{...}}` tags.
+//! theirs, images, the "Signed by" frame of signature fields, check marks, the white boxes
+//! that hide `{{...}}` tags, and the test-mode mark across the top of a page.
 //!
 //! Coordinates here are "displayed, y up": the stamper's `cm` maps them onto the page whatever its
 //! rotation or origin. This module only produces operators and records the resources they use; it
@@ -30,6 +30,9 @@ const BLACK: &str = "0 g";
 /// The "Signed by" frame: its bracket and its two small lines of text.
 const FRAME_STROKE: &str = "0.05 0.12 0.45 RG";
 const FRAME_TEXT: &str = "0.3 g";
+/// The test-mode mark: dark red text on a pale red band.
+const MARK_BAND: &str = "1 0.9 0.9 rg";
+const MARK_TEXT: &str = "0.75 0 0 rg";
 
 /// Typed signatures and initials are never drawn larger than this, however large their box.
 pub const MAX_SIGNATURE_SIZE: f64 = 40.0;
@@ -264,6 +267,39 @@ impl Painter {
         );
     }
 
+    /// The test-mode mark: `text` in bold red, centred on a pale red band across the top of a
+    /// page of `size` (displayed), as large as fits its width up to 11 points. The band is
+    /// opaque, so the mark stays legible over whatever the page has there.
+    pub fn mark(&mut self, ops: &mut String, text: &str, size: super::PageSize) {
+        let text = text.trim();
+        if text.is_empty() || size.width <= 0.0 || size.height <= 0.0 {
+            return;
+        }
+        let shaped = self.fonts.shape(text, Face::Bold);
+        let band_h = (size.height * 0.05).clamp(4.0, 18.0);
+        let band_y = size.height - band_h;
+        let avail_w = size.width * 0.9;
+        let mut font_size = (band_h * 0.65).min(11.0);
+        if shaped.width > 0.0 {
+            font_size = font_size.min(avail_w / shaped.width);
+        }
+        let font_size = font_size.max(0.1);
+        let x = (size.width - shaped.width * font_size) / 2.0;
+        let baseline = band_y + (band_h - 0.72 * font_size) / 2.0;
+        let _ = writeln!(
+            ops,
+            "q {MARK_BAND} 0 {} {} {} re f {MARK_TEXT} BT /{} {} Tf {} {} Td {} Tj ET Q",
+            fmt_num(band_y),
+            fmt_num(size.width),
+            fmt_num(band_h),
+            shaped.font,
+            fmt_num(font_size),
+            fmt_num(x),
+            fmt_num(baseline),
+            shaped.operand
+        );
+    }
+
     /// A thin line (signature lines on the signature page).
     pub fn line(ops: &mut String, x0: f64, y: f64, x1: f64) {
         let _ = writeln!(
@@ -398,6 +434,52 @@ mod tests {
             // One CID per character whichever the font: nothing is dropped.
             let cids = (shaped.operand.len() - 2) / 4;
             assert_eq!(cids, text.chars().count(), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_mark_spans_the_top_of_any_page_and_its_text_fits() {
+        let text = crate::pdf::TEST_MODE_MARK;
+        let width_at_1pt = Fonts::default().shape(text, Face::Bold).width;
+        for (w, h) in [
+            (612.0, 792.0),
+            (842.0, 595.0),
+            (252.0, 144.0),
+            (60.0, 40.0),
+            (14_400.0, 14_400.0),
+        ] {
+            let mut ops = String::new();
+            Painter::default().mark(
+                &mut ops,
+                text,
+                crate::pdf::PageSize {
+                    width: w,
+                    height: h,
+                },
+            );
+            let words: Vec<&str> = ops.split_whitespace().collect();
+            let num = |i: usize| words[i].parse::<f64>().unwrap();
+            let re = words.iter().position(|w| *w == "re").unwrap();
+            let (bx, by, bw, bh) = (num(re - 4), num(re - 3), num(re - 2), num(re - 1));
+            assert_eq!((bx, bw), (0.0, w), "{w}x{h}: the band spans the page");
+            assert!(
+                (by + bh - h).abs() < 0.01 && (4.0..=18.0).contains(&bh),
+                "{w}x{h}: {ops}"
+            );
+            let tf = words.iter().position(|w| *w == "Tf").unwrap();
+            let td = words.iter().position(|w| *w == "Td").unwrap();
+            let (size, x, y) = (num(tf - 1), num(td - 2), num(td - 1));
+            assert!(size <= 11.0, "{w}x{h}: {size}");
+            let right = x + width_at_1pt * size;
+            assert!(
+                x >= 0.0 && right <= w + 0.01,
+                "{w}x{h}: text from {x} to {right}"
+            );
+            assert!(
+                y >= by && y + 0.72 * size <= h + 0.01,
+                "{w}x{h}: baseline {y}"
+            );
+            assert!(ops.contains(&hex_of(text)) || ops.contains(text), "{ops}");
         }
     }
 

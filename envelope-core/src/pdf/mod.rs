@@ -238,7 +238,18 @@ pub struct StampRequest {
     pub fields: Vec<FieldStamp>,
     /// When set, one page is appended with a block per signer.
     pub signature_page: Option<Vec<SignatureBlock>>,
+    /// When set, this line is drawn across the top of every page, the signature page included
+    /// (the service sets [`TEST_MODE_MARK`] on test-mode envelopes). It is part of the same
+    /// update as the values, so a sealed copy shows it under its seal.
+    pub page_mark: Option<String>,
 }
+
+/// The mark on every page of a test-mode signed copy: a test key's document can never pass for
+/// a signed contract, whoever reads it and whatever its seal says.
+pub const TEST_MODE_MARK: &str = "TEST MODE - not a valid signature";
+
+/// The line under the title of a test-mode audit trail ([`AuditTrail::livemode`] false).
+pub const TEST_MODE_NOTICE: &str = "Test mode: not legally binding";
 
 /// Produces the signed copy: `original` followed by one incremental update.
 ///

@@ -433,6 +433,7 @@ mod tests {
         let info =
             super::super::inspect(pdf, &super::super::PdfLimits::default()).expect("inspect");
         super::super::StampRequest {
+            page_mark: None,
             fields: info
                 .fields
                 .into_iter()

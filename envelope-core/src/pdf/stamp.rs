@@ -1,5 +1,6 @@
 //! The signed copy: values drawn on pages (tags covered, explicit boxes filled), form fields given
-//! values and appearances, the optional signature page, all written as one incremental update.
+//! values and appearances, the optional signature page and the optional mark across the top of
+//! every page (test mode), all written as one incremental update.
 //!
 //! Only the pages, fields and page-tree root that change are read and rewritten. It must never
 //! modify an original byte, and never leave `q`/`Q` unbalanced in what it adds: each stamped page
@@ -116,13 +117,25 @@ fn stamp_into(
         }
     }
 
+    // The mark goes over everything else on every page, so no value can hide it.
+    if let Some(mark) = &request.page_mark {
+        for (index, page) in pages.iter().enumerate() {
+            let ops = page_ops.entry(index).or_default();
+            painter.mark(ops, mark, page.geometry.size());
+        }
+    }
+
     let signature_page = match &request.signature_page {
         Some(blocks) => {
             let last = pages.last().map(|p| p.geometry.size()).unwrap_or(PageSize {
                 width: 612.0,
                 height: 792.0,
             });
-            Some((last, signature_page_ops(up, &mut painter, blocks, last)?))
+            let mut ops = signature_page_ops(up, &mut painter, blocks, last)?;
+            if let Some(mark) = &request.page_mark {
+                painter.mark(&mut ops, mark, last);
+            }
+            Some((last, ops))
         }
         None => None,
     };

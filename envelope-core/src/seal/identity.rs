@@ -167,6 +167,13 @@ impl SigningIdentity {
         self
     }
 
+    /// Whether `other` signs with the same private key, whatever certificates each carries
+    /// (the server refuses a test-mode identity that is the live one under another
+    /// certificate).
+    pub fn same_key(&self, other: &SigningIdentity) -> bool {
+        self.key.verifying_key() == other.key.verifying_key()
+    }
+
     /// What may be shown about the identity's certificate.
     pub fn info(&self) -> &CertificateInfo {
         &self.info
@@ -302,6 +309,25 @@ mod tests {
             .collect();
         assert!(!shown.contains(&body[..20]), "{shown}");
         assert!(!shown.to_lowercase().contains("secret"), "{shown}");
+    }
+
+    #[test]
+    fn the_same_key_is_recognised_under_another_certificate() {
+        let a = SigningIdentity::generate_development("A").expect("a");
+        let b = SigningIdentity::generate_development("B").expect("b");
+        // The same key with a second certificate, made for it under another name.
+        let key = rcgen::KeyPair::from_pem(&a.key_pem).expect("key");
+        let other = development_params("A again", SystemClock.now())
+            .expect("params")
+            .self_signed(&key)
+            .expect("cert");
+        let again = SigningIdentity::from_pem(&a.key_pem, &other.pem(), None).expect("load");
+        assert_ne!(
+            again.info().sha256_fingerprint,
+            a.identity.info().sha256_fingerprint
+        );
+        assert!(a.identity.same_key(&again));
+        assert!(!a.identity.same_key(&b.identity));
     }
 
     #[test]

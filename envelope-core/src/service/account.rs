@@ -13,9 +13,12 @@ impl SigningService {
             name: ctx.account.name.clone(),
             livemode: ctx.mode().is_live(),
             key: ctx.key.view(),
-            signing_certificate: self.signing_certificate().map(|c| SigningCertificateView {
-                development: c.development,
-                sha256_fingerprint: c.sha256_fingerprint.clone(),
+            // The identity that seals this key's mode: test keys see the test identity.
+            signing_certificate: self.signing_certificate_of(ctx.mode()).map(|c| {
+                SigningCertificateView {
+                    development: c.development,
+                    sha256_fingerprint: c.sha256_fingerprint.clone(),
+                }
             }),
         })
     }

@@ -81,12 +81,14 @@ impl SigningService {
         Err(Error::Internal("completion kept conflicting".into()))
     }
 
-    /// Stamps the signed copies (one per document, extensions E5), renders the audit trail,
-    /// stores them, and marks the envelope completed. Blobs are written before the record that
-    /// names them.
+    /// Stamps the signed copies (one per document, extensions E5; a test envelope's with the
+    /// test-mode mark on every page), renders the audit trail, seals both with the sealer of the
+    /// envelope's mode, stores them, and marks the envelope completed. Blobs are written before
+    /// the record that names them.
     pub(crate) async fn finalize(&self, rec: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
         rules::complete(rec, now)?;
-        let sealer = self.inner.sealer.clone();
+        // Test mode seals with its own identity, never the live one (`sealing.rs`).
+        let sealer = self.sealer_of(rec.mode).cloned();
         let service = self.inner.settings.service_name.clone();
         let spec = sealer.as_ref().map(|s| pdf::SealSpec {
             name: service.clone(),
@@ -110,7 +112,10 @@ impl SigningService {
             // `Bytes`: the same buffer, shared with the blocking task that stamps.
             let original_kept = original.clone();
             // A signature page goes on the last document.
-            let request = stamp_request_for(rec, n, n == count)?;
+            let mut request = stamp_request_for(rec, n, n == count)?;
+            if !rec.mode.is_live() {
+                request.page_mark = Some(pdf::TEST_MODE_MARK.into());
+            }
             // The update alone, and the whole file's SHA-256 from one pass over the original:
             // the signed copy (`original ++ update`) is never built in memory.
             let (update, sha256) = match (&sealer, spec.clone()) {
@@ -354,6 +359,7 @@ pub(crate) fn stamp_request_for(
         None
     };
     Ok(pdf::StampRequest {
+        page_mark: None,
         fields,
         signature_page,
     })

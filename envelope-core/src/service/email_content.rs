@@ -63,6 +63,15 @@ impl Context<'_> {
     }
 }
 
+/// The start of the subject of every email of a test envelope (extensions E7), in every
+/// language: the sender's own subject cannot make a test email look live.
+pub(crate) const TEST_SUBJECT_PREFIX: &str = "[Test] ";
+
+/// `subject` as a test envelope's email says it.
+pub(crate) fn test_mode_subject(subject: &str) -> String {
+    format!("{TEST_SUBJECT_PREFIX}{subject}")
+}
+
 /// Asks a signer to sign. `subject` and `message` are the sender's; `until` is when the link
 /// stops working, already formatted.
 pub(crate) fn signing_request(

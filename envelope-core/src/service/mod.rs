@@ -28,6 +28,7 @@ mod pool;
 mod ratelimit;
 mod response_key;
 mod retention;
+mod sealing;
 mod signing;
 mod templates;
 mod webhooks;
@@ -54,6 +55,7 @@ pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use response_key::ResponseKey;
 pub use retention::{Retention, RetentionReport};
+pub use sealing::{DEVELOPMENT_SEAL, TEST_MODE_SEAL};
 pub use signing::{
     ClientInfo, DocumentPages, DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize,
     SIGNATURE_FONT, SignInput, SignerAuth, SigningSession, Undrawable, ValueProblem, Verification,
@@ -241,8 +243,10 @@ pub(crate) struct Inner {
     #[allow(dead_code)] // delivered by the webhook worker
     pub sink: Arc<dyn WebhookSink>,
     pub clock: Arc<dyn Clock>,
-    /// Seals the signed copy and the audit trail; `None` leaves them unsealed.
+    /// Seals the signed copies and audit trails of live envelopes; `None` leaves them unsealed.
     pub sealer: Option<Arc<dyn Sealer>>,
+    /// Seals those of test envelopes: never the live identity (`SigningServiceBuilder::build`).
+    pub test_sealer: Option<Arc<dyn Sealer>>,
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
     pub resend_limiter: ratelimit::RateLimiter,
@@ -277,6 +281,11 @@ impl std::fmt::Debug for SigningService {
 
 /// Builds a [`SigningService`]. Every seam defaults to its in-memory implementation and the
 /// clock to the system clock.
+///
+/// Sealing is a choice the embedder makes: [`sealer`](Self::sealer) gives the identity that
+/// seals, [`unsealed`](Self::unsealed) says that nothing is sealed, and a builder told neither
+/// seals with an ephemeral development identity ([`DEVELOPMENT_SEAL`]) and warns that it does.
+/// Test mode always seals with an identity of its own ([`test_sealer`](Self::test_sealer)).
 #[derive(Default)]
 pub struct SigningServiceBuilder {
     store: Option<Arc<dyn Store>>,
@@ -284,7 +293,8 @@ pub struct SigningServiceBuilder {
     mailer: Option<Arc<dyn Mailer>>,
     sink: Option<Arc<dyn WebhookSink>>,
     clock: Option<Arc<dyn Clock>>,
-    sealer: Option<Arc<dyn Sealer>>,
+    sealing: sealing::Sealing,
+    test_sealer: Option<Arc<dyn Sealer>>,
     response_key: Option<ResponseKey>,
     renderer: Option<Arc<dyn PageRenderer>>,
     settings: Settings,
@@ -329,10 +339,28 @@ impl SigningServiceBuilder {
         self.settings = settings;
         self
     }
-    /// Seals every signed copy and audit trail with a PAdES signature. Without one the
-    /// documents are stamped but not sealed (embedding, tests); the server always sets one.
+    /// Seals every signed copy and audit trail of live envelopes with a PAdES signature by
+    /// `sealer` (a [`LocalSealer`](crate::seal::LocalSealer) with your
+    /// [`SigningIdentity`](crate::seal::SigningIdentity), say). Test envelopes are sealed by
+    /// [`test_sealer`](Self::test_sealer), or else by an ephemeral identity of their own
+    /// ([`TEST_MODE_SEAL`]): never by this one. Replaces an earlier [`unsealed`](Self::unsealed).
     pub fn sealer(mut self, sealer: Arc<dyn Sealer>) -> Self {
-        self.sealer = Some(sealer);
+        self.sealing = sealing::Sealing::With(sealer);
+        self
+    }
+    /// Seals the documents of test envelopes with `sealer`, whose certificate should say that it
+    /// is for tests. One whose certificate is the live sealer's is not used (a test key must not
+    /// make documents that pass for live ones): test mode then gets an ephemeral identity.
+    pub fn test_sealer(mut self, sealer: Arc<dyn Sealer>) -> Self {
+        self.test_sealer = Some(sealer);
+        self
+    }
+    /// Seals nothing: signed copies and audit trails are stamped but carry no PAdES signature
+    /// (an embedder that seals them itself, or tests that compare bytes). Test envelopes are
+    /// still sealed if [`test_sealer`](Self::test_sealer) is given. Replaces an earlier
+    /// [`sealer`](Self::sealer).
+    pub fn unsealed(mut self) -> Self {
+        self.sealing = sealing::Sealing::Unsealed;
         self
     }
     /// The key that encrypts the responses idempotency records keep. Without one the service
@@ -353,6 +381,8 @@ impl SigningServiceBuilder {
     /// Builds the service.
     pub fn build(self) -> SigningService {
         let settings = self.settings;
+        let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
+        let (sealer, test_sealer) = sealing::choose(self.sealing, self.test_sealer, clock.now());
         SigningService {
             inner: Arc::new(Inner {
                 store: self.store.unwrap_or_else(|| Arc::new(MemoryStore::new())),
@@ -361,8 +391,9 @@ impl SigningServiceBuilder {
                     .unwrap_or_else(|| Arc::new(MemoryBlobStore::new())),
                 mailer: self.mailer.unwrap_or_else(|| Arc::new(MemoryMailer::new())),
                 sink: self.sink.unwrap_or_else(|| Arc::new(MemorySink::new())),
-                clock: self.clock.unwrap_or_else(|| Arc::new(SystemClock)),
-                sealer: self.sealer,
+                clock,
+                sealer,
+                test_sealer,
                 response_key: self.response_key.unwrap_or_else(ResponseKey::random),
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
                 resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),
@@ -395,9 +426,23 @@ impl SigningService {
         &self.inner.settings
     }
 
-    /// The certificate that seals documents, when a sealer is configured.
+    /// The certificate that seals live documents, when they are sealed.
     pub fn signing_certificate(&self) -> Option<&crate::seal::CertificateInfo> {
-        self.inner.sealer.as_deref().map(|s| s.certificate())
+        self.signing_certificate_of(Mode::Live)
+    }
+
+    /// The certificate that seals the documents of `mode`, when they are sealed: test mode has
+    /// its own, never the live one.
+    pub fn signing_certificate_of(&self, mode: Mode) -> Option<&crate::seal::CertificateInfo> {
+        self.sealer_of(mode).map(|s| s.certificate())
+    }
+
+    /// The sealer of `mode`'s documents.
+    pub(crate) fn sealer_of(&self, mode: Mode) -> Option<&Arc<dyn Sealer>> {
+        match mode {
+            Mode::Live => self.inner.sealer.as_ref(),
+            Mode::Test => self.inner.test_sealer.as_ref(),
+        }
     }
 
     pub(crate) fn now(&self) -> Timestamp {

@@ -223,7 +223,27 @@ impl SigningService {
     /// The message of a queued email, made now from the envelope as it stands: a signing link is
     /// issued only at this point (the record never holds one), and a link email whose signer can
     /// no longer sign is canceled. An `Err` is a store failure, worth a retry.
+    ///
+    /// Every email of a test envelope, whatever its kind and recipient, has a subject that
+    /// starts with [`content::TEST_SUBJECT_PREFIX`]: nobody can take it for a live request.
     pub(crate) async fn render_email(
+        &self,
+        rec: &EnvelopeRecord,
+        queued: &EmailRecord,
+        now: Timestamp,
+    ) -> Result<Rendered> {
+        let rendered = self.compose_email(rec, queued, now).await?;
+        Ok(match rendered {
+            Rendered::Send(mut email) if !rec.mode.is_live() => {
+                email.subject = content::test_mode_subject(&email.subject);
+                Rendered::Send(email)
+            }
+            other => other,
+        })
+    }
+
+    /// [`Self::render_email`] before the subject is marked for test mode.
+    async fn compose_email(
         &self,
         rec: &EnvelopeRecord,
         queued: &EmailRecord,
@@ -663,7 +683,7 @@ mod tests {
             assert!(!e.text.is_empty());
         }
         let request = &sent[0];
-        assert_eq!(request.subject, "Please sign our NDA");
+        assert_eq!(request.subject, "[Test] Please sign our NDA");
         assert!(request.text.contains("Thanks, <b>Ann</b>"));
         assert!(
             request
@@ -683,6 +703,78 @@ mod tests {
         assert_eq!(done.attachments.len(), 1);
         assert_eq!(done.attachments[0].content_type, "application/pdf");
         assert!(done.text.contains("is attached (nda-signed.pdf)"));
+    }
+
+    #[tokio::test]
+    async fn every_test_subject_starts_with_the_mark_and_no_live_one_does() {
+        let (svc, _, blobs) = service();
+        let at = Timestamp::from_millis(1_800_000_000_000).unwrap();
+        blobs
+            .put("nda-signed.pdf", Bytes::from_static(b"%PDF-1.7"), at)
+            .await
+            .unwrap();
+        use EmailKind::*;
+        for mode in [Mode::Test, Mode::Live] {
+            let mut rec = record(&["Ann"]);
+            rec.mode = mode;
+            rec.signers[0].sent_at = Some(rec.created_at);
+            rec.cc = vec![CcRecipient {
+                id: "rcp_x".into(),
+                name: "Carl".into(),
+                email: "carl@example.com".into(),
+            }];
+            let mut sent = render_all(
+                &svc,
+                &mut rec,
+                &[
+                    (SigningRequest, 0),
+                    (Reminder, 0),
+                    (Voided, 0),
+                    (Completed, 0),
+                ],
+            )
+            .await;
+            for kind in [Voided, Completed] {
+                let queued = EmailRecord {
+                    id: ids::new_id(ids::EMAIL),
+                    kind,
+                    recipient: "rcp_x".into(),
+                    status: EmailStatus::Pending,
+                    attempts: 0,
+                    created_at: rec.created_at,
+                    next_attempt_at: Some(rec.created_at),
+                    finished_at: None,
+                    last_error: None,
+                };
+                match svc
+                    .render_email(&rec, &queued, rec.created_at)
+                    .await
+                    .unwrap()
+                {
+                    Rendered::Send(e) => sent.push(e),
+                    Rendered::Cancel(why) => panic!("copy {kind:?} canceled: {why}"),
+                }
+            }
+            assert_eq!(sent.len(), 6);
+            for e in &sent {
+                let marked = e.subject.starts_with("[Test] ");
+                assert_eq!(
+                    marked,
+                    mode == Mode::Test,
+                    "{mode:?} {:?}: {}",
+                    e.kind,
+                    e.subject
+                );
+                assert!(!e.subject.starts_with("[Test] [Test]"), "{}", e.subject);
+            }
+            assert_eq!(
+                sent[0].subject,
+                match mode {
+                    Mode::Test => "[Test] Please sign our NDA",
+                    Mode::Live => "Please sign our NDA",
+                }
+            );
+        }
     }
 
     #[tokio::test]

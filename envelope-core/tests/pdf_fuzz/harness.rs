@@ -372,6 +372,7 @@ pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
         }
     }
     let request = StampRequest {
+        page_mark: None,
         fields: info
             .fields
             .iter()

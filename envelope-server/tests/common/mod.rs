@@ -27,6 +27,10 @@ pub struct Options {
     pub mailer: Option<Arc<dyn Mailer>>,
     pub pages: Option<PageSettings>,
     pub sealer: Option<Arc<dyn envelope_core::seal::Sealer>>,
+    /// Test mode's sealer; `None`: the core's ephemeral test-mode identity.
+    pub test_sealer: Option<Arc<dyn envelope_core::seal::Sealer>>,
+    /// Seal nothing (the builder's `unsealed()`); default: the builder's default sealing.
+    pub unsealed: bool,
     /// `--trusted-proxies` of the server (none by default).
     pub trusted_proxies: Option<envelope_server::TrustedProxies>,
     /// Limits of the page renderer (the server binary's `render-page` worker, as `serve`
@@ -133,8 +137,14 @@ impl TestServer {
         if let Some(mailer) = opts.mailer {
             builder = builder.mailer(mailer);
         }
+        if opts.unsealed {
+            builder = builder.unsealed();
+        }
         if let Some(sealer) = opts.sealer {
             builder = builder.sealer(sealer);
+        }
+        if let Some(sealer) = opts.test_sealer {
+            builder = builder.test_sealer(sealer);
         }
         let svc = builder.build();
         let acct = svc.admin().create_account("Test account").await.unwrap();

@@ -14,9 +14,15 @@ async fn account_and_balance() {
     assert_eq!(a["livemode"], false);
     assert_eq!(a["key"]["mode"], "test");
     assert_eq!(a["key"]["prefix"], &s.test_key[..12]);
-    assert!(
-        a.get("signing_certificate").is_none(),
-        "no sealer, no certificate: {a}"
+    // No sealer given: the builder's ephemeral development identities, one per mode.
+    let test_cert = &a["signing_certificate"];
+    assert_eq!(test_cert["development"], true, "{a}");
+    let live = s.get(&s.live_key, "/v1/account").await.ok(200);
+    let live_cert = &live["signing_certificate"];
+    assert_eq!(live_cert["development"], true, "{live}");
+    assert_ne!(
+        test_cert["sha256_fingerprint"], live_cert["sha256_fingerprint"],
+        "test mode has an identity of its own"
     );
     assert!(
         !r.body

@@ -143,7 +143,8 @@ async fn unzip(s: &TestServer, id: &str) -> Vec<(String, Vec<u8>)> {
 #[tokio::test]
 async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sealed() {
     let sealed = SealedServer::start().await;
-    let (s, fingerprint) = (&sealed.server, sealed.fingerprint.clone());
+    // Test envelopes: sealed by the test-mode identity.
+    let (s, fingerprint) = (&sealed.server, sealed.test_fingerprint.clone());
 
     let contract = client_contract();
     let (a, b) = (annex_a(), annex_b());
@@ -215,7 +216,7 @@ async fn three_documents_from_a_template_and_two_uploads_are_each_signed_and_sea
     .await
     .ok(200);
 
-    let trust = sealed.trust();
+    let trust = sealed.trust_test();
     let trust: Vec<&std::path::Path> = trust.iter().map(|p| p.as_path()).collect();
 
     let mut signed_digests = Vec::new();

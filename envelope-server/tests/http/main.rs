@@ -21,4 +21,5 @@ mod retention;
 mod sealing;
 mod signing;
 mod templates;
+mod testmode;
 mod webhooks;

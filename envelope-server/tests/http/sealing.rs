@@ -16,7 +16,7 @@ use hyper_util::rt::TokioIo;
 use serde_json::Value;
 
 use envelope_core::seal::{LocalTimestampAuthority, SigningIdentity};
-use envelope_server::signing::{SigningOptions, load_sealer};
+use envelope_server::signing::{SigningOptions, load_sealers};
 
 use crate::common::pdf::client_contract;
 use crate::common::{Options, TestServer, client_signer, envelope_body};
@@ -65,11 +65,15 @@ pub(crate) async fn tsa_stub() -> (String, String) {
     (format!("http://{addr}/tsa"), cert)
 }
 
-/// A server that seals with the development certificate of its own data dir and timestamps
-/// from [`tsa_stub`]: what the validators must trust to call its seals valid.
+/// A server that seals as `serve` does with its own data dir (the development certificate for
+/// live documents, the generated test-mode one for test documents) and timestamps from
+/// [`tsa_stub`]: what the validators must trust to call its seals valid.
 pub(crate) struct SealedServer {
     pub(crate) server: TestServer,
+    /// The live identity's certificate.
     pub(crate) fingerprint: String,
+    /// The test-mode identity's certificate.
+    pub(crate) test_fingerprint: String,
     data: tempfile::TempDir,
     tsa: tempfile::TempDir,
 }
@@ -82,30 +86,46 @@ impl SealedServer {
             tsa_url: Some(tsa_url),
             ..SigningOptions::default()
         };
-        let sealer = load_sealer(&opts, data.path(), "Envelope").unwrap();
-        let fingerprint = sealer.certificate().sha256_fingerprint.clone();
+        let sealers = load_sealers(&opts, data.path(), "Envelope").unwrap();
+        let fingerprint = sealers.live.certificate().sha256_fingerprint.clone();
+        let test_fingerprint = sealers.test.certificate().sha256_fingerprint.clone();
         let tsa = tempfile::tempdir().unwrap();
         std::fs::write(tsa.path().join("tsa.pem"), tsa_cert).unwrap();
         let server = TestServer::start_with(Options {
-            sealer: Some(sealer),
+            sealer: Some(sealers.live),
+            test_sealer: Some(sealers.test),
             ..Options::default()
         })
         .await;
         SealedServer {
             server,
             fingerprint,
+            test_fingerprint,
             data,
             tsa,
         }
     }
 
-    /// The certificates to trust: the development certificate and the TSA's.
+    /// The certificates to trust for live documents: the development certificate and the
+    /// TSA's.
     pub(crate) fn trust(&self) -> [std::path::PathBuf; 2] {
         [
             self.data
                 .path()
                 .join("signing")
                 .join("development-cert.pem"),
+            self.tsa.path().join("tsa.pem"),
+        ]
+    }
+
+    /// The certificates to trust for test documents: the test-mode certificate and the TSA's.
+    pub(crate) fn trust_test(&self) -> [std::path::PathBuf; 2] {
+        [
+            self.data
+                .path()
+                .join("signing")
+                .join("test-mode")
+                .join("test-mode-cert.pem"),
             self.tsa.path().join("tsa.pem"),
         ]
     }
@@ -172,7 +192,8 @@ async fn download(s: &TestServer, id: &str, kind: &str) -> Bytes {
 #[tokio::test]
 async fn completed_envelopes_are_sealed_and_timestamped() {
     let sealed = SealedServer::start().await;
-    let (s, fingerprint) = (&sealed.server, sealed.fingerprint.clone());
+    // A test envelope: sealed by the test-mode identity, which the test key's account shows.
+    let (s, fingerprint) = (&sealed.server, sealed.test_fingerprint.clone());
 
     let account = s.get(&s.test_key, "/v1/account").await.ok(200);
     assert_eq!(
@@ -202,7 +223,7 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         .ok(200);
     assert_eq!(read["status"], "completed");
 
-    let trust = sealed.trust();
+    let trust = sealed.trust_test();
     let trust: Vec<&Path> = trust.iter().map(|p| p.as_path()).collect();
 
     let signed = download(s, id, "signed").await;

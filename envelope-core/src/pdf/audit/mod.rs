@@ -362,6 +362,27 @@ mod tests {
         assert!(layout.contains("Completed —"));
     }
 
+    #[test]
+    fn a_test_trail_says_so_on_its_first_page_only_and_a_live_one_not_at_all() {
+        for livemode in [false, true] {
+            let trail = AuditTrail {
+                livemode,
+                ..sample()
+            };
+            let (_dir, path) = write("audit.pdf", &audit_trail(&trail).unwrap());
+            let first = squash(&text(&path, &["-f", "1", "-l", "1"]));
+            let all = squash(&text(&path, &[]));
+            let notice = crate::pdf::TEST_MODE_NOTICE;
+            assert_eq!(
+                first.contains(notice),
+                !livemode,
+                "livemode {livemode}: {first}"
+            );
+            assert_eq!(all.matches(notice).count(), usize::from(!livemode));
+            assert_inside_margins(&path);
+        }
+    }
+
     /// Every word pdftotext finds lies inside the left/right margins and on the page.
     /// Returns how many words there were.
     fn assert_inside_margins(path: &Path) -> usize {

@@ -16,7 +16,7 @@ use super::layout::{
 use crate::pdf::draw::{MAX_SIGNATURE_SIZE, fit_size};
 use crate::pdf::fonts::{self, Ink};
 use crate::pdf::image::decode_png;
-use crate::pdf::{AuditTrail, PdfError, StampValue};
+use crate::pdf::{AuditTrail, PdfError, StampValue, TEST_MODE_NOTICE};
 
 /// Shown for a step that was not reached or a value that is absent.
 const NOT_REACHED: &str = "—";
@@ -52,6 +52,19 @@ impl<'f> Writer<'f> {
             lines: self.lines(Style::Regular, BODY, &generated, CONTENT_W),
         };
         self.row(&[cell], BODY_LH, 0.0, Repeat::Nothing);
+        self.test_mode_notice(trail);
+    }
+
+    /// Under the title of a test envelope's trail, in bold red: it is evidence of nothing.
+    fn test_mode_notice(&mut self, trail: &AuditTrail) {
+        if trail.livemode {
+            return;
+        }
+        self.y -= 6.0;
+        let red = Color::Rgb(Rgb::new(0.75, 0.0, 0.0, None));
+        let at = [MARGIN_X, self.y - 12.0];
+        self.show(Style::Bold, 12.0, at, TEST_MODE_NOTICE, red, 0.0);
+        self.y -= 16.0;
     }
 
     pub(super) fn envelope(&mut self, trail: &AuditTrail) {
