@@ -270,6 +270,63 @@ mod tests {
         assert_eq!(m.date().unwrap().to_timestamp(), 1_800_000_000);
     }
 
+    #[test]
+    fn names_say_when_and_in_which_mode() {
+        let at = |s: &str| Some(crate::Timestamp::parse(s).unwrap());
+        let cases: &[(&str, Option<(Option<crate::Timestamp>, Mode)>)] = &[
+            (
+                "20270115T080000.123000Z-test-code-a1b2c3d4.eml",
+                Some((at("2027-01-15T08:00:00.123Z"), Mode::Test)),
+            ),
+            (
+                "20270115T080000.123000Z-live-signing_request-a1b2c3d4.eml",
+                Some((at("2027-01-15T08:00:00.123Z"), Mode::Live)),
+            ),
+            // Written before the mode was in the name: kept as long as live mail.
+            (
+                "20250101T120000.000001Z-completed-a1b2c3d4.eml",
+                Some((at("2025-01-01T12:00:00.000Z"), Mode::Live)),
+            ),
+            ("notes.txt", None),
+            (".20270115T080000.123000Z-test-code-a1b2c3d4.eml.tmp", None),
+            ("yesterday-test-code-a1b2c3d4.eml", None),
+            ("20270115T080000.123000Z.eml", None),
+        ];
+        for (name, want) in cases {
+            let got = parse_name(name).map(|(t, m)| (Some(t), m));
+            assert_eq!(got, *want, "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn forgets_the_files_of_a_mode_written_before_the_cutoff() {
+        let tmp = tempfile::tempdir().unwrap();
+        let clock = Arc::new(crate::ManualClock::new(
+            crate::Timestamp::parse("2027-01-01T00:00:00.000Z").unwrap(),
+        ));
+        let mailer = FileMailer::new(tmp.path())
+            .unwrap()
+            .with_clock(clock.clone());
+        let email = |mode| Email {
+            mode,
+            ..rich_email()
+        };
+        let old_test = mailer.write(&email(Mode::Test)).await.unwrap();
+        let old_live = mailer.write(&email(Mode::Live)).await.unwrap();
+        clock.advance(chrono::Duration::days(2));
+        let cutoff = clock.now();
+        let new_test = mailer.write(&email(Mode::Test)).await.unwrap();
+        std::fs::write(tmp.path().join("notes.txt"), "kept").unwrap();
+
+        assert_eq!(mailer.forget_before(Mode::Test, cutoff).await.unwrap(), 1);
+        assert!(!old_test.exists());
+        assert!(old_live.exists() && new_test.exists(), "other mode, newer");
+        assert_eq!(mailer.forget_before(Mode::Test, cutoff).await.unwrap(), 0);
+        assert_eq!(mailer.forget_before(Mode::Live, cutoff).await.unwrap(), 1);
+        assert!(!old_live.exists());
+        assert_eq!(files(tmp.path()).len(), 2, "the newer file and notes.txt");
+    }
+
     #[tokio::test]
     async fn an_unwritable_directory_is_an_error() {
         let tmp = tempfile::tempdir().unwrap();
