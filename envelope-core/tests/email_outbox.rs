@@ -422,22 +422,13 @@ impl World {
 
     fn sent_for(&self, env: &Envelope) -> usize {
         let id = env.id.to_string();
-        self.mail
-            .sent()
-            .iter()
-            .filter(|e| e.envelope == id)
-            .count()
+        self.mail.sent().iter().filter(|e| e.envelope == id).count()
     }
 }
 
 #[tokio::test]
 async fn an_email_past_the_daily_budget_fails_with_email_limit() {
-    let w = world_with(
-        Arc::new(MemoryStore::new()),
-        start(),
-        budget("1m", Some(3)),
-    )
-    .await;
+    let w = world_with(Arc::new(MemoryStore::new()), start(), budget("1m", Some(3))).await;
     let first = w.create_settled().await;
     let second = w.create_settled().await;
     assert_eq!((w.sent_for(&first), w.sent_for(&second)), (2, 1));
@@ -500,18 +491,17 @@ async fn an_email_past_the_daily_budget_fails_with_email_limit() {
 
 #[tokio::test]
 async fn a_failed_send_keeps_its_place_and_a_retry_takes_no_other() {
-    let w = world_with(
-        Arc::new(MemoryStore::new()),
-        start(),
-        budget("1m", Some(2)),
-    )
-    .await;
+    let w = world_with(Arc::new(MemoryStore::new()), start(), budget("1m", Some(2))).await;
     w.mail.down.store(true, Ordering::SeqCst);
     let env = w.create_settled().await;
     w.mail.down.store(false, Ordering::SeqCst);
     w.clock.advance(Duration::minutes(1));
     assert_eq!(w.poll().await, 1);
-    assert_eq!(w.sent_for(&env), 2, "the retries were counted with the first attempts");
+    assert_eq!(
+        w.sent_for(&env),
+        2,
+        "the retries were counted with the first attempts"
+    );
 
     // The two failed attempts used the day's budget: nothing more goes out today.
     let next = w.create_settled().await;
@@ -626,7 +616,11 @@ async fn a_burst_does_not_hold_up_another_accounts_first_attempts() {
     for _ in 0..100 {
         tokio::task::yield_now().await;
     }
-    assert_eq!(a.mail.tries.load(Ordering::SeqCst), 4, "the slots are all held");
+    assert_eq!(
+        a.mail.tries.load(Ordering::SeqCst),
+        4,
+        "the slots are all held"
+    );
     gate.add_permits(1_000);
     a.svc.settle_emails().await;
 

@@ -36,7 +36,8 @@ async fn create(svc: &SigningService, ctx: &AuthContext) {
         bytes: CONTRACT.to_vec().into(),
     };
     let limits = svc.settings().limits.clone();
-    let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), Some(upload), &limits).unwrap();
+    let p =
+        CreateEnvelopeParams::parse(Params::json(body).unwrap(), Some(upload), &limits).unwrap();
     svc.create_envelope(ctx, p).await.unwrap();
     svc.settle_emails().await;
 }
@@ -75,17 +76,17 @@ async fn eml_files_go_with_the_retention_of_their_mode() {
     .unwrap();
     std::fs::write(dir.join("README.txt"), "not mail").unwrap();
     let written = names(&dir);
-    assert_eq!(written.len(), 6, "two per envelope, and the two others: {written:?}");
+    assert_eq!(
+        written.len(),
+        6,
+        "two per envelope, and the two others: {written:?}"
+    );
     assert!(
-        written
-            .iter()
-            .any(|n| n.contains("-test-signing_request-")),
+        written.iter().any(|n| n.contains("-test-signing_request-")),
         "{written:?}"
     );
     assert!(
-        written
-            .iter()
-            .any(|n| n.contains("-live-signing_request-")),
+        written.iter().any(|n| n.contains("-live-signing_request-")),
         "{written:?}"
     );
 

@@ -648,9 +648,21 @@ mod tests {
         };
         assert!(set(&["--account", "acct_1", "--mode", "test", "--daily", "10"]).is_ok());
         assert!(set(&["--account", "acct_1", "--mode", "live", "--clear"]).is_ok());
-        assert!(set(&["--account", "acct_1", "--mode", "test"]).is_err(), "needs one");
         assert!(
-            set(&["--account", "acct_1", "--mode", "test", "--daily", "1", "--clear"]).is_err(),
+            set(&["--account", "acct_1", "--mode", "test"]).is_err(),
+            "needs one"
+        );
+        assert!(
+            set(&[
+                "--account",
+                "acct_1",
+                "--mode",
+                "test",
+                "--daily",
+                "1",
+                "--clear"
+            ])
+            .is_err(),
             "not both"
         );
     }

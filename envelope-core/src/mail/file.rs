@@ -19,8 +19,8 @@ use lettre::message::Mailbox as LMailbox;
 use super::message::{build, mailbox, random_token};
 use super::{Email, MailError, Mailbox, Mailer};
 use crate::clock::{Clock, SystemClock, Timestamp};
-use crate::model::Mode;
 use crate::error::BoxError;
+use crate::model::Mode;
 
 /// Writes each email as `<UTC timestamp>-<mode>-<kind>-<random>.eml` into a directory.
 ///

@@ -173,7 +173,10 @@ impl InFlight {
 enum Outcome {
     Sent,
     Canceled(&'static str),
-    Failed { error: String, permanent: bool },
+    Failed {
+        error: String,
+        permanent: bool,
+    },
     /// Not sent: the account's daily budget for the mode was used up.
     OverBudget,
 }
@@ -394,12 +397,7 @@ impl SigningService {
 
     /// Writes the outcomes into the record (re-reading it when another write came first), with
     /// `envelope.email_failed` for each email that failed for good.
-    async fn record_outcomes(
-        &self,
-        scope: &Scope,
-        id: &str,
-        outcomes: &[Attempted],
-    ) -> Result<()> {
+    async fn record_outcomes(&self, scope: &Scope, id: &str, outcomes: &[Attempted]) -> Result<()> {
         for _ in 0..MAX_WRITES {
             let Some(current) = self.inner.store.get_envelope(scope, id).await? else {
                 return Ok(());

@@ -152,9 +152,14 @@ impl SigningService {
             }
         }
         report.orphan_blobs = self.sweep_orphans(now - settings.orphan_grace).await?;
-        for (mode, days) in [(Mode::Test, settings.test_days), (Mode::Live, settings.live_days)] {
+        for (mode, days) in [
+            (Mode::Test, settings.test_days),
+            (Mode::Live, settings.live_days),
+        ] {
             if let Some(days) = days {
-                report.emails += self.forget_emails(mode, now - Duration::days(i64::from(days))).await;
+                report.emails += self
+                    .forget_emails(mode, now - Duration::days(i64::from(days)))
+                    .await;
             }
         }
         Ok(report)

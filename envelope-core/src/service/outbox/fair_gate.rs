@@ -71,7 +71,9 @@ impl FairGate {
             let (tx, rx) = oneshot::channel();
             match s.turns.iter_mut().find(|(a, _)| a == account) {
                 Some((_, waiting)) => waiting.push_back(tx),
-                None => s.turns.push_back((account.to_string(), VecDeque::from([tx]))),
+                None => s
+                    .turns
+                    .push_back((account.to_string(), VecDeque::from([tx]))),
             }
             rx
         };
@@ -187,7 +189,11 @@ mod tests {
         gone.abort();
         let _ = gone.await;
         drop(first);
-        assert_eq!(gate.lock().free, 1, "the slot went back, not to the gone waiter");
+        assert_eq!(
+            gate.lock().free,
+            1,
+            "the slot went back, not to the gone waiter"
+        );
         drop(gate.acquire("b").await);
     }
 }

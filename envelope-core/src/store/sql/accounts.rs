@@ -239,7 +239,16 @@ impl SqlStore {
             "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.storage_quota, \
              a.test_email_daily_limit, a.live_email_daily_limit, a.doc \
              FROM api_keys k JOIN accounts a ON a.id = k.account WHERE k.hash = $1",
-            (hash) as (Option<i64>, String, i64, Option<i64>, Option<i64>, Option<i64>, String)
+            (hash)
+                as (
+                    Option<i64>,
+                    String,
+                    i64,
+                    Option<i64>,
+                    Option<i64>,
+                    Option<i64>,
+                    String
+                )
         );
         row.map(|(revoked, key, allowance, quota, test, live, account)| {
             Ok((

@@ -71,7 +71,8 @@ impl Store for SqlStore {
         day: &str,
         default_limit: Option<u32>,
     ) -> StoreResult<bool> {
-        self.take_email_impl(account, mode, day, default_limit).await
+        self.take_email_impl(account, mode, day, default_limit)
+            .await
     }
 
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
