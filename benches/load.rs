@@ -171,6 +171,12 @@ async fn bench_all(cfg: Config) {
         .settings(Settings {
             public_url: base.clone(),
             rate_limit_per_minute: u32::MAX,
+            // The load sends far more test emails than a day's default budget, and measures
+            // their rendering.
+            email: envelope_core::service::EmailSettings {
+                daily_limit: envelope_core::service::EmailDailyLimits::UNLIMITED,
+                ..Default::default()
+            },
             ..Settings::default()
         })
         .build();

@@ -6,6 +6,11 @@
 //!
 //! Runs on the memory store and on a real SQLite file (the crash case needs two services on one
 //! durable store).
+//!
+//! Also: the daily email budget (an email past it ends `failed` with `email_limit`, a failed
+//! send keeps its place, two processes on one store share it) and fairness between accounts
+//! (one account's burst does not hold up another account's email, neither in the worker's
+//! batches nor in the sends of one process).
 
 use std::sync::Arc;
 use std::sync::Mutex;
@@ -15,8 +20,10 @@ use async_trait::async_trait;
 use chrono::Duration;
 use envelope_core::error::BoxError;
 use envelope_core::mail::{Email, EmailKind, Mailer};
-use envelope_core::model::{EmailStatus, Envelope, EventType};
-use envelope_core::service::{AuthContext, CreateEnvelopeParams, EmailSettings, Params, Upload};
+use envelope_core::model::{EmailFailure, EmailStatus, Envelope, EventType};
+use envelope_core::service::{
+    AuthContext, CreateEnvelopeParams, EmailDailyLimits, EmailSettings, Params, Upload,
+};
 use envelope_core::store::{MemoryBlobStore, SqlStore};
 use envelope_core::{ManualClock, MemoryStore, Settings, SigningService, Store, Timestamp};
 use serde_json::json;
@@ -24,12 +31,14 @@ use serde_json::json;
 const CONTRACT: &[u8] = include_bytes!("../../examples/contract.pdf");
 
 /// A mailer that fails while `down` is set (like a relay that refuses connections), refuses
-/// for good while `refuse` is set, hangs while `hang` is set, and records what it sent.
+/// for good while `refuse` is set, hangs while `hang` is set, waits for a permit of `gate`
+/// when one is set, and records what it sent.
 #[derive(Default)]
 struct FlakyMailer {
     down: AtomicBool,
     refuse: AtomicBool,
     hang: AtomicBool,
+    gate: Mutex<Option<Arc<tokio::sync::Semaphore>>>,
     tries: AtomicU32,
     sent: Mutex<Vec<Email>>,
 }
@@ -42,6 +51,10 @@ struct Down;
 impl Mailer for FlakyMailer {
     async fn send(&self, email: &Email) -> Result<(), BoxError> {
         self.tries.fetch_add(1, Ordering::SeqCst);
+        let gate = self.gate.lock().unwrap().clone();
+        if let Some(gate) = gate {
+            gate.acquire().await.unwrap().forget();
+        }
         if self.hang.load(Ordering::SeqCst) {
             std::future::pending::<()>().await;
         }
@@ -89,13 +102,22 @@ fn service_on(
     clock: Arc<ManualClock>,
     schedule: &str,
 ) -> (SigningService, Arc<FlakyMailer>) {
+    service_with(store, clock, settings(schedule))
+}
+
+/// The same with whole settings.
+fn service_with(
+    store: Arc<dyn Store>,
+    clock: Arc<ManualClock>,
+    settings: Settings,
+) -> (SigningService, Arc<FlakyMailer>) {
     let mail = Arc::new(FlakyMailer::default());
     let svc = SigningService::builder()
         .store(store)
         .blobs(Arc::new(MemoryBlobStore::new()))
         .mailer(mail.clone())
         .clock(clock)
-        .settings(settings(schedule))
+        .settings(settings)
         .build();
     (svc, mail)
 }
@@ -360,4 +382,256 @@ async fn an_email_of_a_dead_process_goes_out_after_its_lease() {
         let last = s.last_email.as_ref().unwrap();
         assert_eq!((last.status, last.attempts), (EmailStatus::Sent, 1));
     }
+}
+
+/// Settings whose test mode sends `test` emails a day per account.
+fn budget(schedule: &str, test: Option<u32>) -> Settings {
+    let mut s = settings(schedule);
+    s.email.daily_limit = EmailDailyLimits { test, live: None };
+    s
+}
+
+async fn world_with(store: Arc<dyn Store>, clock: Arc<ManualClock>, settings: Settings) -> World {
+    let (svc, mail) = service_with(store, clock.clone(), settings);
+    let acct = svc.admin().create_account("Acme").await.unwrap();
+    let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
+    World {
+        svc,
+        mail,
+        clock,
+        ctx,
+    }
+}
+
+impl World {
+    /// Another account of the same service (process), with its test or live key.
+    async fn other_account(&self, live: bool) -> World {
+        let acct = self.svc.admin().create_account("Other").await.unwrap();
+        let key = if live {
+            &acct.live_key.secret
+        } else {
+            &acct.test_key.secret
+        };
+        World {
+            svc: self.svc.clone(),
+            mail: self.mail.clone(),
+            clock: self.clock.clone(),
+            ctx: self.svc.authenticate(key).await.unwrap(),
+        }
+    }
+
+    fn sent_for(&self, env: &Envelope) -> usize {
+        let id = env.id.to_string();
+        self.mail.sent().iter().filter(|e| e.envelope == id).count()
+    }
+}
+
+#[tokio::test]
+async fn an_email_past_the_daily_budget_fails_with_email_limit() {
+    let w = world_with(Arc::new(MemoryStore::new()), start(), budget("1m", Some(3))).await;
+    let first = w.create_settled().await;
+    let second = w.create_settled().await;
+    assert_eq!((w.sent_for(&first), w.sent_for(&second)), (2, 1));
+
+    // The emails of one envelope go out in order: the second signer's found no place left.
+    let seen = w.envelope(&second.id).await;
+    let sent = seen.signers[0].last_email.clone().unwrap();
+    assert_eq!(sent.status, EmailStatus::Sent);
+    assert_eq!(sent.failure_reason, None);
+    let over = seen.signers[1].last_email.clone().unwrap();
+    assert_eq!(over.status, EmailStatus::Failed);
+    assert_eq!(over.failure_reason, Some(EmailFailure::EmailLimit));
+    assert_eq!(
+        over.last_error.as_deref(),
+        Some("the account's daily email limit was reached")
+    );
+    assert_eq!((over.attempts, over.next_attempt_at), (0, None));
+    let failed = w.events(EventType::EmailFailed).await;
+    assert_eq!(failed.len(), 1);
+    let email = failed[0].data.email.as_ref().unwrap();
+    assert_eq!(email.id, over.id);
+    assert_eq!(email.failure_reason, Some(EmailFailure::EmailLimit));
+    assert_eq!(
+        failed[0].data.signer.as_ref().unwrap().id,
+        seen.signers[1].id
+    );
+
+    // Failed is final: the worker does not try it again, even on a new day.
+    w.clock.advance(Duration::days(1));
+    assert_eq!(w.poll().await, 0);
+    assert_eq!(w.mail.sent().len(), 3);
+
+    // A new UTC day, a new budget.
+    let third = w.create_settled().await;
+    assert_eq!(w.sent_for(&third), 2);
+
+    // Live mode has no budget by default; another account has its own.
+    let live = w.other_account(true).await;
+    for _ in 0..3 {
+        let env = live.create_settled().await;
+        assert_eq!(live.sent_for(&env), 2);
+    }
+    let other = w.other_account(false).await;
+    let env = other.create_settled().await;
+    assert_eq!(other.sent_for(&env), 2);
+
+    // The account's own budget wins over the default: none left today.
+    w.svc
+        .admin()
+        .set_email_daily_limit(&w.ctx.account.id, envelope_core::Mode::Test, Some(1))
+        .await
+        .unwrap();
+    let fourth = w.create_settled().await;
+    assert_eq!(w.sent_for(&fourth), 0);
+    let seen = w.envelope(&fourth.id).await;
+    assert!(seen.signers.iter().all(|s| {
+        s.last_email.as_ref().unwrap().failure_reason == Some(EmailFailure::EmailLimit)
+    }));
+}
+
+#[tokio::test]
+async fn a_failed_send_keeps_its_place_and_a_retry_takes_no_other() {
+    let w = world_with(Arc::new(MemoryStore::new()), start(), budget("1m", Some(2))).await;
+    w.mail.down.store(true, Ordering::SeqCst);
+    let env = w.create_settled().await;
+    w.mail.down.store(false, Ordering::SeqCst);
+    w.clock.advance(Duration::minutes(1));
+    assert_eq!(w.poll().await, 1);
+    assert_eq!(
+        w.sent_for(&env),
+        2,
+        "the retries were counted with the first attempts"
+    );
+
+    // The two failed attempts used the day's budget: nothing more goes out today.
+    let next = w.create_settled().await;
+    assert_eq!(w.sent_for(&next), 0);
+    let seen = w.envelope(&next.id).await;
+    for s in &seen.signers {
+        let last = s.last_email.as_ref().unwrap();
+        assert_eq!(last.failure_reason, Some(EmailFailure::EmailLimit));
+    }
+}
+
+/// Two processes on one SQLite file send concurrently: together they send exactly the budget.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn two_processes_share_one_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let clock = start();
+    let store: Arc<dyn Store> = Arc::new(
+        SqlStore::open_sqlite(dir.path().join("envelope.db"))
+            .await
+            .unwrap(),
+    );
+    let one = world_with(store.clone(), clock.clone(), budget("1m", Some(5))).await;
+    let (svc, mail) = service_with(store, clock.clone(), budget("1m", Some(5)));
+    let two = World {
+        svc,
+        mail,
+        clock,
+        ctx: one.ctx.clone(),
+    };
+    let (a, b) = tokio::join!(
+        async {
+            let mut ids = Vec::new();
+            for _ in 0..4 {
+                ids.push(one.create().await.id);
+            }
+            ids
+        },
+        async {
+            let mut ids = Vec::new();
+            for _ in 0..4 {
+                ids.push(two.create().await.id);
+            }
+            ids
+        }
+    );
+    one.svc.settle_emails().await;
+    two.svc.settle_emails().await;
+    assert_eq!(
+        one.mail.sent().len() + two.mail.sent().len(),
+        5,
+        "16 emails, a budget of 5"
+    );
+    let mut over = 0;
+    for id in a.iter().chain(&b) {
+        for s in one.envelope(id).await.signers {
+            let last = s.last_email.unwrap();
+            if last.failure_reason == Some(EmailFailure::EmailLimit) {
+                over += 1;
+            } else {
+                assert_eq!(last.status, EmailStatus::Sent);
+            }
+        }
+    }
+    assert_eq!(over, 11);
+}
+
+/// The worker's batch takes accounts in turns: account A's backlog of 200 emails, all due
+/// before account B's one envelope, does not keep B's emails out of the first batch.
+#[tokio::test]
+async fn the_worker_takes_accounts_in_turns() {
+    let a = world_with(Arc::new(MemoryStore::new()), start(), budget("1m", None)).await;
+    let b = a.other_account(false).await;
+    a.mail.down.store(true, Ordering::SeqCst);
+    for _ in 0..100 {
+        a.create().await;
+    }
+    let quiet = b.create_settled().await;
+    a.mail.down.store(false, Ordering::SeqCst);
+    a.clock.advance(Duration::minutes(1));
+
+    // One batch: as many envelopes as the worker has room for (16 by default).
+    let room = EmailSettings::default().max_in_flight;
+    assert_eq!(a.poll().await, room);
+    assert_eq!(a.mail.sent().len(), room * 2);
+    assert_eq!(b.sent_for(&quiet), 2, "B's emails are in the first batch");
+
+    // The rest of A's backlog follows.
+    while a.poll().await > 0 {}
+    assert_eq!(a.mail.sent().len(), 202);
+}
+
+/// The sends of one process take their slots in turns by account: while account A's 20
+/// envelopes hold and wait for every slot, B's envelope takes the second freed slot, not the
+/// twenty-first.
+#[tokio::test(flavor = "current_thread")]
+async fn a_burst_does_not_hold_up_another_accounts_first_attempts() {
+    let mut s = budget("1m", None);
+    s.email.max_in_flight = 4;
+    let a = world_with(Arc::new(MemoryStore::new()), start(), s).await;
+    let b = a.other_account(false).await;
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    *a.mail.gate.lock().unwrap() = Some(gate.clone());
+    for _ in 0..20 {
+        a.create().await;
+    }
+    // Four sends hold the slots (they wait in the mailer); sixteen wait for one.
+    while a.mail.tries.load(Ordering::SeqCst) < 4 {
+        tokio::task::yield_now().await;
+    }
+    let quiet = b.create().await;
+    // On this one thread, B's first attempt reaches the gate while the test yields.
+    for _ in 0..100 {
+        tokio::task::yield_now().await;
+    }
+    assert_eq!(
+        a.mail.tries.load(Ordering::SeqCst),
+        4,
+        "the slots are all held"
+    );
+    gate.add_permits(1_000);
+    a.svc.settle_emails().await;
+
+    let sent = a.mail.sent();
+    assert_eq!(sent.len(), 42);
+    let quiet_id = quiet.id.to_string();
+    let first_of_b = sent.iter().position(|e| e.envelope == quiet_id).unwrap();
+    // Four envelopes held the slots; the first freed one went to A (in line first), the
+    // second to B. First come, first served, B would have been last (index 40).
+    assert!(
+        first_of_b <= 6 * 2,
+        "B's first email was send number {first_of_b}"
+    );
 }

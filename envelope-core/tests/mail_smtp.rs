@@ -45,6 +45,7 @@ fn email(to: &str) -> Email {
             .concat(),
         }],
         envelope: "env_smtp".into(),
+        mode: envelope_core::Mode::Test,
     }
 }
 

@@ -25,6 +25,12 @@ pub enum AdminCommand {
         account: String,
         bytes: Option<u64>,
     },
+    /// `None` returns the account to the server's default budget.
+    SetEmailLimit {
+        account: String,
+        mode: Mode,
+        daily: Option<u32>,
+    },
     CreateKey {
         account: String,
         mode: Mode,
@@ -70,13 +76,19 @@ pub async fn run_admin(
                     Some(q) => format!("of {}", mib(q)),
                     None => "(no quota)".into(),
                 };
+                let emails = |mode| match a.email_daily_limit(mode) {
+                    Some(n) => n.to_string(),
+                    None => "default".into(),
+                };
                 writeln!(
                     out,
-                    "{}\t{}\tallowance {}/month\tstorage {} {quota}\tcreated {}",
+                    "{}\t{}\tallowance {}/month\tstorage {} {quota}\temails/day test {} live {}\tcreated {}",
                     a.id,
                     a.name,
                     a.monthly_allowance,
                     mib(used),
+                    emails(Mode::Test),
+                    emails(Mode::Live),
                     a.created_at
                 )?;
             }
@@ -91,6 +103,21 @@ pub async fn run_admin(
                     mib(b)
                 )?,
                 None => writeln!(out, "{account}: storage quota removed (stores {used} now)")?,
+            }
+        }
+        AdminCommand::SetEmailLimit {
+            account,
+            mode,
+            daily,
+        } => {
+            admin.set_email_daily_limit(&account, mode, daily).await?;
+            let mode = mode.as_str();
+            match daily {
+                Some(n) => writeln!(out, "{account}: {mode} emails limited to {n} per day")?,
+                None => writeln!(
+                    out,
+                    "{account}: {mode} emails per day back to the server's default"
+                )?,
             }
         }
         AdminCommand::SetAllowance { account, allowance } => {
@@ -300,6 +327,57 @@ mod tests {
         let cmd = AdminCommand::SetStorageQuota {
             account: "acct_missing".into(),
             bytes: Some(1),
+        };
+        assert!(run_admin(&svc, cmd, &mut Vec::new()).await.is_err());
+
+        // Email budgets: each mode's own, shown by `accounts list`, cleared; unknown accounts
+        // refused.
+        let listed = |svc: SigningService| async move {
+            let mut out = Vec::new();
+            run_admin(&svc, AdminCommand::ListAccounts, &mut out)
+                .await
+                .unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        assert!(
+            listed(svc.clone())
+                .await
+                .contains("emails/day test default live default"),
+            "defaults"
+        );
+        let mut out = Vec::new();
+        let cmd = AdminCommand::SetEmailLimit {
+            account: acct.id.clone(),
+            mode: Mode::Live,
+            daily: Some(2500),
+        };
+        run_admin(&svc, cmd, &mut out).await.unwrap();
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .contains("live emails limited to 2500 per day"),
+            "confirmation"
+        );
+        let cmd = AdminCommand::SetEmailLimit {
+            account: acct.id.clone(),
+            mode: Mode::Test,
+            daily: Some(0),
+        };
+        run_admin(&svc, cmd, &mut Vec::new()).await.unwrap();
+        let all = listed(svc.clone()).await;
+        assert!(all.contains("emails/day test 0 live 2500"), "{all}");
+        let cmd = AdminCommand::SetEmailLimit {
+            account: acct.id.clone(),
+            mode: Mode::Live,
+            daily: None,
+        };
+        run_admin(&svc, cmd, &mut Vec::new()).await.unwrap();
+        let all = listed(svc.clone()).await;
+        assert!(all.contains("emails/day test 0 live default"), "{all}");
+        let cmd = AdminCommand::SetEmailLimit {
+            account: "acct_missing".into(),
+            mode: Mode::Test,
+            daily: Some(1),
         };
         assert!(run_admin(&svc, cmd, &mut Vec::new()).await.is_err());
     }

@@ -12,7 +12,7 @@ use envelope_core::webhook::RetrySchedule;
 use envelope_server::admin::{AdminCommand, run_admin};
 use envelope_server::blobs::copy_to_bucket;
 use envelope_server::health::{EXIT_STORE_FAILED, StoreFailed};
-use envelope_server::serve::{RetentionDays, ServeOptions, build_service, serve};
+use envelope_server::serve::{DailyLimit, RetentionDays, ServeOptions, build_service, serve};
 use envelope_server::signing::{Secret, SigningOptions};
 use envelope_server::signing_page::FrameAncestors;
 use envelope_server::store::StoreOptions;
@@ -241,6 +241,14 @@ struct ServeArgs {
     /// 36500, or off.
     #[arg(long, env = "ENVELOPE_LIVE_RETENTION_DAYS", default_value = "off", value_parser = RetentionDays::parse)]
     live_retention_days: RetentionDays,
+    /// Emails an account may send per UTC day in test mode (signing requests, reminders, codes,
+    /// copies, notices), unless `accounts set-email-limit` gave it its own: a number, or
+    /// unlimited. Emails past it are not sent: they end failed with reason email_limit.
+    #[arg(long, env = "ENVELOPE_TEST_EMAIL_DAILY_LIMIT", default_value = "100", value_parser = DailyLimit::parse)]
+    test_email_daily_limit: DailyLimit,
+    /// The same in live mode.
+    #[arg(long, env = "ENVELOPE_LIVE_EMAIL_DAILY_LIMIT", default_value = "unlimited", value_parser = DailyLimit::parse)]
+    live_email_daily_limit: DailyLimit,
     /// With --blob-url s3://...: answer downloads of originals and audit trails with a 302 to
     /// a presigned URL of the bucket (valid 5 minutes) instead of sending the bytes; signed
     /// copies and archives are still sent by the server. Clients must follow redirects.
@@ -338,6 +346,20 @@ enum AccountsCommand {
         #[arg(long)]
         clear: bool,
     },
+    /// Set how many emails an account may send per UTC day in one mode, or return it to the
+    /// server's default (--test-email-daily-limit, --live-email-daily-limit) with --clear.
+    SetEmailLimit {
+        #[arg(long, env = "ENVELOPE_ACCOUNT")]
+        account: String,
+        #[arg(long, env = "ENVELOPE_KEY_MODE", value_enum)]
+        mode: ModeArg,
+        /// Emails per day (0 sends none).
+        #[arg(long, required_unless_present = "clear", conflicts_with = "clear")]
+        daily: Option<u32>,
+        /// Back to the server's default.
+        #[arg(long)]
+        clear: bool,
+    },
 }
 
 /// The largest quota in MiB whose bytes fit the store's 64-bit counters.
@@ -347,6 +369,15 @@ const MAX_QUOTA_MIB: u64 = (i64::MAX as u64) >> 20;
 enum ModeArg {
     Test,
     Live,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(m: ModeArg) -> Mode {
+        match m {
+            ModeArg::Test => Mode::Test,
+            ModeArg::Live => Mode::Live,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -496,6 +527,16 @@ async fn run_command(cli: Cli) -> Result<(), envelope_core::error::BoxError> {
                     account,
                     bytes: storage_mib.map(|m| m << 20),
                 },
+                AccountsCommand::SetEmailLimit {
+                    account,
+                    mode,
+                    daily,
+                    clear: _,
+                } => AdminCommand::SetEmailLimit {
+                    account,
+                    mode: mode.into(),
+                    daily,
+                },
             };
             run_admin_command(store, cmd).await
         }
@@ -503,10 +544,7 @@ async fn run_command(cli: Cli) -> Result<(), envelope_core::error::BoxError> {
             let cmd = match command {
                 KeysCommand::Create { account, mode } => AdminCommand::CreateKey {
                     account,
-                    mode: match mode {
-                        ModeArg::Test => Mode::Test,
-                        ModeArg::Live => Mode::Live,
-                    },
+                    mode: mode.into(),
                 },
                 KeysCommand::List { account } => AdminCommand::ListKeys { account },
                 KeysCommand::Revoke { account, key } => AdminCommand::RevokeKey { account, key },
@@ -575,6 +613,8 @@ async fn run_serve(args: ServeArgs) -> Result<(), envelope_core::error::BoxError
         metrics_listen: args.metrics_listen,
         test_retention_days: args.test_retention_days,
         live_retention_days: args.live_retention_days,
+        test_email_daily_limit: args.test_email_daily_limit,
+        live_email_daily_limit: args.live_email_daily_limit,
         blob_presigned_downloads: args.blob_presigned_downloads,
     })
     .await
@@ -598,6 +638,54 @@ mod tests {
         assert_eq!(exit_code(&*failed), ExitCode::from(74));
         let other: envelope_core::error::BoxError = "cannot bind".into();
         assert_eq!(exit_code(&*other), ExitCode::FAILURE);
+    }
+
+    /// The budgets' defaults are the library's; `unlimited` and numbers parse, nothing else.
+    #[test]
+    fn email_limit_options() {
+        let cli = Cli::try_parse_from(["envelope-server"]).unwrap();
+        let lib = envelope_core::service::EmailDailyLimits::default();
+        assert_eq!(cli.serve.test_email_daily_limit, DailyLimit(lib.test));
+        assert_eq!(cli.serve.live_email_daily_limit, DailyLimit(lib.live));
+        assert_eq!(lib.test, Some(100));
+        let cli = Cli::try_parse_from([
+            "envelope-server",
+            "--test-email-daily-limit",
+            "unlimited",
+            "--live-email-daily-limit",
+            "5000",
+        ])
+        .unwrap();
+        assert_eq!(cli.serve.test_email_daily_limit, DailyLimit(None));
+        assert_eq!(cli.serve.live_email_daily_limit, DailyLimit(Some(5000)));
+        for bad in ["-1", "lots", "", "1.5"] {
+            let e = Cli::try_parse_from(["envelope-server", "--test-email-daily-limit", bad]);
+            assert!(e.is_err(), "{bad:?} accepted");
+        }
+        let set = |args: &[&str]| {
+            let mut all = vec!["envelope-server", "accounts", "set-email-limit"];
+            all.extend_from_slice(args);
+            Cli::try_parse_from(all)
+        };
+        assert!(set(&["--account", "acct_1", "--mode", "test", "--daily", "10"]).is_ok());
+        assert!(set(&["--account", "acct_1", "--mode", "live", "--clear"]).is_ok());
+        assert!(
+            set(&["--account", "acct_1", "--mode", "test"]).is_err(),
+            "needs one"
+        );
+        assert!(
+            set(&[
+                "--account",
+                "acct_1",
+                "--mode",
+                "test",
+                "--daily",
+                "1",
+                "--clear"
+            ])
+            .is_err(),
+            "not both"
+        );
     }
 
     #[test]

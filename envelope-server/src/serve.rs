@@ -62,6 +62,11 @@ pub struct ServeOptions {
     pub test_retention_days: RetentionDays,
     /// Days the PDFs of finished live envelopes are kept (`--live-retention-days`).
     pub live_retention_days: RetentionDays,
+    /// Emails per account and day in test mode, unless the account has its own
+    /// (`--test-email-daily-limit`).
+    pub test_email_daily_limit: DailyLimit,
+    /// The same in live mode (`--live-email-daily-limit`).
+    pub live_email_daily_limit: DailyLimit,
     /// Downloads of originals and audit trails answered with `302` to a presigned URL of the
     /// `s3://` bucket (`--blob-presigned-downloads`); refused at start without one.
     pub blob_presigned_downloads: bool,
@@ -96,6 +101,31 @@ impl std::fmt::Display for RetentionDays {
         match self.0 {
             Some(d) => write!(f, "{d}"),
             None => f.write_str("off"),
+        }
+    }
+}
+
+/// A daily email budget: a whole number of emails (0 sends none), or `unlimited`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DailyLimit(pub Option<u32>);
+
+impl DailyLimit {
+    pub fn parse(s: &str) -> Result<DailyLimit, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("unlimited") {
+            return Ok(DailyLimit(None));
+        }
+        s.parse::<u32>().map(|n| DailyLimit(Some(n))).map_err(|_| {
+            format!("'{s}' is not a daily email limit: give a number of emails, or unlimited")
+        })
+    }
+}
+
+impl std::fmt::Display for DailyLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Some(n) => write!(f, "{n}"),
+            None => f.write_str("unlimited"),
         }
     }
 }
@@ -186,6 +216,10 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         ..Settings::default()
     };
     settings.email.retry_schedule = opts.email_retry_schedule.clone();
+    settings.email.daily_limit = envelope_core::service::EmailDailyLimits {
+        test: opts.test_email_daily_limit.0,
+        live: opts.live_email_daily_limit.0,
+    };
     if let Some(n) = opts.pdf_workers {
         settings.pdf_pool.capacity = n.max(1);
     }

@@ -3,6 +3,11 @@
 //! The server's mailer when no SMTP relay is configured, so that no email is silently dropped:
 //! every message can be opened in a mail client or read by a test. Files are written to a hidden
 //! temporary name and renamed into place, so a reader never sees half a message.
+//!
+//! The files hold signing links and signed PDFs, so they fall under the retention of their
+//! envelope's mode: the name says when the file was written and in which mode, and
+//! [`Mailer::forget_before`] deletes those of a mode written before a cutoff (the service's
+//! retention sweep calls it).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,12 +18,15 @@ use lettre::message::Mailbox as LMailbox;
 
 use super::message::{build, mailbox, random_token};
 use super::{Email, MailError, Mailbox, Mailer};
-use crate::clock::{Clock, SystemClock};
+use crate::clock::{Clock, SystemClock, Timestamp};
 use crate::error::BoxError;
+use crate::model::Mode;
 
-/// Writes each email as `<UTC timestamp>-<kind>-<random>.eml` into a directory.
+/// Writes each email as `<UTC timestamp>-<mode>-<kind>-<random>.eml` into a directory.
 ///
-/// Names sort by time: `20250101T120000.123456Z-signing_request-a1b2c3d4.eml`.
+/// Names sort by time: `20250101T120000.123456Z-test-signing_request-a1b2c3d4.eml`. Files
+/// written before the mode was part of the name (`<timestamp>-<kind>-<random>.eml`) count as
+/// live: they are deleted only by live retention.
 #[derive(Clone)]
 pub struct FileMailer {
     dir: PathBuf,
@@ -71,8 +79,9 @@ impl FileMailer {
         let now = self.clock.now();
         let bytes = build(email, &self.from, now)?.formatted();
         let name = format!(
-            "{}-{}-{}.eml",
-            now.datetime().format("%Y%m%dT%H%M%S%.6fZ"),
+            "{}-{}-{}-{}.eml",
+            now.datetime().format(STAMP),
+            email.mode.as_str(),
             email.kind.as_str(),
             random_token(8).to_ascii_lowercase()
         );
@@ -81,6 +90,46 @@ impl FileMailer {
             .await
             .map_err(std::io::Error::other)?
     }
+}
+
+/// The timestamp at the start of each file name.
+const STAMP: &str = "%Y%m%dT%H%M%S%.6fZ";
+
+/// When the file named `name` was written, and in which mode; `None` for a name this mailer
+/// did not make (such files are never deleted).
+fn parse_name(name: &str) -> Option<(Timestamp, Mode)> {
+    let rest = name.strip_suffix(".eml")?;
+    let (stamp, rest) = rest.split_once('-')?;
+    let at = chrono::NaiveDateTime::parse_from_str(stamp, STAMP).ok()?;
+    let at = Timestamp::from_millis(at.and_utc().timestamp_millis())?;
+    let mode = match rest.split_once('-').map(|(m, _)| m) {
+        Some("test") => Mode::Test,
+        // `live`, or a name from before the mode was in it: kept as long as live mail.
+        _ => Mode::Live,
+    };
+    Some((at, mode))
+}
+
+/// Deletes the files of `mode` in `dir` written before `before`; returns how many.
+fn forget(dir: &Path, mode: Mode, before: Timestamp) -> std::io::Result<usize> {
+    let mut deleted = 0;
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some((at, m)) = name.to_str().and_then(parse_name) else {
+            continue;
+        };
+        if m != mode || at >= before {
+            continue;
+        }
+        match std::fs::remove_file(entry.path()) {
+            Ok(()) => deleted += 1,
+            // Another process's sweep came first.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(deleted)
 }
 
 fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, MailError> {
@@ -106,6 +155,15 @@ impl Mailer for FileMailer {
         let path = self.write(email).await?;
         tracing::debug!(envelope = %email.envelope, kind = email.kind.as_str(), path = %path.display(), "email written");
         Ok(())
+    }
+
+    /// Deletes the `.eml` files of `mode` written before `before`.
+    async fn forget_before(&self, mode: Mode, before: Timestamp) -> Result<usize, BoxError> {
+        let dir = self.dir.clone();
+        let n = tokio::task::spawn_blocking(move || forget(&dir, mode, before))
+            .await
+            .map_err(std::io::Error::other)??;
+        Ok(n)
     }
 }
 
@@ -138,7 +196,7 @@ mod tests {
         let (stamp, rest) = name.split_once('-').unwrap();
         assert_eq!(stamp.len(), "20250101T120000.123456Z".len(), "{name}");
         assert!(
-            rest.starts_with("completed-") && rest.ends_with(".eml"),
+            rest.starts_with("live-completed-") && rest.ends_with(".eml"),
             "{name}"
         );
 
@@ -204,12 +262,69 @@ mod tests {
         let path = mailer.write(&rich_email()).await.unwrap();
         let name = path.file_name().unwrap().to_str().unwrap();
         assert!(
-            name.starts_with("20270115T080000.123000Z-completed-"),
+            name.starts_with("20270115T080000.123000Z-live-completed-"),
             "{name}"
         );
         let bytes = std::fs::read(&path).unwrap();
         let m = MessageParser::default().parse(&bytes).unwrap();
         assert_eq!(m.date().unwrap().to_timestamp(), 1_800_000_000);
+    }
+
+    #[test]
+    fn names_say_when_and_in_which_mode() {
+        let at = |s: &str| Some(crate::Timestamp::parse(s).unwrap());
+        let cases: &[(&str, Option<(Option<crate::Timestamp>, Mode)>)] = &[
+            (
+                "20270115T080000.123000Z-test-code-a1b2c3d4.eml",
+                Some((at("2027-01-15T08:00:00.123Z"), Mode::Test)),
+            ),
+            (
+                "20270115T080000.123000Z-live-signing_request-a1b2c3d4.eml",
+                Some((at("2027-01-15T08:00:00.123Z"), Mode::Live)),
+            ),
+            // Written before the mode was in the name: kept as long as live mail.
+            (
+                "20250101T120000.000001Z-completed-a1b2c3d4.eml",
+                Some((at("2025-01-01T12:00:00.000Z"), Mode::Live)),
+            ),
+            ("notes.txt", None),
+            (".20270115T080000.123000Z-test-code-a1b2c3d4.eml.tmp", None),
+            ("yesterday-test-code-a1b2c3d4.eml", None),
+            ("20270115T080000.123000Z.eml", None),
+        ];
+        for (name, want) in cases {
+            let got = parse_name(name).map(|(t, m)| (Some(t), m));
+            assert_eq!(got, *want, "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn forgets_the_files_of_a_mode_written_before_the_cutoff() {
+        let tmp = tempfile::tempdir().unwrap();
+        let clock = Arc::new(crate::ManualClock::new(
+            crate::Timestamp::parse("2027-01-01T00:00:00.000Z").unwrap(),
+        ));
+        let mailer = FileMailer::new(tmp.path())
+            .unwrap()
+            .with_clock(clock.clone());
+        let email = |mode| Email {
+            mode,
+            ..rich_email()
+        };
+        let old_test = mailer.write(&email(Mode::Test)).await.unwrap();
+        let old_live = mailer.write(&email(Mode::Live)).await.unwrap();
+        clock.advance(chrono::Duration::days(2));
+        let cutoff = clock.now();
+        let new_test = mailer.write(&email(Mode::Test)).await.unwrap();
+        std::fs::write(tmp.path().join("notes.txt"), "kept").unwrap();
+
+        assert_eq!(mailer.forget_before(Mode::Test, cutoff).await.unwrap(), 1);
+        assert!(!old_test.exists());
+        assert!(old_live.exists() && new_test.exists(), "other mode, newer");
+        assert_eq!(mailer.forget_before(Mode::Test, cutoff).await.unwrap(), 0);
+        assert_eq!(mailer.forget_before(Mode::Live, cutoff).await.unwrap(), 1);
+        assert!(!old_live.exists());
+        assert_eq!(files(tmp.path()).len(), 2, "the newer file and notes.txt");
     }
 
     #[tokio::test]

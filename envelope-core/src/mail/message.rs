@@ -28,6 +28,7 @@ use crate::clock::Timestamp;
 ///     html: None,
 ///     attachments: vec![],
 ///     envelope: "env_1".into(),
+///     mode: envelope_core::Mode::Test,
 /// };
 /// let date = envelope_core::Timestamp::from_millis(1_800_000_000_000).unwrap();
 /// let bytes = to_rfc5322(&email, &Mailbox::default_from(), date).unwrap();
@@ -185,6 +186,7 @@ pub(crate) mod tests {
                 bytes: b"%PDF-1.7\n\x00\xff\xfe binary\n%%EOF\n".to_vec(),
             }],
             envelope: "env_123".into(),
+            mode: crate::model::Mode::Live,
         }
     }
 

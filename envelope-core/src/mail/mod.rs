@@ -112,6 +112,9 @@ pub struct Email {
     pub attachments: Vec<Attachment>,
     /// The envelope this message is about.
     pub envelope: String,
+    /// The mode of that envelope: mailers that keep copies keep them under the retention of
+    /// their mode ([`Mailer::forget_before`]).
+    pub mode: crate::model::Mode,
 }
 
 /// Sends emails.
@@ -124,6 +127,19 @@ pub trait Mailer: Send + Sync + 'static {
     /// Sends one message, or hands it to a transport that will; `Err` means it was not sent and
     /// the caller may retry.
     async fn send(&self, email: &Email) -> Result<(), BoxError>;
+
+    /// Deletes the copies this mailer keeps of messages of `mode` ([`Email::mode`]) sent
+    /// before `before`, and says how many went: the retention sweep calls it with the cutoff
+    /// of each mode's retention, because kept messages hold signing links and signed PDFs. The
+    /// default, for mailers that keep nothing, deletes nothing.
+    async fn forget_before(
+        &self,
+        mode: crate::model::Mode,
+        before: crate::clock::Timestamp,
+    ) -> Result<usize, BoxError> {
+        let _ = (mode, before);
+        Ok(0)
+    }
 }
 
 /// Why a mailer's `send` failed, in plain words for the API, and whether a retry cannot help

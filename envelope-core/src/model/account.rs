@@ -20,6 +20,24 @@ pub struct Account {
     /// trails, template files; test and live data alike); `None` is no limit.
     #[serde(default)]
     pub storage_quota: Option<u64>,
+    /// The account's own daily email budget in test mode; `None` takes the service's default
+    /// ([`EmailSettings::daily_limit`](crate::service::EmailSettings::daily_limit)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub test_email_daily_limit: Option<u32>,
+    /// The account's own daily email budget in live mode; `None` takes the service's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_email_daily_limit: Option<u32>,
+}
+
+impl Account {
+    /// The account's own daily email budget in `mode`; `None` when it takes the service's
+    /// default.
+    pub fn email_daily_limit(&self, mode: Mode) -> Option<u32> {
+        match mode {
+            Mode::Test => self.test_email_daily_limit,
+            Mode::Live => self.live_email_daily_limit,
+        }
+    }
 }
 
 /// An API key as stored: only the SHA-256 of the secret, never the secret.

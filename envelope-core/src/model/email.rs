@@ -38,6 +38,31 @@ impl EmailStatus {
     }
 }
 
+/// Why an email ended `failed`: the machine-readable `failure_reason` beside `last_error`'s
+/// words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmailFailure {
+    /// Not sent: the account's daily email budget for the envelope's mode was used up
+    /// (docs/MAIL.md, "Daily email budget").
+    EmailLimit,
+    /// The mail server refused the message for good, or the address is not valid.
+    Refused,
+    /// Every attempt of the retry schedule failed.
+    RetriesExhausted,
+}
+
+impl EmailFailure {
+    /// The wire value: `email_limit`, `refused` or `retries_exhausted`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailFailure::EmailLimit => "email_limit",
+            EmailFailure::Refused => "refused",
+            EmailFailure::RetriesExhausted => "retries_exhausted",
+        }
+    }
+}
+
 /// One email of an envelope, to one recipient. Stored without its empty values (`None` is
 /// left out, and read back from a missing key or a `null` alike).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -64,6 +89,13 @@ pub struct EmailRecord {
     /// Why the last attempt did not send it, in plain words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
+    /// Once `failed`: why, for machines. `None` for emails failed before the reason was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<EmailFailure>,
+    /// Whether the email was counted in its account's daily email budget: it is counted once,
+    /// before its first send, and a retry does not count it again.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub budget_taken: bool,
 }
 
 impl EmailRecord {
@@ -80,6 +112,9 @@ impl EmailRecord {
                 .filter(|_| self.status == EmailStatus::Pending),
             finished_at: self.finished_at,
             last_error: self.last_error.clone(),
+            failure_reason: self
+                .failure_reason
+                .filter(|_| self.status == EmailStatus::Failed),
         }
     }
 }
@@ -103,4 +138,8 @@ pub struct SignerEmail {
     pub finished_at: Option<Timestamp>,
     /// Why the last attempt did not send it, in plain words; `null` if none failed.
     pub last_error: Option<String>,
+    /// Once `failed`: why, for machines (`email_limit`, `refused`, `retries_exhausted`);
+    /// absent otherwise, so that answers without a failure are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure_reason: Option<EmailFailure>,
 }

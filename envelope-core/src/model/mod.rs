@@ -16,7 +16,7 @@ pub mod webhook;
 use serde::{Deserialize, Serialize};
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
-pub use email::{EmailRecord, EmailStatus, SignerEmail};
+pub use email::{EmailFailure, EmailRecord, EmailStatus, SignerEmail};
 pub use envelope::{
     CcRecipient, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles, EnvelopeRecord,
     EnvelopeStatus, MoreDocument, Reassignment, Signer, SignerRecord, SignerStatus, SignerValue,

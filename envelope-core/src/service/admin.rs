@@ -66,6 +66,8 @@ impl Admin<'_> {
             monthly_allowance: self.svc.inner.settings.default_monthly_allowance,
             created_at: now,
             storage_quota: None,
+            test_email_daily_limit: None,
+            live_email_daily_limit: None,
         };
         let test_key = make_key(&account.id, Mode::Test, now);
         let live_key = make_key(&account.id, Mode::Live, now);
@@ -160,6 +162,30 @@ impl Admin<'_> {
             .inner
             .store
             .set_storage_quota(account, quota)
+            .await?
+        {
+            self.svc.inner.keys.forget_account(account);
+            Ok(())
+        } else {
+            Err(Error::not_found("account", account))
+        }
+    }
+
+    /// Sets the account's own daily email budget in `mode`: emails of that mode it may send
+    /// per UTC day (`None`: back to the service's default, `EmailSettings::daily_limit`). It
+    /// applies from the next email, in every process on the store; emails sent earlier in the
+    /// day count towards it. `not_found` if the account does not exist.
+    pub async fn set_email_daily_limit(
+        &self,
+        account: &str,
+        mode: crate::model::Mode,
+        limit: Option<u32>,
+    ) -> Result<()> {
+        if self
+            .svc
+            .inner
+            .store
+            .set_email_daily_limit(account, mode, limit)
             .await?
         {
             self.svc.inner.keys.forget_account(account);

@@ -154,6 +154,8 @@ mod tests {
                 monthly_allowance: 10,
                 created_at: at,
                 storage_quota: None,
+                test_email_daily_limit: None,
+                live_email_daily_limit: None,
             },
         )
     }

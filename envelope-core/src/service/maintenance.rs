@@ -158,6 +158,7 @@ async fn retention_periodically(svc: &SigningService, every: Duration) {
                 live_envelopes_emptied = r.live_envelopes,
                 blobs = r.blobs,
                 orphan_blobs = r.orphan_blobs,
+                emails = r.emails,
                 "retention sweep done"
             ),
             Err(e) => tracing::error!(error = ?e, "retention sweep failed"),

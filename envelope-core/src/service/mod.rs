@@ -49,7 +49,7 @@ pub use lifecycle::{
     ReminderTarget, SigningLink, SigningUrl, document_param,
 };
 pub use maintenance::Maintenance;
-pub use outbox::{EmailSettings, EmailWorker};
+pub use outbox::{EmailDailyLimits, EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;

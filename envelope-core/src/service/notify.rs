@@ -144,6 +144,8 @@ pub(crate) fn queue_emails(
             next_attempt_at: Some(lease_until),
             finished_at: None,
             last_error: None,
+            failure_reason: None,
+            budget_taken: false,
         });
         ids.push(id);
     }
@@ -217,6 +219,7 @@ impl SigningService {
             html: Some(c.html),
             attachments: vec![],
             envelope: rec.id.to_string(),
+            mode: rec.mode,
         }
     }
 
@@ -362,6 +365,7 @@ impl SigningService {
             html: Some(c.html),
             attachments,
             envelope: rec.id.to_string(),
+            mode: rec.mode,
         }))
     }
 
@@ -532,6 +536,8 @@ mod tests {
                 next_attempt_at: Some(now),
                 finished_at: None,
                 last_error: None,
+                failure_reason: None,
+                budget_taken: false,
             };
             match svc.render_email(rec, &queued, now).await.unwrap() {
                 Rendered::Send(e) => out.push(e),
@@ -792,6 +798,8 @@ mod tests {
             next_attempt_at: Some(rec.created_at),
             finished_at: None,
             last_error: None,
+            failure_reason: None,
+            budget_taken: false,
         };
         assert!(matches!(
             svc.render_email(&rec, &queued, rec.created_at)

@@ -15,9 +15,24 @@
 //!
 //! Delivery is at least once: a process that dies after the mail server took a message but
 //! before recording it sends that email again when the lease ends.
+//!
+//! Each email is taken from its account's daily email budget for the envelope's mode
+//! ([`EmailSettings::daily_limit`], or the account's own) just before its first send, through
+//! the store's atomic [`Store::take_email`](crate::store::Store::take_email), so that servers
+//! sharing a store count together. An email past the budget is not sent: it ends `failed` with
+//! `failure_reason` `email_limit` and the event `envelope.email_failed`. An email counts once,
+//! whatever comes of it: a send that fails does not give its place back (a retry does not count
+//! it again), so failing addresses cannot be used to send past the budget.
+//!
+//! Fairness between accounts: the worker takes due envelopes in turns by account
+//! ([`Store::due_emails`](crate::store::Store::due_emails)), and the sends of this process wait
+//! for a slot in turns by account too ([`super::fair_gate`]), so one account's burst delays
+//! another account's email by a few sends at most, never by the length of the burst.
 
-use std::sync::Arc;
+mod fair_gate;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use chrono::Duration;
 use tokio::sync::Notify;
@@ -26,7 +41,7 @@ use super::SigningService;
 use super::notify::Rendered;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::model::{EmailStatus, EnvelopeRecord, EventType, Scope};
+use crate::model::{EmailFailure, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;
 
@@ -40,8 +55,49 @@ pub struct EmailSettings {
     pub lease: Duration,
     /// How often the worker looks for due emails.
     pub poll_interval: std::time::Duration,
-    /// Envelopes whose emails are being sent at once, in this process.
+    /// Envelopes whose emails are being sent at once, in this process; past it, sends wait and
+    /// take the freed places in turns by account. Also how many the worker starts at most.
     pub max_in_flight: usize,
+    /// How many emails an account may send per UTC day in each mode, unless the account has a
+    /// budget of its own (`Admin::set_email_daily_limit`).
+    pub daily_limit: EmailDailyLimits,
+}
+
+/// Emails per account and UTC day, by mode; `None` is no budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EmailDailyLimits {
+    /// Test mode: 100 by default, so that a test key cannot be used to send bulk email.
+    pub test: Option<u32>,
+    /// Live mode: no budget by default.
+    pub live: Option<u32>,
+}
+
+impl EmailDailyLimits {
+    /// The default test-mode budget: enough for any integration test suite, too few for spam.
+    pub const DEFAULT_TEST: u32 = 100;
+
+    /// No budget in either mode.
+    pub const UNLIMITED: EmailDailyLimits = EmailDailyLimits {
+        test: None,
+        live: None,
+    };
+
+    /// The budget of `mode`.
+    pub fn of(&self, mode: Mode) -> Option<u32> {
+        match mode {
+            Mode::Test => self.test,
+            Mode::Live => self.live,
+        }
+    }
+}
+
+impl Default for EmailDailyLimits {
+    fn default() -> Self {
+        EmailDailyLimits {
+            test: Some(Self::DEFAULT_TEST),
+            live: None,
+        }
+    }
 }
 
 impl EmailSettings {
@@ -59,15 +115,19 @@ impl Default for EmailSettings {
             lease: Duration::seconds(60),
             poll_interval: std::time::Duration::from_secs(1),
             max_in_flight: 16,
+            daily_limit: EmailDailyLimits::default(),
         }
     }
 }
 
-/// Sends of this process still running, so that shutdown and tests can wait for them.
+/// Sends of this process still running, so that shutdown and tests can wait for them, and the
+/// slots they run in ([`fair_gate`]).
 #[derive(Debug, Default)]
 pub(crate) struct InFlight {
     count: AtomicUsize,
     idle: Notify,
+    /// Made on the first send, with [`EmailSettings::max_in_flight`] slots.
+    gate: OnceLock<Arc<fair_gate::FairGate>>,
 }
 
 /// Holds one count of [`InFlight`] while a send runs.
@@ -91,6 +151,10 @@ impl InFlight {
         self.count.load(Ordering::Acquire)
     }
 
+    fn gate(&self, slots: usize) -> &Arc<fair_gate::FairGate> {
+        self.gate.get_or_init(|| fair_gate::FairGate::new(slots))
+    }
+
     async fn idle(&self) {
         loop {
             let notified = self.idle.notified();
@@ -109,8 +173,20 @@ impl InFlight {
 enum Outcome {
     Sent,
     Canceled(&'static str),
-    Failed { error: String, permanent: bool },
+    Failed {
+        error: String,
+        permanent: bool,
+    },
+    /// Not sent: the account's daily budget for the mode was used up.
+    OverBudget,
 }
+
+/// One attempt: the email, what came of it, and whether it took its place in the daily budget
+/// in this attempt.
+type Attempted = (String, Outcome, bool);
+
+/// `last_error` of an email past the daily budget.
+const OVER_BUDGET: &str = "the account's daily email limit was reached";
 
 const MAX_WRITES: usize = 8;
 
@@ -192,6 +268,9 @@ impl SigningService {
         let (scope, id) = (rec.scope(), rec.id.clone());
         tokio::spawn(async move {
             let _guard = guard;
+            let slots = svc.inner.settings.email.max_in_flight;
+            let gate = svc.inner.emails_in_flight.gate(slots).clone();
+            let _slot = gate.acquire(&scope.account).await;
             svc.send_emails(&scope, &id, &leases).await;
         });
     }
@@ -231,7 +310,7 @@ impl SigningService {
                 return;
             }
         };
-        let mut outcomes = Vec::with_capacity(leases.len());
+        let mut outcomes: Vec<Attempted> = Vec::with_capacity(leases.len());
         for (eid, lease) in leases {
             let Some(queued) = rec.emails.iter().find(|e| {
                 e.id == *eid
@@ -241,19 +320,30 @@ impl SigningService {
                 continue;
             };
             let now = self.now();
+            let mut taken = false;
             let outcome = match self.render_email(&rec, queued, now).await {
                 Ok(Rendered::Cancel(why)) => Outcome::Canceled(why),
-                Ok(Rendered::Send(email)) => match self.inner.mailer.send(&email).await {
-                    Ok(()) => Outcome::Sent,
-                    Err(e) => {
-                        let (error, permanent) = crate::mail::describe_failure(&*e);
-                        tracing::warn!(
-                            envelope = %rec.id, email = %eid, kind = queued.kind.as_str(),
-                            attempt = queued.attempts + 1, permanent, error = %e, "email not sent"
-                        );
-                        Outcome::Failed { error, permanent }
+                Ok(Rendered::Send(email)) => {
+                    let within = if queued.budget_taken {
+                        Ok(true)
+                    } else {
+                        self.take_budget(&rec, now).await
+                    };
+                    match within {
+                        Ok(true) => {
+                            taken = !queued.budget_taken;
+                            self.send_one(&rec, queued, &email).await
+                        }
+                        Ok(false) => Outcome::OverBudget,
+                        Err(e) => {
+                            tracing::warn!(envelope = %rec.id, email = %eid, error = %e, "email budget not read");
+                            Outcome::Failed {
+                                error: "the service could not prepare the email".into(),
+                                permanent: false,
+                            }
+                        }
                     }
-                },
+                }
                 Err(e) => {
                     tracing::warn!(envelope = %rec.id, email = %eid, error = %e, "email not prepared");
                     Outcome::Failed {
@@ -262,7 +352,7 @@ impl SigningService {
                     }
                 }
             };
-            outcomes.push((eid.clone(), outcome));
+            outcomes.push((eid.clone(), outcome, taken));
         }
         if outcomes.is_empty() {
             return;
@@ -273,14 +363,41 @@ impl SigningService {
         }
     }
 
+    /// Takes the email's place in its account's daily budget for the envelope's mode (the
+    /// account's own, else the service's default): `false` when the budget is used up.
+    async fn take_budget(&self, rec: &EnvelopeRecord, now: Timestamp) -> Result<bool> {
+        let day = now.datetime().format("%Y-%m-%d").to_string();
+        let default = self.inner.settings.email.daily_limit.of(rec.mode);
+        Ok(self
+            .inner
+            .store
+            .take_email(&rec.account, rec.mode, &day, default)
+            .await?)
+    }
+
+    /// Hands one message to the mailer.
+    async fn send_one(
+        &self,
+        rec: &EnvelopeRecord,
+        queued: &crate::model::EmailRecord,
+        email: &crate::mail::Email,
+    ) -> Outcome {
+        match self.inner.mailer.send(email).await {
+            Ok(()) => Outcome::Sent,
+            Err(e) => {
+                let (error, permanent) = crate::mail::describe_failure(&*e);
+                tracing::warn!(
+                    envelope = %rec.id, email = %queued.id, kind = queued.kind.as_str(),
+                    attempt = queued.attempts + 1, permanent, error = %e, "email not sent"
+                );
+                Outcome::Failed { error, permanent }
+            }
+        }
+    }
+
     /// Writes the outcomes into the record (re-reading it when another write came first), with
     /// `envelope.email_failed` for each email that failed for good.
-    async fn record_outcomes(
-        &self,
-        scope: &Scope,
-        id: &str,
-        outcomes: &[(String, Outcome)],
-    ) -> Result<()> {
+    async fn record_outcomes(&self, scope: &Scope, id: &str, outcomes: &[Attempted]) -> Result<()> {
         for _ in 0..MAX_WRITES {
             let Some(current) = self.inner.store.get_envelope(scope, id).await? else {
                 return Ok(());
@@ -289,13 +406,14 @@ impl SigningService {
             let mut next = current.clone();
             let mut failed = Vec::new();
             let mut counted: Vec<&'static str> = Vec::new();
-            for (eid, outcome) in outcomes {
+            for (eid, outcome, taken) in outcomes {
                 let Some(e) = next.emails.iter_mut().find(|e| e.id == *eid) else {
                     continue;
                 };
                 if e.status != EmailStatus::Pending {
                     continue;
                 }
+                e.budget_taken |= *taken;
                 match outcome {
                     Outcome::Sent => {
                         counted.push("sent");
@@ -311,6 +429,15 @@ impl SigningService {
                         e.finished_at = Some(now);
                         e.next_attempt_at = None;
                         e.last_error = Some((*why).into());
+                    }
+                    Outcome::OverBudget => {
+                        counted.push("over_limit");
+                        e.status = EmailStatus::Failed;
+                        e.finished_at = Some(now);
+                        e.next_attempt_at = None;
+                        e.last_error = Some(OVER_BUDGET.into());
+                        e.failure_reason = Some(EmailFailure::EmailLimit);
+                        failed.push(e.clone());
                     }
                     Outcome::Failed { error, permanent } => {
                         e.attempts += 1;
@@ -331,6 +458,11 @@ impl SigningService {
                                 e.status = EmailStatus::Failed;
                                 e.finished_at = Some(now);
                                 e.next_attempt_at = None;
+                                e.failure_reason = Some(if *permanent {
+                                    EmailFailure::Refused
+                                } else {
+                                    EmailFailure::RetriesExhausted
+                                });
                                 failed.push(e.clone());
                             }
                         }

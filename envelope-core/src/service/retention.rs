@@ -65,13 +65,20 @@ pub struct RetentionReport {
     pub blobs: usize,
     /// Blobs no record held, past the grace period.
     pub orphan_blobs: usize,
+    /// Copies of sent emails that the mailer kept (the file mailer's `.eml` files), past the
+    /// retention of their mode.
+    pub emails: usize,
 }
 
 impl RetentionReport {
-    /// Everything the sweep removed: envelopes, templates and orphan blobs (the `blobs` released
-    /// by live envelopes are not counted again).
+    /// Everything the sweep removed: envelopes, templates, orphan blobs and kept emails (the
+    /// `blobs` released by live envelopes are not counted again).
     pub fn total(&self) -> usize {
-        self.test_envelopes + self.test_templates + self.live_envelopes + self.orphan_blobs
+        self.test_envelopes
+            + self.test_templates
+            + self.live_envelopes
+            + self.orphan_blobs
+            + self.emails
     }
 }
 
@@ -145,7 +152,30 @@ impl SigningService {
             }
         }
         report.orphan_blobs = self.sweep_orphans(now - settings.orphan_grace).await?;
+        for (mode, days) in [
+            (Mode::Test, settings.test_days),
+            (Mode::Live, settings.live_days),
+        ] {
+            if let Some(days) = days {
+                report.emails += self
+                    .forget_emails(mode, now - Duration::days(i64::from(days)))
+                    .await;
+            }
+        }
         Ok(report)
+    }
+
+    /// Has the mailer delete the copies it keeps of emails of `mode` sent before `before`. A
+    /// failure (an unreadable mail directory) is logged and left to the next sweep: it must not
+    /// stop the retention of records.
+    async fn forget_emails(&self, mode: Mode, before: crate::clock::Timestamp) -> usize {
+        match self.inner.mailer.forget_before(mode, before).await {
+            Ok(n) => n,
+            Err(e) => {
+                tracing::warn!(mode = mode.as_str(), error = %e, "retention: kept emails not deleted");
+                0
+            }
+        }
     }
 
     /// Live retention of one envelope: the record keeps everything but its files; then the

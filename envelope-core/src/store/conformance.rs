@@ -18,6 +18,7 @@
 
 mod accounts;
 mod blobs;
+mod email;
 mod envelopes;
 pub mod fixtures;
 mod health;
@@ -28,6 +29,7 @@ mod retention;
 
 pub use accounts::{accounts_and_keys, links, scope_isolation};
 pub use blobs::{blob_listing, blob_streams, blobs};
+pub use email::{due_emails_fairness, email_budget, email_budget_raced};
 pub use envelopes::{
     allowance, allowance_raced, due_emails, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
@@ -72,6 +74,9 @@ pub const CLAUSES: &[&str] = &[
     "list_filters",
     "expired_envelopes",
     "due_emails",
+    "due_emails_fairness",
+    "email_budget",
+    "email_budget_raced",
     "webhook_endpoints",
     "links",
     "idempotency",
@@ -111,6 +116,9 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     webhook_delivery_pages(store.clone(), blobs.clone()).await;
     expired_envelopes(store.clone(), blobs.clone()).await;
     due_emails(store.clone(), blobs.clone()).await;
+    due_emails_fairness(store.clone(), blobs.clone()).await;
+    email_budget(store.clone(), blobs.clone()).await;
+    email_budget_raced(store.clone(), blobs.clone()).await;
     webhook_endpoints(store.clone(), blobs.clone()).await;
     links(store.clone(), blobs.clone()).await;
     idempotency(store.clone(), blobs.clone()).await;

@@ -17,6 +17,8 @@ struct Inner {
     accounts: Vec<Account>,
     keys: Vec<ApiKey>,
     usage: HashMap<(String, String), u32>,
+    /// Emails taken from the daily budgets, by account, mode and day.
+    emails: HashMap<(String, Mode, String), u32>,
     templates: Ordered<TemplateRecord>,
     envelopes: Ordered<EnvelopeRecord>,
     events: Ordered<EventRecord>,
@@ -408,6 +410,50 @@ impl Store for MemoryStore {
         Ok(self.lock().stored.get(account).copied().unwrap_or(0))
     }
 
+    async fn set_email_daily_limit(
+        &self,
+        account: &str,
+        mode: Mode,
+        limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        let mut g = self.lock();
+        Ok(match g.accounts.iter_mut().find(|a| a.id == account) {
+            Some(a) => {
+                match mode {
+                    Mode::Test => a.test_email_daily_limit = limit,
+                    Mode::Live => a.live_email_daily_limit = limit,
+                }
+                true
+            }
+            None => false,
+        })
+    }
+
+    async fn take_email(
+        &self,
+        account: &str,
+        mode: Mode,
+        day: &str,
+        default_limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        let mut g = self.lock();
+        let own = g
+            .accounts
+            .iter()
+            .find(|a| a.id == account)
+            .and_then(|a| a.email_daily_limit(mode));
+        let limit = own.or(default_limit);
+        let used = g
+            .emails
+            .entry((account.to_string(), mode, day.to_string()))
+            .or_insert(0);
+        if limit.is_some_and(|l| *used >= l) {
+            return Ok(false);
+        }
+        *used = used.saturating_add(1);
+        Ok(true)
+    }
+
     async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
         Ok(self
             .lock()
@@ -566,11 +612,23 @@ impl Store for MemoryStore {
             .map(|id| &g.envelopes.by_id[id])
             .filter_map(|e| e.next_email_at().filter(|t| *t <= now).map(|t| (t, e)))
             .collect();
+        // Insertion order breaks ties (the stable sort keeps it), as `seq` does in SQL.
         due.sort_by_key(|(t, _)| *t);
-        Ok(due
+        // In turns by account: each record's turn is its rank among its account's due records.
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        let mut turns: Vec<(usize, Timestamp, &EnvelopeRecord)> = due
+            .into_iter()
+            .map(|(t, e)| {
+                let turn = seen.entry(e.account.as_str()).or_insert(0);
+                *turn += 1;
+                (*turn, t, e)
+            })
+            .collect();
+        turns.sort_by_key(|(turn, t, _)| (*turn, *t));
+        Ok(turns
             .into_iter()
             .take(limit)
-            .map(|(_, e)| e.clone())
+            .map(|(_, _, e)| e.clone())
             .collect())
     }
 

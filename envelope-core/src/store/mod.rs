@@ -23,7 +23,12 @@
 //! - **Allowance**: a debit increments the usage of `(account, period)` only while it is below the
 //!   allowance; otherwise [`StoreError::InsufficientBalance`] and nothing is written.
 //! - **Email outbox**: [`Store::due_emails`] finds every record whose
-//!   [`EnvelopeRecord::next_email_at`] has come, whatever wrote it last.
+//!   [`EnvelopeRecord::next_email_at`] has come, whatever wrote it last, in turns by account:
+//!   each account's earliest due record first, then each account's second, and so on, so that
+//!   one account's backlog never hides another account's email.
+//! - **Email budget**: [`Store::take_email`] counts one email of `(account, mode, day)` only while
+//!   the day's count is below the budget (the account's own for the mode, else the default it is
+//!   given), atomically: concurrent takes from any number of processes never pass it together.
 //! - **Lists**: newest first (insertion order), keyset-paginated by the `starting_after` ID; an
 //!   item inserted while a caller pages never shifts the pages it has not read yet.
 //! - **Idempotency**: [`Store::idempotency_begin`] admits exactly one request per key and scope.
@@ -409,6 +414,27 @@ pub trait Store: Send + Sync + 'static {
     async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool>;
     /// Bytes of the blobs the account's records hold (each blob once).
     async fn storage_used(&self, account: &str) -> StoreResult<u64>;
+    /// Sets (or, with `None`, removes) the account's own daily email budget in `mode`
+    /// ([`Account::email_daily_limit`]); false when no such account.
+    async fn set_email_daily_limit(
+        &self,
+        account: &str,
+        mode: Mode,
+        limit: Option<u32>,
+    ) -> StoreResult<bool>;
+    /// Takes one email from the daily budget of `account` in `mode` on `day` (`YYYY-MM-DD`,
+    /// UTC): counts it and answers `true` while the day's count is below the budget, which is the
+    /// account's own for `mode` when set, else `default_limit` (`None`: no budget, every email is
+    /// counted and taken). Once the count has reached the budget, `false` and nothing counted.
+    /// Atomic: the budget is read and the count raised in one step, so concurrent takes from
+    /// several processes never pass it together.
+    async fn take_email(
+        &self,
+        account: &str,
+        mode: Mode,
+        day: &str,
+        default_limit: Option<u32>,
+    ) -> StoreResult<bool>;
 
     // Templates.
     /// Inserts a template, with its held file ([`TemplateRecord::held_files`]) counted towards the
@@ -472,8 +498,12 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Vec<EnvelopeRecord>>;
 
     /// Envelopes of any scope with a pending email due at or before `now`
-    /// ([`EnvelopeRecord::next_email_at`]), earliest due first: the email worker's query. A store
-    /// keeps `next_email_at` indexed as it writes each record.
+    /// ([`EnvelopeRecord::next_email_at`]): the email worker's query. In turns by account: first
+    /// the earliest due envelope of every account, then the second of every account, and so on;
+    /// within a turn earliest due first (ties in insertion order). So an account with thousands
+    /// of due envelopes takes one place per turn, and every other account's email is within the
+    /// first `limit` once `limit` is at least the number of accounts with due email. A store keeps
+    /// `next_email_at` indexed as it writes each record.
     async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>>;
 
     /// How much waits in the two outboxes, in every scope: for metrics.

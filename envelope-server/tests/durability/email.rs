@@ -6,6 +6,7 @@
 //! - the process is SIGKILLed after the envelope committed, while its email is being sent (the
 //!   relay accepted the connection and says nothing): after a restart the email arrives, once the
 //!   dead process's lease has run out.
+//! - the daily email budget, set by the option and by the admin command, with the file mailer.
 
 use std::io::Read;
 use std::net::{Ipv4Addr, TcpListener};
@@ -213,4 +214,89 @@ async fn an_email_cut_off_by_sigkill_arrives_after_a_restart() {
     // Exactly one message: the cut-off attempt never reached a working relay.
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert_eq!(sink.received(1).await.len(), 1);
+}
+
+/// The daily email budget on the real binary, set by its option (here through its environment
+/// variable) and by the admin command, with the `.eml` file mailer: past the budget the
+/// signing request is not written, the signer's `last_email` says `email_limit`, and an
+/// account's own budget from `accounts set-email-limit` applies to the running server's next
+/// email.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_daily_email_budget_holds_on_the_real_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let data_arg = data.to_str().unwrap().to_string();
+    let server = ServerProcess::start_with_env(
+        &["--data-dir", &data_arg],
+        &[("ENVELOPE_TEST_EMAIL_DAILY_LIMIT", "1")],
+        &tmp.path().join("server.log"),
+    );
+    let key = server.printed_test_key();
+    let base = server.base.clone();
+    let http = reqwest::Client::new();
+    let mail = data.join("mail");
+    let emls = || {
+        std::fs::read_dir(&mail)
+            .map(|d| {
+                d.filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .filter(|n| n.ends_with(".eml"))
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
+    };
+    let settled = |l: &Value| l["status"] != "pending";
+
+    let first = create(&http, &base, &key).await;
+    let sent = wait_for(&http, &base, &key, &first, Duration::from_secs(20), settled).await;
+    assert_eq!(sent["status"], "sent", "{sent}");
+    let second = create(&http, &base, &key).await;
+    let over = wait_for(
+        &http,
+        &base,
+        &key,
+        &second,
+        Duration::from_secs(20),
+        settled,
+    )
+    .await;
+    assert_eq!(over["status"], "failed", "{over}");
+    assert_eq!(over["failure_reason"], "email_limit", "{over}");
+    let written = emls();
+    assert_eq!(written.len(), 1, "{written:?}");
+    assert!(written[0].contains("-test-signing_request-"), "{written:?}");
+
+    // The admin command gives the account a budget of its own, which the running server
+    // applies to its next email.
+    let account: Value = http
+        .get(format!("{base}/v1/account"))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_envelope-server"))
+        .args(["accounts", "--data-dir", &data_arg, "set-email-limit"])
+        .args(["--account", account["id"].as_str().unwrap()])
+        .args(["--mode", "test", "--daily", "5"])
+        .env("ENVELOPE_LOG", "warn")
+        .env_remove("ENVELOPE_DATABASE_URL")
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("test emails limited to 5 per day"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let third = create(&http, &base, &key).await;
+    let sent = wait_for(&http, &base, &key, &third, Duration::from_secs(20), settled).await;
+    assert_eq!(sent["status"], "sent", "{sent}");
+    assert_eq!(emls().len(), 2);
 }

@@ -8,6 +8,7 @@ mod bodies;
 mod choices;
 mod connections;
 mod documents;
+mod emails;
 mod envelopes;
 mod health;
 mod idempotency;

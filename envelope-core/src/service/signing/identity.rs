@@ -307,6 +307,7 @@ impl SigningService {
                         html: Some(c.html),
                         attachments: vec![],
                         envelope: next.id.to_string(),
+                        mode: next.mode,
                     }));
                 }
                 Err(StoreError::Conflict) => continue,

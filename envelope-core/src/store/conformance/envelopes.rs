@@ -537,6 +537,8 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         next_attempt_at: at.map(t),
         finished_at: None,
         last_error: Some("the mail server could not be reached".into()),
+        failure_reason: None,
+        budget_taken: false,
     };
     let make = |scope: &Scope, emails: &[(EmailStatus, Option<i64>)]| {
         let mut e = envelope(scope);

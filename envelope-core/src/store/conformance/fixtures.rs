@@ -34,6 +34,8 @@ pub fn account(allowance: u32) -> Account {
         monthly_allowance: allowance,
         created_at: t(0),
         storage_quota: None,
+        test_email_daily_limit: None,
+        live_email_daily_limit: None,
     }
 }
 

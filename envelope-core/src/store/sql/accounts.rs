@@ -1,16 +1,17 @@
 //! Accounts, API keys and allowance usage.
 //!
-//! `accounts.monthly_allowance`, `accounts.storage_quota` and `api_keys.revoked_at` change in
-//! place, so they are columns that win over the copy in the JSON document: a single conditional
-//! `UPDATE` changes them, without a read-modify-write of the document. The bytes an account
-//! stores are `storage_usage` (kept by `held.rs`).
+//! `accounts.monthly_allowance`, `accounts.storage_quota`, the accounts' daily email budgets and
+//! `api_keys.revoked_at` change in place, so they are columns that win over the copy in the JSON
+//! document: a single conditional `UPDATE` changes them, without a read-modify-write of the
+//! document. The bytes an account stores are `storage_usage` (kept by `held.rs`); the emails it
+//! sent per mode and day are `email_usage`.
 
 use super::{
     SqlStore, db_err, decode, encode, from_millis, millis, point_read, with_pool, with_tx,
     with_write,
 };
 use crate::clock::Timestamp;
-use crate::model::{Account, ApiKey};
+use crate::model::{Account, ApiKey, Mode};
 use crate::store::StoreResult;
 
 const INSERT_ACCOUNT: &str =
@@ -18,11 +19,36 @@ const INSERT_ACCOUNT: &str =
 const INSERT_KEY: &str =
     "INSERT INTO api_keys (id, account, hash, revoked_at, doc) VALUES ($1, $2, $3, $4, $5)";
 
-fn account_from_row((allowance, quota, doc): (i64, Option<i64>, String)) -> StoreResult<Account> {
+type AccountRow = (i64, Option<i64>, Option<i64>, Option<i64>, String);
+
+fn account_from_row((allowance, quota, test, live, doc): AccountRow) -> StoreResult<Account> {
     let mut a: Account = decode("account", &doc)?;
     a.monthly_allowance = u32::try_from(allowance).unwrap_or(u32::MAX);
     a.storage_quota = quota.map(|q| u64::try_from(q).unwrap_or(0));
+    let limit = |l: Option<i64>| l.map(|l| u32::try_from(l).unwrap_or(u32::MAX));
+    a.test_email_daily_limit = limit(test);
+    a.live_email_daily_limit = limit(live);
     Ok(a)
+}
+
+/// The account's own budget for the mode `$2`, read in the budget's statement.
+const OWN_LIMIT: &str = "(SELECT CASE WHEN $2 = 'test' THEN test_email_daily_limit \
+    ELSE live_email_daily_limit END FROM accounts WHERE id = $1)";
+
+/// Takes one email from `(account, mode, day)` = `($1, $2, $3)` while the count is below the
+/// budget (own, else the default `$4`, else none): no row changed means refused. The budget is
+/// read in the statement, under the usage row's lock (PostgreSQL) or the one writer (SQLite),
+/// so two processes never both take the last email.
+fn take_email_sql() -> &'static String {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        format!(
+            "INSERT INTO email_usage (account, mode, day, used) \
+             SELECT $1, $2, $3, 1 WHERE 0 < COALESCE({OWN_LIMIT}, $4, 1) \
+             ON CONFLICT (account, mode, day) DO UPDATE SET used = email_usage.used + 1 \
+             WHERE email_usage.used < COALESCE({OWN_LIMIT}, $4, email_usage.used + 1)"
+        )
+    })
 }
 
 /// Quotas are `u64` in records and `BIGINT` in the database.
@@ -73,16 +99,18 @@ impl SqlStore {
     pub(super) async fn get_account_impl(&self, id: &str) -> StoreResult<Option<Account>> {
         let row = point_read!(
             &self.pool,
-            "SELECT monthly_allowance, storage_quota, doc FROM accounts WHERE id = $1",
-            (id) as (i64, Option<i64>, String)
+            "SELECT monthly_allowance, storage_quota, test_email_daily_limit, \
+             live_email_daily_limit, doc FROM accounts WHERE id = $1",
+            (id) as (i64, Option<i64>, Option<i64>, Option<i64>, String)
         );
         row.map(account_from_row).transpose()
     }
 
     pub(super) async fn list_accounts_impl(&self) -> StoreResult<Vec<Account>> {
-        let rows: Vec<(i64, Option<i64>, String)> = with_pool!(&self.pool, |p| {
+        let rows: Vec<AccountRow> = with_pool!(&self.pool, |p| {
             sqlx::query_as(
-                "SELECT monthly_allowance, storage_quota, doc FROM accounts ORDER BY seq",
+                "SELECT monthly_allowance, storage_quota, test_email_daily_limit, \
+                 live_email_daily_limit, doc FROM accounts ORDER BY seq",
             )
             .fetch_all(p)
             .await
@@ -117,6 +145,49 @@ impl SqlStore {
             sqlx::query("UPDATE accounts SET storage_quota = $2 WHERE id = $1")
                 .bind(account)
                 .bind(quota_column(quota))
+                .execute(e)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+        });
+        Ok(r > 0)
+    }
+
+    pub(super) async fn set_email_daily_limit_impl(
+        &self,
+        account: &str,
+        mode: Mode,
+        limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        let sql = match mode {
+            Mode::Test => "UPDATE accounts SET test_email_daily_limit = $2 WHERE id = $1",
+            Mode::Live => "UPDATE accounts SET live_email_daily_limit = $2 WHERE id = $1",
+        };
+        let r = with_write!(&self.pool, |e| {
+            sqlx::query(sql)
+                .bind(account)
+                .bind(limit.map(i64::from))
+                .execute(e)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+        });
+        Ok(r > 0)
+    }
+
+    pub(super) async fn take_email_impl(
+        &self,
+        account: &str,
+        mode: Mode,
+        day: &str,
+        default_limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        let r = with_write!(&self.pool, |e| {
+            sqlx::query(take_email_sql().as_str())
+                .bind(account)
+                .bind(mode.as_str())
+                .bind(day)
+                .bind(default_limit.map(i64::from))
                 .execute(e)
                 .await
                 .map_err(db_err)?
@@ -165,14 +236,24 @@ impl SqlStore {
     ) -> StoreResult<Option<(ApiKey, Account)>> {
         let row = point_read!(
             &self.pool,
-            "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.storage_quota, a.doc \
+            "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.storage_quota, \
+             a.test_email_daily_limit, a.live_email_daily_limit, a.doc \
              FROM api_keys k JOIN accounts a ON a.id = k.account WHERE k.hash = $1",
-            (hash) as (Option<i64>, String, i64, Option<i64>, String)
+            (hash)
+                as (
+                    Option<i64>,
+                    String,
+                    i64,
+                    Option<i64>,
+                    Option<i64>,
+                    Option<i64>,
+                    String
+                )
         );
-        row.map(|(revoked, key, allowance, quota, account)| {
+        row.map(|(revoked, key, allowance, quota, test, live, account)| {
             Ok((
                 key_from_row((revoked, key))?,
-                account_from_row((allowance, quota, account))?,
+                account_from_row((allowance, quota, test, live, account))?,
             ))
         })
         .transpose()

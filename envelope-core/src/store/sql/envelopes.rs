@@ -268,15 +268,22 @@ impl SqlStore {
         }
     }
 
-    /// Served by the partial index on `next_email_at` (migration 0004).
+    /// In turns by account: a record's turn is its rank among its account's due records. The
+    /// ranks are counted on the partial index of migration 0009 (`account, next_email_at, seq`)
+    /// without reading the records; only the `limit` chosen rows' documents are read.
     pub(super) async fn due_emails_impl(
         &self,
         now: Timestamp,
         limit: usize,
     ) -> StoreResult<Vec<EnvelopeRecord>> {
         self.envelopes_due(
-            "SELECT doc FROM envelopes WHERE next_email_at <= $1 \
-             ORDER BY next_email_at, seq LIMIT $2",
+            "SELECT e.doc FROM envelopes e JOIN ( \
+                 SELECT seq, next_email_at, ROW_NUMBER() OVER \
+                     (PARTITION BY account ORDER BY next_email_at, seq) AS turn \
+                 FROM envelopes WHERE next_email_at <= $1 \
+                 ORDER BY turn, next_email_at, seq LIMIT $2 \
+             ) due ON e.seq = due.seq \
+             ORDER BY due.turn, due.next_email_at, due.seq",
             now,
             limit,
         )

@@ -56,6 +56,24 @@ impl Store for SqlStore {
     async fn storage_used(&self, account: &str) -> StoreResult<u64> {
         self.storage_used_impl(account).await
     }
+    async fn set_email_daily_limit(
+        &self,
+        account: &str,
+        mode: Mode,
+        limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        self.set_email_daily_limit_impl(account, mode, limit).await
+    }
+    async fn take_email(
+        &self,
+        account: &str,
+        mode: Mode,
+        day: &str,
+        default_limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        self.take_email_impl(account, mode, day, default_limit)
+            .await
+    }
 
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()> {
         self.insert_template_impl(template).await
