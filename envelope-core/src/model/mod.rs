@@ -23,6 +23,7 @@ pub use envelope::{
     StoredFile,
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
+pub(crate) use envelope::declined_reason;
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
 pub use template::{Template, TemplateRecord};
 pub use webhook::{

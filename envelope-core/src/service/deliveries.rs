@@ -7,6 +7,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EventId;
 use crate::model::{DeliveryStatus, EndpointStatus, List, Scope};
+use std::sync::Arc;
 use crate::webhook::worker::new_delivery;
 use crate::webhook::{WebhookWorker, WorkerSettings};
 
@@ -49,11 +50,15 @@ pub struct DeliveryView {
 impl SigningService {
     /// The worker that sends this service's webhook deliveries.
     pub fn webhook_worker(&self, settings: WorkerSettings) -> WebhookWorker {
+        let key = self.inner.response_key.clone();
         WebhookWorker::new(
             self.inner.store.clone(),
             self.inner.sink.clone(),
             self.inner.clock.clone(),
             settings,
+            Arc::new(move |endpoint: &str, stored: &str| {
+                key.open_webhook_secret(endpoint, stored).ok()
+            }),
         )
     }
 

@@ -52,7 +52,7 @@ pub use outbox::{EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
-pub use response_key::ResponseKey;
+pub use response_key::{KeyCheck, ResponseKey};
 pub use retention::{Retention, RetentionReport};
 pub use signing::{
     ClientInfo, DocumentPages, DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize,
@@ -478,11 +478,14 @@ impl SigningService {
                     .response_key
                     .open(&ctx.scope(), key, stored.status, &stored.body)
                     .map_err(|_| {
-                        Error::Internal(
+                        // A start refuses a key that differs from the database's
+                        // (`ResponseKey::check_against`); a record that still does not open was
+                        // altered, or written before the check existed. Never a 500.
+                        tracing::warn!(
                             "an idempotency record does not decrypt: the response key changed \
                              or the record was altered"
-                                .into(),
-                        )
+                        );
+                        Error::IdempotencyRecordUnreadable
                     })?;
                 Ok(IdempotencyBegin::Replay(StoredResponse {
                     status: stored.status,
