@@ -340,6 +340,43 @@ mod tests {
         assert_eq!(first.check_against(&store).await.unwrap(), KeyCheck::Matches);
     }
 
+    /// Two services on one store with different keys (what the start's check prevents): a
+    /// replay of the other's record is a clear 422 refusal, never an internal error, and the
+    /// record still replays under its own key.
+    #[tokio::test]
+    async fn a_record_sealed_under_another_key_is_refused_clearly() {
+        use crate::error::ErrorKind;
+        use crate::service::SigningService;
+        use crate::store::{IdempotencyBegin, MemoryStore, StoredResponse};
+        let store = std::sync::Arc::new(MemoryStore::new());
+        let a = SigningService::builder().store(store.clone()).build();
+        let b = SigningService::builder().store(store).build();
+        let acct = a.admin().create_account("Acme").await.unwrap();
+        let (ctx_a, ctx_b) = (
+            a.authenticate(&acct.test_key.secret).await.unwrap(),
+            b.authenticate(&acct.test_key.secret).await.unwrap(),
+        );
+        let begun = a.idempotency_begin(&ctx_a, "k-1", "fp").await.unwrap();
+        assert!(matches!(begun, IdempotencyBegin::Started { .. }), "{begun:?}");
+        let response = StoredResponse {
+            status: 201,
+            body: br#"{"secret":"whsec_x"}"#.to_vec(),
+        };
+        a.idempotency_finish(&ctx_a, "k-1", response.clone())
+            .await
+            .unwrap();
+        let e = b.idempotency_begin(&ctx_b, "k-1", "fp").await.unwrap_err();
+        assert_eq!(
+            (e.code(), e.kind()),
+            ("idempotency_key_unreadable", ErrorKind::Idempotency)
+        );
+        assert!(e.to_string().contains("new idempotency key"), "{e}");
+        assert_eq!(
+            a.idempotency_begin(&ctx_a, "k-1", "fp").await.unwrap(),
+            IdempotencyBegin::Replay(response)
+        );
+    }
+
     #[test]
     fn records_written_before_encryption_replay_as_they_are() {
         let k = ResponseKey::random();
