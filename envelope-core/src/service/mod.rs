@@ -335,10 +335,12 @@ impl SigningServiceBuilder {
         self.sealer = Some(sealer);
         self
     }
-    /// The key that encrypts the responses idempotency records keep. Without one the service
-    /// makes a random key, which suits a store that lives no longer than the process; a
-    /// persistent store needs a persistent key, shared by every server on it, or replays after a
-    /// restart fail (the server keeps it in `<data-dir>/idempotency.key`).
+    /// The key that encrypts the responses idempotency records keep and webhook endpoints'
+    /// signing secrets. Without one the service makes a random key, which suits a store that
+    /// lives no longer than the process; a persistent store needs a persistent key, shared by
+    /// every server on it, or replays and webhook deliveries after a restart fail (the server
+    /// keeps it in `<data-dir>/idempotency.key`). Check it against the store with
+    /// [`ResponseKey::check_against`] before serving, as the server does at every start.
     pub fn response_key(mut self, key: ResponseKey) -> Self {
         self.response_key = Some(key);
         self
