@@ -677,13 +677,31 @@ async fn live_retention_erases_personal_data_and_keeps_the_evidence() {
             assert_eq!(after.created_at, before.created_at);
             let (a, b) = (&after.signers[0], &before.signers[0]);
             assert_eq!(
-                (&a.id, &a.name, &a.email, a.status, a.signed_at, a.declined_at),
-                (&b.id, &b.name, &b.email, b.status, b.signed_at, b.declined_at)
+                (
+                    &a.id,
+                    &a.name,
+                    &a.email,
+                    a.status,
+                    a.signed_at,
+                    a.declined_at
+                ),
+                (
+                    &b.id,
+                    &b.name,
+                    &b.email,
+                    b.status,
+                    b.signed_at,
+                    b.declined_at
+                )
             );
             assert!(a.decline_reason.is_none());
             assert_eq!(after.files_deleted_at, Some(w.clock_now()));
             assert_eq!(
-                code(w.svc.envelope_file_link(&w.live, id, FileKind::Original).await),
+                code(
+                    w.svc
+                        .envelope_file_link(&w.live, id, FileKind::Original)
+                        .await
+                ),
                 "file_deleted"
             );
         }

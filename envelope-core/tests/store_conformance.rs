@@ -382,7 +382,11 @@ async fn sqlite_deleted_blobs_leave_no_bytes_behind() {
     };
     let store = SqlStore::open_sqlite(&path).await.unwrap();
     let blobs = store.blobs();
-    for (key, m, size) in [("big", &big, 300_000), ("small", &small, 200), ("kept", &kept, 200)] {
+    for (key, m, size) in [
+        ("big", &big, 300_000),
+        ("small", &small, 200),
+        ("kept", &kept, 200),
+    ] {
         blobs.put(key, pdf(m, size), fixtures::t(0)).await.unwrap();
     }
     store.close().await;

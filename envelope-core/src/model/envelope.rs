@@ -995,7 +995,10 @@ mod tests {
         assert_eq!(after.void_reason.as_deref(), Some("declined by Tenant"));
         // Kept: the parties, what happened and when, the documents, the caller's metadata.
         assert_eq!(a.signer.id, b.signer.id);
-        assert_eq!((&a.signer.name, &a.signer.email), (&b.signer.name, &b.signer.email));
+        assert_eq!(
+            (&a.signer.name, &a.signer.email),
+            (&b.signer.name, &b.signer.email)
+        );
         assert_eq!(a.signer.status, b.signer.status);
         assert_eq!(a.signer.declined_at, b.signer.declined_at);
         assert_eq!(a.consented_at, b.consented_at);
@@ -1021,5 +1024,4 @@ mod tests {
         let snapshot = serde_json::to_string(&snapshot).unwrap();
         assert!(!snapshot.contains("-X"), "{snapshot}");
     }
-
 }

@@ -17,13 +17,13 @@ use serde::{Deserialize, Serialize};
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
 pub use email::{EmailRecord, EmailStatus, SignerEmail};
+pub(crate) use envelope::declined_reason;
 pub use envelope::{
     CcRecipient, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles, EnvelopeRecord,
     EnvelopeStatus, MoreDocument, Reassignment, Signer, SignerRecord, SignerStatus, SignerValue,
     StoredFile,
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
-pub(crate) use envelope::declined_reason;
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
 pub use template::{Template, TemplateRecord};
 pub use webhook::{

@@ -7,9 +7,9 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EventId;
 use crate::model::{DeliveryStatus, EndpointStatus, List, Scope};
-use std::sync::Arc;
 use crate::webhook::worker::new_delivery;
 use crate::webhook::{WebhookWorker, WorkerSettings};
+use std::sync::Arc;
 
 /// One attempt as shown by `GET /events/{id}/deliveries`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

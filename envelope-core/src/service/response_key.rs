@@ -311,9 +311,16 @@ mod tests {
     fn sealed_texts_open_only_under_their_key_and_place() {
         let k = ResponseKey::random();
         let sealed = k.seal_text(b"we_1", "whsec_abc");
-        assert!(is_sealed(&sealed) && !sealed.contains("whsec_abc"), "{sealed}");
+        assert!(
+            is_sealed(&sealed) && !sealed.contains("whsec_abc"),
+            "{sealed}"
+        );
         assert_eq!(k.open_text(b"we_1", &sealed), Ok(Some("whsec_abc".into())));
-        assert_ne!(sealed, k.seal_text(b"we_1", "whsec_abc"), "a fresh nonce each time");
+        assert_ne!(
+            sealed,
+            k.seal_text(b"we_1", "whsec_abc"),
+            "a fresh nonce each time"
+        );
         assert_eq!(k.open_text(b"we_2", &sealed), Err(Unreadable));
         assert_eq!(
             ResponseKey::random().open_text(b"we_1", &sealed),
@@ -331,13 +338,22 @@ mod tests {
         let store = crate::store::MemoryStore::new();
         let first = ResponseKey::random();
         let again = ResponseKey::from_stored(first.to_stored().as_bytes()).unwrap();
-        assert_eq!(first.check_against(&store).await.unwrap(), KeyCheck::Recorded);
-        assert_eq!(again.check_against(&store).await.unwrap(), KeyCheck::Matches);
+        assert_eq!(
+            first.check_against(&store).await.unwrap(),
+            KeyCheck::Recorded
+        );
+        assert_eq!(
+            again.check_against(&store).await.unwrap(),
+            KeyCheck::Matches
+        );
         assert_eq!(
             ResponseKey::random().check_against(&store).await.unwrap(),
             KeyCheck::Mismatch
         );
-        assert_eq!(first.check_against(&store).await.unwrap(), KeyCheck::Matches);
+        assert_eq!(
+            first.check_against(&store).await.unwrap(),
+            KeyCheck::Matches
+        );
     }
 
     /// Two services on one store with different keys (what the start's check prevents): a
@@ -357,7 +373,10 @@ mod tests {
             b.authenticate(&acct.test_key.secret).await.unwrap(),
         );
         let begun = a.idempotency_begin(&ctx_a, "k-1", "fp").await.unwrap();
-        assert!(matches!(begun, IdempotencyBegin::Started { .. }), "{begun:?}");
+        assert!(
+            matches!(begun, IdempotencyBegin::Started { .. }),
+            "{begun:?}"
+        );
         let response = StoredResponse {
             status: 201,
             body: br#"{"secret":"whsec_x"}"#.to_vec(),

@@ -147,9 +147,8 @@ impl SigningService {
                  may have; delete one before creating another."
             )));
         }
-        let id = ids::WebhookEndpointId::trusted(
-            ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"),
-        );
+        let id =
+            ids::WebhookEndpointId::trusted(ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"));
         let secret = format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32));
         let rec = WebhookEndpointRecord {
             secret: self.inner.response_key.seal_webhook_secret(&id, &secret),
@@ -220,8 +219,7 @@ impl SigningService {
                     };
                     for mut ep in items.iter().cloned() {
                         let clear = |s: &str| !is_sealed(s);
-                        if !clear(&ep.secret) && !ep.previous_secret.as_deref().is_some_and(clear)
-                        {
+                        if !clear(&ep.secret) && !ep.previous_secret.as_deref().is_some_and(clear) {
                             continue;
                         }
                         if clear(&ep.secret) {

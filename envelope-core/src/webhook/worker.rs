@@ -263,7 +263,10 @@ impl WebhookWorker {
         async move {
             let _permit = permit;
             let account = due.delivery.account.clone();
-            (attempt(&*sink, &*clock, &settings, &open, due).await, account)
+            (
+                attempt(&*sink, &*clock, &settings, &open, due).await,
+                account,
+            )
         }
     }
 }

@@ -449,7 +449,10 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
     );
     assert_eq!(signer.signer.name, "Ada Lovelace", "the party stays named");
     store.close().await;
-    assert!(!file_holds(&database, &marker), "the marker is still in the file");
+    assert!(
+        !file_holds(&database, &marker),
+        "the marker is still in the file"
+    );
 }
 
 /// Whether the database file (and its WAL, if any) holds `needle`.

@@ -227,7 +227,14 @@ async fn a_server_with_another_idempotency_key_refuses_to_start() {
     let server = ServerProcess::start(&["--data-dir", &data_arg], &log);
     let key = server.printed_test_key();
     let body = json!({"url": "https://hooks.example.com/a", "events": ["*"]});
-    let first = post(&server.base, &key, "/v1/webhook_endpoints", "k-1", body.clone()).await;
+    let first = post(
+        &server.base,
+        &key,
+        "/v1/webhook_endpoints",
+        "k-1",
+        body.clone(),
+    )
+    .await;
     assert_eq!(first.0, 201);
     server.kill();
 
@@ -235,7 +242,12 @@ async fn a_server_with_another_idempotency_key_refuses_to_start() {
     let other = tmp.path().join("other.key");
     let other_arg = other.to_str().unwrap().to_string();
     let (ok, stderr) = refused_start(
-        &["--data-dir", &data_arg, "--idempotency-key-file", &other_arg],
+        &[
+            "--data-dir",
+            &data_arg,
+            "--idempotency-key-file",
+            &other_arg,
+        ],
         &[],
         tmp.path(),
     );
@@ -366,7 +378,11 @@ fn reveal(data: &str, endpoint: &str) -> String {
         .env_remove("ENVELOPE_IDEMPOTENCY_KEY_FILE")
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap().trim().to_string()
 }
 
@@ -417,16 +433,25 @@ async fn webhook_secrets_are_sealed_at_rest_and_still_sign() {
 
     // Not in the file, in any form the test can find: neither the secret nor its random part
     // (the idempotency record of the create is sealed too).
-    assert!(!database_holds(&db, &secret), "webhook secret stored in the clear");
+    assert!(
+        !database_holds(&db, &secret),
+        "webhook secret stored in the clear"
+    );
     assert!(!database_holds(&db, &secret["whsec_".len()..]));
     assert_eq!(reveal(&data_arg, &endpoint), secret);
 
     // A secret stored in the clear by an older binary.
     let legacy = format!("whsec_{}", envelope_core::ids::random_base62(32));
     {
-        let store = envelope_core::store::SqlStore::open_sqlite(&db).await.unwrap();
+        let store = envelope_core::store::SqlStore::open_sqlite(&db)
+            .await
+            .unwrap();
         use envelope_core::store::Store;
-        let mut rec = store.find_webhook_endpoint(&endpoint).await.unwrap().unwrap();
+        let mut rec = store
+            .find_webhook_endpoint(&endpoint)
+            .await
+            .unwrap()
+            .unwrap();
         rec.secret = legacy.clone();
         store.update_webhook_endpoint(&rec).await.unwrap();
         store.close().await;
@@ -443,7 +468,11 @@ async fn webhook_secrets_are_sealed_at_rest_and_still_sign() {
     // Stopped as an orchestrator stops it: the WAL is copied back into the file.
     let mut server = server;
     server.terminate();
-    assert!(server.wait_exit(std::time::Duration::from_secs(30)).is_some());
+    assert!(
+        server
+            .wait_exit(std::time::Duration::from_secs(30))
+            .is_some()
+    );
     assert!(!database_holds(&db, &legacy), "sealed at the start");
     assert_eq!(reveal(&data_arg, &endpoint), legacy);
 }

@@ -231,7 +231,13 @@ async fn live_retention_clears_what_signers_left_and_the_api_still_reads() {
             )
             .await
             .ok(200);
-        let token = link["url"].as_str().unwrap().rsplit('/').next().unwrap().to_string();
+        let token = link["url"]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .to_string();
         if declines {
             let reason = format!("no, because {marker}");
             s.svc

@@ -80,7 +80,8 @@ impl Store for SqlStore {
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
-        self.write_envelope(envelope, events, debit, true, false).await
+        self.write_envelope(envelope, events, debit, true, false)
+            .await
     }
     async fn update_envelope(
         &self,
@@ -88,7 +89,8 @@ impl Store for SqlStore {
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
-        self.write_envelope(envelope, events, debit, false, false).await
+        self.write_envelope(envelope, events, debit, false, false)
+            .await
     }
     async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()> {
         self.write_envelope(envelope, &[], None, false, true).await
