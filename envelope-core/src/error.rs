@@ -317,6 +317,17 @@ pub enum Error {
     /// Code `idempotency_key_in_use`, kind [`ErrorKind::IdempotencyInFlight`] (409).
     #[error("A request with this idempotency key is still being processed.")]
     IdempotencyKeyInUse,
+    /// An `Idempotency-Key` was sent again, its first request finished, and the response
+    /// stored for it does not open under this server's key (the servers on one database do
+    /// not share one key file, or the record was altered). Nothing was run again.
+    ///
+    /// Code `idempotency_key_unreadable`, kind [`ErrorKind::Idempotency`] (422).
+    #[error(
+        "The response stored for this idempotency key cannot be read by this server; the first \
+         request finished and was not run again. Check whether it took effect before sending it \
+         with a new idempotency key."
+    )]
+    IdempotencyRecordUnreadable,
     /// Every slot of the PDF pool stayed taken for as long as the request could wait. Nothing
     /// was changed; the same request can be sent again.
     ///
@@ -447,6 +458,7 @@ impl Error {
             RateLimited { .. } => "rate_limited",
             IdempotencyKeyReused => "idempotency_key_reused",
             IdempotencyKeyInUse => "idempotency_key_in_use",
+            IdempotencyRecordUnreadable => "idempotency_key_unreadable",
             Busy { .. } => "service_busy",
             PageNotDrawable { .. } => "page_not_drawable",
             Unavailable { .. } | Internal(_) => "internal_error",
@@ -472,7 +484,7 @@ impl Error {
             FileDeleted { .. } => ErrorKind::Gone,
             StorageQuotaExceeded { .. } => ErrorKind::QuotaExceeded,
             RateLimited { .. } => ErrorKind::RateLimited,
-            IdempotencyKeyReused => ErrorKind::Idempotency,
+            IdempotencyKeyReused | IdempotencyRecordUnreadable => ErrorKind::Idempotency,
             IdempotencyKeyInUse => ErrorKind::IdempotencyInFlight,
             Busy { .. } => ErrorKind::Unavailable,
             Unavailable { .. } | Internal(_) => ErrorKind::Internal,

@@ -169,11 +169,7 @@ pub fn decline(
     s.status = SignerStatus::Declined;
     s.declined_at = Some(now);
     s.decline_reason = reason.map(str::to_string);
-    let role = s.role.clone();
-    let text = match reason.map(str::trim).filter(|r| !r.is_empty()) {
-        Some(r) => format!("declined by {role}: {r}"),
-        None => format!("declined by {role}"),
-    };
+    let text = crate::model::declined_reason(&s.role, reason);
     void(env, &text, now)
 }
 

@@ -27,6 +27,8 @@ struct World {
     test: AuthContext,
     live: AuthContext,
     account: String,
+    /// The SQLite store and its directory (SQLite backend only).
+    sql: Option<SqlStore>,
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -39,10 +41,11 @@ enum Backend {
 const BACKENDS: [Backend; 2] = [Backend::Memory, Backend::Sqlite];
 
 async fn world(backend: Backend, retention: Retention) -> World {
-    let (store, blobs, dir): (Arc<dyn Store>, Arc<dyn BlobStore>, _) = match backend {
+    let (store, blobs, dir, sql): (Arc<dyn Store>, Arc<dyn BlobStore>, _, _) = match backend {
         Backend::Memory => (
             Arc::new(MemoryStore::new()),
             Arc::new(MemoryBlobStore::new()),
+            None,
             None,
         ),
         Backend::Sqlite => {
@@ -50,7 +53,12 @@ async fn world(backend: Backend, retention: Retention) -> World {
             let sql = SqlStore::open_sqlite(dir.path().join("envelope.db"))
                 .await
                 .unwrap();
-            (Arc::new(sql.clone()), Arc::new(sql.blobs()), Some(dir))
+            (
+                Arc::new(sql.clone()),
+                Arc::new(sql.blobs()),
+                Some(dir),
+                Some(sql),
+            )
         }
     };
     let clock = Arc::new(ManualClock::new(
@@ -76,6 +84,7 @@ async fn world(backend: Backend, retention: Retention) -> World {
         test,
         live,
         account: acct.account.id,
+        sql,
         _dir: dir,
     }
 }
@@ -542,4 +551,178 @@ async fn key_of(w: &World, mode: Mode) -> String {
         .await
         .unwrap()
         .secret
+}
+
+/// The bytes of the SQLite database file and its WAL (empty for the memory backend).
+fn database_bytes(w: &World) -> Vec<u8> {
+    let Some(dir) = &w._dir else {
+        return Vec::new();
+    };
+    let mut bytes = std::fs::read(dir.path().join("envelope.db")).unwrap();
+    if let Ok(wal) = std::fs::read(dir.path().join("envelope.db-wal")) {
+        bytes.extend(wal);
+    }
+    bytes
+}
+
+fn holds(bytes: &[u8], needle: &str) -> bool {
+    bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// Live retention empties the records it deletes the files of: what signers typed and drew,
+/// field values, the sender's data and message, IP addresses, browsers and decline reasons
+/// are gone from the record, its events and (SQLite, with `secure_delete`) the database
+/// file's bytes, while who signed or declined, when, and the documents' digests stay, and the
+/// envelope still reads through the API.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn live_retention_erases_personal_data_and_keeps_the_evidence() {
+    for backend in BACKENDS {
+        let retention = Retention {
+            live_days: Some(10),
+            ..Retention::default()
+        };
+        let w = world(backend, retention).await;
+        let marker = format!("Privacy{}Marker", envelope_core::ids::random_base62(10));
+        let ip = "203.0.113.77";
+        let tagged = support::simple_pdf(&[
+            "Agreement",
+            "{{data:salary}}",
+            "{{text:Client:note}}",
+            "{{signature:Client}}",
+        ]);
+        let create = |body: Value| {
+            let limits = w.svc.settings().limits.clone();
+            let p = CreateEnvelopeParams::parse(
+                Params::json(body).unwrap(),
+                Some(upload(tagged.clone())),
+                &limits,
+            )
+            .unwrap();
+            w.svc.create_envelope(&w.live, p)
+        };
+        let body = json!({
+            "signers": client(),
+            "data": {"salary": format!("salary of {marker}")},
+            "subject": format!("Contract {marker}"),
+            "message": format!("Dear Ada, {marker}"),
+            "metadata": {"order": "ord_1"},
+        });
+        let signed = create(body.clone()).await.unwrap().id;
+        let declined = create(body).await.unwrap().id;
+        let client_info = ClientInfo {
+            ip_address: Some(ip.into()),
+            user_agent: Some(format!("Browser/{marker}")),
+        };
+        let token = |id: EnvelopeId| {
+            let (svc, live) = (&w.svc, &w.live);
+            async move {
+                let link = svc.signing_url(live, &id, Some("Client")).await.unwrap();
+                link.url.rsplit('/').next().unwrap().to_string()
+            }
+        };
+        let mut input = SignInput {
+            consent: true,
+            ..SignInput::default()
+        };
+        input
+            .values
+            .insert("note".into(), SignerValue::Text(format!("note {marker}")));
+        input.values.insert(
+            "Client_signature".into(),
+            SignerValue::Typed(format!("Ada {marker}")),
+        );
+        let t = token(signed.clone()).await;
+        w.svc.sign(&t, None, input, &client_info).await.unwrap();
+        let t = token(declined.clone()).await;
+        let reason = format!("my reason is {marker}");
+        w.svc
+            .decline(&t, None, Some(&reason), &client_info)
+            .await
+            .unwrap();
+        let before_signed = w.svc.get_envelope(&w.live, &signed).await.unwrap();
+        let before_declined = w.svc.get_envelope(&w.live, &declined).await.unwrap();
+        assert_eq!(
+            before_declined.signers[0].decline_reason.as_deref(),
+            Some(reason.as_str())
+        );
+        if w.sql.is_some() {
+            // The check below can fail: the record is in the database's bytes (file or WAL).
+            let bytes = database_bytes(&w);
+            assert!(holds(&bytes, &marker) && holds(&bytes, ip), "{backend:?}");
+        }
+
+        w.advance(Duration::days(10) + Duration::milliseconds(1));
+        let report = w.svc.retention_sweep().await.unwrap();
+        assert_eq!(report.live_envelopes, 2, "{backend:?}: {report:?}");
+
+        for (id, before) in [(&signed, &before_signed), (&declined, &before_declined)] {
+            let rec = w
+                .store
+                .get_envelope(&w.live.scope(), id)
+                .await
+                .unwrap()
+                .unwrap();
+            let stored = serde_json::to_string(&rec).unwrap();
+            for gone in [marker.as_str(), ip] {
+                assert!(!stored.contains(gone), "{backend:?}: {gone} in {stored}");
+            }
+            let s = &rec.signers[0];
+            assert!(s.values.is_empty() && s.ip_address.is_none() && s.user_agent.is_none());
+            assert!(rec.data.is_empty() && rec.subject.is_none() && rec.message.is_none());
+            // The evidence of what happened stays, and the API still reads the envelope.
+            let after = w.svc.get_envelope(&w.live, id).await.unwrap();
+            assert_eq!(after.status, before.status);
+            assert_eq!(after.documents, before.documents, "names and digests");
+            assert_eq!(after.metadata, before.metadata);
+            assert_eq!(after.created_at, before.created_at);
+            let (a, b) = (&after.signers[0], &before.signers[0]);
+            assert_eq!(
+                (
+                    &a.id,
+                    &a.name,
+                    &a.email,
+                    a.status,
+                    a.signed_at,
+                    a.declined_at
+                ),
+                (
+                    &b.id,
+                    &b.name,
+                    &b.email,
+                    b.status,
+                    b.signed_at,
+                    b.declined_at
+                )
+            );
+            assert!(a.decline_reason.is_none());
+            assert_eq!(after.files_deleted_at, Some(w.clock_now()));
+            assert_eq!(
+                code(
+                    w.svc
+                        .envelope_file_link(&w.live, id, FileKind::Original)
+                        .await
+                ),
+                "file_deleted"
+            );
+        }
+        let after = w.svc.get_envelope(&w.live, &declined).await.unwrap();
+        assert_eq!(after.void_reason.as_deref(), Some("declined by Client"));
+        // The events' snapshots lost the decline reason too.
+        let all = ListParams {
+            limit: 100,
+            starting_after: None,
+        };
+        let events = w.svc.list_events(&w.live, &all, None).await.unwrap();
+        assert!(events.data.len() >= 4);
+        let listed = serde_json::to_string(&events.data).unwrap();
+        assert!(!listed.contains(&marker), "{backend:?}: {listed}");
+        if let Some(sql) = &w.sql {
+            // The database file keeps no copy in freed space (secure_delete) once the WAL is
+            // copied back.
+            sql.close().await;
+            let bytes = database_bytes(&w);
+            assert!(!holds(&bytes, &marker), "{backend:?}: marker in the file");
+            assert!(!holds(&bytes, ip), "{backend:?}: IP in the file");
+        }
+    }
 }

@@ -305,6 +305,12 @@ mod tests {
                 "idempotency_key_in_use",
             ),
             (
+                Error::IdempotencyRecordUnreadable,
+                422,
+                "idempotency_error",
+                "idempotency_key_unreadable",
+            ),
+            (
                 Error::Busy {
                     retry_after_secs: 2,
                 },

@@ -134,8 +134,9 @@ struct StoreArgs {
     /// endpoint from the AWS_* variables); default: in the database.
     #[arg(long, global = true, env = "ENVELOPE_BLOB_URL")]
     blob_url: Option<String>,
-    /// Key file of stored idempotency responses (AES-256-GCM), created on first start; default
-    /// <data-dir>/idempotency.key. Servers that share one database must use the same key.
+    /// Key file of stored idempotency responses and webhook secrets (AES-256-GCM), created on
+    /// first start; default <data-dir>/idempotency.key. Servers that share one database must use
+    /// the same key: a start with another key than the database's is refused.
     #[arg(long, global = true, env = "ENVELOPE_IDEMPOTENCY_KEY_FILE")]
     idempotency_key_file: Option<PathBuf>,
 }

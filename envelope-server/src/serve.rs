@@ -268,6 +268,11 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         }
     };
     let svc = svc.build();
+    // Secrets stored before they were sealed (a one-time pass; later starts find none).
+    let sealed = svc.seal_webhook_secrets().await?;
+    if sealed > 0 {
+        tracing::info!(endpoints = sealed, "webhook secrets sealed at rest");
+    }
     if let Some(acct) = svc.admin().bootstrap("Default account").await? {
         let mut out = std::io::stdout().lock();
         crate::admin::print_new_account(&acct, &mut out)?;

@@ -10,15 +10,16 @@
 //! The data dir is created 0700 and every file the server makes in it 0600 (database, WAL and
 //! shared memory, mail, keys): see `envelope_core::store::private`. It also holds
 //! `idempotency.key`, the key that encrypts the responses idempotency records keep (they may
-//! carry signing URLs and webhook secrets); servers sharing a PostgreSQL database must share
-//! that file, as they share `signing-page.secret`.
+//! carry signing URLs and webhook secrets) and the webhook secrets; servers sharing a PostgreSQL
+//! database must share that file, as they share `signing-page.secret`. Every open compares the
+//! key with the database's ([`ResponseKey::check_against`]) and refuses another one.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use envelope_core::error::BoxError;
-use envelope_core::service::ResponseKey;
+use envelope_core::service::{KeyCheck, ResponseKey};
 use envelope_core::store::{S3BlobStore, SqlStore, private};
 use envelope_core::{BlobStore, Store};
 
@@ -82,6 +83,13 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
         }
         None => SqlStore::open_sqlite(&options.data_dir.join("envelope.sqlite3")).await?,
     };
+    match response_key.check_against(&store).await? {
+        KeyCheck::Recorded => {
+            tracing::info!(key_file = %key_file.display(), "this database's records are encrypted with this idempotency key from now on");
+        }
+        KeyCheck::Matches => {}
+        KeyCheck::Mismatch => return Err(key_mismatch(&key_file).into()),
+    }
     let blobs: Arc<dyn BlobStore> = match options.blob_url.as_deref() {
         None => Arc::new(store.blobs()),
         Some(url) if url.starts_with("s3://") => Arc::new(S3BlobStore::from_env(url)?),
@@ -93,6 +101,18 @@ pub async fn open_store(options: &StoreOptions) -> Result<OpenedStore, BoxError>
         sql: store,
         response_key,
     })
+}
+
+/// Why a start with another key than the database's is refused, and what to set.
+pub fn key_mismatch(key_file: &Path) -> String {
+    format!(
+        "the idempotency key in {} is not the key this database's records were written with, so \
+         this server could not read its idempotency records or webhook secrets. Servers that \
+         share a database must share one key file: set --idempotency-key-file (or \
+         ENVELOPE_IDEMPOTENCY_KEY_FILE) to a copy of the key file of the servers already using \
+         this database (their <data-dir>/idempotency.key unless they set one). Nothing was changed.",
+        key_file.display()
+    )
 }
 
 /// Reads the key file, creating it (0600) on first start.

@@ -266,6 +266,53 @@ pub struct SignerRecord {
     pub identity: Option<IdentityRecord>,
 }
 
+impl SignerRecord {
+    /// Clears what the signer gave and left behind: the values they entered (drawings, typed
+    /// signatures, field values), their IP address and browser, their decline reason, and the
+    /// digests of their codes and grants. What they did and when stays (statuses, timestamps,
+    /// the identity check's method and time). Part of [`EnvelopeRecord::erase_personal_data`].
+    pub fn erase_personal_data(&mut self) {
+        self.values.clear();
+        self.ip_address = None;
+        self.user_agent = None;
+        self.signer.decline_reason = None;
+        if let Some(identity) = &mut self.identity {
+            identity.erase_secrets();
+        }
+    }
+}
+
+/// The `void_reason` of an envelope voided by a decline: `declined by <role>`, with the
+/// signer's reason when they gave one.
+pub(crate) fn declined_reason(role: &str, reason: Option<&str>) -> String {
+    match reason.map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => format!("declined by {role}: {r}"),
+        None => format!("declined by {role}"),
+    }
+}
+
+impl Envelope {
+    /// The same erasure as [`EnvelopeRecord::erase_personal_data`] on a view (an event's
+    /// `data.object` snapshot): decline reasons, the words of email failures, and a signer's
+    /// words in `void_reason`. A view never carries the rest (values, addresses, browsers,
+    /// `data`, subject, message).
+    pub fn erase_personal_data(&mut self) {
+        for s in &mut self.signers {
+            s.decline_reason = None;
+            if let Some(e) = &mut s.last_email {
+                e.last_error = None;
+            }
+        }
+        if let Some(declined) = self
+            .signers
+            .iter()
+            .find(|s| s.status == SignerStatus::Declined)
+        {
+            self.void_reason = Some(declined_reason(&declined.role, None));
+        }
+    }
+}
+
 /// A signer's place handed to someone else: when, and who held it until then.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reassignment {
@@ -610,6 +657,40 @@ impl EnvelopeRecord {
         .fold(self.created_at, Timestamp::max)
     }
 
+    /// Clears the personal data that the record keeps beyond the evidence of what happened:
+    /// live retention calls it in the same write that deletes the envelope's files
+    /// (`service/retention.rs`). Every field that holds a signer's or the sender's free text
+    /// or a client's traces is cleared here, so that a field added later has one place to be
+    /// cleared (docs/ROBUSTNESS.md, "Personal data does not outlive retention").
+    ///
+    /// Cleared: what each signer gave or left behind ([`SignerRecord::erase_personal_data`]),
+    /// the sender's `data` values and email `subject` and `message`, the words of email
+    /// failures (a mail server's answer may quote addresses), and a signer's words in
+    /// `void_reason` (a decline keeps `declined by <role>`).
+    ///
+    /// Kept: IDs, names and email addresses of signers, carbon copies and previous signers (they
+    /// name the parties, which the evidence is about), every timestamp and status, the
+    /// documents' names, sizes and digests, the fields' places, the caller's `metadata` (its own
+    /// keys that tie the record to its systems) and a sender's own void reason.
+    pub fn erase_personal_data(&mut self) {
+        for s in &mut self.signers {
+            s.erase_personal_data();
+        }
+        if let Some(declined) = self
+            .signers
+            .iter()
+            .find(|s| s.signer.status == SignerStatus::Declined)
+        {
+            self.void_reason = Some(declined_reason(&declined.signer.role, None));
+        }
+        self.data.clear();
+        self.subject = None;
+        self.message = None;
+        for e in &mut self.emails {
+            e.last_error = None;
+        }
+    }
+
     /// The stored files whose blobs this record needs: none once retention deleted them.
     pub fn held_files(&self) -> Vec<&StoredFile> {
         if self.files_deleted_at.is_some() {
@@ -874,5 +955,73 @@ mod tests {
         let view = serde_json::to_value(record.view()).unwrap();
         assert!(view["void_reason"].is_null() && view.get("void_reason").is_some());
         assert!(view["signers"][0].get("viewed_at").is_some());
+    }
+
+    /// What live retention clears and what it keeps, field by field, on a record with every
+    /// field set: the erased record holds none of the marker strings that stand for personal
+    /// data, and every kept field is unchanged.
+    #[test]
+    fn erase_personal_data_clears_what_people_left_and_keeps_the_evidence() {
+        let json = r#"{"id":"env_1","account":"acct_1","mode":"live","version":3,
+            "status":"voided","name":"Lease","delivery":"email",
+            "signers":[{"id":"sgn_1","role":"Tenant","name":"Ada","email":"ada@example.com",
+              "order":1,"status":"declined","viewed_at":"2026-11-25T18:00:00.000Z",
+              "declined_at":"2026-11-25T18:01:00.000Z","decline_reason":"REASON-X",
+              "sent_at":"2026-11-25T17:00:00.000Z","consented_at":"2026-11-25T18:00:30.000Z",
+              "ip_address":"IP-X","user_agent":"UA-X",
+              "values":{"sig":{"kind":"drawn","value":"DRAWN-X"},"t":{"kind":"text","value":"TEXT-X"},
+                "typed":{"kind":"typed","value":"TYPED-X"}},
+              "reassignments":[{"at":"2026-11-25T17:30:00.000Z","name":"Bob","email":"bob@example.com"}],
+              "identity":{"method":"access_code","salt":"SALT-X","access_code_hash":"HASH-X",
+                "email_code":{"hash":"CODE-X","expires_at":"2026-11-25T18:10:00.000Z"},
+                "verified_at":"2026-11-25T18:00:10.000Z","failed_attempts":1,
+                "grants":[{"hash":"GRANT-X","expires_at":"2026-11-26T06:00:00.000Z"}]}}],
+            "cc":[{"id":"rcp_1","name":"Cy","email":"cy@example.com"}],
+            "metadata":{"order":"ord_1"},"void_reason":"declined by Tenant: REASON-X",
+            "created_at":"2026-11-25T16:00:00.000Z","sent_at":"2026-11-25T17:00:00.000Z",
+            "voided_at":"2026-11-25T18:01:00.000Z","subject":"SUBJECT-X","message":"MESSAGE-X",
+            "data":{"salary":{"kind":"text","value":"DATA-X"}},
+            "original":{"blob":"blob_1","file_name":"lease.pdf","size":806,"sha256":"00"},
+            "emails":[{"id":"eml_1","kind":"signing_request","recipient":"sgn_1",
+              "status":"failed","attempts":3,"created_at":"2026-11-25T17:00:00.000Z",
+              "finished_at":"2026-11-25T17:10:00.000Z","last_error":"550 ERROR-X"}],
+            "files_deleted_at":"2026-12-25T00:00:00.000Z"}"#;
+        let before: EnvelopeRecord = serde_json::from_str(json).unwrap();
+        let mut after = before.clone();
+        after.erase_personal_data();
+        let stored = serde_json::to_string(&after).unwrap();
+        assert!(!stored.contains("-X"), "{stored}");
+        let (a, b) = (&after.signers[0], &before.signers[0]);
+        assert_eq!(after.void_reason.as_deref(), Some("declined by Tenant"));
+        // Kept: the parties, what happened and when, the documents, the caller's metadata.
+        assert_eq!(a.signer.id, b.signer.id);
+        assert_eq!(
+            (&a.signer.name, &a.signer.email),
+            (&b.signer.name, &b.signer.email)
+        );
+        assert_eq!(a.signer.status, b.signer.status);
+        assert_eq!(a.signer.declined_at, b.signer.declined_at);
+        assert_eq!(a.consented_at, b.consented_at);
+        assert_eq!(a.reassignments, b.reassignments);
+        let (ia, ib) = (a.identity.as_ref().unwrap(), b.identity.as_ref().unwrap());
+        assert_eq!((ia.method, ia.verified_at), (ib.method, ib.verified_at));
+        assert_eq!(after.last_change(), before.last_change());
+        assert_eq!(after.cc, before.cc);
+        assert_eq!(after.metadata, before.metadata);
+        assert_eq!(after.original, before.original);
+        assert_eq!(after.emails[0].status, before.emails[0].status);
+        assert_eq!(after.emails[0].finished_at, before.emails[0].finished_at);
+        // Erasing twice changes nothing more; the view of the erased record reads as usual.
+        let mut again = after.clone();
+        again.erase_personal_data();
+        assert_eq!(again, after);
+        let view = serde_json::to_value(after.view()).unwrap();
+        assert!(view["signers"][0]["decline_reason"].is_null());
+
+        // An event's snapshot of the record before: the same words go.
+        let mut snapshot = before.view();
+        snapshot.erase_personal_data();
+        let snapshot = serde_json::to_string(&snapshot).unwrap();
+        assert!(!snapshot.contains("-X"), "{snapshot}");
     }
 }

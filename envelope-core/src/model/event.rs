@@ -155,4 +155,17 @@ impl EventRecord {
     pub fn id(&self) -> &str {
         &self.event.id
     }
+
+    /// Clears the personal data of the snapshot and of the email the event is about, as live
+    /// retention does to the envelope's record ([`super::EnvelopeRecord::erase_personal_data`]).
+    /// True when anything changed (a store rewrites only those events).
+    pub fn erase_personal_data(&mut self) -> bool {
+        let before = self.event.data.clone();
+        let data = &mut self.event.data;
+        data.object.erase_personal_data();
+        if let Some(e) = &mut data.email {
+            e.last_error = None;
+        }
+        *data != before
+    }
 }

@@ -115,6 +115,17 @@ impl IdentityRecord {
         }
     }
 
+    /// Forgets the digests of every secret (access code, emailed code, grants) and the salt
+    /// they were made with: live retention keeps only what happened (the method, when the
+    /// signer was verified or the check skipped). An access code may be guessable personal
+    /// data (a date of birth), and a digest with its salt lets it be found by trying.
+    pub fn erase_secrets(&mut self) {
+        self.salt.clear();
+        self.access_code_hash = None;
+        self.email_code = None;
+        self.grants.clear();
+    }
+
     /// The wire `auth` of the signer: the method only, never a code.
     pub fn view(&self) -> SignerAuthView {
         SignerAuthView {

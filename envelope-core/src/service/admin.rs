@@ -210,7 +210,11 @@ impl Admin<'_> {
             .await?
             .ok_or_else(|| Error::not_found("webhook_endpoint", endpoint))?;
         let new = format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32));
-        ep.previous_secret = Some(std::mem::replace(&mut ep.secret, new.clone()));
+        // Both sealed: the old one may still be in the clear (stored before sealing began).
+        let key = &self.svc.inner.response_key;
+        let old = key.seal_webhook_secret(&ep.id, &self.svc.webhook_secret(&ep)?);
+        ep.secret = key.seal_webhook_secret(&ep.id, &new);
+        ep.previous_secret = Some(old);
         ep.previous_secret_expires_at = Some(self.svc.now() + chrono::Duration::hours(24));
         store.update_webhook_endpoint(&ep).await?;
         Ok(new)
@@ -249,14 +253,15 @@ impl Admin<'_> {
         })
     }
 
-    /// The signing secret of a webhook endpoint.
+    /// The signing secret of a webhook endpoint (its record keeps it sealed).
     pub async fn reveal_webhook_secret(&self, endpoint: &str) -> Result<String> {
-        self.svc
+        let ep = self
+            .svc
             .inner
             .store
             .find_webhook_endpoint(endpoint)
             .await?
-            .map(|e| e.secret)
-            .ok_or_else(|| Error::not_found("webhook_endpoint", endpoint))
+            .ok_or_else(|| Error::not_found("webhook_endpoint", endpoint))?;
+        self.svc.webhook_secret(&ep)
     }
 }

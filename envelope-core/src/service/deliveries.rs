@@ -11,6 +11,7 @@ use crate::model::{DeliveryAttempt, DeliveryStatus, EndpointStatus, List, Scope,
 use crate::store::{Listed, PageRequest};
 use crate::webhook::worker::new_delivery;
 use crate::webhook::{WebhookWorker, WorkerSettings};
+use std::sync::Arc;
 
 /// One attempt as shown by `GET /events/{id}/deliveries`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,11 +52,15 @@ pub struct DeliveryView {
 impl SigningService {
     /// The worker that sends this service's webhook deliveries.
     pub fn webhook_worker(&self, settings: WorkerSettings) -> WebhookWorker {
+        let key = self.inner.response_key.clone();
         WebhookWorker::new(
             self.inner.store.clone(),
             self.inner.sink.clone(),
             self.inner.clock.clone(),
             settings,
+            Arc::new(move |endpoint: &str, stored: &str| {
+                key.open_webhook_secret(endpoint, stored).ok()
+            }),
         )
     }
 

@@ -53,7 +53,7 @@ pub use outbox::{EmailDailyLimits, EmailSettings, EmailWorker};
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
-pub use response_key::ResponseKey;
+pub use response_key::{KeyCheck, ResponseKey};
 pub use retention::{Retention, RetentionReport};
 pub use sealing::{DEVELOPMENT_SEAL, TEST_MODE_SEAL};
 pub use signing::{
@@ -363,10 +363,12 @@ impl SigningServiceBuilder {
         self.sealing = sealing::Sealing::Unsealed;
         self
     }
-    /// The key that encrypts the responses idempotency records keep. Without one the service
-    /// makes a random key, which suits a store that lives no longer than the process; a
-    /// persistent store needs a persistent key, shared by every server on it, or replays after a
-    /// restart fail (the server keeps it in `<data-dir>/idempotency.key`).
+    /// The key that encrypts the responses idempotency records keep and webhook endpoints'
+    /// signing secrets. Without one the service makes a random key, which suits a store that
+    /// lives no longer than the process; a persistent store needs a persistent key, shared by
+    /// every server on it, or replays and webhook deliveries after a restart fail (the server
+    /// keeps it in `<data-dir>/idempotency.key`). Check it against the store with
+    /// [`ResponseKey::check_against`] before serving, as the server does at every start.
     pub fn response_key(mut self, key: ResponseKey) -> Self {
         self.response_key = Some(key);
         self
@@ -523,11 +525,14 @@ impl SigningService {
                     .response_key
                     .open(&ctx.scope(), key, stored.status, &stored.body)
                     .map_err(|_| {
-                        Error::Internal(
+                        // A start refuses a key that differs from the database's
+                        // (`ResponseKey::check_against`); a record that still does not open was
+                        // altered, or written before the check existed. Never a 500.
+                        tracing::warn!(
                             "an idempotency record does not decrypt: the response key changed \
                              or the record was altered"
-                                .into(),
-                        )
+                        );
+                        Error::IdempotencyRecordUnreadable
                     })?;
                 Ok(IdempotencyBegin::Replay(StoredResponse {
                     status: stored.status,

@@ -178,8 +178,9 @@ impl SigningService {
         }
     }
 
-    /// Live retention of one envelope: the record keeps everything but its files; then the
-    /// blobs no record holds any more are deleted. `None` when another writer changed the
+    /// Live retention of one envelope: the record keeps everything but its files and the
+    /// personal data that [`EnvelopeRecord::erase_personal_data`] clears (in the same write,
+    /// with the envelope's stored events); then the blobs no record holds any more are deleted. `None` when another writer changed the
     /// envelope first (the next sweep sees it again if it is still due).
     async fn delete_live_files(
         &self,
@@ -190,8 +191,9 @@ impl SigningService {
         if !rules::delete_files(&mut next, before, self.now()) {
             return Ok(None);
         }
+        next.erase_personal_data();
         next.version += 1;
-        match self.inner.store.update_envelope(&next, &[], None).await {
+        match self.inner.store.erase_envelope(&next).await {
             Ok(()) => {}
             Err(StoreError::Conflict) => return Ok(None),
             Err(e) => return Err(e.into()),

@@ -147,17 +147,18 @@ impl SigningService {
                  may have; delete one before creating another."
             )));
         }
+        let id =
+            ids::WebhookEndpointId::trusted(ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"));
+        let secret = format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32));
         let rec = WebhookEndpointRecord {
-            id: ids::WebhookEndpointId::trusted(
-                ctx.new_id(ids::WEBHOOK_ENDPOINT, "webhook endpoint"),
-            ),
+            secret: self.inner.response_key.seal_webhook_secret(&id, &secret),
+            id,
             account: ctx.account.id.clone(),
             mode: ctx.mode(),
             url,
             events: p.events.unwrap_or_else(|| vec!["*".into()]),
             description: p.description,
             status: EndpointStatus::Enabled,
-            secret: format!("{}{}", ids::WEBHOOK_SECRET, ids::random_base62(32)),
             created_at: self.now(),
             previous_secret: None,
             previous_secret_expires_at: None,
@@ -175,8 +176,73 @@ impl SigningService {
             Err(e) => return Err(e.into()),
         };
         let mut view = rec.view();
-        view.secret = Some(rec.secret.clone());
+        view.secret = Some(self.webhook_secret(&rec)?);
         Ok(view)
+    }
+
+    /// The endpoint's signing secret in the clear (its record keeps it sealed with the
+    /// service's [`ResponseKey`](super::ResponseKey)).
+    pub(crate) fn webhook_secret(&self, rec: &WebhookEndpointRecord) -> Result<String> {
+        self.inner
+            .response_key
+            .open_webhook_secret(&rec.id, &rec.secret)
+            .map_err(|_| unreadable_secret(&rec.id))
+    }
+
+    /// Seals the signing secrets that endpoints still keep in the clear (stored before secrets
+    /// were sealed), in every account: a one-time pass that `serve` runs at start; later ones
+    /// find nothing to do. Returns how many endpoints it sealed. Like every endpoint update it
+    /// is last-write-wins: an endpoint changed by another server between this pass's read and
+    /// write of it (milliseconds) loses that change.
+    pub async fn seal_webhook_secrets(&self) -> Result<usize> {
+        use crate::model::Mode;
+        use crate::service::response_key::is_sealed;
+        let store = &self.inner.store;
+        let key = &self.inner.response_key;
+        let mut sealed = 0;
+        for account in store.list_accounts().await? {
+            for mode in [Mode::Test, Mode::Live] {
+                let scope = crate::model::Scope {
+                    account: account.id.clone(),
+                    mode,
+                };
+                let mut after = None;
+                loop {
+                    let page = PageRequest {
+                        limit: 100,
+                        starting_after: after.take(),
+                    };
+                    let Listed::Page(items, more) =
+                        store.list_webhook_endpoints(&scope, &page).await?
+                    else {
+                        break;
+                    };
+                    for mut ep in items.iter().cloned() {
+                        let clear = |s: &str| !is_sealed(s);
+                        if !clear(&ep.secret) && !ep.previous_secret.as_deref().is_some_and(clear) {
+                            continue;
+                        }
+                        if clear(&ep.secret) {
+                            ep.secret = key.seal_webhook_secret(&ep.id, &ep.secret);
+                        }
+                        if let Some(old) = ep.previous_secret.as_mut().filter(|s| clear(s)) {
+                            *old = key.seal_webhook_secret(&ep.id, old);
+                        }
+                        match store.update_webhook_endpoint(&ep).await {
+                            Ok(()) => sealed += 1,
+                            // Deleted meanwhile: nothing left to seal.
+                            Err(crate::store::StoreError::Conflict) => {}
+                            Err(e) => return Err(e.into()),
+                        }
+                    }
+                    after = items.last().map(|e| e.id.to_string());
+                    if !more {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(sealed)
     }
 
     /// The scope's endpoints, counted up to `stop`.
@@ -292,4 +358,12 @@ impl SigningService {
             deleted: true,
         })
     }
+}
+
+/// A sealed secret that does not open under the service's key: the start's key check
+/// (`ResponseKey::check_against`) keeps a wrong key out, so this is an altered record.
+fn unreadable_secret(endpoint: &str) -> Error {
+    Error::Internal(format!(
+        "the signing secret of webhook endpoint {endpoint} does not open with the response key"
+    ))
 }

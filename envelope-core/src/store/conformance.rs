@@ -34,14 +34,14 @@ pub use envelopes::{
     allowance, allowance_raced, due_emails, envelope_writes_events_and_outbox, expired_envelopes,
     optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
 };
-pub use health::readiness;
+pub use health::{key_check, readiness};
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
 pub use lists::{list_filters, list_pagination};
 pub use outbox::{
     webhook_delivery_pages, webhook_outbox, webhook_outbox_fairness, webhook_outbox_raced,
 };
 pub use retention::{
-    envelopes_with_files, retention_deletes, retention_raced, storage_accounting,
+    envelopes_with_files, erase_envelope, retention_deletes, retention_raced, storage_accounting,
     storage_quota_raced,
 };
 
@@ -96,6 +96,8 @@ pub const CLAUSES: &[&str] = &[
     "retention_deletes",
     "retention_raced",
     "envelopes_with_files",
+    "erase_envelope",
+    "key_check",
 ];
 
 /// Runs every clause on one store.
@@ -131,6 +133,8 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     retention_deletes(store.clone(), blobs.clone()).await;
     retention_raced(store.clone(), blobs.clone()).await;
     envelopes_with_files(store.clone(), blobs.clone()).await;
+    erase_envelope(store.clone(), blobs.clone()).await;
+    key_check(store.clone(), blobs.clone()).await;
     blob_listing(store.clone(), blobs.clone()).await;
     blob_streams(store.clone(), blobs.clone()).await;
     self::blobs(store, blobs).await;

@@ -34,6 +34,8 @@ struct Inner {
     held: HashMap<String, Held>,
     /// Bytes of held blobs per account.
     stored: HashMap<String, u64>,
+    /// Key checks by name (`Store::key_check`).
+    key_checks: HashMap<String, String>,
 }
 
 /// A blob some records hold.
@@ -548,6 +550,26 @@ impl Store for MemoryStore {
         g.envelopes
             .by_id
             .insert(envelope.id.to_string(), envelope.clone());
+        Ok(())
+    }
+
+    async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()> {
+        let mut g = self.lock();
+        let old = match g.envelopes.by_id.get(envelope.id.as_str()) {
+            Some(e) if e.version + 1 == envelope.version && e.in_scope(&envelope.scope()) => {
+                e.clone()
+            }
+            _ => return Err(StoreError::Conflict),
+        };
+        g.apply_holds(&envelope.account, &old.held_files(), &envelope.held_files());
+        g.envelopes
+            .by_id
+            .insert(envelope.id.to_string(), envelope.clone());
+        for e in g.events.by_id.values_mut() {
+            if e.event.data.object.id == envelope.id && e.in_scope(&envelope.scope()) {
+                e.erase_personal_data();
+            }
+        }
         Ok(())
     }
 
@@ -1102,6 +1124,14 @@ impl Store for MemoryStore {
             .filter(|k| !g.held.contains_key(*k))
             .cloned()
             .collect())
+    }
+
+    async fn key_check(&self, name: &str, proposed: &str) -> StoreResult<String> {
+        let mut g = self.lock();
+        Ok(g.key_checks
+            .entry(name.to_string())
+            .or_insert_with(|| proposed.to_string())
+            .clone())
     }
 
     async fn check_ready(&self, now: Timestamp) -> Result<(), NotReady> {

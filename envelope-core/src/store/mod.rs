@@ -33,6 +33,8 @@
 //!   item inserted while a caller pages never shifts the pages it has not read yet.
 //! - **Idempotency**: [`Store::idempotency_begin`] admits exactly one request per key and scope.
 //! - **Durability**: a call that returned `Ok` survives a crash (for durable implementations).
+//! - **Key checks**: [`Store::key_check`] keeps the first value stored under a name for good:
+//!   every later or concurrent call returns that one.
 //! - **Readiness**: [`Store::check_ready`] answers `Ok` only after a real read and a real write,
 //!   and repeated calls leave the store's size unchanged.
 //! - **Held blobs and storage**: every write of an envelope or a template records, in the same
@@ -51,6 +53,9 @@
 //!   is refused with [`StoreError::Conflict`] when that template no longer exists, checked so
 //!   that a concurrent deletion of the template waits for the create or makes it fail. An
 //!   envelope made from a template shares its file, which must never be deleted under it.
+//! - **Personal data**: [`Store::erase_envelope`] writes the erased record and rewrites the
+//!   envelope's stored events without their personal data in one transaction: afterwards no
+//!   read (record, event, event list) returns what was erased.
 //! - **Retention**: [`Store::delete_stale_envelopes`] and [`Store::delete_stale_templates`]
 //!   delete a bounded batch of records whose last change is older than a cutoff, each record
 //!   with everything that belongs to it, and report the blobs that no record holds any more.
@@ -478,6 +483,12 @@ pub trait Store: Send + Sync + 'static {
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()>;
+    /// Live retention's write: `envelope` (its files deleted and its personal data erased by
+    /// [`EnvelopeRecord::erase_personal_data`]) under the rules of [`Store::update_envelope`],
+    /// with no new events, and every stored event of the envelope rewritten through
+    /// [`EventRecord::erase_personal_data`], all or nothing. [`StoreError::Conflict`] (nothing
+    /// written) when the version is stale or the envelope is missing.
+    async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()>;
     /// The envelope with this ID in `scope`; `None` when it does not exist or belongs to another
     /// scope.
     async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>>;
@@ -664,6 +675,12 @@ pub trait Store: Send + Sync + 'static {
     ) -> StoreResult<Vec<EnvelopeRecord>>;
     /// Which of `keys` no record holds.
     async fn unheld_blobs(&self, keys: &[String]) -> StoreResult<Vec<String>>;
+
+    // Keys.
+    /// The check value stored under `name` (a known text sealed with a key that encrypts what
+    /// the store keeps, see `ResponseKey::check_against`); when there is none yet, `proposed`
+    /// is stored, durably, and returned. Concurrent callers all get the one value stored first.
+    async fn key_check(&self, name: &str, proposed: &str) -> StoreResult<String>;
 
     // Health.
     /// Proves that the store serves a read and a durable write now. The write overwrites one

@@ -67,6 +67,7 @@ pub struct WebhookWorker {
     sink: Arc<dyn WebhookSink>,
     clock: Arc<dyn Clock>,
     settings: WorkerSettings,
+    open_secret: OpenSecret,
     slots: Arc<Semaphore>,
     busy: HashMap<String, usize>,
     /// Attempts running per account.
@@ -81,6 +82,11 @@ impl std::fmt::Debug for WebhookWorker {
     }
 }
 
+/// Opens the signing secret an endpoint's record keeps (sealed with the service's key, or in
+/// the clear from before sealing): `(endpoint ID, stored) -> secret`, `None` when it does not
+/// open. Given by the service, which holds the key.
+pub(crate) type OpenSecret = Arc<dyn Fn(&str, &str) -> Option<String> + Send + Sync>;
+
 /// What an attempt task hands back: the attempt to record and the next step.
 type Outcome = (DeliveryAttempt, DeliveryNext);
 /// An outcome and the account whose slot it held.
@@ -92,6 +98,7 @@ impl WebhookWorker {
         sink: Arc<dyn WebhookSink>,
         clock: Arc<dyn Clock>,
         settings: WorkerSettings,
+        open_secret: OpenSecret,
     ) -> Self {
         let slots = Arc::new(Semaphore::new(settings.max_in_flight.max(1)));
         WebhookWorker {
@@ -99,6 +106,7 @@ impl WebhookWorker {
             sink,
             clock,
             settings,
+            open_secret,
             slots,
             busy: HashMap::new(),
             busy_accounts: HashMap::new(),
@@ -252,10 +260,14 @@ impl WebhookWorker {
         let sink = self.sink.clone();
         let clock = self.clock.clone();
         let settings = self.settings.clone();
+        let open = self.open_secret.clone();
         async move {
             let _permit = permit;
             let account = due.delivery.account.clone();
-            (attempt(&*sink, &*clock, &settings, due).await, account)
+            (
+                attempt(&*sink, &*clock, &settings, &open, due).await,
+                account,
+            )
         }
     }
 }
@@ -275,13 +287,25 @@ async fn attempt(
     sink: &dyn WebhookSink,
     clock: &dyn Clock,
     settings: &WorkerSettings,
+    open: &OpenSecret,
     due: DueDelivery,
 ) -> Outcome {
     let at = clock.now();
     let number = due.delivery.attempts + 1;
-    let (status, error, duration_ms) = match serde_json::to_vec(&due.event) {
-        Ok(body) => {
-            let secrets: Vec<&str> = due.secrets.iter().map(String::as_str).collect();
+    let secrets: Option<Vec<String>> = due
+        .secrets
+        .iter()
+        .map(|s| open(&due.delivery.endpoint, s))
+        .collect();
+    let (status, error, duration_ms) = match (secrets, serde_json::to_vec(&due.event)) {
+        // Nothing is sent unsigned: the attempt fails and is retried on the schedule.
+        (None, _) => (
+            None,
+            Some("the endpoint's signing secret cannot be read with this server's key".into()),
+            0,
+        ),
+        (Some(secrets), Ok(body)) => {
+            let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
             let request = WebhookRequest {
                 url: due.url.clone(),
                 signature: signature_header(&secrets, at.unix_seconds(), &body),
@@ -307,7 +331,7 @@ async fn attempt(
                 Err(_) => (None, Some(DeliveryFailure::Timeout.to_string()), ms),
             }
         }
-        Err(e) => (None, Some(format!("event does not serialize: {e}")), 0),
+        (Some(_), Err(e)) => (None, Some(format!("event does not serialize: {e}")), 0),
     };
     let delivered = status.is_some_and(|s| (200..300).contains(&s));
     let next = if delivered {

@@ -9,7 +9,9 @@
 //!   planted at day 0 is swept (its hour of grace is long over);
 //! - day 31: the test envelopes, their events and the test template answer 404 and their blobs
 //!   are gone from the database; the live envelope still reads, marked `files_deleted_at`, and
-//!   its downloads answer `410 file_deleted`; the live template and its file stay.
+//!   its downloads answer `410 file_deleted`, and its record no longer holds what the signer
+//!   typed, their browser or address, in the database file's bytes either; the live template
+//!   and its file stay.
 //!
 //! Run with `cargo test -p envelope-server --test durability retention`; needs libfaketime
 //! (Debian package `faketime`, installed by scripts/install-test-deps.sh).
@@ -102,15 +104,24 @@ fn id(v: &Value) -> String {
     v["id"].as_str().unwrap().to_string()
 }
 
-/// Signs the live envelope's one signer through the signing page, as a browser would, and
-/// waits for the completion.
-async fn sign_through_page(http: &reqwest::Client, base: &str, key: &str, env: &str) {
+/// Signs the live envelope's one signer through the signing page, as a browser would (with
+/// `marker` as the typed signature and in its `User-Agent`), and waits for the completion.
+async fn sign_through_page(http: &reqwest::Client, base: &str, key: &str, env: &str, marker: &str) {
+    let browser = format!("Browser/{marker}");
     let link = http
         .post(format!("{base}/v1/envelopes/{env}/signing_url"))
         .bearer_auth(key)
         .json(&json!({"signer": "Client"}));
     let url = call(link, 200).await["url"].as_str().unwrap().to_string();
-    let page = http.get(&url).send().await.unwrap().text().await.unwrap();
+    let page = http
+        .get(&url)
+        .header("user-agent", &browser)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
     let form = page.split(r#"id="sign-form""#).nth(1).expect("sign form");
     let csrf = form
         .split(r#"name="csrf" value=""#)
@@ -123,7 +134,7 @@ async fn sign_through_page(http: &reqwest::Client, base: &str, key: &str, env: &
         .extend_pairs([
             ("csrf", csrf),
             ("mode:Client_signature", "type"),
-            ("typed:Client_signature", "Ada Lovelace"),
+            ("typed:Client_signature", marker),
             ("consent", "yes"),
         ])
         .finish();
@@ -131,6 +142,7 @@ async fn sign_through_page(http: &reqwest::Client, base: &str, key: &str, env: &
         .post(&url)
         .header("content-type", "application/x-www-form-urlencoded")
         .header("origin", base)
+        .header("user-agent", &browser)
         .body(body)
         .send()
         .await
@@ -266,8 +278,15 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
         201,
     )
     .await);
-    sign_through_page(&http, &base, &live_key, &live_completed).await;
+    // What the signer typed and their browser, unique to this run.
+    let marker = format!("Signed{}", envelope_core::ids::random_base62(12));
+    sign_through_page(&http, &base, &live_key, &live_completed, &marker).await;
     stop(server);
+    let database = data.join("envelope.sqlite3");
+    assert!(
+        file_holds(&database, &marker),
+        "the signer's record is in the file (the check at the end can fail)"
+    );
     let day0 = Day0 {
         account,
         test_completed,
@@ -412,5 +431,35 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
         store.storage_used(&day0.account).await.unwrap(),
         client_contract().len() as u64
     );
+    // Live retention emptied the record too: no typed signature, browser or IP address in it,
+    // and (`secure_delete`) none left in the file's free space.
+    let live_scope = Scope {
+        account: day0.account.clone(),
+        mode: Mode::Live,
+    };
+    let record = store
+        .get_envelope(&live_scope, &day0.live_completed)
+        .await
+        .unwrap()
+        .unwrap();
+    let signer = &record.signers[0];
+    assert!(
+        signer.values.is_empty() && signer.ip_address.is_none() && signer.user_agent.is_none(),
+        "{signer:?}"
+    );
+    assert_eq!(signer.signer.name, "Ada Lovelace", "the party stays named");
     store.close().await;
+    assert!(
+        !file_holds(&database, &marker),
+        "the marker is still in the file"
+    );
+}
+
+/// Whether the database file (and its WAL, if any) holds `needle`.
+fn file_holds(database: &Path, needle: &str) -> bool {
+    let mut bytes = std::fs::read(database).unwrap();
+    if let Ok(wal) = std::fs::read(database.with_extension("sqlite3-wal")) {
+        bytes.extend(wal);
+    }
+    bytes.windows(needle.len()).any(|w| w == needle.as_bytes())
 }

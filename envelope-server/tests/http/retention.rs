@@ -1,7 +1,8 @@
 //! Retention and storage quotas over HTTP: a create past the account's storage quota answers
 //! `403 storage_quota_exceeded` and writes nothing (JSON and multipart, envelopes and
 //! templates); after live retention a finished envelope still reads, and its downloads answer
-//! `410 file_deleted` (API download links and the signer's document page).
+//! `410 file_deleted` (API download links and the signer's document page), and what signers
+//! left (values, decline reasons, addresses, browsers) is gone from it and its events.
 
 use std::sync::Arc;
 
@@ -188,4 +189,107 @@ async fn downloads_of_a_live_envelope_after_live_retention_answer_410() {
             .iter()
             .any(|e| e["type"] == "envelope.completed")
     );
+}
+
+/// Live retention clears what a signer left in the record, and the API shows it: a declined
+/// envelope's decline reason (also in `void_reason` and in the events' snapshots) and a
+/// signed one's values, address and browser are gone, while both still read with their
+/// parties, statuses and times, and their downloads answer `410 file_deleted`.
+#[tokio::test]
+async fn live_retention_clears_what_signers_left_and_the_api_still_reads() {
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-01-15T08:00:00.000Z").unwrap(),
+    ));
+    let s = TestServer::start_with(Options {
+        clock: Some(clock.clone()),
+        settings: Some(Settings {
+            retention: Retention {
+                live_days: Some(7),
+                ..Retention::default()
+            },
+            ..Settings::default()
+        }),
+        ..Options::default()
+    })
+    .await;
+    let marker = format!("Marker{}", envelope_core::ids::random_base62(12));
+    let client = ClientInfo {
+        ip_address: Some("198.51.100.23".into()),
+        user_agent: Some(format!("Browser/{marker}")),
+    };
+    let mut ids = Vec::new();
+    for declines in [false, true] {
+        let mut body = envelope_body(&client_contract(), client_signer());
+        body["delivery"] = json!("embedded");
+        let env = s.post(&s.live_key, "/v1/envelopes", body).await.ok(201);
+        let id = env["id"].as_str().unwrap().to_string();
+        let link = s
+            .post(
+                &s.live_key,
+                &format!("/v1/envelopes/{id}/signing_url"),
+                json!({"signer": "Client"}),
+            )
+            .await
+            .ok(200);
+        let token = link["url"]
+            .as_str()
+            .unwrap()
+            .rsplit('/')
+            .next()
+            .unwrap()
+            .to_string();
+        if declines {
+            let reason = format!("no, because {marker}");
+            s.svc
+                .decline(&token, None, Some(&reason), &client)
+                .await
+                .unwrap();
+        } else {
+            let mut input = SignInput {
+                consent: true,
+                ..SignInput::default()
+            };
+            input.values.insert(
+                "Client_signature".into(),
+                SignerValue::Typed(format!("Ada {marker}")),
+            );
+            s.svc.sign(&token, None, input, &client).await.unwrap();
+        }
+        ids.push(id);
+    }
+    let declined = s
+        .get(&s.live_key, &format!("/v1/envelopes/{}", ids[1]))
+        .await
+        .ok(200);
+    assert!(declined.to_string().contains(&marker), "{declined}");
+    let events = s.get(&s.live_key, "/v1/events?limit=100").await.ok(200);
+    assert!(events.to_string().contains(&marker));
+
+    clock.advance(Duration::days(7) + Duration::seconds(1));
+    let report = s.svc.retention_sweep().await.unwrap();
+    assert_eq!(report.live_envelopes, 2);
+
+    for id in &ids {
+        let env = s
+            .get(&s.live_key, &format!("/v1/envelopes/{id}"))
+            .await
+            .ok(200);
+        assert!(!env.to_string().contains(&marker), "{env}");
+        let signer = &env["signers"][0];
+        assert_eq!(signer["name"], "Ada Lovelace");
+        assert!(signer["signed_at"].is_string() || signer["declined_at"].is_string());
+        assert!(signer["decline_reason"].is_null());
+        s.get(&s.live_key, &format!("/v1/envelopes/{id}/files/original"))
+            .await
+            .error(410, "file_deleted");
+    }
+    let env = s
+        .get(&s.live_key, &format!("/v1/envelopes/{}", ids[1]))
+        .await
+        .ok(200);
+    assert_eq!(env["status"], "voided");
+    assert_eq!(env["void_reason"], "declined by Client");
+    let events = s.get(&s.live_key, "/v1/events?limit=100").await.ok(200);
+    assert!(events["data"].as_array().unwrap().len() >= 6);
+    assert!(!events.to_string().contains(&marker), "{events}");
 }

@@ -648,3 +648,105 @@ pub async fn storage_quota_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let (envs, _) = env_ids(envelopes);
     assert_eq!(listed.len(), envs.len(), "a refused create left no event");
 }
+
+/// Live retention's write ([`Store::erase_envelope`]): the erased record is stored, its files
+/// released, and every stored event of that envelope (and of no other) loses the personal data
+/// its snapshot carried, in one write; a stale version writes nothing.
+pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    use crate::mail::EmailKind;
+    use crate::model::{EmailRecord, EmailStatus, SignerStatus};
+    let test = new_scope(&*store, 100).await;
+    let s = Scope {
+        account: test.account.clone(),
+        mode: Mode::Live,
+    };
+    let marker = format!("erase-me-{}", crate::ids::random_base62(12));
+    let declined = |marker: &str| {
+        let mut e = envelope(&s);
+        e.created_at = y2k(0);
+        e.status = EnvelopeStatus::Voided;
+        e.voided_at = Some(y2k(5));
+        let signer = &mut e.signers[0];
+        signer.signer.status = SignerStatus::Declined;
+        signer.signer.declined_at = Some(y2k(5));
+        signer.signer.decline_reason = Some(marker.to_string());
+        signer.user_agent = Some(format!("UA {marker}"));
+        e.void_reason = Some(format!("declined by client: {marker}"));
+        e.message = Some(format!("Dear Ada, {marker}"));
+        e.emails.push(EmailRecord {
+            id: crate::ids::new_id(crate::ids::EMAIL),
+            kind: EmailKind::SigningRequest,
+            recipient: e.signers[0].signer.id.to_string(),
+            status: EmailStatus::Failed,
+            attempts: 1,
+            created_at: y2k(1),
+            next_attempt_at: None,
+            finished_at: Some(y2k(2)),
+            last_error: Some(format!("550 no such user {marker}")),
+        });
+        e
+    };
+    let e = declined(&marker);
+    let other_marker = format!("keep-me-{}", crate::ids::random_base62(12));
+    let other = declined(&other_marker);
+    for env in [&e, &other] {
+        let mut ev = event(env, EventType::SignerDeclined);
+        ev.event.data.email = env.emails.first().map(EmailRecord::view);
+        store.create_envelope(env, &[ev], None).await.unwrap();
+    }
+    let events_of = |id: String| {
+        let store = store.clone();
+        let s = s.clone();
+        async move {
+            let Listed::Page(all, _) = store.list_events(&s, None, &page(100, None)).await.unwrap()
+            else {
+                panic!("unknown cursor")
+            };
+            all.into_iter()
+                .filter(|ev| ev.event.data.object.id == id)
+                .map(|ev| serde_json::to_string(&ev).unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    assert!(events_of(e.id.to_string()).await[0].contains(&marker));
+
+    let mut erased = next(&e);
+    erased.files_deleted_at = Some(y2k(20_000));
+    erased.erase_personal_data();
+    // A stale version writes nothing, events included.
+    let mut stale = erased.clone();
+    stale.version += 1;
+    assert!(matches!(
+        store.erase_envelope(&stale).await,
+        Err(StoreError::Conflict)
+    ));
+    assert!(events_of(e.id.to_string()).await[0].contains(&marker));
+
+    store.erase_envelope(&erased).await.unwrap();
+    let back = store.get_envelope(&s, &e.id).await.unwrap().unwrap();
+    assert_eq!(back, erased);
+    let json = serde_json::to_string(&back).unwrap();
+    assert!(!json.contains(&marker), "{json}");
+    assert!(back.signers[0].values.is_empty() && back.signers[0].ip_address.is_none());
+    assert_eq!(back.void_reason.as_deref(), Some("declined by client"));
+    let events = events_of(e.id.to_string()).await;
+    assert_eq!(events.len(), 1);
+    assert!(!events[0].contains(&marker), "{}", events[0]);
+    // Read by ID too (the webhook worker and `GET /events/{id}` read that way).
+    let id: String = serde_json::from_str::<serde_json::Value>(&events[0]).unwrap()["event"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let by_id = store.get_event(&s, &id).await.unwrap().unwrap();
+    assert!(!serde_json::to_string(&by_id).unwrap().contains(&marker));
+    assert_eq!(
+        by_id.event.data.object.signers[0].status,
+        SignerStatus::Declined
+    );
+    // The files are released; another envelope's events keep what they had.
+    let original = std::slice::from_ref(&e.original.blob);
+    assert_eq!(store.unheld_blobs(original).await.unwrap(), original);
+    assert!(events_of(other.id.to_string()).await[0].contains(&other_marker));
+    let kept = store.get_envelope(&s, &other.id).await.unwrap().unwrap();
+    assert_eq!(kept, other);
+}

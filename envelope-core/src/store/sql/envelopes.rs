@@ -4,6 +4,7 @@
 
 use super::held::{self, move_holds};
 use super::lists::{Filter, ListSql};
+use super::packed::decode_event;
 use super::{Engine, SqlStore, db_err, decode, encode, millis, version, with_pool, with_tx};
 use crate::clock::Timestamp;
 use crate::ids;
@@ -47,6 +48,12 @@ const INSERT_EVENT: &str = "INSERT INTO events \
     (id, account, mode, event_type, created_at, doc, packed, envelope) \
     VALUES ($1, $2, $3, $4, $5, '', $6, $7)";
 
+/// The stored events of one envelope (the index `events_by_envelope`), and the rewrite of one
+/// (live retention: `Store::erase_envelope`). A rewritten event is packed, as new ones are.
+const EVENTS_OF: &str =
+    "SELECT id, doc, packed FROM events WHERE envelope = $1 AND account = $2 AND mode = $3";
+const REWRITE_EVENT: &str = "UPDATE events SET doc = '', packed = $1 WHERE id = $2";
+
 const ENABLED_ENDPOINTS: &str = "SELECT doc FROM webhook_endpoints \
     WHERE account = $1 AND mode = $2 AND status = 'enabled' ORDER BY seq";
 
@@ -68,13 +75,16 @@ const LIST_BY_TEMPLATE: ListSql = ListSql {
 
 impl SqlStore {
     /// Inserts (`create`) or updates the envelope, debits, appends the events and fans each event
-    /// out to the outbox, in one transaction.
+    /// out to the outbox, in one transaction. With `erase_events` (live retention,
+    /// [`Store::erase_envelope`](crate::store::Store::erase_envelope)) the envelope's stored
+    /// events are rewritten without their personal data in the same transaction.
     pub(super) async fn write_envelope(
         &self,
         env: &EnvelopeRecord,
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
         create: bool,
+        erase_events: bool,
     ) -> StoreResult<()> {
         let doc = encode(env)?;
         let new = version(env.version)?;
@@ -227,6 +237,26 @@ impl SqlStore {
                         .execute(&mut *tx)
                         .await
                         .map_err(db_err)?;
+                }
+            }
+            if erase_events {
+                let rows: Vec<(String, String, Option<Vec<u8>>)> = sqlx::query_as(EVENTS_OF)
+                    .bind(env.id.as_str())
+                    .bind(&env.account)
+                    .bind(mode)
+                    .fetch_all(&mut *tx)
+                    .await
+                    .map_err(db_err)?;
+                for (id, doc, packed) in rows {
+                    let mut event = decode_event(&doc, packed.as_deref())?;
+                    if event.erase_personal_data() {
+                        sqlx::query(REWRITE_EVENT)
+                            .bind(super::packed::pack(&event)?)
+                            .bind(&id)
+                            .execute(&mut *tx)
+                            .await
+                            .map_err(db_err)?;
+                    }
                 }
             }
             // Last: on PostgreSQL the usage row stays locked until the commit.

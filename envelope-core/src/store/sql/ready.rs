@@ -1,8 +1,9 @@
 //! Readiness of a SQL store: a read and an overwrite of the one row of `readiness_probe`
 //! (migration 0003), so that an orchestrator's probe every few seconds never grows the
 //! database. On SQLite the write joins the group commit, so it also proves the fsync works.
+//! Also the key checks of migration 0010 (`Store::key_check`), read once at start.
 
-use super::{Pool, SqlStore, db_err, millis, with_pool, with_write};
+use super::{Pool, SqlStore, db_err, millis, with_pool, with_tx, with_write};
 use crate::clock::Timestamp;
 use crate::store::{NotReady, NotReadyCause, StoreResult};
 
@@ -10,7 +11,31 @@ const READ: &str = "SELECT checked_at FROM readiness_probe WHERE id = 1";
 const WRITE: &str = "INSERT INTO readiness_probe (id, checked_at) VALUES (1, $1) \
     ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at";
 
+/// The first writer's value stays: a later one inserts nothing, and every caller reads back
+/// the one stored (on PostgreSQL a concurrent insert waits for the first and then does
+/// nothing).
+const KEY_CHECK_INSERT: &str =
+    "INSERT INTO key_checks (name, sealed) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING";
+const KEY_CHECK_READ: &str = "SELECT sealed FROM key_checks WHERE name = $1";
+
 impl SqlStore {
+    pub(super) async fn key_check_impl(&self, name: &str, proposed: &str) -> StoreResult<String> {
+        let stored: String = with_tx!(&self.pool, |tx| {
+            sqlx::query(KEY_CHECK_INSERT)
+                .bind(name)
+                .bind(proposed)
+                .execute(&mut *tx)
+                .await
+                .map_err(db_err)?;
+            sqlx::query_scalar(KEY_CHECK_READ)
+                .bind(name)
+                .fetch_one(&mut *tx)
+                .await
+                .map_err(db_err)?
+        });
+        Ok(stored)
+    }
+
     pub(super) async fn check_ready_impl(&self, now: Timestamp) -> Result<(), NotReady> {
         if let Some(failed) = self.failure() {
             return Err(failed);

@@ -42,6 +42,10 @@ impl Lite {
             // Checkpoints run in the background (`checkpoint_when_due`), not inside a commit.
             .pragma("wal_autocheckpoint", "0")
             .pragma("journal_size_limit", WAL_SIZE_LIMIT)
+            // Deleted content is overwritten with zeros, not left in free pages and cells: a
+            // PDF or a record's personal data that retention deletes is gone from the file's
+            // bytes once the WAL is copied back (docs/STORAGE.md, "secure_delete").
+            .pragma("secure_delete", "ON")
             .foreign_keys(true)
             .busy_timeout(BUSY_TIMEOUT);
         // An in-process connection cannot go stale: no ping before each use (a round trip to

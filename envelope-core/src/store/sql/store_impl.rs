@@ -98,7 +98,8 @@ impl Store for SqlStore {
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
-        self.write_envelope(envelope, events, debit, true).await
+        self.write_envelope(envelope, events, debit, true, false)
+            .await
     }
     async fn update_envelope(
         &self,
@@ -106,7 +107,11 @@ impl Store for SqlStore {
         events: &[EventRecord],
         debit: Option<&AllowanceDebit>,
     ) -> StoreResult<()> {
-        self.write_envelope(envelope, events, debit, false).await
+        self.write_envelope(envelope, events, debit, false, false)
+            .await
+    }
+    async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()> {
+        self.write_envelope(envelope, &[], None, false, true).await
     }
     async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>> {
         self.get_envelope_impl(scope, id).await
@@ -281,6 +286,9 @@ impl Store for SqlStore {
     }
     async fn unheld_blobs(&self, keys: &[String]) -> StoreResult<Vec<String>> {
         self.unheld_blobs_impl(keys).await
+    }
+    async fn key_check(&self, name: &str, proposed: &str) -> StoreResult<String> {
+        self.key_check_impl(name, proposed).await
     }
     async fn check_ready(&self, now: Timestamp) -> Result<(), NotReady> {
         self.check_ready_impl(now).await
