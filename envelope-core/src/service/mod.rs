@@ -25,6 +25,7 @@ mod notify;
 mod outbox;
 pub mod params;
 mod pool;
+mod reach_trail;
 mod ratelimit;
 mod response_key;
 mod retention;
@@ -57,7 +58,7 @@ pub use retention::{Retention, RetentionReport};
 pub use signing::{
     ClientInfo, DocumentPages, DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize,
     SIGNATURE_FONT, SignInput, SignerAuth, SigningSession, Undrawable, ValueProblem, Verification,
-    VerificationGrant, field_value_problem, value_problem,
+    VerificationGrant, field_value_problem, first_name, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -209,6 +210,10 @@ pub struct AuthContext {
     /// whose process died after committing finds the object instead of creating a second one.
     /// `None` (the default) gives random IDs.
     pub idempotency_origin: Option<String>,
+    /// The client address the request came from, when the caller knows it (the server sets
+    /// it). Recorded with what the request leaves as evidence, such as a signing link issued
+    /// through the API (extensions E8). `None` (the default) records none.
+    pub ip_address: Option<String>,
 }
 
 impl AuthContext {
@@ -439,6 +444,7 @@ impl SigningService {
                 account,
                 key,
                 idempotency_origin: None,
+                ip_address: None,
             }),
             _ => Err(Error::InvalidApiKey),
         }

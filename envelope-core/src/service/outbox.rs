@@ -26,6 +26,8 @@ use super::SigningService;
 use super::notify::Rendered;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::mail::EmailKind;
+use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{EmailStatus, EnvelopeRecord, EventType, Scope};
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;
@@ -107,7 +109,8 @@ impl InFlight {
 /// What one attempt came to.
 #[derive(Debug, Clone)]
 enum Outcome {
-    Sent,
+    /// Sent; `link_to` is the address of a signing link it carried (extensions E8).
+    Sent { link_to: Option<String> },
     Canceled(&'static str),
     Failed { error: String, permanent: bool },
 }
@@ -146,6 +149,7 @@ impl SigningService {
         for _ in 0..MAX_WRITES {
             let mut attempt = next.clone();
             attempt.emails = current.emails.clone();
+            carry_links(&current, &mut attempt);
             let ids = self.queue_emails(Some(&current), &mut attempt, now);
             attempt.version = current.version + 1;
             match self
@@ -244,7 +248,10 @@ impl SigningService {
             let outcome = match self.render_email(&rec, queued, now).await {
                 Ok(Rendered::Cancel(why)) => Outcome::Canceled(why),
                 Ok(Rendered::Send(email)) => match self.inner.mailer.send(&email).await {
-                    Ok(()) => Outcome::Sent,
+                    Ok(()) => Outcome::Sent {
+                        link_to: matches!(queued.kind, EmailKind::SigningRequest | EmailKind::Reminder)
+                            .then(|| email.to.email.clone()),
+                    },
                     Err(e) => {
                         let (error, permanent) = crate::mail::describe_failure(&*e);
                         tracing::warn!(
@@ -297,7 +304,19 @@ impl SigningService {
                     continue;
                 }
                 match outcome {
-                    Outcome::Sent => {
+                    Outcome::Sent { link_to } => {
+                        if let Some(to) = link_to
+                            && let Some(s) = next.signers.iter_mut().find(|s| s.signer.id == e.recipient)
+                        {
+                            let link = IssuedLink {
+                                via: LinkVia::Email,
+                                at: now,
+                                to: Some(to.clone()),
+                                api_key: None,
+                                ip_address: None,
+                            };
+                            reach::record_link(&mut s.links, &mut s.links_not_kept, link);
+                        }
                         counted.push("sent");
                         e.attempts += 1;
                         e.status = EmailStatus::Sent;
@@ -400,14 +419,33 @@ impl SigningService {
     }
 }
 
-/// Whether `a` and `b` differ at most in their emails (and so their version).
+/// Whether `a` and `b` differ at most in their emails (and so their version) and the links
+/// those emails carried (recorded with their outcome).
 fn same_but_emails(a: &EnvelopeRecord, b: &EnvelopeRecord) -> bool {
-    let strip = |r: &EnvelopeRecord| EnvelopeRecord {
-        version: 0,
-        emails: Vec::new(),
-        ..r.clone()
+    let strip = |r: &EnvelopeRecord| {
+        let mut r = EnvelopeRecord {
+            version: 0,
+            emails: Vec::new(),
+            ..r.clone()
+        };
+        for s in &mut r.signers {
+            s.links.clear();
+            s.links_not_kept = Default::default();
+        }
+        r
     };
     strip(a) == strip(b)
+}
+
+/// Gives `to`'s signers the links recorded in `from` (the fresh record an email outcome was
+/// written to): the change being written over it must not lose them.
+fn carry_links(from: &EnvelopeRecord, to: &mut EnvelopeRecord) {
+    for s in &mut to.signers {
+        if let Some(f) = from.signers.iter().find(|f| f.signer.id == s.signer.id) {
+            s.links.clone_from(&f.links);
+            s.links_not_kept = f.links_not_kept;
+        }
+    }
 }
 
 /// Retries emails and sends those whose first attempt never happened. Build it with
