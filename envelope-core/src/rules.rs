@@ -231,7 +231,10 @@ pub fn reassign(
     s.values.clear();
     // The new person's own check (or none): codes, attempts, locks and grants were the
     // previous person's. A lock ends with it, and the audit trail says so (extensions E8).
-    if s.identity.as_ref().is_some_and(|id| crate::rules::identity::lock(id, now).is_some()) {
+    if s.identity
+        .as_ref()
+        .is_some_and(|id| crate::rules::identity::lock(id, now).is_some())
+    {
         let entry = crate::model::LockEntry::Unlocked {
             at: now,
             reassigned: true,

@@ -96,12 +96,11 @@ impl Route {
             match route {
                 CreateEnvelope | ListEnvelopes | GetEnvelope(_) | SendEnvelope(_)
                 | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..) | UnlockSigner(..)
-                | SigningUrl(_)
-                | EnvelopeFile(..) | CreateTemplate | ListTemplates | GetTemplate(_)
-                | UpdateTemplate(_) | DeleteTemplate(_) | TemplateFile(_) | CreateEndpoint
-                | ListEndpoints | GetEndpoint(_) | UpdateEndpoint(_) | DeleteEndpoint(_)
-                | ListEvents | GetEvent(_) | EventDeliveries(_) | ResendEvent(_) | Account
-                | Balance | TestComplete(_) => {}
+                | SigningUrl(_) | EnvelopeFile(..) | CreateTemplate | ListTemplates
+                | GetTemplate(_) | UpdateTemplate(_) | DeleteTemplate(_) | TemplateFile(_)
+                | CreateEndpoint | ListEndpoints | GetEndpoint(_) | UpdateEndpoint(_)
+                | DeleteEndpoint(_) | ListEvents | GetEvent(_) | EventDeliveries(_)
+                | ResendEvent(_) | Account | Balance | TestComplete(_) => {}
             }
         }
         all
@@ -166,8 +165,8 @@ impl Route {
         match self {
             CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
             SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..)
-            | UnlockSigner(..) | SigningUrl(_) | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_)
-            | TestComplete(_) | ResendEvent(_) => BodyPolicy::Json,
+            | UnlockSigner(..) | SigningUrl(_) | UpdateTemplate(_) | CreateEndpoint
+            | UpdateEndpoint(_) | TestComplete(_) | ResendEvent(_) => BodyPolicy::Json,
             _ => BodyPolicy::None,
         }
     }

@@ -192,7 +192,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         );
     }
     let signing_base = settings.signing_base();
-    if signing_base.starts_with("http://") && !crate::signing_page::verify::loopback_http(signing_base)
+    if signing_base.starts_with("http://")
+        && !crate::signing_page::verify::loopback_http(signing_base)
     {
         tracing::warn!(
             signing_host = %signing_base,

@@ -185,7 +185,11 @@ mod until_tests {
     fn until_is_null_only_when_present() {
         #[derive(Serialize, Deserialize, PartialEq, Debug)]
         struct U {
-            #[serde(skip_serializing_if = "Option::is_none", default, deserialize_with = "present")]
+            #[serde(
+                skip_serializing_if = "Option::is_none",
+                default,
+                deserialize_with = "present"
+            )]
             until: Option<Option<Timestamp>>,
         }
         for (u, json) in [

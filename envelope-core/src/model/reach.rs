@@ -129,7 +129,8 @@ mod tests {
     fn link(via: LinkVia, n: i64) -> IssuedLink {
         IssuedLink {
             via,
-            at: Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap() + chrono::Duration::seconds(n),
+            at: Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap()
+                + chrono::Duration::seconds(n),
             to: None,
             api_key: Some("key_1".into()),
             ip_address: None,
@@ -140,7 +141,11 @@ mod tests {
     fn links_past_the_cap_are_counted_by_kind() {
         let (mut kept, mut not_kept) = (Vec::new(), LinksNotKept::default());
         for n in 0..(MAX_LINKS_KEPT as i64 + 5) {
-            let via = if n % 2 == 0 { LinkVia::Api } else { LinkVia::Email };
+            let via = if n % 2 == 0 {
+                LinkVia::Api
+            } else {
+                LinkVia::Email
+            };
             record_link(&mut kept, &mut not_kept, link(via, n));
         }
         assert_eq!(kept.len(), MAX_LINKS_KEPT);
@@ -154,7 +159,11 @@ mod tests {
         let (mut kept, mut not_kept) = (Vec::new(), 0);
         let at = Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap();
         for _ in 0..MAX_LOCK_ENTRIES + 2 {
-            record_lock(&mut kept, &mut not_kept, LockEntry::Locked { at, until: None });
+            record_lock(
+                &mut kept,
+                &mut not_kept,
+                LockEntry::Locked { at, until: None },
+            );
         }
         assert_eq!((kept.len(), not_kept), (MAX_LOCK_ENTRIES, 2));
         let e = LockEntry::Unlocked {
@@ -162,7 +171,10 @@ mod tests {
             reassigned: false,
         };
         let json = serde_json::to_string(&e).unwrap();
-        assert_eq!(json, r#"{"kind":"unlocked","at":"2027-03-10T12:00:00.000Z"}"#);
+        assert_eq!(
+            json,
+            r#"{"kind":"unlocked","at":"2027-03-10T12:00:00.000Z"}"#
+        );
         assert_eq!(serde_json::from_str::<LockEntry>(&json).unwrap(), e);
     }
 }

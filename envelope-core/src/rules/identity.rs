@@ -472,7 +472,12 @@ mod tests {
         // first of the ten is 24 hours old.
         let cases: Vec<(i64, bool)> = (0..10)
             .map(|m| (m, true))
-            .chain([(10, false), (60 * 24 - 1, false), (60 * 24, true), (60 * 24 + 1, true)])
+            .chain([
+                (10, false),
+                (60 * 24 - 1, false),
+                (60 * 24, true),
+                (60 * 24 + 1, true),
+            ])
             .collect();
         for (minutes, allowed) in cases {
             let at = now + Duration::minutes(minutes);
@@ -483,7 +488,11 @@ mod tests {
                 let Error::CodeDailyLimit { until } = e else {
                     panic!("minute {minutes}: {e}")
                 };
-                assert_eq!(until, now + Duration::hours(24), "when the first is a day old");
+                assert_eq!(
+                    until,
+                    now + Duration::hours(24),
+                    "when the first is a day old"
+                );
             }
         }
         assert!(id.code_requests.len() <= CODE_EMAILS_PER_DAY);
@@ -501,15 +510,24 @@ mod tests {
         ];
         for (start, lock_for) in ladder {
             let at = now + Duration::minutes(start);
-            assert_eq!(lock(&id, at), None, "round at minute {start} starts unlocked");
+            assert_eq!(
+                lock(&id, at),
+                None,
+                "round at minute {start} starts unlocked"
+            );
             let before = id.clone();
             for left in [4, 3, 2, 1] {
                 let e = enter_code(&mut id, "x", at).unwrap_err();
-                assert!(matches!(e, Error::IncorrectCode { attempts_left } if attempts_left == left));
+                assert!(
+                    matches!(e, Error::IncorrectCode { attempts_left } if attempts_left == left)
+                );
             }
             let e = enter_code(&mut id, "x", at).unwrap_err();
             let until = lock_for.map(|d| at + d);
-            assert!(matches!(e, Error::VerificationLocked { until: u } if u == until), "{e}");
+            assert!(
+                matches!(e, Error::VerificationLocked { until: u } if u == until),
+                "{e}"
+            );
             assert_eq!(lock_began(&before, &id), Some(until));
             assert_eq!(lock(&id, at), Some(until));
             // Nothing is looked at while locked, not even the right code.
@@ -527,12 +545,18 @@ mod tests {
         assert_eq!(lock_began(&id.clone(), &id), None, "no new lock");
         // The sender unlocks: the count and the ladder start again.
         unlock(&mut id, much_later).unwrap();
-        assert!(unlock(&mut id, much_later).is_err(), "nothing left to unlock");
+        assert!(
+            unlock(&mut id, much_later).is_err(),
+            "nothing left to unlock"
+        );
         assert_eq!(attempts_left(&id, much_later), 5);
         for _ in 0..5 {
             let _ = enter_code(&mut id, "x", much_later);
         }
-        assert_eq!(lock(&id, much_later), Some(Some(much_later + Duration::minutes(15))));
+        assert_eq!(
+            lock(&id, much_later),
+            Some(Some(much_later + Duration::minutes(15)))
+        );
         // A right code after a lock ends starts the ladder again too.
         let after = much_later + Duration::minutes(15);
         enter_code(&mut id, "s3cret", after).unwrap();

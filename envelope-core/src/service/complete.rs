@@ -524,7 +524,10 @@ fn audit_trail(
                     // The link matters for a decline as much as for a signature.
                     Some(how) => format!(
                         "{how}; {}",
-                        s.signer.decline_reason.as_deref().unwrap_or("no reason given")
+                        s.signer
+                            .decline_reason
+                            .as_deref()
+                            .unwrap_or("no reason given")
                     ),
                     None => s.signer.decline_reason.clone().unwrap_or_default(),
                 },
@@ -548,7 +551,9 @@ fn audit_trail(
             reach: super::reach_trail::rows(
                 rec,
                 s,
-                s.identity.as_ref().is_some_and(|id| id.skipped_at.is_some())
+                s.identity
+                    .as_ref()
+                    .is_some_and(|id| id.skipped_at.is_some())
                     || s.user_agent.as_deref() == Some(TEST_HELPER_AGENT),
             ),
         });

@@ -8,10 +8,10 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
 use crate::ids::{self, EnvelopeId, SignerId};
+use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
-use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, FileLink, PurgeBefore, Purged, SigningToken, StoreError};
 

@@ -110,9 +110,14 @@ impl InFlight {
 #[derive(Debug, Clone)]
 enum Outcome {
     /// Sent; `link_to` is the address of a signing link it carried (extensions E8).
-    Sent { link_to: Option<String> },
+    Sent {
+        link_to: Option<String>,
+    },
     Canceled(&'static str),
-    Failed { error: String, permanent: bool },
+    Failed {
+        error: String,
+        permanent: bool,
+    },
 }
 
 const MAX_WRITES: usize = 8;
@@ -249,8 +254,11 @@ impl SigningService {
                 Ok(Rendered::Cancel(why)) => Outcome::Canceled(why),
                 Ok(Rendered::Send(email)) => match self.inner.mailer.send(&email).await {
                     Ok(()) => Outcome::Sent {
-                        link_to: matches!(queued.kind, EmailKind::SigningRequest | EmailKind::Reminder)
-                            .then(|| email.to.email.clone()),
+                        link_to: matches!(
+                            queued.kind,
+                            EmailKind::SigningRequest | EmailKind::Reminder
+                        )
+                        .then(|| email.to.email.clone()),
                     },
                     Err(e) => {
                         let (error, permanent) = crate::mail::describe_failure(&*e);
@@ -306,7 +314,8 @@ impl SigningService {
                 match outcome {
                     Outcome::Sent { link_to } => {
                         if let Some(to) = link_to
-                            && let Some(s) = next.signers.iter_mut().find(|s| s.signer.id == e.recipient)
+                            && let Some(s) =
+                                next.signers.iter_mut().find(|s| s.signer.id == e.recipient)
                         {
                             let link = IssuedLink {
                                 via: LinkVia::Email,

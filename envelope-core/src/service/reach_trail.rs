@@ -94,7 +94,11 @@ pub(super) fn events(s: &SignerRecord, who: &str) -> Vec<AuditEvent> {
 /// one the envelope's delivery implies (an API-issued link on an email envelope), and the test
 /// helper, which uses none.
 pub(super) fn acted_through(rec: &EnvelopeRecord, s: &SignerRecord) -> Option<&'static str> {
-    if s.identity.as_ref().is_some_and(|id| id.skipped_at.is_some()) || s.acted_via.is_none() {
+    if s.identity
+        .as_ref()
+        .is_some_and(|id| id.skipped_at.is_some())
+        || s.acted_via.is_none()
+    {
         return None;
     }
     (s.acted_via == Some(LinkVia::Api) && rec.delivery == Delivery::Email)
@@ -102,7 +106,11 @@ pub(super) fn acted_through(rec: &EnvelopeRecord, s: &SignerRecord) -> Option<&'
 }
 
 /// The signer's rows about links, for their entry on the trail's signers page.
-pub(super) fn rows(rec: &EnvelopeRecord, s: &SignerRecord, by_test_helper: bool) -> Vec<(String, String)> {
+pub(super) fn rows(
+    rec: &EnvelopeRecord,
+    s: &SignerRecord,
+    by_test_helper: bool,
+) -> Vec<(String, String)> {
     let emailed = s.links.iter().filter(|l| l.via == LinkVia::Email).count() as u64
         + u64::from(s.links_not_kept.email);
     let api = s.links.iter().filter(|l| l.via == LinkVia::Api).count() as u64
@@ -169,10 +177,19 @@ mod tests {
         s.acted_via = Some(LinkVia::Api);
         let s = rec.signers[0].clone();
         let ev = events(&s, "Ann <ann@example.com>");
-        let text: Vec<String> = ev.iter().map(|e| format!("{} | {}", e.what, e.detail)).collect();
+        let text: Vec<String> = ev
+            .iter()
+            .map(|e| format!("{} | {}", e.what, e.detail))
+            .collect();
         assert!(text[0].contains("To ann@example.com"), "{text:?}");
-        assert!(text[1].contains("Key key_abc, from IP 203.0.113.7"), "{text:?}");
-        assert!(text[2].contains("3 more via the API, 0 more emailed"), "{text:?}");
+        assert!(
+            text[1].contains("Key key_abc, from IP 203.0.113.7"),
+            "{text:?}"
+        );
+        assert!(
+            text[2].contains("3 more via the API, 0 more emailed"),
+            "{text:?}"
+        );
         assert!(text[3].contains("Until the sender unlocks it"), "{text:?}");
         assert!(text[4].contains("By the sender"), "{text:?}");
         assert!(acted_through(&rec, &s).is_some());
@@ -180,7 +197,14 @@ mod tests {
         assert_eq!(r[0].1, "1 emailed, 4 issued through the API");
         assert!(r[1].1.contains("issued by the API"), "{r:?}");
         rec.delivery = Delivery::Embedded;
-        assert_eq!(acted_through(&rec, &s), None, "embedded links are the API's anyway");
-        assert_eq!(rows(&rec, &s, true)[1].1, "the test helper (no signing link)");
+        assert_eq!(
+            acted_through(&rec, &s),
+            None,
+            "embedded links are the API's anyway"
+        );
+        assert_eq!(
+            rows(&rec, &s, true)[1].1,
+            "the test helper (no signing link)"
+        );
     }
 }

@@ -15,8 +15,8 @@ use std::fmt::Write as _;
 use envelope_core::Timestamp;
 use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::AuthMethod;
-use envelope_core::service::first_name;
 use envelope_core::service::SigningSession;
+use envelope_core::service::first_name;
 use hyper::HeaderMap;
 use hyper::header::{self, HeaderValue};
 
@@ -322,5 +322,4 @@ mod tests {
         assert_eq!(cookie_path("https://h.example/app/", "T"), "/app/sign/T");
         assert_eq!(cookie_path("http://127.0.0.1:9", "T"), "/sign/T");
     }
-
 }

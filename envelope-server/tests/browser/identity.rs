@@ -151,7 +151,10 @@ async fn signers_verify_their_identity_in_chromium() {
     b.goto(&s.url(&link(&s, id, "Client").await)).await;
     let text = b.wait_for_text("Enter the code we emailed you").await;
     // Nothing is emailed until the signer asks, and the step names no address.
-    assert!(text.contains("Hello Ada,") && !text.contains("example.com"), "{text}");
+    assert!(
+        text.contains("Hello Ada,") && !text.contains("example.com"),
+        "{text}"
+    );
     b.click(&b.find(r#"#send-code-form button[type="submit"]"#).await)
         .await;
     b.wait_for_text("A new code is on its way").await;

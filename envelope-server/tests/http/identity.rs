@@ -366,7 +366,10 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
         assert!(page.contains("Enter the code we emailed you"), "{page}");
         assert!(page.contains("Send me a code"), "{page}");
         assert!(page.contains("Hello Ada,"), "{page}");
-        assert!(!page.contains("Lovelace") && !page.contains("example.com"), "{page}");
+        assert!(
+            !page.contains("Lovelace") && !page.contains("example.com"),
+            "{page}"
+        );
     }
     s.svc.settle_emails().await;
     assert!(codes().is_empty(), "a GET emailed a code");
@@ -385,7 +388,10 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
     let page = html(&r);
     assert!(page.contains("A new code is on its way"), "{page}");
     assert!(page.contains("Send a new code") && page.contains(r#"inputmode="numeric""#));
-    assert!(!page.contains("example.com"), "no address, not even masked: {page}");
+    assert!(
+        !page.contains("example.com"),
+        "no address, not even masked: {page}"
+    );
     s.svc.settle_emails().await;
     assert_eq!(codes().len(), 1);
     let verify_csrf = form_token(&page, "code-form");
@@ -534,7 +540,8 @@ async fn the_grant_cookie_is_secure_on_an_https_signing_host() {
     .await;
     assert_eq!(r.status, 303);
     let set = r.header("set-cookie").unwrap();
-    let expected = format!("Path=/app/sign/{token}; Max-Age=43200; HttpOnly; Secure; SameSite=Strict");
+    let expected =
+        format!("Path=/app/sign/{token}; Max-Age=43200; HttpOnly; Secure; SameSite=Strict");
     assert!(set.ends_with(&expected), "{set}");
 }
 

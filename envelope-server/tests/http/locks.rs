@@ -143,7 +143,10 @@ async fn the_lock_ladder_then_the_sender_unlocks() {
     s.post(&s.test_key, &unlock(&other), json!({}))
         .await
         .error(409, "invalid_state");
-    let env = s.post(&s.test_key, &unlock(&signer), json!({})).await.ok(200);
+    let env = s
+        .post(&s.test_key, &unlock(&signer), json!({}))
+        .await
+        .ok(200);
     assert_eq!(env["id"], id.as_str());
     s.post(&s.test_key, &unlock(&signer), json!({}))
         .await

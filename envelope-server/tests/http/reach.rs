@@ -16,7 +16,10 @@ use crate::common::{Options, TestServer};
 /// The audit trail's text, one space between words (its table wraps long cells).
 pub(crate) async fn audit_text(s: &TestServer, id: &str) -> String {
     let file = s
-        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/audit_trail"))
+        .get(
+            &s.test_key,
+            &format!("/v1/envelopes/{id}/files/audit_trail"),
+        )
         .await
         .ok(200);
     let pdf = s

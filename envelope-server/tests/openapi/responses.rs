@@ -190,13 +190,13 @@ async fn real_responses_match_the_document() {
         assert!(s.svc.verify_signer(token, "0000", &nobody).await.is_err());
     }
     let r = s
-        .post(&key, &format!("{e_path}/signers/{signer}/unlock"), json!({}))
+        .post(
+            &key,
+            &format!("{e_path}/signers/{signer}/unlock"),
+            json!({}),
+        )
         .await;
-    d.check(
-        "POST",
-        "/v1/envelopes/{id}/signers/{signer_id}/unlock",
-        &r,
-    );
+    d.check("POST", "/v1/envelopes/{id}/signers/{signer_id}/unlock", &r);
     // The signed file before completion: 409 file_not_ready.
     let r = s.get(&key, &format!("{e_path}/files/signed")).await;
     assert_eq!(r.status, 409);
