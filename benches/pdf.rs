@@ -135,6 +135,7 @@ fn audit_trail_bench(c: &mut Criterion) {
             declined_at: None,
             completed_at: Some(t(i + 4)),
             signature: Some(StampValue::Typed(format!("Signer {i}"))),
+            reach: Vec::new(),
         })
         .collect();
     let events = (0..60)

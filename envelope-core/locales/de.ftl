@@ -172,5 +172,9 @@ code-too-soon = Vor weniger als einer Minute wurde ein Code gesendet. Sie könne
         [one] { $seconds } Sekunde
        *[other] { $seconds } Sekunden
     } einen neuen anfordern.
+code-intro-email-ask = Klicken Sie unten auf die Schaltfläche, und wir senden einen 6-stelligen Code an Ihre E-Mail-Adresse. Er ist 10 Minuten gültig.
+code-send-first = Code senden
+code-locked-held = Zu viele falsche Codes. Der Link ist gesperrt: Bitten Sie den Absender, ihn zu entsperren.
+code-daily-limit = Heute wurden zu viele Codes gesendet. Sie können um { $until } einen neuen anfordern.
 error-code-first-title = Zuerst den Code eingeben
 error-code-first = Öffnen Sie den Unterschriftslink und geben Sie Ihren Code ein, um das Dokument zu sehen.

@@ -185,5 +185,9 @@ code-too-soon = A code was sent less than a minute ago. You can ask for a new on
         [one] { $seconds } second
        *[other] { $seconds } seconds
     }.
+code-intro-email-ask = Press the button below and we will email a 6-digit code to your email address. It works for 10 minutes.
+code-send-first = Send me a code
+code-locked-held = Too many wrong codes. The link is locked: ask the sender to unlock it.
+code-daily-limit = Too many codes were sent today. You can ask for a new one at { $until }.
 error-code-first-title = Enter your code first
 error-code-first = Open the signing link and enter your code to see the document.

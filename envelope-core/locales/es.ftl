@@ -175,5 +175,9 @@ code-too-soon = Se envió un código hace menos de un minuto. Podrá solicitar u
         [one] { $seconds } segundo
        *[other] { $seconds } segundos
     }.
+code-intro-email-ask = Pulse el botón de abajo y le enviaremos un código de 6 dígitos a su correo electrónico. Es válido durante 10 minutos.
+code-send-first = Enviarme un código
+code-locked-held = Demasiados códigos incorrectos. El enlace está bloqueado: pida al remitente que lo desbloquee.
+code-daily-limit = Hoy se han enviado demasiados códigos. Puede pedir uno nuevo a las { $until }.
 error-code-first-title = Introduzca primero su código
 error-code-first = Abra el enlace de firma e introduzca su código para ver el documento.

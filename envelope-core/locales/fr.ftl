@@ -175,5 +175,9 @@ code-too-soon = Un code a été envoyé il y a moins d’une minute. Vous pourre
         [one] { $seconds } seconde
        *[other] { $seconds } secondes
     }.
+code-intro-email-ask = Appuyez sur le bouton ci-dessous et nous enverrons un code à 6 chiffres à votre adresse e-mail. Il est valable 10 minutes.
+code-send-first = M’envoyer un code
+code-locked-held = Trop de codes erronés. Le lien est bloqué : demandez à l’expéditeur de le débloquer.
+code-daily-limit = Trop de codes ont été envoyés aujourd’hui. Vous pourrez en demander un nouveau à { $until }.
 error-code-first-title = Saisissez d’abord votre code
 error-code-first = Ouvrez le lien de signature et saisissez votre code pour voir le document.

@@ -175,5 +175,9 @@ code-too-soon = È stato inviato un codice meno di un minuto fa. Potrà richiede
         [one] { $seconds } secondo
        *[other] { $seconds } secondi
     }.
+code-intro-email-ask = Premi il pulsante qui sotto e invieremo un codice di 6 cifre al tuo indirizzo email. È valido per 10 minuti.
+code-send-first = Inviami un codice
+code-locked-held = Troppi codici errati. Il link è bloccato: chiedi al mittente di sbloccarlo.
+code-daily-limit = Oggi sono stati inviati troppi codici. Potrai chiederne uno nuovo alle { $until }.
 error-code-first-title = Inserisca prima il codice
 error-code-first = Apra il link di firma e inserisca il suo codice per vedere il documento.

@@ -175,5 +175,9 @@ code-too-soon = Er is minder dan een minuut geleden een code verstuurd. U kunt o
         [one] { $seconds } seconde
        *[other] { $seconds } seconden
     } een nieuwe aanvragen.
+code-intro-email-ask = Klik op de knop hieronder en we e-mailen een code van 6 cijfers naar uw e-mailadres. Deze is 10 minuten geldig.
+code-send-first = Stuur mij een code
+code-locked-held = Te veel onjuiste codes. De link is geblokkeerd: vraag de afzender om hem te deblokkeren.
+code-daily-limit = Vandaag zijn er te veel codes verstuurd. U kunt om { $until } een nieuwe aanvragen.
 error-code-first-title = Vul eerst uw code in
 error-code-first = Open de ondertekeningslink en vul uw code in om het document te zien.

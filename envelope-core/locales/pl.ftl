@@ -187,5 +187,9 @@ code-too-soon = Kod został wysłany mniej niż minutę temu. O nowy możesz pop
         [many] { $seconds } sekund
        *[other] { $seconds } sekundy
     }.
+code-intro-email-ask = Naciśnij przycisk poniżej, a wyślemy 6-cyfrowy kod na Twój adres e-mail. Jest ważny przez 10 minut.
+code-send-first = Wyślij mi kod
+code-locked-held = Zbyt wiele błędnych kodów. Link jest zablokowany: poproś nadawcę o odblokowanie.
+code-daily-limit = Dzisiaj wysłano zbyt wiele kodów. Nowy możesz poprosić o { $until }.
 error-code-first-title = Najpierw wpisz kod
 error-code-first = Otwórz link do podpisu i wpisz kod, aby zobaczyć dokument.

@@ -175,5 +175,9 @@ code-too-soon = Um código foi enviado há menos de um minuto. Você poderá ped
         [one] { $seconds } segundo
        *[other] { $seconds } segundos
     }.
+code-intro-email-ask = Carregue no botão abaixo e enviaremos um código de 6 dígitos para o seu endereço de e-mail. É válido durante 10 minutos.
+code-send-first = Enviar-me um código
+code-locked-held = Demasiados códigos errados. O link está bloqueado: peça ao remetente que o desbloqueie.
+code-daily-limit = Foram enviados demasiados códigos hoje. Pode pedir um novo às { $until }.
 error-code-first-title = Digite seu código primeiro
 error-code-first = Abra o link de assinatura e digite seu código para ver o documento.

@@ -237,13 +237,14 @@ pub enum Error {
         /// How many more wrong codes the signer may enter before the link locks.
         attempts_left: u32,
     },
-    /// Too many wrong codes: no code is checked before `until`.
+    /// Too many wrong codes: no code is checked before `until`, or, when `until` is `None`,
+    /// before the sender unlocks the link or reassigns the signer (extensions E8).
     ///
     /// Code `verification_locked`, kind [`ErrorKind::RateLimited`] (429).
-    #[error("Too many wrong codes. The link is locked until {}.", hh_mm(*until))]
+    #[error("Too many wrong codes. The link is locked until {}.", locked_until(*until))]
     VerificationLocked {
-        /// When codes are checked again.
-        until: crate::clock::Timestamp,
+        /// When codes are checked again; `None` when only the sender can lift the lock.
+        until: Option<crate::clock::Timestamp>,
     },
     /// No emailed code is valid now (none was sent yet, it expired, or it was used).
     ///
@@ -259,6 +260,18 @@ pub enum Error {
     CodeRecentlySent {
         /// Seconds until a new code may be asked for.
         retry_after_secs: u64,
+    },
+    /// A signer asked for more code emails in 24 hours than
+    /// [`crate::rules::identity::CODE_EMAILS_PER_DAY`] (extensions E8).
+    ///
+    /// Code `code_daily_limit`, kind [`ErrorKind::RateLimited`] (429).
+    #[error(
+        "Too many codes were sent to this signer today. You can ask for a new one at {}.",
+        hh_mm(*until)
+    )]
+    CodeDailyLimit {
+        /// When a new code may be asked for.
+        until: crate::clock::Timestamp,
     },
     /// The document has fields for a role that no signer of the request has.
     ///
@@ -415,6 +428,10 @@ fn hh_mm(t: crate::clock::Timestamp) -> String {
     t.datetime().format("%H:%M UTC").to_string()
 }
 
+fn locked_until(t: Option<crate::clock::Timestamp>) -> String {
+    t.map_or_else(|| "the sender unlocks it".to_string(), hh_mm)
+}
+
 /// Bytes in MiB with one decimal, for messages.
 fn mib(bytes: u64) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
@@ -452,6 +469,7 @@ impl Error {
             VerificationLocked { .. } => "verification_locked",
             CodeExpired => "code_expired",
             CodeRecentlySent { .. } => "code_recently_sent",
+            CodeDailyLimit { .. } => "code_daily_limit",
             SignerWithoutFields { .. } => "signer_without_fields",
             UrlInvalid { .. } => "url_invalid",
             InsufficientBalance => "insufficient_balance",
@@ -472,7 +490,9 @@ impl Error {
         match self {
             InvalidApiKey => ErrorKind::Authentication,
             TestModeOnly | VerificationRequired => ErrorKind::Permission,
-            VerificationLocked { .. } | CodeRecentlySent { .. } => ErrorKind::RateLimited,
+            VerificationLocked { .. } | CodeRecentlySent { .. } | CodeDailyLimit { .. } => {
+                ErrorKind::RateLimited
+            }
             NotFound { .. } => ErrorKind::NotFound,
             MissingData { .. } | PageNotDrawable { .. } => ErrorKind::Unprocessable,
             FileTooLarge { .. } | DocumentsTooLarge { .. } => ErrorKind::TooLarge,

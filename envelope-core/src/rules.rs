@@ -226,7 +226,17 @@ pub fn reassign(
     s.user_agent = None;
     s.values.clear();
     // The new person's own check (or none): codes, attempts, locks and grants were the
-    // previous person's.
+    // previous person's. A lock ends with it, and the audit trail says so (extensions E8).
+    if s.identity
+        .as_ref()
+        .is_some_and(|id| crate::rules::identity::lock(id, now).is_some())
+    {
+        let entry = crate::model::LockEntry::Unlocked {
+            at: now,
+            reassigned: true,
+        };
+        crate::model::reach::record_lock(&mut s.locks, &mut s.locks_not_kept, entry);
+    }
     s.identity = identity;
     Ok(())
 }
@@ -267,4 +277,4 @@ pub fn delete_files(env: &mut EnvelopeRecord, before: Timestamp, now: Timestamp)
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

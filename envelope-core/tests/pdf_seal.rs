@@ -383,6 +383,7 @@ fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {
             declined_at: None,
             completed_at: Some("2024-05-01 12:00:00 UTC".into()),
             signature: Some(StampValue::Typed("Ada Lovelace".into())),
+            reach: Vec::new(),
         }],
         events: vec![AuditEvent {
             at: "2024-05-01 10:00:00 UTC".into(),

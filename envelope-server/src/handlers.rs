@@ -101,6 +101,13 @@ pub async fn dispatch(
                     .await?,
             )
         }
+        Route::UnlockSigner(id, signer) => {
+            plain_params(body).await?.finish()?;
+            Reply::ok(
+                &svc.unlock_signer(ctx, &id.parse()?, &signer.parse()?)
+                    .await?,
+            )
+        }
         Route::SigningUrl(id) => {
             let mut p = plain_params(body).await?;
             let signer = p.string("signer")?;

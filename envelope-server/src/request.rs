@@ -182,13 +182,14 @@ async fn api(
     if key.is_some_and(|k| k.starts_with("sk_live_")) {
         meta.mode = Mode::Live;
     }
-    let ctx = match svc.authenticate(key.unwrap_or("")).await {
+    let mut ctx = match svc.authenticate(key.unwrap_or("")).await {
         Ok(ctx) => ctx,
         Err(e) => {
             limit_by_address(svc, client, meta)?;
             return Err(e.into());
         }
     };
+    ctx.ip_address = Some(client.to_string());
     meta.mode = ctx.mode();
     let rate = svc.rate_limit(&ctx.key.id);
     meta.rate = Some(rate);

@@ -18,6 +18,8 @@ pub enum Route {
     RemindEnvelope(String),
     /// Envelope ID, signer ID.
     ReassignSigner(String, String),
+    /// Envelope ID, signer ID.
+    UnlockSigner(String, String),
     SigningUrl(String),
     EnvelopeFile(String, String),
     CreateTemplate,
@@ -66,6 +68,7 @@ impl Route {
             VoidEnvelope(x()),
             RemindEnvelope(x()),
             ReassignSigner(x(), x()),
+            UnlockSigner(x(), x()),
             SigningUrl(x()),
             EnvelopeFile(x(), x()),
             CreateTemplate,
@@ -92,12 +95,12 @@ impl Route {
         for route in &all {
             match route {
                 CreateEnvelope | ListEnvelopes | GetEnvelope(_) | SendEnvelope(_)
-                | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..) | SigningUrl(_)
-                | EnvelopeFile(..) | CreateTemplate | ListTemplates | GetTemplate(_)
-                | UpdateTemplate(_) | DeleteTemplate(_) | TemplateFile(_) | CreateEndpoint
-                | ListEndpoints | GetEndpoint(_) | UpdateEndpoint(_) | DeleteEndpoint(_)
-                | ListEvents | GetEvent(_) | EventDeliveries(_) | ResendEvent(_) | Account
-                | Balance | TestComplete(_) => {}
+                | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..) | UnlockSigner(..)
+                | SigningUrl(_) | EnvelopeFile(..) | CreateTemplate | ListTemplates
+                | GetTemplate(_) | UpdateTemplate(_) | DeleteTemplate(_) | TemplateFile(_)
+                | CreateEndpoint | ListEndpoints | GetEndpoint(_) | UpdateEndpoint(_)
+                | DeleteEndpoint(_) | ListEvents | GetEvent(_) | EventDeliveries(_)
+                | ResendEvent(_) | Account | Balance | TestComplete(_) => {}
             }
         }
         all
@@ -114,6 +117,7 @@ impl Route {
             VoidEnvelope(_) => "POST /v1/envelopes/{id}/void",
             RemindEnvelope(_) => "POST /v1/envelopes/{id}/remind",
             ReassignSigner(..) => "POST /v1/envelopes/{id}/signers/{signer_id}/reassign",
+            UnlockSigner(..) => "POST /v1/envelopes/{id}/signers/{signer_id}/unlock",
             SigningUrl(_) => "POST /v1/envelopes/{id}/signing_url",
             EnvelopeFile(..) => "GET /v1/envelopes/{id}/files/{kind}",
             CreateTemplate => "POST /v1/templates",
@@ -161,8 +165,8 @@ impl Route {
         match self {
             CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
             SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..)
-            | SigningUrl(_) | UpdateTemplate(_) | CreateEndpoint | UpdateEndpoint(_)
-            | TestComplete(_) | ResendEvent(_) => BodyPolicy::Json,
+            | UnlockSigner(..) | SigningUrl(_) | UpdateTemplate(_) | CreateEndpoint
+            | UpdateEndpoint(_) | TestComplete(_) | ResendEvent(_) => BodyPolicy::Json,
             _ => BodyPolicy::None,
         }
     }
@@ -205,6 +209,10 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
         ["envelopes", e, "signers", s, "reassign"] => (
             "POST",
             is(&Method::POST).then(|| ReassignSigner(id(e), id(s))),
+        ),
+        ["envelopes", e, "signers", s, "unlock"] => (
+            "POST",
+            is(&Method::POST).then(|| UnlockSigner(id(e), id(s))),
         ),
         ["envelopes", e, "files", kind] => (
             "GET",

@@ -229,6 +229,18 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
              addresses. Never use this outside local development."
         );
     }
+    let signing_base = settings.signing_base();
+    if signing_base.starts_with("http://")
+        && !crate::signing_page::verify::loopback_http(signing_base)
+    {
+        tracing::warn!(
+            signing_host = %signing_base,
+            "the signing host is plain http:// on a host other than localhost: signing links, \
+             access codes and the code step's cookie cross the network in the clear (the cookie \
+             is not Secure there, or browsers would refuse it). Serve signing pages over https:// \
+             (--signing-host) outside local development."
+        );
+    }
     let presigned = opts
         .blob_presigned_downloads
         .then_some(PRESIGNED_DOWNLOAD_TTL);

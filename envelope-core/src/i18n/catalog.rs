@@ -211,6 +211,12 @@ messages! {
     CodeLocked = "code-locked",
     CodeExpired = "code-expired",
     CodeTooSoon = "code-too-soon",
+    // The code step's own request for a code, the lock ladder's last step and the daily cap
+    // (extensions E8).
+    CodeIntroEmailAsk = "code-intro-email-ask",
+    CodeSendFirst = "code-send-first",
+    CodeLockedHeld = "code-locked-held",
+    CodeDailyLimit = "code-daily-limit",
     ErrorCodeFirstTitle = "error-code-first-title",
     ErrorCodeFirst = "error-code-first",
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::Mode;
 use super::email::{EmailRecord, EmailStatus, SignerEmail};
 use super::identity::{IdentityRecord, SignerAuthView};
+use super::reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
 use crate::i18n::Locale;
@@ -264,6 +265,23 @@ pub struct SignerRecord {
     /// The identity check of this signer (extensions E2), secrets hashed.
     #[serde(default)]
     pub identity: Option<IdentityRecord>,
+    /// Every signing link issued to this signer, first [`super::reach::MAX_LINKS_KEPT`] in full
+    /// (extensions E8).
+    #[serde(default)]
+    pub links: Vec<IssuedLink>,
+    /// Links issued past the ones kept, counted.
+    #[serde(default)]
+    pub links_not_kept: LinksNotKept,
+    /// Where the link the signer signed or declined through came from (extensions E8); `None`
+    /// before, for the test helper, and for records older than this.
+    #[serde(default)]
+    pub acted_via: Option<LinkVia>,
+    /// Locks of the code step and their lifting, oldest first (extensions E8).
+    #[serde(default)]
+    pub locks: Vec<LockEntry>,
+    /// Lock entries past [`super::reach::MAX_LOCK_ENTRIES`], counted.
+    #[serde(default)]
+    pub locks_not_kept: u32,
 }
 
 impl SignerRecord {
@@ -362,6 +380,20 @@ struct FlatSignerRecordOut<'a> {
     reassignments: &'a [Reassignment],
     #[serde(skip_serializing_if = "Option::is_none")]
     identity: Option<&'a IdentityRecord>,
+    #[serde(skip_serializing_if = "<[IssuedLink]>::is_empty")]
+    links: &'a [IssuedLink],
+    #[serde(skip_serializing_if = "LinksNotKept::is_empty")]
+    links_not_kept: &'a LinksNotKept,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    acted_via: Option<LinkVia>,
+    #[serde(skip_serializing_if = "<[LockEntry]>::is_empty")]
+    locks: &'a [LockEntry],
+    #[serde(skip_serializing_if = "is_zero")]
+    locks_not_kept: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Serialize for SignerRecord {
@@ -387,6 +419,11 @@ impl Serialize for SignerRecord {
             values: &self.values,
             reassignments: &self.reassignments,
             identity: self.identity.as_ref(),
+            links: &self.links,
+            links_not_kept: &self.links_not_kept,
+            acted_via: self.acted_via,
+            locks: &self.locks,
+            locks_not_kept: self.locks_not_kept,
         }
         .serialize(serializer)
     }
@@ -428,6 +465,16 @@ struct FlatSignerRecord {
     reassignments: Vec<Reassignment>,
     #[serde(default)]
     identity: Option<IdentityRecord>,
+    #[serde(default)]
+    links: Vec<IssuedLink>,
+    #[serde(default)]
+    links_not_kept: LinksNotKept,
+    #[serde(default)]
+    acted_via: Option<LinkVia>,
+    #[serde(default)]
+    locks: Vec<LockEntry>,
+    #[serde(default)]
+    locks_not_kept: u32,
 }
 
 impl From<FlatSignerRecord> for SignerRecord {
@@ -456,6 +503,11 @@ impl From<FlatSignerRecord> for SignerRecord {
             values: f.values,
             reassignments: f.reassignments,
             identity: f.identity,
+            links: f.links,
+            links_not_kept: f.links_not_kept,
+            acted_via: f.acted_via,
+            locks: f.locks,
+            locks_not_kept: f.locks_not_kept,
         }
     }
 }
@@ -815,6 +867,11 @@ mod tests {
                 crate::model::AuthMethod::EmailCode,
                 "salt".into(),
             )),
+            links: Vec::new(),
+            links_not_kept: Default::default(),
+            acted_via: None,
+            locks: Vec::new(),
+            locks_not_kept: 0,
         };
         let json = serde_json::to_value(&signer).unwrap();
         assert_eq!(json["email"], "ada@example.com", "flat: {json}");

@@ -38,11 +38,15 @@ pub enum EventType {
     /// held it.
     #[serde(rename = "signer.reassigned")]
     SignerReassigned,
+    /// Too many wrong codes locked a signer's link (extensions E8); `data.until` is when the
+    /// lock ends, `null` when only the sender can lift it (`POST .../unlock` or a reassign).
+    #[serde(rename = "signer.locked")]
+    SignerLocked,
 }
 
 impl EventType {
     /// Every event type, in the order above.
-    pub const ALL: [EventType; 9] = [
+    pub const ALL: [EventType; 10] = [
         EventType::Created,
         EventType::Sent,
         EventType::SignerViewed,
@@ -52,6 +56,7 @@ impl EventType {
         EventType::Voided,
         EventType::EmailFailed,
         EventType::SignerReassigned,
+        EventType::SignerLocked,
     ];
 
     /// The wire `type`, e.g. `envelope.completed`.
@@ -66,6 +71,7 @@ impl EventType {
             EventType::Voided => "envelope.voided",
             EventType::EmailFailed => "envelope.email_failed",
             EventType::SignerReassigned => "signer.reassigned",
+            EventType::SignerLocked => "signer.locked",
         }
     }
 
@@ -110,6 +116,20 @@ pub struct EventData {
     /// The email an `envelope.email_failed` event is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub email: Option<super::SignerEmail>,
+    /// `signer.locked`: when the lock ends, `Some(None)` (written `null`) when only the sender
+    /// can lift it. Absent from every other event.
+    #[serde(
+        skip_serializing_if = "Option::is_none",
+        default,
+        deserialize_with = "present"
+    )]
+    pub until: Option<Option<Timestamp>>,
+}
+
+/// Reads a key that is present as `Some`, even when its value is `null` (`until` of
+/// `signer.locked`); a missing key stays `None` through `default`.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Timestamp>>, D::Error> {
+    Option::<Timestamp>::deserialize(d).map(Some)
 }
 
 /// `data.previous` of `signer.reassigned`.
@@ -167,5 +187,36 @@ impl EventRecord {
             e.last_error = None;
         }
         *data != before
+    }
+}
+
+#[cfg(test)]
+mod until_tests {
+    use super::*;
+
+    #[test]
+    fn until_is_null_only_when_present() {
+        #[derive(Serialize, Deserialize, PartialEq, Debug)]
+        struct U {
+            #[serde(
+                skip_serializing_if = "Option::is_none",
+                default,
+                deserialize_with = "present"
+            )]
+            until: Option<Option<Timestamp>>,
+        }
+        for (u, json) in [
+            (U { until: None }, "{}"),
+            (U { until: Some(None) }, r#"{"until":null}"#),
+            (
+                U {
+                    until: Some(Timestamp::parse("2027-03-10T12:00:00.000Z")),
+                },
+                r#"{"until":"2027-03-10T12:00:00.000Z"}"#,
+            ),
+        ] {
+            assert_eq!(serde_json::to_string(&u).unwrap(), json);
+            assert_eq!(serde_json::from_str::<U>(json).unwrap(), u);
+        }
     }
 }

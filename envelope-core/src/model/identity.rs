@@ -17,7 +17,7 @@ use crate::clock::Timestamp;
 pub enum AuthMethod {
     /// A code the sender gave the signer out of band.
     AccessCode,
-    /// A 6-digit code emailed to the signer's address when the page is opened.
+    /// A 6-digit code emailed to the signer's address when they ask for it on the page.
     EmailCode,
 }
 
@@ -86,6 +86,18 @@ pub struct IdentityRecord {
     /// Set after too many wrong codes: no code is accepted before this time.
     #[serde(default)]
     pub locked_until: Option<Timestamp>,
+    /// Locks since the last right code or unlock: the step of the lock ladder the next lock
+    /// takes (extensions E8: 15 minutes, then an hour, then until the sender acts).
+    #[serde(default)]
+    pub lock_step: u32,
+    /// Locked until the sender unlocks the link or reassigns the signer (the ladder's last
+    /// step): no code is accepted and none is emailed.
+    #[serde(default)]
+    pub held: bool,
+    /// When code emails were asked for in the last 24 hours, oldest first (at most
+    /// `rules::identity::CODE_EMAILS_PER_DAY`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub code_requests: Vec<Timestamp>,
     /// When the signer last entered the right code (the audit trail shows the first use that
     /// led to signing or declining: the latest before it).
     #[serde(default)]
@@ -109,6 +121,9 @@ impl IdentityRecord {
             code_requested_at: None,
             failed_attempts: 0,
             locked_until: None,
+            lock_step: 0,
+            held: false,
+            code_requests: Vec::new(),
             verified_at: None,
             grants: Vec::new(),
             skipped_at: None,
@@ -142,6 +157,9 @@ impl fmt::Debug for IdentityRecord {
             .field("code_requested_at", &self.code_requested_at)
             .field("failed_attempts", &self.failed_attempts)
             .field("locked_until", &self.locked_until)
+            .field("lock_step", &self.lock_step)
+            .field("held", &self.held)
+            .field("code_requests", &self.code_requests.len())
             .field("verified_at", &self.verified_at)
             .field("grants", &self.grants.len())
             .field("skipped_at", &self.skipped_at)

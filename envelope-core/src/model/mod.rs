@@ -10,6 +10,7 @@ pub mod email;
 pub mod envelope;
 pub mod event;
 pub mod identity;
+pub mod reach;
 pub mod template;
 pub mod webhook;
 
@@ -25,6 +26,7 @@ pub use envelope::{
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
+pub use reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
 pub use template::{Template, TemplateRecord};
 pub use webhook::{
     Delivery as WebhookDelivery, DeliveryAttempt, DeliveryNext, DeliveryStatus, DueDelivery,

@@ -344,6 +344,9 @@ pub struct AuditSigner {
     /// values are not shown), drawn beside the signer's entry. `None` for a signer who did not
     /// sign.
     pub signature: Option<StampValue>,
+    /// Rows about how the signer was reached (extensions E8): the links issued, and the kind
+    /// of link they acted through. Shown after the timestamps; empty adds nothing.
+    pub reach: Vec<(String, String)>,
 }
 
 /// One row of the audit trail's event table.

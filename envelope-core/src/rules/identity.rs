@@ -1,6 +1,6 @@
 //! The rules of verifying a signer's identity (extensions E2), as plain functions over
-//! [`IdentityRecord`]: which code is checked, attempts and the lockout, when a code email may go
-//! out, how long an emailed code and a grant are good.
+//! [`IdentityRecord`]: which code is checked, attempts and the lock ladder (extensions E8), when
+//! a code email may go out, how long an emailed code and a grant are good.
 //!
 //! Nothing here reads a clock or a store, and nothing here sees a secret in the clear except the
 //! code being checked: callers hash new secrets with [`digest`] and pass `now`. Counts and locks
@@ -15,8 +15,15 @@ use crate::model::{AuthMethod, HashedSecret, IdentityRecord};
 
 /// Wrong codes in a row that lock the link.
 pub const MAX_FAILED_ATTEMPTS: u32 = 5;
-/// How long a locked link stays locked.
+/// How long the first lock lasts.
 pub const LOCKOUT_MINUTES: i64 = 15;
+/// The lock ladder (extensions E8), in minutes: the first lock lasts 15 minutes, the second an
+/// hour, the third (`None`) until the sender unlocks the link or reassigns the signer. A right
+/// code, an unlock or a reassignment starts the ladder again. At most 15 guesses per link
+/// before the sender must act, where a fixed 15-minute lock allowed 480 a day.
+pub const LOCK_LADDER: [Option<i64>; 3] = [Some(LOCKOUT_MINUTES), Some(60), None];
+/// Code emails one signer may ask for in 24 hours.
+pub const CODE_EMAILS_PER_DAY: usize = 10;
 /// How long an emailed code is good, from the moment its email is sent.
 pub const EMAIL_CODE_MINUTES: i64 = 10;
 /// The least time between two code emails to one signer.
@@ -70,14 +77,50 @@ pub fn check_access_code(param: &str, code: &str) -> Result<()> {
     Ok(())
 }
 
-/// Until when the link is locked, if it is now.
+/// Until when the link is locked, if it is now on a timed lock (see also [`lock`]).
 pub fn locked(id: &IdentityRecord, now: Timestamp) -> Option<Timestamp> {
     id.locked_until.filter(|until| *until > now)
 }
 
+/// Whether the link is locked now, and until when: `Some(Some(t))` for a timed lock,
+/// `Some(None)` until the sender acts, `None` when not locked.
+pub fn lock(id: &IdentityRecord, now: Timestamp) -> Option<Option<Timestamp>> {
+    if id.held {
+        return Some(None);
+    }
+    locked(id, now).map(Some)
+}
+
+/// The lock that a change from `before` to `after` began, if it began one: its end, `None`
+/// when the sender must lift it. For the `signer.locked` event and the audit trail.
+pub fn lock_began(before: &IdentityRecord, after: &IdentityRecord) -> Option<Option<Timestamp>> {
+    if after.held && !before.held {
+        return Some(None);
+    }
+    after
+        .locked_until
+        .filter(|_| after.locked_until != before.locked_until)
+        .map(Some)
+}
+
+/// The sender lifts a lock (`POST .../unlock`): codes are checked again, the count and the
+/// ladder start again. Refused when the link is not locked.
+pub fn unlock(id: &mut IdentityRecord, now: Timestamp) -> Result<()> {
+    if lock(id, now).is_none() {
+        return Err(Error::state(
+            "This signer's link is not locked: there is nothing to unlock.",
+        ));
+    }
+    id.held = false;
+    id.locked_until = None;
+    id.failed_attempts = 0;
+    id.lock_step = 0;
+    Ok(())
+}
+
 /// How many wrong codes may still be entered before the link locks.
 pub fn attempts_left(id: &IdentityRecord, now: Timestamp) -> u32 {
-    if locked(id, now).is_some() {
+    if lock(id, now).is_some() {
         return 0;
     }
     if id.locked_until.is_some() {
@@ -87,15 +130,16 @@ pub fn attempts_left(id: &IdentityRecord, now: Timestamp) -> u32 {
     MAX_FAILED_ATTEMPTS.saturating_sub(id.failed_attempts)
 }
 
-/// Checks a code the signer entered. Right: the failed count starts again, `verified_at` is
-/// `now`, an emailed code is used up. Wrong: the count goes up and the fifth wrong code locks
-/// the link for [`LOCKOUT_MINUTES`]. While locked, no code is looked at. An expired (or used,
-/// or never sent) emailed code is refused without counting: it reveals nothing.
+/// Checks a code the signer entered. Right: the failed count and the lock ladder start again,
+/// `verified_at` is `now`, an emailed code is used up. Wrong: the count goes up and the fifth
+/// wrong code locks the link for the next step of [`LOCK_LADDER`]. While locked, no code is
+/// looked at. An expired (or used, or never sent) emailed code is refused without counting: it
+/// reveals nothing.
 ///
 /// The record changes on every outcome but `VerificationLocked` and `CodeExpired`: write it
 /// whatever this returns.
 pub fn enter_code(id: &mut IdentityRecord, given: &str, now: Timestamp) -> Result<()> {
-    if let Some(until) = locked(id, now) {
+    if let Some(until) = lock(id, now) {
         return Err(Error::VerificationLocked { until });
     }
     if id.locked_until.take().is_some() {
@@ -129,6 +173,7 @@ pub fn enter_code(id: &mut IdentityRecord, given: &str, now: Timestamp) -> Resul
     };
     if !given.is_empty() && ids::same_digest(&digest(id, what, &given), &expected) {
         id.failed_attempts = 0;
+        id.lock_step = 0;
         id.verified_at = Some(now);
         if what == Secret::EmailCode {
             id.email_code = None;
@@ -137,8 +182,15 @@ pub fn enter_code(id: &mut IdentityRecord, given: &str, now: Timestamp) -> Resul
     }
     id.failed_attempts += 1;
     if id.failed_attempts >= MAX_FAILED_ATTEMPTS {
-        let until = now + Duration::minutes(LOCKOUT_MINUTES);
-        id.locked_until = Some(until);
+        let step = (id.lock_step as usize).min(LOCK_LADDER.len() - 1);
+        id.lock_step = id.lock_step.saturating_add(1);
+        let until = LOCK_LADDER[step].map(|m| now + Duration::minutes(m));
+        match until {
+            Some(t) => id.locked_until = Some(t),
+            None => id.held = true,
+        }
+        // Anything still emailed is of no use behind the lock.
+        id.email_code = None;
         return Err(Error::VerificationLocked { until });
     }
     Err(Error::IncorrectCode {
@@ -146,16 +198,23 @@ pub fn enter_code(id: &mut IdentityRecord, given: &str, now: Timestamp) -> Resul
     })
 }
 
-/// Whether a code email may be asked for now; when not, the error says why (locked, or the
-/// last one went out less than a minute ago, with the seconds left).
+/// Whether a code email may be asked for now; when not, the error says why (locked, the last
+/// one went out less than a minute ago, or [`CODE_EMAILS_PER_DAY`] went out in the last 24
+/// hours, with the seconds left).
 pub fn may_request_code(id: &IdentityRecord, now: Timestamp) -> Result<()> {
     if id.method != AuthMethod::EmailCode {
         return Err(Error::state(
             "This signer verifies with an access code, not an emailed one.",
         ));
     }
-    if let Some(until) = locked(id, now) {
+    if let Some(until) = lock(id, now) {
         return Err(Error::VerificationLocked { until });
+    }
+    let day_ago = now - Duration::hours(24);
+    let today: Vec<&Timestamp> = id.code_requests.iter().filter(|t| **t > day_ago).collect();
+    if today.len() >= CODE_EMAILS_PER_DAY {
+        let until = *today[today.len() - CODE_EMAILS_PER_DAY] + Duration::hours(24);
+        return Err(Error::CodeDailyLimit { until });
     }
     if let Some(at) = id.code_requested_at {
         let next = at + Duration::seconds(CODE_EMAIL_INTERVAL_SECS);
@@ -169,21 +228,30 @@ pub fn may_request_code(id: &IdentityRecord, now: Timestamp) -> Result<()> {
     Ok(())
 }
 
-/// Asks for a code email now (the caller queues it in the same write).
+/// Asks for a code email now (the caller queues it in the same write). Only a signer's own
+/// request does this (a POST from the signing page, extensions E8): opening a link never
+/// sends a code, so the link scanners of mail systems send none.
 pub fn request_code(id: &mut IdentityRecord, now: Timestamp) -> Result<()> {
     may_request_code(id, now)?;
     id.code_requested_at = Some(now);
+    let day_ago = now - Duration::hours(24);
+    id.code_requests.retain(|t| *t > day_ago);
+    id.code_requests.push(now);
     Ok(())
 }
 
-/// Whether opening the page should email a code by itself: for `email_code`, when no code asked
-/// for is still usable (never asked, expired, or already used) and the once-a-minute rule
-/// allows one. A reload while a code is on its way sends nothing more; "send a new code" does.
-pub fn code_due_on_open(id: &IdentityRecord, now: Timestamp) -> bool {
-    let outstanding = id.code_requested_at.is_some_and(|t| {
+/// Whether an emailed code asked for is still on its way or usable: asked for less than a
+/// code's life ago and not used since. The page offers "Send me a code" otherwise.
+pub fn code_outstanding(id: &IdentityRecord, now: Timestamp) -> bool {
+    id.code_requested_at.is_some_and(|t| {
         now < t + Duration::minutes(EMAIL_CODE_MINUTES) && id.verified_at.is_none_or(|v| v < t)
-    });
-    !outstanding && may_request_code(id, now).is_ok()
+    })
+}
+
+/// The first word of a name: all the code step shows of the signer before the code is right
+/// (extensions E8), so that a stranger holding the link learns as little as possible.
+pub fn first_name(name: &str) -> &str {
+    name.split_whitespace().next().unwrap_or_default()
 }
 
 /// Records the digest of a code about to be emailed, good for [`EMAIL_CODE_MINUTES`] from
@@ -194,7 +262,7 @@ pub fn arm_code(id: &mut IdentityRecord, hash: String, now: Timestamp) -> Result
     if id.method != AuthMethod::EmailCode {
         return Err("the signer no longer verifies by email");
     }
-    if locked(id, now).is_some() {
+    if lock(id, now).is_some() {
         return Err("the signing link is locked");
     }
     let fresh = id
@@ -310,7 +378,7 @@ mod tests {
         let until = now + Duration::minutes(15);
         let e = enter_code(&mut id, "x", now).unwrap_err();
         assert!(
-            matches!(e, Error::VerificationLocked { until: u } if u == until),
+            matches!(e, Error::VerificationLocked { until: Some(u) } if u == until),
             "{e}"
         );
         assert_eq!(attempts_left(&id, now), 0);
@@ -358,10 +426,10 @@ mod tests {
     fn code_emails_at_most_once_a_minute() {
         let now = t0();
         let mut id = IdentityRecord::new(AuthMethod::EmailCode, "salt".into());
-        assert!(code_due_on_open(&id, now));
+        assert!(!code_outstanding(&id, now));
         request_code(&mut id, now).unwrap();
         assert!(
-            !code_due_on_open(&id, now + Duration::seconds(61)),
+            code_outstanding(&id, now + Duration::seconds(61)),
             "one is on its way"
         );
         let e = request_code(&mut id, now + Duration::seconds(30)).unwrap_err();
@@ -375,20 +443,136 @@ mod tests {
             "{e}"
         );
         request_code(&mut id, now + Duration::seconds(60)).unwrap();
-        // Once the code is past its life, opening the page sends a new one.
-        assert!(code_due_on_open(&id, now + Duration::minutes(11)));
-        // A used code: the next open (another browser) sends one after the minute.
+        // Once the code is past its life, the page offers to send one again.
+        assert!(!code_outstanding(&id, now + Duration::minutes(11)));
+        // A used code is not outstanding either.
         id.verified_at = Some(now + Duration::seconds(90));
-        assert!(code_due_on_open(&id, now + Duration::seconds(121)));
+        assert!(!code_outstanding(&id, now + Duration::seconds(91)));
         // Locked: no email.
         id.locked_until = Some(now + Duration::hours(1));
-        assert!(!code_due_on_open(&id, now + Duration::minutes(30)));
         assert!(matches!(
             request_code(&mut id, now + Duration::minutes(30)),
             Err(Error::VerificationLocked { .. })
         ));
+        id.locked_until = None;
+        id.held = true;
+        assert!(matches!(
+            request_code(&mut id, now + Duration::minutes(30)),
+            Err(Error::VerificationLocked { until: None })
+        ));
         // Access codes are never emailed.
-        assert!(!code_due_on_open(&access("1234"), now));
+        assert!(request_code(&mut access("1234"), now).is_err());
+    }
+
+    #[test]
+    fn ten_code_emails_a_day() {
+        let now = t0();
+        let mut id = IdentityRecord::new(AuthMethod::EmailCode, "salt".into());
+        // (minutes after t0, allowed?): ten a minute apart, then the eleventh waits until the
+        // first of the ten is 24 hours old.
+        let cases: Vec<(i64, bool)> = (0..10)
+            .map(|m| (m, true))
+            .chain([
+                (10, false),
+                (60 * 24 - 1, false),
+                (60 * 24, true),
+                (60 * 24 + 1, true),
+            ])
+            .collect();
+        for (minutes, allowed) in cases {
+            let at = now + Duration::minutes(minutes);
+            let r = request_code(&mut id, at);
+            assert_eq!(r.is_ok(), allowed, "minute {minutes}: {r:?}");
+            if !allowed {
+                let e = r.unwrap_err();
+                let Error::CodeDailyLimit { until } = e else {
+                    panic!("minute {minutes}: {e}")
+                };
+                assert_eq!(
+                    until,
+                    now + Duration::hours(24),
+                    "when the first is a day old"
+                );
+            }
+        }
+        assert!(id.code_requests.len() <= CODE_EMAILS_PER_DAY);
+    }
+
+    #[test]
+    fn the_lock_ladder() {
+        let now = t0();
+        let mut id = access("s3cret");
+        // (minutes after t0 when the round starts, the lock it ends with).
+        let ladder = [
+            (0, Some(Duration::minutes(15))),
+            (15, Some(Duration::hours(1))),
+            (75, None),
+        ];
+        for (start, lock_for) in ladder {
+            let at = now + Duration::minutes(start);
+            assert_eq!(
+                lock(&id, at),
+                None,
+                "round at minute {start} starts unlocked"
+            );
+            let before = id.clone();
+            for left in [4, 3, 2, 1] {
+                let e = enter_code(&mut id, "x", at).unwrap_err();
+                assert!(
+                    matches!(e, Error::IncorrectCode { attempts_left } if attempts_left == left)
+                );
+            }
+            let e = enter_code(&mut id, "x", at).unwrap_err();
+            let until = lock_for.map(|d| at + d);
+            assert!(
+                matches!(e, Error::VerificationLocked { until: u } if u == until),
+                "{e}"
+            );
+            assert_eq!(lock_began(&before, &id), Some(until));
+            assert_eq!(lock(&id, at), Some(until));
+            // Nothing is looked at while locked, not even the right code.
+            let mid = at + Duration::minutes(14);
+            assert!(matches!(
+                enter_code(&mut id, "s3cret", mid),
+                Err(Error::VerificationLocked { .. })
+            ));
+        }
+        // The third lock does not end by itself.
+        let much_later = now + Duration::days(30);
+        assert_eq!(lock(&id, much_later), Some(None));
+        assert_eq!(attempts_left(&id, much_later), 0);
+        assert!(enter_code(&mut id, "s3cret", much_later).is_err());
+        assert_eq!(lock_began(&id.clone(), &id), None, "no new lock");
+        // The sender unlocks: the count and the ladder start again.
+        unlock(&mut id, much_later).unwrap();
+        assert!(
+            unlock(&mut id, much_later).is_err(),
+            "nothing left to unlock"
+        );
+        assert_eq!(attempts_left(&id, much_later), 5);
+        for _ in 0..5 {
+            let _ = enter_code(&mut id, "x", much_later);
+        }
+        assert_eq!(
+            lock(&id, much_later),
+            Some(Some(much_later + Duration::minutes(15)))
+        );
+        // A right code after a lock ends starts the ladder again too.
+        let after = much_later + Duration::minutes(15);
+        enter_code(&mut id, "s3cret", after).unwrap();
+        assert_eq!(id.lock_step, 0);
+    }
+
+    #[test]
+    fn the_code_step_shows_a_first_name_only() {
+        for (name, first) in [
+            ("Zoë Ann Smith", "Zoë"),
+            ("  Jean-Luc  Picard ", "Jean-Luc"),
+            ("Prince", "Prince"),
+            ("", ""),
+        ] {
+            assert_eq!(first_name(name), first, "{name:?}");
+        }
     }
 
     #[test]

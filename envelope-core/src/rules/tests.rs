@@ -33,10 +33,16 @@ fn signer(i: u32, order: u32) -> SignerRecord {
         values: Default::default(),
         reassignments: vec![],
         identity: None,
+        links: Vec::new(),
+        links_not_kept: Default::default(),
+        acted_via: None,
+        locks: Vec::new(),
+        locks_not_kept: 0,
     }
 }
 
-fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
+/// An envelope of `n` signers, for tests elsewhere in the crate too.
+pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
     EnvelopeRecord {
         id: "env_1".parse().unwrap(),
         account: "acct_1".into(),

@@ -20,6 +20,9 @@ use crate::seal::{SealError, Sealer};
 
 const MAX_ATTEMPTS: usize = 4;
 
+/// The user agent the test helper records for the signers it signs for (it uses no link).
+const TEST_HELPER_AGENT: &str = "envelope test helper";
+
 impl SigningService {
     /// Test helper: signs for every remaining signer in order, builds the signed PDF and the audit
     /// trail, emits `envelope.signer_completed` per signer and `envelope.completed`.
@@ -48,7 +51,7 @@ impl SigningService {
                     .get_or_insert_with(|| "127.0.0.1".into());
                 next.signers[i]
                     .user_agent
-                    .get_or_insert_with(|| "envelope test helper".into());
+                    .get_or_insert_with(|| TEST_HELPER_AGENT.into());
                 if next.signers[i].signer.viewed_at.is_none() {
                     next.signers[i].signer.viewed_at = Some(now);
                 }
@@ -470,6 +473,8 @@ fn audit_trail(
                 detail: format!("Role {}", s.signer.role),
             });
         }
+        events.extend(super::reach_trail::events(s, &who));
+        let through = super::reach_trail::acted_through(rec, s);
         if let Some(id) = &s.identity {
             let method = id.method.describe();
             if let Some(t) = id.verified_at {
@@ -504,9 +509,15 @@ fn audit_trail(
                 at: fmt_time(t),
                 what: "Signed".into(),
                 who: who.clone(),
-                detail: match s.consented_at {
-                    Some(_) => format!("{client}; agreed to sign electronically"),
-                    None => client.clone(),
+                // An API-issued link on an email envelope comes first: it is what a reader
+                // must not miss (extensions E8).
+                detail: match (s.consented_at, through) {
+                    (Some(_), Some(how)) => {
+                        format!("{how}; {client}; agreed to sign electronically")
+                    }
+                    (Some(_), None) => format!("{client}; agreed to sign electronically"),
+                    (None, Some(how)) => format!("{how}; {client}"),
+                    (None, None) => client.clone(),
                 },
             });
         }
@@ -515,7 +526,17 @@ fn audit_trail(
                 at: fmt_time(t),
                 what: "Declined".into(),
                 who: who.clone(),
-                detail: s.signer.decline_reason.clone().unwrap_or_default(),
+                detail: match through {
+                    // The link matters for a decline as much as for a signature.
+                    Some(how) => format!(
+                        "{how}; {}",
+                        s.signer
+                            .decline_reason
+                            .as_deref()
+                            .unwrap_or("no reason given")
+                    ),
+                    None => s.signer.decline_reason.clone().unwrap_or_default(),
+                },
             });
         }
         signers.push(pdf::AuditSigner {
@@ -533,6 +554,14 @@ fn audit_trail(
             declined_at: s.signer.declined_at.map(fmt_time),
             completed_at: rec.completed_at.map(fmt_time),
             signature: audit_signature(rec, s),
+            reach: super::reach_trail::rows(
+                rec,
+                s,
+                s.identity
+                    .as_ref()
+                    .is_some_and(|id| id.skipped_at.is_some())
+                    || s.user_agent.as_deref() == Some(TEST_HELPER_AGENT),
+            ),
         });
     }
     if let Some(t) = rec.completed_at {

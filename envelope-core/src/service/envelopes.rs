@@ -1109,6 +1109,11 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
             values: BTreeMap::new(),
             reassignments: vec![],
             identity: s.auth.as_ref().map(SignerAuth::to_record),
+            links: Vec::new(),
+            links_not_kept: Default::default(),
+            acted_via: None,
+            locks: Vec::new(),
+            locks_not_kept: 0,
         });
     }
     Ok(out)

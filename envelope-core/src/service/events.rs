@@ -52,6 +52,7 @@ pub(crate) fn record(
                 signer,
                 cc: None,
                 email: None,
+                until: None,
             },
         },
     }

@@ -8,6 +8,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::i18n::Locale;
 use crate::ids::{self, EnvelopeId, SignerId};
+use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{
     Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerStatus,
 };
@@ -499,6 +500,54 @@ impl SigningService {
         Ok(rec.view())
     }
 
+    /// Lifts the lock of a signer's code step (extensions E8): `POST
+    /// /v1/envelopes/{id}/signers/{signer_id}/unlock`. Codes are checked again, and the count of
+    /// wrong codes and the lock ladder start again; the audit trail shows the unlock. Refused
+    /// ([`Error::InvalidState`], 409) when the envelope is not sent, the signer has signed or
+    /// declined, has no identity check, or is not locked; an unknown signer is `NotFound`.
+    pub async fn unlock_signer(
+        &self,
+        ctx: &AuthContext,
+        id: &EnvelopeId,
+        signer_id: &SignerId,
+    ) -> Result<Envelope> {
+        let (rec, ()) = self
+            .transition(ctx, id, |env, now| {
+                let i = env
+                    .signer_index(signer_id)
+                    .ok_or_else(|| Error::not_found("signer", signer_id))?;
+                if env.status != EnvelopeStatus::Sent {
+                    return Err(Error::state(format!(
+                        "Only signers of sent envelopes can be unlocked; this one is {}.",
+                        env.status.as_str()
+                    )));
+                }
+                let s = &mut env.signers[i];
+                if s.signer.status.is_done() {
+                    return Err(Error::state(format!(
+                        "Signer {} has {} and has nothing to unlock.",
+                        s.signer.id,
+                        s.signer.status.as_str()
+                    )));
+                }
+                let Some(identity) = s.identity.as_mut() else {
+                    return Err(Error::state(format!(
+                        "Signer {} has no identity check, so no lock.",
+                        s.signer.id
+                    )));
+                };
+                rules::identity::unlock(identity, now)?;
+                let entry = crate::model::LockEntry::Unlocked {
+                    at: now,
+                    reassigned: false,
+                };
+                reach::record_lock(&mut s.locks, &mut s.locks_not_kept, entry);
+                Ok(Change::new(()))
+            })
+            .await?;
+        Ok(rec.view())
+    }
+
     /// Emails every signer who can sign now, at most once per reminder interval each.
     pub async fn remind(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Reminder> {
         let interval = self.inner.settings.reminder_interval;
@@ -610,14 +659,37 @@ impl SigningService {
                 _ => return Err(Error::SignerAmbiguous),
             },
         };
-        self.issue_signing_token(&rec, i, now).await
+        let link = self.issue_signing_token(&rec, i, LinkVia::Api, now).await?;
+        // The link is evidence of how the signer could be reached (extensions E8): which key
+        // fetched it, from where. Written after the token, so that a link the sender never
+        // received (this write failed) is never on the record as issued.
+        let issued = IssuedLink {
+            via: LinkVia::Api,
+            at: now,
+            to: None,
+            api_key: Some(ctx.key.id.to_string()),
+            ip_address: ctx.ip_address.clone(),
+        };
+        let signer_id = link.signer.clone();
+        self.transition(ctx, id, |env, _| {
+            let j = env
+                .signer_index(&signer_id)
+                .ok_or_else(|| Error::not_found("signer", &signer_id))?;
+            let s = &mut env.signers[j];
+            reach::record_link(&mut s.links, &mut s.links_not_kept, issued.clone());
+            Ok(Change::new(()))
+        })
+        .await?;
+        Ok(link)
     }
 
-    /// Stores a new signing token for signer `i`; returns the link.
+    /// Stores a new signing token for signer `i`, remembering where it goes (`via`); returns
+    /// the link.
     pub(crate) async fn issue_signing_token(
         &self,
         rec: &EnvelopeRecord,
         i: usize,
+        via: LinkVia,
         now: Timestamp,
     ) -> Result<SigningLink> {
         let token = ids::new_token();
@@ -635,6 +707,7 @@ impl SigningService {
                 signer: rec.signers[i].signer.id.to_string(),
                 created_at: now,
                 expires_at,
+                issued_via: Some(via),
             })
             .await?;
         let s = &rec.signers[i].signer;

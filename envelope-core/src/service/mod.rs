@@ -26,6 +26,7 @@ mod outbox;
 pub mod params;
 mod pool;
 mod ratelimit;
+mod reach_trail;
 mod response_key;
 mod retention;
 mod sealing;
@@ -59,7 +60,7 @@ pub use sealing::{DEVELOPMENT_SEAL, TEST_MODE_SEAL};
 pub use signing::{
     ClientInfo, DocumentPages, DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize,
     SIGNATURE_FONT, SignInput, SignerAuth, SigningSession, Undrawable, ValueProblem, Verification,
-    VerificationGrant, field_value_problem, value_problem,
+    VerificationGrant, field_value_problem, first_name, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};
@@ -211,6 +212,10 @@ pub struct AuthContext {
     /// whose process died after committing finds the object instead of creating a second one.
     /// `None` (the default) gives random IDs.
     pub idempotency_origin: Option<String>,
+    /// The client address the request came from, when the caller knows it (the server sets
+    /// it). Recorded with what the request leaves as evidence, such as a signing link issued
+    /// through the API (extensions E8). `None` (the default) records none.
+    pub ip_address: Option<String>,
 }
 
 impl AuthContext {
@@ -486,6 +491,7 @@ impl SigningService {
                 account,
                 key,
                 idempotency_origin: None,
+                ip_address: None,
             }),
             _ => Err(Error::InvalidApiKey),
         }

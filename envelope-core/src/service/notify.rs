@@ -274,7 +274,10 @@ impl SigningService {
                 {
                     return Ok(Rendered::Cancel("the signer can no longer sign"));
                 }
-                let url = self.issue_signing_token(rec, i, now).await?.url;
+                let url = self
+                    .issue_signing_token(rec, i, crate::model::LinkVia::Email, now)
+                    .await?
+                    .url;
                 if queued.kind == EmailKind::SigningRequest {
                     content::signing_request(
                         &ctx,
@@ -481,6 +484,11 @@ mod tests {
                     values: Default::default(),
                     reassignments: vec![],
                     identity: None,
+                    links: Vec::new(),
+                    links_not_kept: Default::default(),
+                    acted_via: None,
+                    locks: Vec::new(),
+                    locks_not_kept: 0,
                 })
                 .collect(),
             cc: vec![],

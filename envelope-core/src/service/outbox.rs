@@ -41,6 +41,8 @@ use super::SigningService;
 use super::notify::Rendered;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::mail::EmailKind;
+use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{EmailFailure, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;
@@ -171,7 +173,10 @@ impl InFlight {
 /// What one attempt came to.
 #[derive(Debug, Clone)]
 enum Outcome {
-    Sent,
+    /// Sent; `link_to` is the address of a signing link it carried (extensions E8).
+    Sent {
+        link_to: Option<String>,
+    },
     Canceled(&'static str),
     Failed {
         error: String,
@@ -222,6 +227,7 @@ impl SigningService {
         for _ in 0..MAX_WRITES {
             let mut attempt = next.clone();
             attempt.emails = current.emails.clone();
+            carry_links(&current, &mut attempt);
             let ids = self.queue_emails(Some(&current), &mut attempt, now);
             attempt.version = current.version + 1;
             match self
@@ -383,7 +389,10 @@ impl SigningService {
         email: &crate::mail::Email,
     ) -> Outcome {
         match self.inner.mailer.send(email).await {
-            Ok(()) => Outcome::Sent,
+            Ok(()) => Outcome::Sent {
+                link_to: matches!(queued.kind, EmailKind::SigningRequest | EmailKind::Reminder)
+                    .then(|| email.to.email.clone()),
+            },
             Err(e) => {
                 let (error, permanent) = crate::mail::describe_failure(&*e);
                 tracing::warn!(
@@ -415,7 +424,20 @@ impl SigningService {
                 }
                 e.budget_taken |= *taken;
                 match outcome {
-                    Outcome::Sent => {
+                    Outcome::Sent { link_to } => {
+                        if let Some(to) = link_to
+                            && let Some(s) =
+                                next.signers.iter_mut().find(|s| s.signer.id == e.recipient)
+                        {
+                            let link = IssuedLink {
+                                via: LinkVia::Email,
+                                at: now,
+                                to: Some(to.clone()),
+                                api_key: None,
+                                ip_address: None,
+                            };
+                            reach::record_link(&mut s.links, &mut s.links_not_kept, link);
+                        }
                         counted.push("sent");
                         e.attempts += 1;
                         e.status = EmailStatus::Sent;
@@ -532,14 +554,33 @@ impl SigningService {
     }
 }
 
-/// Whether `a` and `b` differ at most in their emails (and so their version).
+/// Whether `a` and `b` differ at most in their emails (and so their version) and the links
+/// those emails carried (recorded with their outcome).
 fn same_but_emails(a: &EnvelopeRecord, b: &EnvelopeRecord) -> bool {
-    let strip = |r: &EnvelopeRecord| EnvelopeRecord {
-        version: 0,
-        emails: Vec::new(),
-        ..r.clone()
+    let strip = |r: &EnvelopeRecord| {
+        let mut r = EnvelopeRecord {
+            version: 0,
+            emails: Vec::new(),
+            ..r.clone()
+        };
+        for s in &mut r.signers {
+            s.links.clear();
+            s.links_not_kept = Default::default();
+        }
+        r
     };
     strip(a) == strip(b)
+}
+
+/// Gives `to`'s signers the links recorded in `from` (the fresh record an email outcome was
+/// written to): the change being written over it must not lose them.
+fn carry_links(from: &EnvelopeRecord, to: &mut EnvelopeRecord) {
+    for s in &mut to.signers {
+        if let Some(f) = from.signers.iter().find(|f| f.signer.id == s.signer.id) {
+            s.links.clone_from(&f.links);
+            s.links_not_kept = f.links_not_kept;
+        }
+    }
 }
 
 /// Retries emails and sends those whose first attempt never happened. Build it with

@@ -39,6 +39,8 @@ pub use crate::pdf::{DrawingError, DrawingLimits, Undrawable};
 pub use crate::pdf::{PageSize, SIGNATURE_FONT};
 // How long a browser that entered the right identity code may go on without entering it again.
 pub use crate::rules::identity::GRANT_HOURS;
+// All that the code step may show of the signer's name before the code (extensions E8).
+pub use crate::rules::identity::first_name;
 
 use values::{checked_values, signing_date};
 
@@ -244,8 +246,8 @@ impl SigningService {
     /// `envelope.signer_viewed`. Unknown tokens are `NotFound`.
     ///
     /// A signer with `auth` (extensions E2) whose `grant` is missing or no longer live gets
-    /// [`LinkState::VerificationRequired`] instead, and is not marked `viewed`; for `email_code`
-    /// the open also emails a code when none is on its way (at most once a minute).
+    /// [`LinkState::VerificationRequired`] instead, and is not marked `viewed`. Opening never
+    /// emails a code: the signer asks for one ([`SigningService::send_signer_code`]).
     pub async fn open_signing_link(
         &self,
         token: &str,
@@ -258,28 +260,9 @@ impl SigningService {
             let now = self.now();
             let state = Self::link_state(&rec, &t, i, now);
             if state == LinkState::Ready && check_grant(&rec, i, grant, now).is_err() {
-                let due = rec.signers[i]
-                    .identity
-                    .as_ref()
-                    .is_some_and(|id| crate::rules::identity::code_due_on_open(id, now));
-                if !due {
-                    return Ok(Self::session(&rec, i, LinkState::VerificationRequired, now));
-                }
-                let mut next = rec.clone();
-                if let Some(id) = next.signers[i].identity.as_mut() {
-                    crate::rules::identity::request_code(id, now)?;
-                }
-                if self.write_code_request(&rec, next.clone(), now).await? {
-                    let mut written = next;
-                    written.version = rec.version + 1;
-                    return Ok(Self::session(
-                        &written,
-                        i,
-                        LinkState::VerificationRequired,
-                        now,
-                    ));
-                }
-                continue;
+                // Opening sends nothing (extensions E8): mail systems' link scanners open links,
+                // and only the signer's own request (`send_signer_code`) emails a code.
+                return Ok(Self::session(&rec, i, LinkState::VerificationRequired, now));
             }
             if state != LinkState::Ready || rec.signers[i].signer.status != SignerStatus::Pending {
                 return Ok(Self::session(&rec, i, state, now));
@@ -413,6 +396,8 @@ impl SigningService {
             };
             next.signers[i].consented_at = Some(now);
             record_client(&mut next, i, client);
+            // Which kind of link the signature came through is evidence (extensions E8).
+            next.signers[i].acted_via = t.issued_via;
             let last = rules::sign(&mut next, i, now)?;
             let mut events = vec![super::events::record(
                 &next,
@@ -464,6 +449,7 @@ impl SigningService {
             check_grant(&current, i, grant, now)?;
             let mut next = current.clone();
             record_client(&mut next, i, client);
+            next.signers[i].acted_via = t.issued_via;
             rules::decline(&mut next, i, reason, now)?;
             let emails = self.queue_emails(Some(&current), &mut next, now);
             next.version = current.version + 1;

@@ -225,6 +225,10 @@ pub struct SigningToken {
     pub created_at: Timestamp,
     /// When the link stops working.
     pub expires_at: Timestamp,
+    /// Where the link went (extensions E8): emailed, or returned to an API key. `None` for links
+    /// made before this was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issued_via: Option<crate::model::LinkVia>,
 }
 
 /// The envelope an archive download link stands for (extensions E5): the ZIP is written from

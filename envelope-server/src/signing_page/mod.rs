@@ -34,7 +34,7 @@ mod html;
 mod ready;
 pub mod security;
 mod states;
-mod verify;
+pub(crate) mod verify;
 
 use std::net::IpAddr;
 
@@ -796,6 +796,7 @@ impl Pages<'_> {
     /// that are not about the code get their own page.
     async fn code_step_again(&self, token: &str, e: Error) -> Reply {
         // What to say, once the page's language is known.
+        let mut daily: Option<String> = None;
         let problem: Option<(Msg, Option<(&str, i64)>)> = match &e {
             Error::IncorrectCode { attempts_left } => {
                 Some((Msg::CodeWrong, Some(("count", i64::from(*attempts_left)))))
@@ -807,6 +808,10 @@ impl Pages<'_> {
                 Msg::CodeTooSoon,
                 Some(("seconds", i64::try_from(*retry_after_secs).unwrap_or(60))),
             )),
+            Error::CodeDailyLimit { until } => {
+                daily = Some(until.datetime().format("%H:%M UTC").to_string());
+                Some((Msg::CodeDailyLimit, None))
+            }
             // Signed, declined, voided meanwhile: the link's own page.
             e if e.kind() == ErrorKind::Conflict => {
                 return self.open(token, &ClientInfo::default()).await;
@@ -821,9 +826,10 @@ impl Pages<'_> {
         {
             Ok(s) if s.state == LinkState::VerificationRequired => {
                 let lang = self.lang(Some(&s));
-                let msg = problem.map(|(msg, arg)| match arg {
-                    Some((name, n)) => i18n::text(lang, msg, &[(name, Arg::Number(n))]),
-                    None => Self::say(lang, msg),
+                let msg = problem.map(|(msg, arg)| match (arg, &daily) {
+                    (Some((name, n)), _) => i18n::text(lang, msg, &[(name, Arg::Number(n))]),
+                    (None, Some(until)) => i18n::text(lang, msg, &[("until", Arg::Text(until))]),
+                    (None, None) => Self::say(lang, msg),
                 });
                 self.code_page(status, token, &s, msg, None)
             }

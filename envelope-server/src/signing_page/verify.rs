@@ -3,9 +3,12 @@
 //!
 //! Presentation only: whether a code is needed, right, expired or locked, and when a new one
 //! may be emailed, is the core's (`SigningService::open_signing_link`, `verify_signer`,
-//! `send_signer_code`). The page says nothing about the document (not even its name) until the
-//! code is right. The grant cookie is `HttpOnly` and scoped to the link's path; this module must
-//! never log it.
+//! `send_signer_code`). The page says nothing about the document (not even its name) and
+//! nothing of the signer but their first name (`rules::identity::first_name`: no last name, no
+//! email address) until the code is right. An emailed code goes out only when the signer
+//! presses "Send me a code" (a POST): opening the page sends nothing. The grant cookie is
+//! `HttpOnly`, scoped to the link's path, and `Secure` on an `https://` signing host; this
+//! module must never log it.
 
 use std::fmt::Write as _;
 
@@ -13,6 +16,7 @@ use envelope_core::Timestamp;
 use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::AuthMethod;
 use envelope_core::service::SigningSession;
+use envelope_core::service::first_name;
 use hyper::HeaderMap;
 use hyper::header::{self, HeaderValue};
 
@@ -34,18 +38,6 @@ pub struct CodePage<'a> {
     pub error: Option<String>,
     /// Good news of the last post ("A new code is on its way").
     pub notice: Option<String>,
-}
-
-/// `z•••@example.com`: enough for the signer to recognise their address, little for anyone
-/// else holding the link.
-fn masked(email: &str, lang: Lang) -> String {
-    match email.split_once('@') {
-        Some((local, domain)) => {
-            let first: String = local.chars().take(1).collect();
-            format!("{first}•••@{domain}")
-        }
-        None => i18n::text(lang, Msg::CodeYourEmail, &[]),
-    }
 }
 
 fn time(t: Timestamp) -> String {
@@ -75,11 +67,20 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
 <p class="lead">{lead}</p>
 "#,
         title = esc(&title),
-        lead = i18n::html(lang, Msg::CodeLead, &[("name", Arg::Text(&signer.name))]),
+        lead = i18n::html(
+            lang,
+            Msg::CodeLead,
+            &[("name", Arg::Text(first_name(&signer.name)))]
+        ),
     );
-    let intro = if email {
-        let address = format!("<strong>{}</strong>", esc(&masked(&signer.email, lang)));
+    // Whether a code asked for is on its way: then the page says where it went (in words that
+    // name no address) and offers a new one; else it offers to send the first.
+    let outstanding = v.is_some_and(|v| v.code_outstanding);
+    let intro = if email && outstanding {
+        let address = esc(&say(Msg::CodeYourEmail));
         i18n::html(lang, Msg::CodeIntroEmail, &[("email", Arg::Html(&address))])
+    } else if email {
+        i18n::html(lang, Msg::CodeIntroEmailAsk, &[])
     } else {
         i18n::html(lang, Msg::CodeIntroAccess, &[])
     };
@@ -92,8 +93,10 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
         );
     }
     let locked = v.and_then(|v| v.locked_until);
+    let held = v.is_some_and(|v| v.held);
     let error = match (&p.error, locked) {
         (Some(e), _) => Some(e.clone()),
+        (None, _) if held => Some(say(Msg::CodeLockedHeld)),
         (None, Some(until)) => Some(i18n::text(
             lang,
             Msg::CodeLocked,
@@ -149,7 +152,7 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
         label = esc(&label),
         continue_ = esc(&say(Msg::CodeContinue)),
     );
-    if email {
+    if email && outstanding {
         let _ = write!(
             out,
             r#"<form method="post" action="{base}/send-code" id="send-code-form" class="resend">
@@ -161,6 +164,18 @@ pub fn render(p: &CodePage<'_>) -> (String, String) {
             csrf = esc(&p.send_csrf),
             no_email = esc(&say(Msg::CodeNoEmail)),
             send = esc(&say(Msg::CodeSendNew)),
+        );
+    } else if email {
+        // Nothing is emailed until the signer asks: link scanners only ever GET.
+        let _ = write!(
+            out,
+            r#"<form method="post" action="{base}/send-code" id="send-code-form" class="resend">
+<input type="hidden" name="csrf" value="{csrf}">
+<div class="actions"><button type="submit" class="primary">{send}</button></div>
+</form>
+"#,
+            csrf = esc(&p.send_csrf),
+            send = esc(&say(Msg::CodeSendFirst)),
         );
     }
     out.push_str("</section>\n");
@@ -185,8 +200,7 @@ pub fn grants(headers: &HeaderMap) -> Vec<String> {
 /// How the grant cookie is set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CookieMode {
-    /// Whether the cookie is `Secure` (always, except a plain-http signing host that is not
-    /// loopback: browsers would drop it there, and the signer could never pass the code step).
+    /// Whether the cookie is `Secure`: by the signing host's scheme ([`secure_cookies`]).
     pub secure: bool,
     /// The page runs in a cross-site frame (embedded signing): `SameSite=None; Partitioned`
     /// (a cookie for this frame under this top-level site only), since a `Strict` cookie is
@@ -213,10 +227,21 @@ pub fn set_cookie(grant: &str, path: &str, max_age_secs: i64, mode: CookieMode) 
         .unwrap_or_else(|_| HeaderValue::from_static("envelope_grant=; Max-Age=0"))
 }
 
-/// Whether a plain-http signing host is one where browsers keep `Secure` cookies anyway.
+/// Whether the grant cookie is `Secure`: on an `https://` signing host, never on a plain
+/// `http://` one, where a browser would refuse to store it (on any host but localhost) and the
+/// signer could never pass the code step.
 pub fn secure_cookies(signing_base: &str) -> bool {
+    !signing_base
+        .get(..7)
+        .is_some_and(|s| s.eq_ignore_ascii_case("http://"))
+}
+
+/// Whether a plain `http://` signing host is one a browser holds secure anyway (localhost,
+/// loopback addresses). Any other plain-http host sends codes and grants over the network in
+/// the clear: `serve` warns about it at start.
+pub fn loopback_http(signing_base: &str) -> bool {
     let Some(rest) = signing_base.strip_prefix("http://") else {
-        return true;
+        return false;
     };
     let host = rest.split(['/', '?']).next().unwrap_or_default();
     let host = match host.rsplit_once(':') {
@@ -280,24 +305,21 @@ mod tests {
     }
 
     #[test]
-    fn secure_except_on_plain_http_hosts_that_are_not_loopback() {
-        for (base, secure) in [
-            ("https://sign.example.com", true),
-            ("http://127.0.0.1:8080", true),
-            ("http://localhost:3000/x", true),
-            ("http://[::1]:8080", true),
-            ("http://sign.internal:8080", false),
-            ("http://192.168.1.10", false),
+    fn secure_by_the_scheme_and_a_warning_for_plain_http_off_loopback() {
+        // (signing host, Secure cookie, loopback http)
+        for (base, secure, loopback) in [
+            ("https://sign.example.com", true, false),
+            ("HTTPS://sign.example.com", true, false),
+            ("http://127.0.0.1:8080", false, true),
+            ("http://localhost:3000/x", false, true),
+            ("http://[::1]:8080", false, true),
+            ("http://sign.internal:8080", false, false),
+            ("http://192.168.1.10", false, false),
         ] {
             assert_eq!(secure_cookies(base), secure, "{base}");
+            assert_eq!(loopback_http(base), loopback, "{base}");
         }
         assert_eq!(cookie_path("https://h.example/app/", "T"), "/app/sign/T");
         assert_eq!(cookie_path("http://127.0.0.1:9", "T"), "/sign/T");
-    }
-
-    #[test]
-    fn emails_are_masked() {
-        assert_eq!(masked("zoe@example.com", Lang::En), "z•••@example.com");
-        assert_eq!(masked("nope", Lang::En), "your email address");
     }
 }

@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use envelope_core::MemoryMailer;
+use chrono::Duration;
+
 use envelope_core::mail::EmailKind;
+use envelope_core::{ManualClock, MemoryMailer, Timestamp};
 
 use crate::common::signing::{form_token, html, link, post_form, signing_envelope};
 use crate::common::{Options, Resp, TestServer};
@@ -268,7 +270,8 @@ async fn no_route_of_the_link_leaks_or_acts_without_the_code() {
     );
     assert!(r.header("set-cookie").is_none());
 
-    // The right code: a strict cookie scoped to the link, and back to the page.
+    // The right code: a strict cookie scoped to the link, and back to the page. This server's
+    // signing host is plain http://127.0.0.1: not `Secure` (tests below show https).
     let r = post_with(
         &s,
         &format!("{path}/verify"),
@@ -287,12 +290,12 @@ async fn no_route_of_the_link_leaks_or_acts_without_the_code() {
     for attr in [
         path_attr.as_str(),
         "HttpOnly",
-        "Secure",
         "SameSite=Strict",
         "Max-Age=43200",
     ] {
         assert!(set.contains(attr), "{attr} missing from {set}");
     }
+    assert!(!set.contains("Secure"), "{set}");
     let cookie = set.split(';').next().unwrap().to_string();
 
     // With the grant: the page, the document, signing.
@@ -349,20 +352,49 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
     let env = signing_envelope(&s, with_auth(json!({"method": "email_code"}))).await;
     let id = env["id"].as_str().unwrap();
     let path = link(&s, id, "Client").await;
+    let codes = || -> Vec<_> {
+        mail.sent()
+            .into_iter()
+            .filter(|e| e.kind == EmailKind::Code)
+            .collect()
+    };
 
-    let page = html(&get_with(&s, &path, None).await);
-    assert!(page.contains("Enter the code we emailed you"), "{page}");
-    assert!(page.contains(r#"inputmode="numeric""#) && page.contains("a•••@example.com"));
-    assert!(page.contains("Send a new code"));
+    // Opening the link (as a mail system's link scanner does) sends nothing, however often;
+    // the page offers to send a code, and shows the signer's first name only.
+    for _ in 0..3 {
+        let page = html(&get_with(&s, &path, None).await);
+        assert!(page.contains("Enter the code we emailed you"), "{page}");
+        assert!(page.contains("Send me a code"), "{page}");
+        assert!(page.contains("Hello Ada,"), "{page}");
+        assert!(
+            !page.contains("Lovelace") && !page.contains("example.com"),
+            "{page}"
+        );
+    }
     s.svc.settle_emails().await;
-    let codes: Vec<_> = mail
-        .sent()
-        .into_iter()
-        .filter(|e| e.kind == EmailKind::Code)
-        .collect();
-    assert_eq!(codes.len(), 1, "opening the page emailed a code");
-    let verify_csrf = form_token(&page, "code-form");
+    assert!(codes().is_empty(), "a GET emailed a code");
+    let page = html(&get_with(&s, &path, None).await);
     let send_csrf = form_token(&page, "send-code-form");
+
+    // The signer's POST sends one; the page then says so and offers a new one.
+    let r = post_with(
+        &s,
+        &format!("{path}/send-code"),
+        &[("csrf", &send_csrf)],
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    let page = html(&r);
+    assert!(page.contains("A new code is on its way"), "{page}");
+    assert!(page.contains("Send a new code") && page.contains(r#"inputmode="numeric""#));
+    assert!(
+        !page.contains("example.com"),
+        "no address, not even masked: {page}"
+    );
+    s.svc.settle_emails().await;
+    assert_eq!(codes().len(), 1);
+    let verify_csrf = form_token(&page, "code-form");
 
     // A new code within the minute: refused, with the wait.
     let r = post_with(
@@ -374,6 +406,8 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
     .await;
     assert_eq!(r.status, 429);
     assert!(html(&r).contains("less than a minute ago"));
+    s.svc.settle_emails().await;
+    assert_eq!(codes().len(), 1);
 
     for left in ["4 attempts", "3 attempts", "2 attempts", "1 attempt "] {
         let r = post_with(
@@ -397,7 +431,7 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
     let page = html(&r);
     assert!(page.contains("The link is locked until"), "{page}");
     // Locked: even the right code is refused, and no grant is set.
-    let code = codes[0]
+    let code = codes()[0]
         .text
         .split_whitespace()
         .find(|w| w.len() == 6 && w.bytes().all(|b| b.is_ascii_digit()))
@@ -414,6 +448,101 @@ async fn five_wrong_codes_lock_the_link_and_emailed_codes_arrive() {
     assert!(r.header("set-cookie").is_none());
     let page = html(&get_with(&s, &path, None).await);
     assert!(page.contains("The link is locked until"), "{page}");
+}
+
+/// At most one code a minute and ten a day per signer: the eleventh is refused on the page,
+/// in the signer's language, with the time a new one may be asked for.
+#[tokio::test]
+async fn ten_code_emails_a_day_and_the_page_says_when_the_next_may_come() {
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-03-10T09:00:00.000Z").unwrap(),
+    ));
+    let mail = Arc::new(MemoryMailer::new());
+    let s = TestServer::start_with(Options {
+        mailer: Some(mail.clone()),
+        clock: Some(clock.clone()),
+        ..Options::default()
+    })
+    .await;
+    let mut body = with_auth(json!({"method": "email_code"}));
+    body["signers"][0]["locale"] = json!("fr");
+    let env = signing_envelope(&s, body).await;
+    let path = link(&s, env["id"].as_str().unwrap(), "Client").await;
+    let page = html(&get_with(&s, &path, None).await);
+    assert!(page.contains("M’envoyer un code"), "{page}");
+    let csrf = form_token(&page, "send-code-form");
+    let send_path = format!("{path}/send-code");
+    let pairs = [("csrf", csrf.as_str())];
+    let send = || post_with(&s, &send_path, &pairs, None);
+    for n in 0..10 {
+        assert_eq!(send().await.status, 200, "code {n}");
+        clock.advance(Duration::minutes(1));
+    }
+    let r = send().await;
+    assert_eq!(r.status, 429);
+    let page = html(&r);
+    assert!(
+        page.contains("Trop de codes ont été envoyés aujourd’hui") && page.contains("09:00 UTC"),
+        "{page}"
+    );
+    s.svc.settle_emails().await;
+    let sent = mail
+        .sent()
+        .into_iter()
+        .filter(|e| e.kind == EmailKind::Code)
+        .count();
+    assert_eq!(sent, 10);
+    // A day after the first, one more may go.
+    clock.set(Timestamp::parse("2027-03-11T09:00:00.000Z").unwrap());
+    assert_eq!(send().await.status, 200);
+}
+
+/// The grant cookie follows the signing host's scheme: `Secure` on https (here a signing host
+/// in front of this server), not on plain http (the tests above), where a browser would refuse
+/// it on any host but localhost.
+#[tokio::test]
+async fn the_grant_cookie_is_secure_on_an_https_signing_host() {
+    let s = TestServer::start_with(Options {
+        settings: Some(envelope_core::Settings {
+            signing_host: Some("https://sign.example.com/app".into()),
+            ..envelope_core::Settings::default()
+        }),
+        ..Options::default()
+    })
+    .await;
+    let env = signing_envelope(
+        &s,
+        with_auth(json!({"method": "access_code", "access_code": "4821"})),
+    )
+    .await;
+    let v = s
+        .post(
+            &s.test_key,
+            &format!("/v1/envelopes/{}/signing_url", env["id"].as_str().unwrap()),
+            json!({"signer": "Client"}),
+        )
+        .await
+        .ok(200);
+    let url = v["url"].as_str().unwrap();
+    let token = url
+        .strip_prefix("https://sign.example.com/app/sign/")
+        .unwrap();
+    // The proxy in front strips /app: this server serves /sign/{token}.
+    let path = format!("/sign/{token}");
+    let page = html(&get_with(&s, &path, None).await);
+    let csrf = form_token(&page, "code-form");
+    let r = post_with(
+        &s,
+        &format!("{path}/verify"),
+        &[("csrf", &csrf), ("code", "4821")],
+        None,
+    )
+    .await;
+    assert_eq!(r.status, 303);
+    let set = r.header("set-cookie").unwrap();
+    let expected =
+        format!("Path=/app/sign/{token}; Max-Age=43200; HttpOnly; Secure; SameSite=Strict");
+    assert!(set.ends_with(&expected), "{set}");
 }
 
 /// Embedded signing: a `Strict` cookie is never sent inside a cross-site frame, so a verify

@@ -166,7 +166,8 @@ async fn real_responses_match_the_document() {
         .post(
             &key,
             &format!("{e_path}/signers/{signer}/reassign"),
-            json!({"name": "Bea", "email": "bea@example.com"}),
+            json!({"name": "Bea", "email": "bea@example.com",
+                   "auth": {"method": "access_code", "access_code": "4821"}}),
         )
         .await;
     d.check(
@@ -174,6 +175,28 @@ async fn real_responses_match_the_document() {
         "/v1/envelopes/{id}/signers/{signer_id}/reassign",
         &r,
     );
+    // Five wrong codes lock Bea's link (a `signer.locked` event); the sender unlocks it.
+    let bea = s
+        .post(
+            &key,
+            &format!("{e_path}/signing_url"),
+            json!({"signer": "Provider"}),
+        )
+        .await
+        .json();
+    let token = bea["url"].as_str().unwrap().rsplit('/').next().unwrap();
+    let nobody = envelope_core::service::ClientInfo::default();
+    for _ in 0..5 {
+        assert!(s.svc.verify_signer(token, "0000", &nobody).await.is_err());
+    }
+    let r = s
+        .post(
+            &key,
+            &format!("{e_path}/signers/{signer}/unlock"),
+            json!({}),
+        )
+        .await;
+    d.check("POST", "/v1/envelopes/{id}/signers/{signer_id}/unlock", &r);
     // The signed file before completion: 409 file_not_ready.
     let r = s.get(&key, &format!("{e_path}/files/signed")).await;
     assert_eq!(r.status, 409);

@@ -200,6 +200,10 @@ mod tests {
                     1 => Some(StampValue::Drawn(stroke_png())),
                     _ => None,
                 },
+                reach: vec![(
+                    "Signing links".into(),
+                    "1 emailed, 0 issued through the API".into(),
+                )],
             })
             .collect();
         let mut events = Vec::new();

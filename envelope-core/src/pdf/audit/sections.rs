@@ -109,6 +109,7 @@ impl<'f> Writer<'f> {
                 ("Declined", opt(&s.declined_at)),
                 ("Completed", opt(&s.completed_at)),
             ]);
+            rows.extend(s.reach.iter().map(|(k, v)| (k.as_str(), v.clone())));
             let after = if s.signature.is_some() {
                 SIGNATURE_ROW_H
             } else {

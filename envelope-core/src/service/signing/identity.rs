@@ -19,10 +19,12 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids;
 use crate::mail::EmailKind;
-use crate::model::{AuthMethod, EnvelopeRecord, IdentityRecord};
+use crate::model::reach;
+use crate::model::{AuthMethod, EnvelopeRecord, EventType, IdentityRecord, LockEntry};
 use crate::rules::identity::{self as rule, Secret};
 use crate::service::SigningService;
 use crate::service::email_content::{self as content, Context};
+use crate::service::events;
 use crate::service::notify::Rendered;
 use crate::service::params::Obj;
 use crate::store::StoreError;
@@ -121,10 +123,15 @@ pub struct Verification {
     pub method: AuthMethod,
     /// Wrong codes that may still be entered before the link locks.
     pub attempts_left: u32,
-    /// Set while the link is locked.
+    /// Set while the link is locked for a time.
     pub locked_until: Option<Timestamp>,
+    /// The link is locked until the sender unlocks it or reassigns the signer (extensions E8).
+    pub held: bool,
     /// `email_code`: when a code email was last asked for (`None`: never).
     pub code_requested_at: Option<Timestamp>,
+    /// `email_code`: a code asked for is on its way or still usable. When not, the page offers
+    /// to send one: no code is emailed unless the signer asks (extensions E8).
+    pub code_outstanding: bool,
     /// `email_code`: from when a new code may be asked for (`None`: now).
     pub next_code_at: Option<Timestamp>,
 }
@@ -139,7 +146,9 @@ impl Verification {
             method: id.method,
             attempts_left: rule::attempts_left(id, now),
             locked_until: rule::locked(id, now),
+            held: id.held,
             code_requested_at: id.code_requested_at,
+            code_outstanding: id.method == AuthMethod::EmailCode && rule::code_outstanding(id, now),
             next_code_at,
         }
     }
@@ -161,9 +170,11 @@ pub(super) fn check_grant(
 impl SigningService {
     /// Checks a code the signer entered (extensions E2). The right code returns a
     /// [`VerificationGrant`] for the browser; a wrong one [`Error::IncorrectCode`] with the
-    /// attempts left, the fifth in a row [`Error::VerificationLocked`] (15 minutes); an emailed
-    /// code that expired or was used [`Error::CodeExpired`]. The count and the lock are written
-    /// to the record, so they hold across processes.
+    /// attempts left, the fifth in a row [`Error::VerificationLocked`] (the next step of the
+    /// lock ladder, `rules::identity::LOCK_LADDER`, extensions E8); an emailed code that expired
+    /// or was used [`Error::CodeExpired`]. The count and the lock are written to the record, so
+    /// they hold across processes; each lock is in the signer's record for the audit trail and
+    /// emits `signer.locked`.
     pub async fn verify_signer(
         &self,
         token: &str,
@@ -181,7 +192,9 @@ impl SigningService {
             let Some(id) = next.signers[i].identity.as_mut() else {
                 return Err(Error::state("This signer has no identity check."));
             };
+            let before = current.signers[i].identity.clone();
             let outcome = rule::enter_code(id, code, now);
+            let began = before.as_ref().and_then(|b| rule::lock_began(b, id));
             let grant = match &outcome {
                 Ok(()) => {
                     let secret = ids::new_token();
@@ -195,8 +208,17 @@ impl SigningService {
             if next == current {
                 return Err(outcome.err().unwrap_or(Error::VerificationRequired));
             }
+            let mut events = Vec::new();
+            if let Some(until) = began {
+                let s = &mut next.signers[i];
+                let entry = LockEntry::Locked { at: now, until };
+                reach::record_lock(&mut s.locks, &mut s.locks_not_kept, entry);
+                let mut ev = events::record(&next, EventType::SignerLocked, Some(i), now);
+                ev.event.data.until = Some(until);
+                events.push(ev);
+            }
             next.version = current.version + 1;
-            match self.inner.store.update_envelope(&next, &[], None).await {
+            match self.inner.store.update_envelope(&next, &events, None).await {
                 Ok(()) => {
                     return match grant {
                         Some(g) => Ok(g),
@@ -210,9 +232,12 @@ impl SigningService {
         Err(Error::Internal("verifying kept conflicting".into()))
     }
 
-    /// "Send a new code" (extensions E2, `email_code`): queues a code email to the signer, at
-    /// most once a minute ([`Error::CodeRecentlySent`] with the seconds to wait), not while the
-    /// link is locked. The code is made when the email is sent (see `render_code`).
+    /// "Send me a code" (extensions E2, `email_code`): queues a code email to the signer, at
+    /// most once a minute ([`Error::CodeRecentlySent`] with the seconds to wait) and
+    /// `rules::identity::CODE_EMAILS_PER_DAY` times in 24 hours ([`Error::CodeDailyLimit`]),
+    /// not while the link is locked. This is the only way a code is emailed: the signer's own
+    /// request from the page, never the opening of a link (extensions E8). The code is made
+    /// when the email is sent (see `render_code`).
     pub async fn send_signer_code(&self, token: &str, client: &ClientInfo) -> Result<()> {
         for _ in 0..MAX_ATTEMPTS {
             let (t, current) = self.resolve_token(token).await?;

@@ -122,6 +122,11 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         values: BTreeMap::from([("sig".into(), SignerValue::Typed("Ada".into()))]),
         reassignments: vec![],
         identity: None,
+        links: Vec::new(),
+        links_not_kept: Default::default(),
+        acted_via: None,
+        locks: Vec::new(),
+        locks_not_kept: 0,
     };
     EnvelopeRecord {
         id: ids::EnvelopeId::new(),
@@ -182,6 +187,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
                 previous: None,
                 cc: None,
                 email: None,
+                until: None,
             },
         },
     }
@@ -216,6 +222,8 @@ pub fn signing_token(e: &EnvelopeRecord) -> SigningToken {
         signer: e.signers[0].signer.id.to_string(),
         created_at: t(40),
         expires_at: t(86_400_000),
+        // Stored with the token's document, so a round trip shows it is kept (extensions E8).
+        issued_via: Some(crate::model::LinkVia::Api),
     }
 }
 
