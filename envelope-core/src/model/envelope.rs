@@ -286,7 +286,8 @@ pub struct SignerRecord {
 
 impl SignerRecord {
     /// Clears what the signer gave and left behind: the values they entered (drawings, typed
-    /// signatures, field values), their IP address and browser, their decline reason, and the
+    /// signatures, field values), their IP address and browser, the client addresses of the API
+    /// requests that fetched their links, their decline reason, and the
     /// digests of their codes and grants. What they did and when stays (statuses, timestamps,
     /// the identity check's method and time). Part of [`EnvelopeRecord::erase_personal_data`].
     pub fn erase_personal_data(&mut self) {
@@ -294,6 +295,10 @@ impl SignerRecord {
         self.ip_address = None;
         self.user_agent = None;
         self.signer.decline_reason = None;
+        // Which links were issued, how and when stays; who asked from where does not.
+        for link in &mut self.links {
+            link.ip_address = None;
+        }
         if let Some(identity) = &mut self.identity {
             identity.erase_secrets();
         }
@@ -1029,6 +1034,8 @@ mod tests {
               "values":{"sig":{"kind":"drawn","value":"DRAWN-X"},"t":{"kind":"text","value":"TEXT-X"},
                 "typed":{"kind":"typed","value":"TYPED-X"}},
               "reassignments":[{"at":"2026-11-25T17:30:00.000Z","name":"Bob","email":"bob@example.com"}],
+              "links":[{"via":"api","at":"2026-11-25T17:05:00.000Z","api_key":"key_1","ip_address":"LINKIP-X"},
+                {"via":"email","at":"2026-11-25T17:00:00.000Z","to":"ada@example.com"}],
               "identity":{"method":"access_code","salt":"SALT-X","access_code_hash":"HASH-X",
                 "email_code":{"hash":"CODE-X","expires_at":"2026-11-25T18:10:00.000Z"},
                 "verified_at":"2026-11-25T18:00:10.000Z","failed_attempts":1,
@@ -1060,6 +1067,13 @@ mod tests {
         assert_eq!(a.signer.declined_at, b.signer.declined_at);
         assert_eq!(a.consented_at, b.consented_at);
         assert_eq!(a.reassignments, b.reassignments);
+        assert_eq!(a.links.len(), 2);
+        assert_eq!(a.links[0].api_key.as_deref(), Some("key_1"));
+        assert_eq!(
+            (a.links[0].via, a.links[0].at),
+            (b.links[0].via, b.links[0].at)
+        );
+        assert_eq!(a.links[1], b.links[1]);
         let (ia, ib) = (a.identity.as_ref().unwrap(), b.identity.as_ref().unwrap());
         assert_eq!((ia.method, ia.verified_at), (ib.method, ib.verified_at));
         assert_eq!(after.last_change(), before.last_change());

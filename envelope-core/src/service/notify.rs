@@ -759,6 +759,8 @@ mod tests {
                     next_attempt_at: Some(rec.created_at),
                     finished_at: None,
                     last_error: None,
+                    failure_reason: None,
+                    budget_taken: false,
                 };
                 match svc
                     .render_email(&rec, &queued, rec.created_at)

@@ -683,6 +683,8 @@ pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
             next_attempt_at: None,
             finished_at: Some(y2k(2)),
             last_error: Some(format!("550 no such user {marker}")),
+            failure_reason: None,
+            budget_taken: true,
         });
         e
     };
