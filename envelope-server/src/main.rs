@@ -203,7 +203,8 @@ struct ServeArgs {
     tsa_url: Option<String>,
     /// Private key that seals test-mode documents, in the same forms as --signing-key; never
     /// the live key (refused). With --test-signing-cert; without both, a self-signed test-mode
-    /// certificate is generated into <data-dir>/signing/test-mode.
+    /// certificate is generated into <data-dir>/signing/test-mode. Password of an encrypted
+    /// key: ENVELOPE_TEST_SIGNING_KEY_PASSWORD (environment only).
     #[arg(long, env = "ENVELOPE_TEST_SIGNING_KEY", hide_env_values = true)]
     test_signing_key: Option<Secret>,
     /// Certificate chain of the test-mode key (PEM file or PEM text).
