@@ -181,6 +181,9 @@ fn create_account(db_url: &str, dir: &Path) -> String {
             "--name",
             "Load",
         ])
+        // The servers' shared key file: a process with another key is refused on the database.
+        .arg("--idempotency-key-file")
+        .arg(dir.join("idempotency.key"))
         .env("ENVELOPE_LOG", "warn")
         .current_dir(dir)
         .output()

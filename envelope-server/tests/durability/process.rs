@@ -174,8 +174,8 @@ impl Drop for ServerProcess {
     }
 }
 
-/// Creates an account with the admin command on `database_url` (run in `dir`) and returns its
-/// test key.
+/// Creates an account with the admin command on `database_url` (run in `dir`, with the key file
+/// `dir/idempotency.key`) and returns its test key.
 pub fn create_account(database_url: &str, dir: &Path, name: &str) -> String {
     let out = Command::new(BIN)
         .args([
@@ -186,6 +186,10 @@ pub fn create_account(database_url: &str, dir: &Path, name: &str) -> String {
             "--name",
             name,
         ])
+        // The key file the servers of these tests share (`dir/idempotency.key`): the first
+        // process on a database records its key, and a server with another one refuses to start.
+        .arg("--idempotency-key-file")
+        .arg(dir.join("idempotency.key"))
         .env("ENVELOPE_LOG", "warn")
         .current_dir(dir)
         .output()
