@@ -345,7 +345,8 @@ async fn the_code_step_speaks_the_signers_language() {
     let body = html(&r);
     for words in [
         "Geben Sie Ihren Zugangscode ein",
-        "Hallo Ada Lovelace, der Absender möchte bestätigen",
+        // The first name only (extensions E8).
+        "Hallo Ada, der Absender möchte bestätigen",
         ">Zugangscode</label>",
         "Noch 5 Versuche, bevor der Link für 15 Minuten gesperrt wird.",
         ">Weiter</button>",
