@@ -157,7 +157,7 @@ code-label-email = Code aus der E-Mail
 code-attempts-left = { $count ->
         [one] Noch { $count } Versuch
        *[other] Noch { $count } Versuche
-    }, bevor der Link für 15 Minuten gesperrt wird.
+    }, bevor der Link gesperrt wird.
 code-continue = Weiter
 code-no-email = Nach einer Minute keine E-Mail erhalten?
 code-send-new = Neuen Code senden
@@ -165,7 +165,7 @@ code-sent = Ein neuer Code ist unterwegs. Nur der neueste Code ist gültig.
 code-wrong = Dieser Code ist nicht richtig. { $count ->
         [one] Noch { $count } Versuch
        *[other] Noch { $count } Versuche
-    }, bevor der Link für 15 Minuten gesperrt wird.
+    }, bevor der Link gesperrt wird.
 code-locked = Zu viele falsche Codes. Der Link ist bis { $until } gesperrt.
 code-expired = Dieser Code ist nicht mehr gültig. Fordern Sie einen neuen Code an und geben Sie ihn innerhalb von 10 Minuten ein.
 code-too-soon = Vor weniger als einer Minute wurde ein Code gesendet. Sie können in { $seconds ->

@@ -170,7 +170,7 @@ code-label-email = Code from the email
 code-attempts-left = { $count ->
         [one] { $count } attempt
        *[other] { $count } attempts
-    } left before the link is locked for 15 minutes.
+    } left before the link is locked.
 code-continue = Continue
 code-no-email = No email after a minute?
 code-send-new = Send a new code
@@ -178,7 +178,7 @@ code-sent = A new code is on its way. Only the newest code works.
 code-wrong = That code is not right. { $count ->
         [one] { $count } attempt
        *[other] { $count } attempts
-    } left before the link is locked for 15 minutes.
+    } left before the link is locked.
 code-locked = Too many wrong codes. The link is locked until { $until }.
 code-expired = This code is no longer valid. Ask for a new code and enter it within 10 minutes.
 code-too-soon = A code was sent less than a minute ago. You can ask for a new one in { $seconds ->

@@ -160,7 +160,7 @@ code-label-email = Código del correo
 code-attempts-left = { $count ->
         [one] Le queda { $count } intento
        *[other] Le quedan { $count } intentos
-    } antes de que el enlace se bloquee durante 15 minutos.
+    } antes de que el enlace se bloquee.
 code-continue = Continuar
 code-no-email = ¿No ha recibido el correo al cabo de un minuto?
 code-send-new = Enviar un código nuevo
@@ -168,7 +168,7 @@ code-sent = Le hemos enviado un código nuevo. Solo es válido el código más r
 code-wrong = El código no es correcto. { $count ->
         [one] Le queda { $count } intento
        *[other] Le quedan { $count } intentos
-    } antes de que el enlace se bloquee durante 15 minutos.
+    } antes de que el enlace se bloquee.
 code-locked = Demasiados códigos incorrectos. El enlace está bloqueado hasta las { $until }.
 code-expired = Este código ya no es válido. Solicite un código nuevo e introdúzcalo en un plazo de 10 minutos.
 code-too-soon = Se envió un código hace menos de un minuto. Podrá solicitar uno nuevo dentro de { $seconds ->

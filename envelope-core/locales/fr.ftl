@@ -160,7 +160,7 @@ code-label-email = Code reçu par e-mail
 code-attempts-left = { $count ->
         [one] Encore { $count } essai
        *[other] Encore { $count } essais
-    } avant que le lien soit bloqué pendant 15 minutes.
+    } avant que le lien soit bloqué.
 code-continue = Continuer
 code-no-email = Pas d’e-mail au bout d’une minute ?
 code-send-new = Envoyer un nouveau code
@@ -168,7 +168,7 @@ code-sent = Un nouveau code est en route. Seul le code le plus récent est valab
 code-wrong = Ce code n’est pas correct. { $count ->
         [one] Encore { $count } essai
        *[other] Encore { $count } essais
-    } avant que le lien soit bloqué pendant 15 minutes.
+    } avant que le lien soit bloqué.
 code-locked = Trop de codes erronés. Le lien est bloqué jusqu’à { $until }.
 code-expired = Ce code n’est plus valable. Demandez un nouveau code et saisissez-le dans les 10 minutes.
 code-too-soon = Un code a été envoyé il y a moins d’une minute. Vous pourrez en demander un nouveau dans { $seconds ->

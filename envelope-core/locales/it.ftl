@@ -160,7 +160,7 @@ code-label-email = Codice ricevuto via e-mail
 code-attempts-left = { $count ->
         [one] Resta { $count } tentativo
        *[other] Restano { $count } tentativi
-    } prima che il link venga bloccato per 15 minuti.
+    } prima che il link venga bloccato.
 code-continue = Continua
 code-no-email = Nessuna e-mail dopo un minuto?
 code-send-new = Invia un nuovo codice
@@ -168,7 +168,7 @@ code-sent = Un nuovo codice è in arrivo. È valido solo il codice più recente.
 code-wrong = Il codice non è corretto. { $count ->
         [one] Resta { $count } tentativo
        *[other] Restano { $count } tentativi
-    } prima che il link venga bloccato per 15 minuti.
+    } prima che il link venga bloccato.
 code-locked = Troppi codici errati. Il link è bloccato fino alle { $until }.
 code-expired = Questo codice non è più valido. Richieda un nuovo codice e lo inserisca entro 10 minuti.
 code-too-soon = È stato inviato un codice meno di un minuto fa. Potrà richiederne uno nuovo tra { $seconds ->

@@ -160,7 +160,7 @@ code-label-email = Code uit de e-mail
 code-attempts-left = Nog { $count ->
         [one] { $count } poging
        *[other] { $count } pogingen
-    } voordat de link 15 minuten wordt geblokkeerd.
+    } voordat de link wordt geblokkeerd.
 code-continue = Doorgaan
 code-no-email = Na een minuut nog geen e-mail?
 code-send-new = Nieuwe code sturen
@@ -168,7 +168,7 @@ code-sent = Er is een nieuwe code onderweg. Alleen de nieuwste code werkt.
 code-wrong = Die code klopt niet. Nog { $count ->
         [one] { $count } poging
        *[other] { $count } pogingen
-    } voordat de link 15 minuten wordt geblokkeerd.
+    } voordat de link wordt geblokkeerd.
 code-locked = Te veel onjuiste codes. De link is geblokkeerd tot { $until }.
 code-expired = Deze code is niet meer geldig. Vraag een nieuwe code aan en vul die binnen 10 minuten in.
 code-too-soon = Er is minder dan een minuut geleden een code verstuurd. U kunt over { $seconds ->

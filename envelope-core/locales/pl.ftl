@@ -168,7 +168,7 @@ code-attempts-left = { $count ->
         [few] Pozostały { $count } próby
         [many] Pozostało { $count } prób
        *[other] Pozostało { $count } próby
-    }, zanim link zostanie zablokowany na 15 minut.
+    }, zanim link zostanie zablokowany.
 code-continue = Dalej
 code-no-email = Nie dostałeś wiadomości po minucie?
 code-send-new = Wyślij nowy kod
@@ -178,7 +178,7 @@ code-wrong = Ten kod jest nieprawidłowy. { $count ->
         [few] Pozostały { $count } próby
         [many] Pozostało { $count } prób
        *[other] Pozostało { $count } próby
-    }, zanim link zostanie zablokowany na 15 minut.
+    }, zanim link zostanie zablokowany.
 code-locked = Zbyt wiele błędnych kodów. Link jest zablokowany do { $until }.
 code-expired = Ten kod jest już nieważny. Poproś o nowy kod i wpisz go w ciągu 10 minut.
 code-too-soon = Kod został wysłany mniej niż minutę temu. O nowy możesz poprosić za { $seconds ->

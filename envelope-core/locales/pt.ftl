@@ -160,7 +160,7 @@ code-label-email = Código do e-mail
 code-attempts-left = { $count ->
         [one] Resta { $count } tentativa
        *[other] Restam { $count } tentativas
-    } antes que o link seja bloqueado por 15 minutos.
+    } antes que o link seja bloqueado.
 code-continue = Continuar
 code-no-email = Não recebeu o e-mail depois de um minuto?
 code-send-new = Enviar um novo código
@@ -168,7 +168,7 @@ code-sent = Um novo código está a caminho. Somente o código mais recente é v
 code-wrong = Esse código não está correto. { $count ->
         [one] Resta { $count } tentativa
        *[other] Restam { $count } tentativas
-    } antes que o link seja bloqueado por 15 minutos.
+    } antes que o link seja bloqueado.
 code-locked = Códigos incorretos demais. O link está bloqueado até { $until }.
 code-expired = Este código não é mais válido. Peça um novo código e digite-o em até 10 minutos.
 code-too-soon = Um código foi enviado há menos de um minuto. Você poderá pedir um novo em { $seconds ->

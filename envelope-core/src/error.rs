@@ -419,7 +419,7 @@ pub enum ErrorKind {
 fn incorrect_code_message(left: u32) -> String {
     let attempts = if left == 1 { "attempt" } else { "attempts" };
     format!(
-        "That code is not right. {left} {attempts} left before the link is locked for 15 minutes."
+        "That code is not right. {left} {attempts} left before the link is locked."
     )
 }
 

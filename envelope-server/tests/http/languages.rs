@@ -348,7 +348,7 @@ async fn the_code_step_speaks_the_signers_language() {
         // The first name only (extensions E8).
         "Hallo Ada, der Absender möchte bestätigen",
         ">Zugangscode</label>",
-        "Noch 5 Versuche, bevor der Link für 15 Minuten gesperrt wird.",
+        "Noch 5 Versuche, bevor der Link gesperrt wird.",
         ">Weiter</button>",
     ] {
         assert!(body.contains(words), "{words} missing:\n{body}");
