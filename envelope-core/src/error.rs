@@ -418,9 +418,7 @@ pub enum ErrorKind {
 
 fn incorrect_code_message(left: u32) -> String {
     let attempts = if left == 1 { "attempt" } else { "attempts" };
-    format!(
-        "That code is not right. {left} {attempts} left before the link is locked."
-    )
+    format!("That code is not right. {left} {attempts} left before the link is locked.")
 }
 
 /// A time of day in UTC, for messages.
