@@ -261,8 +261,8 @@ pub enum Error {
         /// Seconds until a new code may be asked for.
         retry_after_secs: u64,
     },
-    /// A signer asked for more code emails in 24 hours than
-    /// [`crate::rules::identity::CODE_EMAILS_PER_DAY`] (extensions E8).
+    /// A signer asked for more code emails in 24 hours than the 10 a day allows (extensions
+    /// E8).
     ///
     /// Code `code_daily_limit`, kind [`ErrorKind::RateLimited`] (429).
     #[error(
