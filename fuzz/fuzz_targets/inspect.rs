@@ -12,6 +12,6 @@ fuzz_target!(|data: &[u8]| {
             .iter()
             .map(|f| FieldStamp { field: f.clone(), value: Some(StampValue::Text("x".into())), signed_by: None })
             .collect();
-        let _ = stamp(data, &StampRequest { fields, signature_page: None });
+        let _ = stamp(data, &StampRequest { fields, signature_page: None, page_mark: None });
     }
 });
