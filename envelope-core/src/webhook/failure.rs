@@ -42,8 +42,9 @@ pub enum DeliveryFailure {
 
 impl DeliveryFailure {
     /// The category of a transport error: a [`DeliveryFailure`] anywhere in its chain is taken
-    /// as it is; otherwise the chain's I/O errors and HTTP errors say which; anything else is
-    /// [`DeliveryFailure::Connection`].
+    /// as it is; otherwise the chain's I/O errors say which; anything else is
+    /// [`DeliveryFailure::Connection`]. The HTTP client's own errors (timeouts, unreadable
+    /// answers) are read in `http.rs`, the one file that names the HTTP stack.
     pub fn of(error: &(dyn std::error::Error + 'static)) -> DeliveryFailure {
         let mut found = None;
         let mut next = Some(error);
@@ -59,15 +60,6 @@ impl DeliveryFailure {
                     return *f;
                 }
                 found = found.or(io_category(io));
-            }
-            #[cfg(feature = "https")]
-            if let Some(h) = e.downcast_ref::<hyper::Error>() {
-                if h.is_timeout() {
-                    return DeliveryFailure::Timeout;
-                }
-                if h.is_parse() || h.is_parse_status() || h.is_incomplete_message() {
-                    found = found.or(Some(DeliveryFailure::Protocol));
-                }
             }
             next = e.source();
         }

@@ -135,7 +135,7 @@ impl HttpSink {
             .body(Full::new(request.body.clone()))
             .map_err(|_| DeliveryFailure::UrlRefused)?;
         let resp = self.client.request(req).await.map_err(|e| {
-            let failure = DeliveryFailure::of(&e);
+            let failure = request_failure(&e);
             tracing::info!(event = %request.event_id, %failure, error = ?e, "webhook attempt failed");
             failure
         })?;
@@ -176,6 +176,26 @@ fn literal_refused(raw: &str, rules: UrlRules) -> bool {
         None => return false,
     };
     !address_allowed(ip, rules)
+}
+
+/// The category of a failed request: hyper's own timeout and unreadable-answer errors, which only
+/// this file may name (invariant 1), then [`DeliveryFailure::of`] for the rest of the chain.
+fn request_failure(error: &(dyn std::error::Error + 'static)) -> DeliveryFailure {
+    let mut unreadable = false;
+    let mut next = Some(error);
+    while let Some(e) = next {
+        if let Some(h) = e.downcast_ref::<hyper::Error>() {
+            if h.is_timeout() {
+                return DeliveryFailure::Timeout;
+            }
+            unreadable |= h.is_parse() || h.is_parse_status() || h.is_incomplete_message();
+        }
+        next = e.source();
+    }
+    match DeliveryFailure::of(error) {
+        DeliveryFailure::Connection if unreadable => DeliveryFailure::Protocol,
+        found => found,
+    }
 }
 
 #[cfg(test)]
