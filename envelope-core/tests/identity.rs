@@ -4,6 +4,7 @@
 //! minute, valid 10 minutes, through the outbox), reassignment, the test helper and the audit
 //! trail.
 
+use envelope_core::store::EnvelopeStore;
 use envelope_testkit::pdf as support;
 
 use std::sync::Arc;
@@ -15,7 +16,7 @@ use envelope_core::service::{
     AuthContext, ClientInfo, CreateEnvelopeParams, CreateTemplateParams, FileKind, LinkState,
     Params, Reassign, SignInput, SignerAuth, Upload,
 };
-use envelope_core::store::{BlobStore, MemoryBlobStore, MemoryStore, Store};
+use envelope_core::store::{BlobStore, MemoryBlobStore, MemoryStore};
 use envelope_core::{Error, ManualClock, MemoryMailer, SigningService, Timestamp};
 use serde_json::{Value, json};
 

@@ -2,13 +2,14 @@
 //! envelope past its expiry without anyone reading it, applies retention, and stops when told,
 //! with the emails it started recorded.
 
+use envelope_core::store::EnvelopeStore;
 use std::sync::Arc;
 use std::time::Duration;
 
 use envelope_core::clock::ManualClock;
 use envelope_core::model::EnvelopeStatus;
 use envelope_core::service::{CreateEnvelopeParams, Params, Upload};
-use envelope_core::{MemoryStore, SigningService, Store, Timestamp};
+use envelope_core::{MemoryStore, SigningService, Timestamp};
 use serde_json::json;
 
 const CONTRACT: &[u8] = include_bytes!("../../examples/contract.pdf");

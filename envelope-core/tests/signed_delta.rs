@@ -3,12 +3,13 @@
 //! document, the completed email's attachment) gives `original ++ update`, the bytes whose size
 //! and SHA-256 the record shows; the account is charged for the update alone.
 
+use envelope_core::store::EnvelopeStore;
 use std::sync::Arc;
 
 use envelope_core::clock::ManualClock;
 use envelope_core::mail::MemoryMailer;
 use envelope_core::service::{CreateEnvelopeParams, FileKind, Params, Upload};
-use envelope_core::{BlobStore, MemoryBlobStore, MemoryStore, SigningService, Store, Timestamp};
+use envelope_core::{BlobStore, MemoryBlobStore, MemoryStore, SigningService, Timestamp};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 

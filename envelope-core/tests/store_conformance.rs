@@ -9,6 +9,10 @@
 //!   `t_<random>`, dropped at the end, so runs never see each other's rows. Without the variable
 //!   the PostgreSQL tests print why they skipped and pass.
 
+use envelope_core::store::AccountStore;
+use envelope_core::store::EnvelopeStore;
+use envelope_core::store::EventStore;
+use envelope_core::store::IdempotencyStore;
 use std::future::Future;
 use std::sync::Arc;
 

@@ -5,12 +5,13 @@
 //! The PostgreSQL test needs `ENVELOPE_TEST_DATABASE_URL` with a role that may create roles (the
 //! CI and local servers use `postgres`); without it, it prints why it skipped and passes.
 
+use envelope_core::store::HealthStore;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use envelope_core::Timestamp;
 use envelope_core::store::sql::WalSync;
-use envelope_core::store::{NotReadyCause, SqlStore, Store};
+use envelope_core::store::{NotReadyCause, SqlStore};
 
 fn at(seconds: i64) -> Timestamp {
     Timestamp::from_millis(1_700_000_000_000 + seconds * 1000).unwrap()

@@ -1,7 +1,7 @@
 //! Readiness: whether this service can serve requests now, as an orchestrator asks it every few
 //! seconds (`GET /readyz` in the server).
 //!
-//! One probe ([`Store::check_ready`](crate::store::Store::check_ready): a read and a one-row
+//! One probe ([`HealthStore::check_ready`](crate::store::HealthStore::check_ready): a read and a one-row
 //! overwrite) runs at most once per [`READINESS_TTL`] of the service's clock; callers in
 //! between share its answer, and concurrent callers wait for the one probe in flight. So a flood
 //! of probes costs the store one tiny write per second, and never grows it. A store that has
@@ -172,7 +172,7 @@ impl SigningService {
     }
 
     /// Completes, with the reason, once the store has failed for good (see
-    /// [`Store::failed_for_good`](crate::store::Store::failed_for_good)); a server stops
+    /// [`HealthStore::failed_for_good`](crate::store::HealthStore::failed_for_good)); a server stops
     /// then, so that its supervisor restarts it.
     pub async fn store_failed(&self) -> String {
         self.inner.store.failed_for_good().await

@@ -18,14 +18,14 @@
 //!
 //! Each email is taken from its account's daily email budget for the envelope's mode
 //! ([`EmailSettings::daily_limit`], or the account's own) just before its first send, through
-//! the store's atomic [`Store::take_email`](crate::store::Store::take_email), so that servers
+//! the store's atomic [`OutboxStore::take_email`](crate::store::OutboxStore::take_email), so that servers
 //! sharing a store count together. An email past the budget is not sent: it ends `failed` with
 //! `failure_reason` `email_limit` and the event `envelope.email_failed`. An email counts once,
 //! whatever comes of it: a send that fails does not give its place back (a retry does not count
 //! it again), so failing addresses cannot be used to send past the budget.
 //!
 //! Fairness between accounts: the worker takes due envelopes in turns by account
-//! ([`Store::due_emails`](crate::store::Store::due_emails)), and the sends of this process wait
+//! ([`OutboxStore::due_emails`](crate::store::OutboxStore::due_emails)), and the sends of this process wait
 //! for a slot in turns by account too ([`super::fair_gate`]), so one account's burst delays
 //! another account's email by a few sends at most, never by the length of the burst.
 

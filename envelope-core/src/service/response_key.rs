@@ -132,7 +132,7 @@ impl ResponseKey {
 /// The stored form of a sealed text ([`ResponseKey::seal_text`]): this prefix, then base64 of
 /// `nonce ++ ciphertext ++ tag`. No webhook secret (`whsec_...`) starts with it.
 const TEXT_PREFIX: &str = "enc1:";
-/// The name of this key's row in [`Store::key_check`].
+/// The name of this key's row in [`HealthStore::key_check`].
 const CHECK_NAME: &str = "response_key";
 /// What the check value seals; its associated data says what it is for.
 const CHECK_TEXT: &str = "envelope response key check";
@@ -153,7 +153,7 @@ pub enum KeyCheck {
 impl ResponseKey {
     /// Compares this key with the one `store`'s records were written with, through a check
     /// value (a known text sealed with the key) that the first caller on a store records
-    /// ([`Store::key_check`]). A server calls it at every start and refuses to start on
+    /// ([`HealthStore::key_check`](crate::store::HealthStore::key_check)). A server calls it at every start and refuses to start on
     /// [`KeyCheck::Mismatch`]: servers that share a database must share the key, and a wrong
     /// one would otherwise show only at request time, as unreadable idempotency records and
     /// webhook secrets.

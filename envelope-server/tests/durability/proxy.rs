@@ -6,12 +6,13 @@
 //! Caddy pass it through) reaches none of them, and `ENVELOPE_CLIENT_IP_HEADER` picks the one
 //! header read; a name that is not a header name stops the server at start.
 
+use envelope_core::store::EnvelopeStore;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use envelope_core::Mode;
 use envelope_core::model::Scope;
-use envelope_core::store::{SqlStore, Store};
+use envelope_core::store::SqlStore;
 use serde_json::{Value, json};
 
 use crate::pdf::client_contract;

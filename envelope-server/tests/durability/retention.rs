@@ -16,11 +16,14 @@
 //! Run with `cargo test -p envelope-server --test durability retention`; needs libfaketime
 //! (Debian package `faketime`, installed by scripts/install-test-deps.sh).
 
+use envelope_core::store::AccountStore;
+use envelope_core::store::EnvelopeStore;
+use envelope_core::store::TemplateStore;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use envelope_core::model::{Mode, Scope};
-use envelope_core::store::{BlobStore, SqlStore, Store};
+use envelope_core::store::{BlobStore, SqlStore};
 use serde_json::{Value, json};
 
 use crate::pdf::client_contract;

@@ -2,6 +2,7 @@
 //! secret only encrypted (read from the raw SQLite rows), replays still answer the same bytes,
 //! also after a restart (the key lives in the data dir), and the data dir is owner-only.
 
+use envelope_core::store::WebhookStore;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
@@ -446,7 +447,7 @@ async fn webhook_secrets_are_sealed_at_rest_and_still_sign() {
         let store = envelope_core::store::SqlStore::open_sqlite(&db)
             .await
             .unwrap();
-        use envelope_core::store::Store;
+
         let mut rec = store
             .find_webhook_endpoint(&endpoint)
             .await

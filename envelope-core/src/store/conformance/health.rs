@@ -20,7 +20,7 @@ pub async fn readiness(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
 }
 
-/// [`Store::key_check`]: the first value stored under a name is kept and returned to every
+/// [`HealthStore::key_check`]: the first value stored under a name is kept and returned to every
 /// later caller, and of racing first callers exactly one value wins for all; names are apart.
 pub async fn key_check(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let name = format!("check_{}", crate::ids::random_base62(12));

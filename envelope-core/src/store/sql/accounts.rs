@@ -6,6 +6,8 @@
 //! document. The bytes an account stores are `storage_usage` (kept by `held.rs`); the emails it
 //! sent per mode and day are `email_usage`.
 
+use async_trait::async_trait;
+
 use super::{
     SqlStore, db_err, decode, encode, from_millis, millis, point_read, with_pool, with_tx,
     with_write,
@@ -13,6 +15,7 @@ use super::{
 use crate::clock::Timestamp;
 use crate::model::{Account, ApiKey, Mode};
 use crate::store::StoreResult;
+use crate::store::{AccountStore, ApiKeyStore};
 
 const INSERT_ACCOUNT: &str =
     "INSERT INTO accounts (id, monthly_allowance, storage_quota, doc) VALUES ($1, $2, $3, $4)";
@@ -31,26 +34,6 @@ fn account_from_row((allowance, quota, test, live, doc): AccountRow) -> StoreRes
     Ok(a)
 }
 
-/// The account's own budget for the mode `$2`, read in the budget's statement.
-const OWN_LIMIT: &str = "(SELECT CASE WHEN $2 = 'test' THEN test_email_daily_limit \
-    ELSE live_email_daily_limit END FROM accounts WHERE id = $1)";
-
-/// Takes one email from `(account, mode, day)` = `($1, $2, $3)` while the count is below the
-/// budget (own, else the default `$4`, else none): no row changed means refused. The budget is
-/// read in the statement, under the usage row's lock (PostgreSQL) or the one writer (SQLite),
-/// so two processes never both take the last email.
-fn take_email_sql() -> &'static String {
-    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    SQL.get_or_init(|| {
-        format!(
-            "INSERT INTO email_usage (account, mode, day, used) \
-             SELECT $1, $2, $3, 1 WHERE 0 < COALESCE({OWN_LIMIT}, $4, 1) \
-             ON CONFLICT (account, mode, day) DO UPDATE SET used = email_usage.used + 1 \
-             WHERE email_usage.used < COALESCE({OWN_LIMIT}, $4, email_usage.used + 1)"
-        )
-    })
-}
-
 /// Quotas are `u64` in records and `BIGINT` in the database.
 fn quota_column(quota: Option<u64>) -> Option<i64> {
     quota.map(|q| i64::try_from(q).unwrap_or(i64::MAX))
@@ -64,12 +47,9 @@ fn key_from_row((revoked_at, doc): (Option<i64>, String)) -> StoreResult<ApiKey>
     Ok(k)
 }
 
-impl SqlStore {
-    pub(super) async fn insert_account_impl(
-        &self,
-        account: &Account,
-        keys: &[ApiKey],
-    ) -> StoreResult<()> {
+#[async_trait]
+impl AccountStore for SqlStore {
+    async fn insert_account(&self, account: &Account, keys: &[ApiKey]) -> StoreResult<()> {
         let doc = encode(account)?;
         let key_docs = keys.iter().map(encode).collect::<StoreResult<Vec<_>>>()?;
         with_tx!(&self.pool, |tx| {
@@ -96,7 +76,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn get_account_impl(&self, id: &str) -> StoreResult<Option<Account>> {
+    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>> {
         let row = point_read!(
             &self.pool,
             "SELECT monthly_allowance, storage_quota, test_email_daily_limit, \
@@ -106,7 +86,7 @@ impl SqlStore {
         row.map(account_from_row).transpose()
     }
 
-    pub(super) async fn list_accounts_impl(&self) -> StoreResult<Vec<Account>> {
+    async fn list_accounts(&self) -> StoreResult<Vec<Account>> {
         let rows: Vec<AccountRow> = with_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT monthly_allowance, storage_quota, test_email_daily_limit, \
@@ -119,11 +99,7 @@ impl SqlStore {
         rows.into_iter().map(account_from_row).collect()
     }
 
-    pub(super) async fn set_allowance_impl(
-        &self,
-        account: &str,
-        allowance: u32,
-    ) -> StoreResult<bool> {
+    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool> {
         let r = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE accounts SET monthly_allowance = $2 WHERE id = $1")
                 .bind(account)
@@ -136,11 +112,16 @@ impl SqlStore {
         Ok(r > 0)
     }
 
-    pub(super) async fn set_storage_quota_impl(
-        &self,
-        account: &str,
-        quota: Option<u64>,
-    ) -> StoreResult<bool> {
+    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
+        let used = point_read!(
+            &self.pool,
+            "SELECT used FROM allowance_usage WHERE account = $1 AND period = $2",
+            (account, period) as (i64,)
+        );
+        Ok(used.map_or(0, |(u,)| u32::try_from(u).unwrap_or(u32::MAX)))
+    }
+
+    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool> {
         let r = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE accounts SET storage_quota = $2 WHERE id = $1")
                 .bind(account)
@@ -153,7 +134,16 @@ impl SqlStore {
         Ok(r > 0)
     }
 
-    pub(super) async fn set_email_daily_limit_impl(
+    async fn storage_used(&self, account: &str) -> StoreResult<u64> {
+        let bytes = point_read!(
+            &self.pool,
+            "SELECT bytes FROM storage_usage WHERE account = $1",
+            (account) as (i64,)
+        );
+        Ok(bytes.map_or(0, |(b,)| u64::try_from(b).unwrap_or(0)))
+    }
+
+    async fn set_email_daily_limit(
         &self,
         account: &str,
         mode: Mode,
@@ -174,38 +164,11 @@ impl SqlStore {
         });
         Ok(r > 0)
     }
+}
 
-    pub(super) async fn take_email_impl(
-        &self,
-        account: &str,
-        mode: Mode,
-        day: &str,
-        default_limit: Option<u32>,
-    ) -> StoreResult<bool> {
-        let r = with_write!(&self.pool, |e| {
-            sqlx::query(take_email_sql().as_str())
-                .bind(account)
-                .bind(mode.as_str())
-                .bind(day)
-                .bind(default_limit.map(i64::from))
-                .execute(e)
-                .await
-                .map_err(db_err)?
-                .rows_affected()
-        });
-        Ok(r > 0)
-    }
-
-    pub(super) async fn storage_used_impl(&self, account: &str) -> StoreResult<u64> {
-        let bytes = point_read!(
-            &self.pool,
-            "SELECT bytes FROM storage_usage WHERE account = $1",
-            (account) as (i64,)
-        );
-        Ok(bytes.map_or(0, |(b,)| u64::try_from(b).unwrap_or(0)))
-    }
-
-    pub(super) async fn insert_api_key_impl(&self, key: &ApiKey) -> StoreResult<()> {
+#[async_trait]
+impl ApiKeyStore for SqlStore {
+    async fn insert_api_key(&self, key: &ApiKey) -> StoreResult<()> {
         let doc = encode(key)?;
         with_write!(&self.pool, |e| {
             sqlx::query(INSERT_KEY)
@@ -221,7 +184,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn api_key_by_hash_impl(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
+    async fn api_key_by_hash(&self, hash: &str) -> StoreResult<Option<ApiKey>> {
         let row = point_read!(
             &self.pool,
             "SELECT revoked_at, doc FROM api_keys WHERE hash = $1",
@@ -230,10 +193,7 @@ impl SqlStore {
         row.map(key_from_row).transpose()
     }
 
-    pub(super) async fn api_key_with_account_impl(
-        &self,
-        hash: &str,
-    ) -> StoreResult<Option<(ApiKey, Account)>> {
+    async fn api_key_with_account(&self, hash: &str) -> StoreResult<Option<(ApiKey, Account)>> {
         let row = point_read!(
             &self.pool,
             "SELECT k.revoked_at, k.doc, a.monthly_allowance, a.storage_quota, \
@@ -259,7 +219,7 @@ impl SqlStore {
         .transpose()
     }
 
-    pub(super) async fn list_api_keys_impl(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
+    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
         let rows: Vec<(Option<i64>, String)> = with_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT revoked_at, doc FROM api_keys WHERE account = $1 ORDER BY seq")
                 .bind(account)
@@ -270,7 +230,7 @@ impl SqlStore {
         rows.into_iter().map(key_from_row).collect()
     }
 
-    pub(super) async fn revoke_api_key_impl(
+    async fn revoke_api_key(
         &self,
         account: &str,
         key_id: &str,
@@ -290,14 +250,5 @@ impl SqlStore {
             .rows_affected()
         });
         Ok(r > 0)
-    }
-
-    pub(super) async fn usage_impl(&self, account: &str, period: &str) -> StoreResult<u32> {
-        let used = point_read!(
-            &self.pool,
-            "SELECT used FROM allowance_usage WHERE account = $1 AND period = $2",
-            (account, period) as (i64,)
-        );
-        Ok(used.map_or(0, |(u,)| u32::try_from(u).unwrap_or(u32::MAX)))
     }
 }

@@ -2,6 +2,8 @@
 //! the allowance debit and the blobs it holds (with the storage quota), all or nothing; and the
 //! envelope reads.
 
+use async_trait::async_trait;
+
 use super::held::{self, move_holds};
 use super::lists::{Filter, ListSql};
 use super::packed::decode_event;
@@ -9,6 +11,7 @@ use super::{Engine, SqlStore, db_err, decode, encode, millis, version, with_pool
 use crate::clock::Timestamp;
 use crate::ids;
 use crate::model::{EnvelopeRecord, EventRecord, Scope, WebhookEndpointRecord};
+use crate::store::EnvelopeStore;
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest, StoreError, StoreResult};
 
 const INSERT_ENVELOPE: &str = "INSERT INTO envelopes \
@@ -49,7 +52,7 @@ const INSERT_EVENT: &str = "INSERT INTO events \
     VALUES ($1, $2, $3, $4, $5, '', $6, $7)";
 
 /// The stored events of one envelope (the index `events_by_envelope`), and the rewrite of one
-/// (live retention: `Store::erase_envelope`). A rewritten event is packed, as new ones are.
+/// (live retention: `EnvelopeStore::erase_envelope`). A rewritten event is packed, as new ones are.
 const EVENTS_OF: &str =
     "SELECT id, doc, packed FROM events WHERE envelope = $1 AND account = $2 AND mode = $3";
 const REWRITE_EVENT: &str = "UPDATE events SET doc = '', packed = $1 WHERE id = $2";
@@ -76,7 +79,7 @@ const LIST_BY_TEMPLATE: ListSql = ListSql {
 impl SqlStore {
     /// Inserts (`create`) or updates the envelope, debits, appends the events and fans each event
     /// out to the outbox, in one transaction. With `erase_events` (live retention,
-    /// [`Store::erase_envelope`](crate::store::Store::erase_envelope)) the envelope's stored
+    /// [`EnvelopeStore::erase_envelope`](crate::store::EnvelopeStore::erase_envelope)) the envelope's stored
     /// events are rewritten without their personal data in the same transaction.
     pub(super) async fn write_envelope(
         &self,
@@ -265,11 +268,53 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn get_envelope_impl(
+    /// Envelopes of any scope that `sql` (with `$1` = now, `$2` = limit) finds due.
+    pub(super) async fn envelopes_due(
         &self,
-        scope: &Scope,
-        id: &str,
-    ) -> StoreResult<Option<EnvelopeRecord>> {
+        sql: &'static str,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let docs: Vec<String> = with_pool!(&self.pool, |p| {
+            sqlx::query_scalar(sql)
+                .bind(millis(now))
+                .bind(limit)
+                .fetch_all(p)
+                .await
+                .map_err(db_err)?
+        });
+        docs.iter().map(|d| decode("envelope", d)).collect()
+    }
+}
+
+#[async_trait]
+impl EnvelopeStore for SqlStore {
+    async fn create_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()> {
+        self.write_envelope(envelope, events, debit, true, false)
+            .await
+    }
+
+    async fn update_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()> {
+        self.write_envelope(envelope, events, debit, false, false)
+            .await
+    }
+
+    async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()> {
+        self.write_envelope(envelope, &[], None, false, true).await
+    }
+
+    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>> {
         self.scoped_doc(
             "SELECT doc FROM envelopes WHERE id = $1 AND account = $2 AND mode = $3",
             "envelope",
@@ -279,7 +324,7 @@ impl SqlStore {
         .await
     }
 
-    pub(super) async fn list_envelopes_impl(
+    async fn list_envelopes(
         &self,
         scope: &Scope,
         filter: &EnvelopeFilter,
@@ -298,30 +343,8 @@ impl SqlStore {
         }
     }
 
-    /// In turns by account: a record's turn is its rank among its account's due records. The
-    /// ranks are counted on the partial index of migration 0009 (`account, next_email_at, seq`)
-    /// without reading the records; only the `limit` chosen rows' documents are read.
-    pub(super) async fn due_emails_impl(
-        &self,
-        now: Timestamp,
-        limit: usize,
-    ) -> StoreResult<Vec<EnvelopeRecord>> {
-        self.envelopes_due(
-            "SELECT e.doc FROM envelopes e JOIN ( \
-                 SELECT seq, next_email_at, ROW_NUMBER() OVER \
-                     (PARTITION BY account ORDER BY next_email_at, seq) AS turn \
-                 FROM envelopes WHERE next_email_at <= $1 \
-                 ORDER BY turn, next_email_at, seq LIMIT $2 \
-             ) due ON e.seq = due.seq \
-             ORDER BY due.turn, due.next_email_at, due.seq",
-            now,
-            limit,
-        )
-        .await
-    }
-
     /// Served by the partial index on `expires_at` of draft and sent envelopes.
-    pub(super) async fn expired_envelopes_impl(
+    async fn expired_envelopes(
         &self,
         now: Timestamp,
         limit: usize,
@@ -333,45 +356,5 @@ impl SqlStore {
             limit,
         )
         .await
-    }
-
-    /// Counts pending webhook deliveries and envelopes with pending emails (the partial index
-    /// of migration 0004).
-    pub(super) async fn queue_depths_impl(&self) -> StoreResult<crate::store::QueueDepths> {
-        let count = |sql: &'static str| async move {
-            let n: i64 = with_pool!(&self.pool, |p| {
-                sqlx::query_scalar(sql).fetch_one(p).await.map_err(db_err)?
-            });
-            Ok::<u64, StoreError>(u64::try_from(n).unwrap_or(0))
-        };
-        Ok(crate::store::QueueDepths {
-            webhook_deliveries: count(
-                "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'",
-            )
-            .await?,
-            envelopes_with_emails: count(
-                "SELECT COUNT(*) FROM envelopes WHERE next_email_at IS NOT NULL",
-            )
-            .await?,
-        })
-    }
-
-    /// Envelopes of any scope that `sql` (with `$1` = now, `$2` = limit) finds due.
-    async fn envelopes_due(
-        &self,
-        sql: &'static str,
-        now: Timestamp,
-        limit: usize,
-    ) -> StoreResult<Vec<EnvelopeRecord>> {
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let docs: Vec<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(sql)
-                .bind(millis(now))
-                .bind(limit)
-                .fetch_all(p)
-                .await
-                .map_err(db_err)?
-        });
-        docs.iter().map(|d| decode("envelope", d)).collect()
     }
 }

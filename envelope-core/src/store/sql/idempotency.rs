@@ -13,9 +13,12 @@
 //! `origin` names a key's lineage of claims (see [`IdempotencyBegin::Started`]): the first
 //! claim's nonce, kept when a retry with the same fingerprint takes over an abandoned claim.
 
+use async_trait::async_trait;
+
 use super::{SqlStore, db_err, millis, with_tx, with_write};
 use crate::clock::Timestamp;
 use crate::model::Scope;
+use crate::store::IdempotencyStore;
 use crate::store::{IdempotencyBegin, StoreError, StoreResult, StoredResponse};
 
 const CLAIM: &str = "INSERT INTO idempotency_keys \
@@ -45,8 +48,9 @@ type Row = (
 /// How many times `begin` re-reads a row that changed under it before reporting `Unavailable`.
 const ATTEMPTS: usize = 8;
 
-impl SqlStore {
-    pub(super) async fn idempotency_begin_impl(
+#[async_trait]
+impl IdempotencyStore for SqlStore {
+    async fn idempotency_begin(
         &self,
         scope: &Scope,
         key: &str,
@@ -137,7 +141,7 @@ impl SqlStore {
         ))
     }
 
-    pub(super) async fn idempotency_finish_impl(
+    async fn idempotency_finish(
         &self,
         scope: &Scope,
         key: &str,
@@ -162,11 +166,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn idempotency_release_impl(
-        &self,
-        scope: &Scope,
-        key: &str,
-    ) -> StoreResult<()> {
+    async fn idempotency_release(&self, scope: &Scope, key: &str) -> StoreResult<()> {
         with_write!(&self.pool, |e| {
             sqlx::query(
                 "DELETE FROM idempotency_keys \

@@ -1,10 +1,14 @@
 //! Signing tokens and file links, stored and found by the SHA-256 of their token.
 
+use async_trait::async_trait;
+
 use super::{SqlStore, db_err, decode, encode, millis, with_pool, with_write};
+use crate::store::LinkStore;
 use crate::store::{FileLink, SigningToken, StoreResult};
 
-impl SqlStore {
-    pub(super) async fn insert_signing_token_impl(&self, t: &SigningToken) -> StoreResult<()> {
+#[async_trait]
+impl LinkStore for SqlStore {
+    async fn insert_signing_token(&self, t: &SigningToken) -> StoreResult<()> {
         let doc = encode(t)?;
         with_write!(&self.pool, |e| {
             sqlx::query(
@@ -22,10 +26,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn signing_token_impl(
-        &self,
-        token_hash: &str,
-    ) -> StoreResult<Option<SigningToken>> {
+    async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>> {
         let doc: Option<String> = with_pool!(&self.pool, |p| {
             sqlx::query_scalar("SELECT doc FROM signing_tokens WHERE token_hash = $1")
                 .bind(token_hash)
@@ -36,7 +37,7 @@ impl SqlStore {
         doc.map(|d| decode("signing token", &d)).transpose()
     }
 
-    pub(super) async fn insert_file_link_impl(&self, l: &FileLink) -> StoreResult<()> {
+    async fn insert_file_link(&self, l: &FileLink) -> StoreResult<()> {
         let doc = encode(l)?;
         with_write!(&self.pool, |e| {
             sqlx::query(
@@ -53,7 +54,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn file_link_impl(&self, token_hash: &str) -> StoreResult<Option<FileLink>> {
+    async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>> {
         let doc: Option<String> = with_pool!(&self.pool, |p| {
             sqlx::query_scalar("SELECT doc FROM file_links WHERE token_hash = $1")
                 .bind(token_hash)

@@ -21,7 +21,6 @@
 
 mod accounts;
 mod blobs;
-mod deliveries;
 mod envelopes;
 mod events;
 mod group_commit;
@@ -30,13 +29,12 @@ mod idempotency;
 mod inline;
 mod links;
 mod lists;
+mod outbox;
 mod packed;
-mod purge;
 mod ready;
 mod retention;
 mod schema;
 mod sqlite;
-mod store_impl;
 mod templates;
 mod webhooks;
 

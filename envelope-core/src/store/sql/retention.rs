@@ -7,11 +7,14 @@
 //! wait, so an envelope written since it was selected is kept (and a write that waits for the
 //! delete finds no row: `Conflict`).
 
+use async_trait::async_trait;
+
 use super::held::{self, move_holds};
-use super::{SqlStore, db_err, decode, millis, with_pool, with_tx};
+use super::{SqlStore, db_err, decode, millis, with_pool, with_tx, with_write};
 use crate::clock::Timestamp;
 use crate::model::{EnvelopeRecord, Mode};
-use crate::store::{Removed, StoreResult};
+use crate::store::RetentionStore;
+use crate::store::{PurgeBefore, Purged, Removed, StoreResult};
 
 const STALE_ENVELOPES: &str = "DELETE FROM envelopes WHERE id IN \
     (SELECT id FROM envelopes WHERE mode = $1 AND updated_at < $2 \
@@ -42,26 +45,6 @@ const WITH_FILES: &str = "SELECT doc FROM envelopes WHERE mode = $1 AND updated_
 const KEYS_PER_QUERY: usize = 100;
 
 impl SqlStore {
-    pub(super) async fn delete_stale_envelopes_impl(
-        &self,
-        mode: Mode,
-        before: Timestamp,
-        limit: usize,
-    ) -> StoreResult<Removed> {
-        self.delete_stale(STALE_ENVELOPES, ENVELOPE_ROWS, mode, before, limit)
-            .await
-    }
-
-    pub(super) async fn delete_stale_templates_impl(
-        &self,
-        mode: Mode,
-        before: Timestamp,
-        limit: usize,
-    ) -> StoreResult<Removed> {
-        self.delete_stale(STALE_TEMPLATES, &[], mode, before, limit)
-            .await
-    }
-
     /// Runs `delete` (returning `id, account, blobs`), then `dependents` for each deleted ID,
     /// and releases the blobs each held: one transaction.
     async fn delete_stale(
@@ -98,8 +81,55 @@ impl SqlStore {
         });
         Ok(out)
     }
+}
 
-    pub(super) async fn envelopes_with_files_impl(
+#[async_trait]
+impl RetentionStore for SqlStore {
+    async fn purge_expired(&self, before: &PurgeBefore, limit: usize) -> StoreResult<Purged> {
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let finished = self
+            .delete_batch(FINISHED, millis(before.idempotency), limit)
+            .await?;
+        // The two idempotency statements share the batch size.
+        let left = limit - i64::try_from(finished).unwrap_or(limit);
+        let abandoned = if left > 0 {
+            self.delete_batch(ABANDONED, millis(before.idempotency), left)
+                .await?
+        } else {
+            0
+        };
+        Ok(Purged {
+            idempotency_keys: finished + abandoned,
+            signing_tokens: self
+                .delete_batch(TOKENS, millis(before.links), limit)
+                .await?,
+            file_links: self
+                .delete_batch(LINKS, millis(before.links), limit)
+                .await?,
+        })
+    }
+
+    async fn delete_stale_envelopes(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed> {
+        self.delete_stale(STALE_ENVELOPES, ENVELOPE_ROWS, mode, before, limit)
+            .await
+    }
+
+    async fn delete_stale_templates(
+        &self,
+        mode: Mode,
+        before: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Removed> {
+        self.delete_stale(STALE_TEMPLATES, &[], mode, before, limit)
+            .await
+    }
+
+    async fn envelopes_with_files(
         &self,
         mode: Mode,
         before: Timestamp,
@@ -118,7 +148,7 @@ impl SqlStore {
         docs.iter().map(|d| decode("envelope", d)).collect()
     }
 
-    pub(super) async fn unheld_blobs_impl(&self, keys: &[String]) -> StoreResult<Vec<String>> {
+    async fn unheld_blobs(&self, keys: &[String]) -> StoreResult<Vec<String>> {
         let mut held: Vec<String> = Vec::new();
         for chunk in keys.chunks(KEYS_PER_QUERY) {
             // Placeholders only: the keys are bound, never spliced into the text.
@@ -137,5 +167,31 @@ impl SqlStore {
             held.extend(found);
         }
         Ok(keys.iter().filter(|k| !held.contains(k)).cloned().collect())
+    }
+}
+
+const FINISHED: &str = "DELETE FROM idempotency_keys WHERE (account, mode, idem_key) IN \
+    (SELECT account, mode, idem_key FROM idempotency_keys \
+     WHERE done = TRUE AND expires_at < $1 LIMIT $2)";
+const ABANDONED: &str = "DELETE FROM idempotency_keys WHERE (account, mode, idem_key) IN \
+    (SELECT account, mode, idem_key FROM idempotency_keys \
+     WHERE done = FALSE AND started_at < $1 LIMIT $2)";
+const TOKENS: &str = "DELETE FROM signing_tokens WHERE token_hash IN \
+    (SELECT token_hash FROM signing_tokens WHERE expires_at < $1 LIMIT $2)";
+const LINKS: &str = "DELETE FROM file_links WHERE token_hash IN \
+    (SELECT token_hash FROM file_links WHERE expires_at < $1 LIMIT $2)";
+
+impl SqlStore {
+    async fn delete_batch(&self, sql: &'static str, before: i64, limit: i64) -> StoreResult<usize> {
+        let n = with_write!(&self.pool, |e| {
+            sqlx::query(sql)
+                .bind(before)
+                .bind(limit)
+                .execute(e)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+        });
+        Ok(usize::try_from(n).unwrap_or(usize::MAX))
     }
 }

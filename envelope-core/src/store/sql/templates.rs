@@ -1,10 +1,13 @@
 //! Templates: versioned documents, updated only from the version the caller read; each write
 //! holds the template's file (`held.rs`), a create within the account's storage quota.
 
+use async_trait::async_trait;
+
 use super::held::{self, move_holds};
 use super::lists::{Filter, ListSql};
 use super::{SqlStore, db_err, encode, millis, version, with_tx};
 use crate::model::{Scope, TemplateRecord};
+use crate::store::TemplateStore;
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
 
 const LIST: ListSql = ListSql {
@@ -13,8 +16,9 @@ const LIST: ListSql = ListSql {
            AND archived = $5 ORDER BY seq DESC LIMIT $4",
 };
 
-impl SqlStore {
-    pub(super) async fn insert_template_impl(&self, t: &TemplateRecord) -> StoreResult<()> {
+#[async_trait]
+impl TemplateStore for SqlStore {
+    async fn insert_template(&self, t: &TemplateRecord) -> StoreResult<()> {
         let doc = encode(t)?;
         let v = version(t.version)?;
         let holds = t.held_files();
@@ -40,11 +44,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn get_template_impl(
-        &self,
-        scope: &Scope,
-        id: &str,
-    ) -> StoreResult<Option<TemplateRecord>> {
+    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>> {
         self.scoped_doc(
             "SELECT doc FROM templates WHERE id = $1 AND account = $2 AND mode = $3",
             "template",
@@ -55,7 +55,7 @@ impl SqlStore {
     }
 
     /// Compare-and-set on `version`: zero rows changed means another writer got there first.
-    pub(super) async fn update_template_impl(&self, t: &TemplateRecord) -> StoreResult<()> {
+    async fn update_template(&self, t: &TemplateRecord) -> StoreResult<()> {
         let doc = encode(t)?;
         let new = version(t.version)?;
         let old = new.checked_sub(1).ok_or(StoreError::Conflict)?;
@@ -107,7 +107,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn list_templates_impl(
+    async fn list_templates(
         &self,
         scope: &Scope,
         page: &PageRequest,

@@ -5,13 +5,17 @@
 //! first commits and skips it; on SQLite writers are serialized by `BEGIN IMMEDIATE`. Either way a
 //! delivery is claimed by one worker until its lease runs out.
 
+use async_trait::async_trait;
+
+use crate::store::OutboxStore;
 use std::collections::HashMap;
 
 use super::events::{DeliveryRow, EventRow, delivery_from_row, event_from_row};
-use super::{SqlStore, db_err, decode, encode, millis, with_pool, with_tx};
+use super::{SqlStore, db_err, decode, encode, millis, with_pool, with_tx, with_write};
 use crate::clock::Timestamp;
 use crate::model::{
-    DeliveryAttempt, DeliveryNext, DueDelivery, Scope, WebhookDelivery, WebhookEndpointRecord,
+    DeliveryAttempt, DeliveryNext, DueDelivery, EnvelopeRecord, Mode, WebhookDelivery,
+    WebhookEndpointRecord,
 };
 use crate::store::{ClaimLimits, StoreError, StoreResult};
 
@@ -56,8 +60,9 @@ const INSERT: &str = "INSERT INTO webhook_deliveries \
     (id, account, mode, event_id, endpoint_id, status, attempts, next_attempt_at, created_at) \
     VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $7)";
 
-impl SqlStore {
-    pub(super) async fn claim_deliveries_impl(
+#[async_trait]
+impl OutboxStore for SqlStore {
+    async fn claim_deliveries(
         &self,
         now: Timestamp,
         lease_until: Timestamp,
@@ -151,10 +156,7 @@ impl SqlStore {
         Ok(due)
     }
 
-    pub(super) async fn record_attempts_impl(
-        &self,
-        batch: &[(DeliveryAttempt, DeliveryNext)],
-    ) -> StoreResult<()> {
+    async fn record_attempts(&self, batch: &[(DeliveryAttempt, DeliveryNext)]) -> StoreResult<()> {
         let docs = batch
             .iter()
             .map(|(a, _)| encode(a))
@@ -192,30 +194,7 @@ impl SqlStore {
         Ok(())
     }
 
-    pub(super) async fn delivery_attempts_impl(
-        &self,
-        scope: &Scope,
-        event: &str,
-    ) -> StoreResult<Vec<DeliveryAttempt>> {
-        let docs: Vec<String> = with_pool!(&self.pool, |p| {
-            sqlx::query_scalar(
-                "SELECT a.doc FROM webhook_attempts a JOIN events e ON e.id = a.event_id \
-                 WHERE a.event_id = $1 AND e.account = $2 AND e.mode = $3 ORDER BY a.seq",
-            )
-            .bind(event)
-            .bind(&scope.account)
-            .bind(scope.mode.as_str())
-            .fetch_all(p)
-            .await
-            .map_err(db_err)?
-        });
-        docs.iter().map(|d| decode("webhook attempt", d)).collect()
-    }
-
-    pub(super) async fn insert_deliveries_impl(
-        &self,
-        deliveries: &[WebhookDelivery],
-    ) -> StoreResult<()> {
+    async fn insert_deliveries(&self, deliveries: &[WebhookDelivery]) -> StoreResult<()> {
         with_tx!(&self.pool, |tx| {
             for d in deliveries {
                 sqlx::query(INSERT)
@@ -238,4 +217,84 @@ impl SqlStore {
         });
         Ok(())
     }
+
+    /// In turns by account: a record's turn is its rank among its account's due records. The
+    /// ranks are counted on the partial index of migration 0009 (`account, next_email_at, seq`)
+    /// without reading the records; only the `limit` chosen rows' documents are read.
+    async fn due_emails(&self, now: Timestamp, limit: usize) -> StoreResult<Vec<EnvelopeRecord>> {
+        self.envelopes_due(
+            "SELECT e.doc FROM envelopes e JOIN ( \
+                 SELECT seq, next_email_at, ROW_NUMBER() OVER \
+                     (PARTITION BY account ORDER BY next_email_at, seq) AS turn \
+                 FROM envelopes WHERE next_email_at <= $1 \
+                 ORDER BY turn, next_email_at, seq LIMIT $2 \
+             ) due ON e.seq = due.seq \
+             ORDER BY due.turn, due.next_email_at, due.seq",
+            now,
+            limit,
+        )
+        .await
+    }
+
+    async fn take_email(
+        &self,
+        account: &str,
+        mode: Mode,
+        day: &str,
+        default_limit: Option<u32>,
+    ) -> StoreResult<bool> {
+        let r = with_write!(&self.pool, |e| {
+            sqlx::query(take_email_sql().as_str())
+                .bind(account)
+                .bind(mode.as_str())
+                .bind(day)
+                .bind(default_limit.map(i64::from))
+                .execute(e)
+                .await
+                .map_err(db_err)?
+                .rows_affected()
+        });
+        Ok(r > 0)
+    }
+
+    /// Counts pending webhook deliveries and envelopes with pending emails (the partial index
+    /// of migration 0004).
+    async fn queue_depths(&self) -> StoreResult<crate::store::QueueDepths> {
+        let count = |sql: &'static str| async move {
+            let n: i64 = with_pool!(&self.pool, |p| {
+                sqlx::query_scalar(sql).fetch_one(p).await.map_err(db_err)?
+            });
+            Ok::<u64, StoreError>(u64::try_from(n).unwrap_or(0))
+        };
+        Ok(crate::store::QueueDepths {
+            webhook_deliveries: count(
+                "SELECT COUNT(*) FROM webhook_deliveries WHERE status = 'pending'",
+            )
+            .await?,
+            envelopes_with_emails: count(
+                "SELECT COUNT(*) FROM envelopes WHERE next_email_at IS NOT NULL",
+            )
+            .await?,
+        })
+    }
+}
+
+/// The account's own budget for the mode `$2`, read in the budget's statement.
+const OWN_LIMIT: &str = "(SELECT CASE WHEN $2 = 'test' THEN test_email_daily_limit \
+    ELSE live_email_daily_limit END FROM accounts WHERE id = $1)";
+
+/// Takes one email from `(account, mode, day)` = `($1, $2, $3)` while the count is below the
+/// budget (own, else the default `$4`, else none): no row changed means refused. The budget is
+/// read in the statement, under the usage row's lock (PostgreSQL) or the one writer (SQLite),
+/// so two processes never both take the last email.
+fn take_email_sql() -> &'static String {
+    static SQL: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    SQL.get_or_init(|| {
+        format!(
+            "INSERT INTO email_usage (account, mode, day, used) \
+             SELECT $1, $2, $3, 1 WHERE 0 < COALESCE({OWN_LIMIT}, $4, 1) \
+             ON CONFLICT (account, mode, day) DO UPDATE SET used = email_usage.used + 1 \
+             WHERE email_usage.used < COALESCE({OWN_LIMIT}, $4, email_usage.used + 1)"
+        )
+    })
 }

@@ -1,0 +1,107 @@
+//! Envelopes and the writes that move them: [`EnvelopeStore`].
+
+use async_trait::async_trait;
+
+use super::*;
+
+/// Envelopes, written together with their events, webhook deliveries and allowance debit.
+///
+/// # Contract
+///
+/// - **Isolation**: reads take a [`Scope`]; an envelope of another scope reads as missing.
+/// - **Atomic transitions**: [`EnvelopeStore::create_envelope`] and
+///   [`EnvelopeStore::update_envelope`] write the envelope, its events, one pending webhook
+///   delivery per subscribed enabled endpoint of the same scope for each event, and the
+///   allowance debit, all or nothing.
+/// - **Optimistic concurrency**: an update applies only when the stored version is
+///   `record.version - 1` and the record keeps its owner (account and mode); otherwise
+///   [`StoreError::Conflict`] and nothing written.
+/// - **Held blobs**: every write records, in the same transaction, which blobs the record holds
+///   ([`EnvelopeRecord::held_files`]). A blob counts once towards its account's stored bytes
+///   however many records hold it (envelopes made from a template share its file), from the
+///   write that first holds it until the write or deletion that releases the last hold; a file
+///   link to a blob no record holds any more is deleted with the last hold.
+/// - **Storage quota**: a create is refused with [`StoreError::QuotaExceeded`], writing nothing,
+///   when the account's stored bytes would then be above its [`Account::storage_quota`] (also
+///   when it adds no new bytes to an account already above it). Updates are never refused for
+///   it: a completion adds the signed copy and the audit trail whatever the quota.
+/// - **Referential integrity**: a create of a record that names a template is refused with
+///   [`StoreError::Conflict`] when that template no longer exists, checked so that a concurrent
+///   deletion of the template waits for the create or makes it fail.
+/// - **Personal data**: [`EnvelopeStore::erase_envelope`] writes the erased record and rewrites
+///   the envelope's stored events without their personal data in one transaction: afterwards no
+///   read (record, event, event list) returns what was erased.
+///
+/// Conformance clauses: `envelope_writes_events_and_outbox`, `optimistic_concurrency`,
+/// `optimistic_concurrency_raced`, `allowance`, `allowance_raced`, `expired_envelopes`,
+/// `list_pagination`, `list_filters`, `storage_accounting`, `storage_quota_raced`,
+/// `erase_envelope`.
+#[async_trait]
+pub trait EnvelopeStore: Send + Sync + 'static {
+    /// Inserts a new envelope (version 1) with its events, one pending delivery per subscribed
+    /// enabled endpoint of the same scope for each event, and `debit` when given, all or nothing.
+    /// Refused, writing nothing, with [`StoreError::Duplicate`] when the ID exists,
+    /// [`StoreError::InsufficientBalance`] when the debit does not fit,
+    /// [`StoreError::QuotaExceeded`] when the account's stored bytes would end above its quota, and
+    /// [`StoreError::Conflict`] when the record names a template that no longer exists.
+    async fn create_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()>;
+    /// Writes `envelope` if the stored version is `envelope.version - 1` and the record keeps its
+    /// account and mode, together with its events, their pending deliveries and `debit` when given,
+    /// all or nothing. [`StoreError::Conflict`] (nothing written) when the version is stale or the
+    /// envelope is missing; [`StoreError::InsufficientBalance`] when the debit does not fit. Never
+    /// refused for the storage quota.
+    async fn update_envelope(
+        &self,
+        envelope: &EnvelopeRecord,
+        events: &[EventRecord],
+        debit: Option<&AllowanceDebit>,
+    ) -> StoreResult<()>;
+    /// Live retention's write: `envelope` (its files deleted and its personal data erased by
+    /// [`EnvelopeRecord::erase_personal_data`]) under the rules of [`EnvelopeStore::update_envelope`],
+    /// with no new events, and every stored event of the envelope rewritten through
+    /// [`EventRecord::erase_personal_data`], all or nothing. [`StoreError::Conflict`] (nothing
+    /// written) when the version is stale or the envelope is missing.
+    async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()>;
+    /// The envelope with this ID in `scope`; `None` when it does not exist or belongs to another
+    /// scope.
+    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>>;
+    /// A page of the scope's envelopes that pass `filter`, newest first, after the
+    /// `starting_after` cursor; [`Listed::UnknownCursor`] when the cursor names no envelope in
+    /// scope.
+    async fn list_envelopes(
+        &self,
+        scope: &Scope,
+        filter: &EnvelopeFilter,
+        page: &PageRequest,
+    ) -> StoreResult<Listed<EnvelopeRecord>>;
+    /// Envelopes of any scope in `draft` or `sent` whose `expires_at` is at or before `now`.
+    async fn expired_envelopes(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>>;
+}
+
+/// A debit of one live signature from the account's allowance for a period.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowanceDebit {
+    /// The account whose allowance is debited.
+    pub account: String,
+    /// `YYYY-MM` (UTC).
+    pub period: String,
+    /// The account's monthly live allowance: the debit applies only while the period's usage is
+    /// below it, else [`StoreError::InsufficientBalance`].
+    pub allowance: u32,
+}
+
+/// Filters of the envelope list.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EnvelopeFilter {
+    /// Only envelopes made from the template with this ID; `None` lists every envelope.
+    pub template: Option<String>,
+}

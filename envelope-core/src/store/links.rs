@@ -1,0 +1,90 @@
+//! Signing and download links: [`LinkStore`].
+
+use async_trait::async_trait;
+
+use super::*;
+
+/// Signing and download links, stored and found by the SHA-256 of their token (the clear token
+/// is never stored).
+///
+/// # Contract
+///
+/// - Token hashes are unique: a second insert is [`StoreError::Duplicate`].
+/// - A link reads back, expired or not, until [`RetentionStore::purge_expired`] removes it; a
+///   download link also goes with the last hold of its blob.
+///
+/// Conformance clauses: `links`, `purge_expired`.
+#[async_trait]
+pub trait LinkStore: Send + Sync + 'static {
+    /// Stores a signing link; [`StoreError::Duplicate`] when its hash exists already.
+    async fn insert_signing_token(&self, token: &SigningToken) -> StoreResult<()>;
+    /// The signing link whose token has this hash, expired or not until
+    /// [`RetentionStore::purge_expired`] removes it (the caller checks `expires_at`); `None` for an
+    /// unknown hash.
+    async fn signing_token(&self, token_hash: &str) -> StoreResult<Option<SigningToken>>;
+    /// Stores a download link; [`StoreError::Duplicate`] when its hash exists already.
+    async fn insert_file_link(&self, link: &FileLink) -> StoreResult<()>;
+    /// The download link whose token has this hash, expired or not until
+    /// [`RetentionStore::purge_expired`] removes it (the caller checks `expires_at`); `None` for an
+    /// unknown hash or a link deleted with the last hold of its blob.
+    async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>>;
+}
+
+/// A signing link, stored by the SHA-256 of its token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SigningToken {
+    /// Lowercase hex SHA-256 of the link's token ([`crate::ids::digest`]); the clear token is never
+    /// stored.
+    pub token_hash: String,
+    /// The account of the envelope the link opens.
+    pub account: String,
+    /// The mode (test or live) of the envelope the link opens.
+    pub mode: crate::model::Mode,
+    /// The ID of the envelope the link opens.
+    pub envelope: String,
+    /// The ID of the signer the link is for.
+    pub signer: String,
+    /// When the link was made.
+    pub created_at: Timestamp,
+    /// When the link stops working.
+    pub expires_at: Timestamp,
+    /// Where the link went (extensions E8): emailed, or returned to an API key. `None` for links
+    /// made before this was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub issued_via: Option<crate::model::LinkVia>,
+}
+
+/// The envelope an archive download link stands for (extensions E5): the ZIP is written from
+/// the envelope's files when the link is used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArchiveOf {
+    /// The account of the envelope.
+    pub account: String,
+    /// The mode (test or live) of the envelope.
+    pub mode: crate::model::Mode,
+    /// The ID of the envelope whose files the ZIP holds.
+    pub envelope: String,
+}
+
+/// A download link, stored by the SHA-256 of its token.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileLink {
+    /// Lowercase hex SHA-256 of the link's token ([`crate::ids::digest`]); the clear token is never
+    /// stored.
+    pub token_hash: String,
+    /// The key in the [`BlobStore`] of the file the link downloads.
+    pub blob: String,
+    /// The file name the download is offered under.
+    pub file_name: String,
+    /// When the link stops working.
+    pub expires_at: Timestamp,
+    /// For a file stored as a delta: the blob that comes before `blob`
+    /// ([`StoredFile::delta`](crate::model::StoredFile::delta)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub base: Option<String>,
+    /// For a link of kind `archive` (extensions E5): the envelope whose signed copies and audit
+    /// trail it gives as one ZIP. `blob` is then the audit trail's, so that the link goes with
+    /// the envelope's files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive: Option<ArchiveOf>,
+}
