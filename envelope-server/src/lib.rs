@@ -27,6 +27,7 @@
 //! The binary (`main.rs`) only parses arguments with [`cli::Cli`] and runs the command on its
 //! own runtime.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod address_limit;
 pub mod admin;
