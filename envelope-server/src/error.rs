@@ -1,6 +1,6 @@
 //! The one place where failures become HTTP statuses and error bodies.
 //!
-//! Core errors carry an [`ErrorKind`]; [`kind_status`] is the table of decisions.md that turns a
+//! Core errors carry an [`ErrorKind`]; `kind_status` is the table of decisions.md that turns a
 //! kind into a status and an error `type`. Failures that only the HTTP layer can see (unknown
 //! route, wrong method, wrong content type, oversized or stalled body) are [`ApiError`] variants
 //! mapped right beside it. Nothing else in the server chooses an error status.

@@ -9,7 +9,7 @@
 //! text and their fields change with the flags.
 //!
 //! It must never decide anything: a flag becomes a field of the library's options or of an
-//! [`AdminCommand`](crate::admin::AdminCommand), and every rule stays with the code it maps to.
+//! [`AdminCommand`], and every rule stays with the code it maps to.
 //! Flag names, environment variables, defaults and help texts are the operators' interface
 //! (docs/OPERATIONS.md): change them only on purpose.
 //!
