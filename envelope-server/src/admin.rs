@@ -12,47 +12,75 @@ use envelope_core::{Mode, SigningService};
 /// One admin command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AdminCommand {
+    /// Create an account and its first test and live keys, printed once.
     CreateAccount {
+        /// The account's name.
         name: String,
     },
+    /// List the accounts, with their storage and email budgets.
     ListAccounts,
+    /// Set an account's live allowance per month.
     SetAllowance {
+        /// The account's ID.
         account: String,
+        /// Live envelopes per month.
         allowance: u32,
     },
     /// `None` removes the quota.
     SetStorageQuota {
+        /// The account's ID.
         account: String,
+        /// Bytes of PDFs its records may hold.
         bytes: Option<u64>,
     },
     /// `None` returns the account to the server's default budget.
     SetEmailLimit {
+        /// The account's ID.
         account: String,
+        /// The mode whose budget this is.
         mode: Mode,
+        /// Emails per UTC day (0 sends none).
         daily: Option<u32>,
     },
+    /// Create an API key, printed once.
     CreateKey {
+        /// The account's ID.
         account: String,
+        /// Whether the key is a test or a live one.
         mode: Mode,
     },
+    /// List an account's keys (prefixes only).
     ListKeys {
+        /// The account's ID.
         account: String,
     },
+    /// Revoke a key.
     RevokeKey {
+        /// The account's ID.
         account: String,
+        /// The key's ID (as `keys list` shows it).
         key: String,
     },
+    /// Print an endpoint's signing secret.
     RevealWebhookSecret {
+        /// The webhook endpoint's ID.
         endpoint: String,
     },
+    /// Give an endpoint a new secret; the old one keeps signing for 24 hours.
     RotateWebhookSecret {
+        /// The webhook endpoint's ID.
         endpoint: String,
     },
+    /// Show an event's deliveries and their attempts.
     EventDeliveries {
+        /// The event's ID.
         event: String,
     },
+    /// Deliver an event again.
     ResendEvent {
+        /// The event's ID.
         event: String,
+        /// The one endpoint to deliver to; `None`: every subscribed endpoint.
         endpoint: Option<String>,
     },
 }

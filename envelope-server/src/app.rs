@@ -107,11 +107,18 @@ impl HttpLimits {
 /// [`HttpLimits::for_max_file`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ConnectionLimits {
+    /// Open connections at most; past it new connections are answered `503` at once.
     pub max_connections: usize,
+    /// Open connections per client address (IPv6: per /64).
     pub max_connections_per_address: usize,
+    /// How long a new connection may stay silent before its first byte.
     pub first_byte_timeout: Duration,
+    /// How long a request head may take from its first byte; also HTTP/1's keep-alive idle
+    /// limit.
     pub header_read_timeout: Duration,
+    /// How long an HTTP/2 connection may stay without open streams.
     pub http2_idle_timeout: Duration,
+    /// How long shutdown waits for requests in flight before closing their connections.
     pub shutdown_grace: Duration,
 }
 
@@ -166,6 +173,7 @@ impl App {
         }
     }
 
+    /// Body, connection and timeout limits other than the defaults of the service's file size.
     pub fn with_limits(mut self, limits: HttpLimits) -> App {
         self.upload_memory = upload_memory(&limits);
         self.limits = limits;
@@ -193,10 +201,12 @@ impl App {
         self
     }
 
+    /// The core's service that every request calls.
     pub fn service(&self) -> &SigningService {
         &self.svc
     }
 
+    /// The limits in force.
     pub fn limits(&self) -> &HttpLimits {
         &self.limits
     }

@@ -28,14 +28,19 @@ use crate::error::ApiError;
 pub enum MediaType {
     /// No Content-Type header.
     Absent,
+    /// `application/json`.
     Json,
+    /// `multipart/form-data` with a usable boundary.
     Multipart {
+        /// The boundary between the parts.
         boundary: String,
     },
+    /// Anything else, including multipart without a usable boundary.
     Other,
 }
 
 impl MediaType {
+    /// The media type that `headers`' Content-Type names (its parameters aside).
     pub fn of(headers: &HeaderMap) -> MediaType {
         let Some(v) = headers.get(CONTENT_TYPE) else {
             return MediaType::Absent;
@@ -61,9 +66,17 @@ impl MediaType {
 /// A body as received, not yet parsed. A JSON body is a `Vec` because its `file_base64` is
 /// decoded in place (`Params::json_body`); a multipart body is shared by its parts.
 pub enum RawBody {
+    /// No body (the route reads none, or none was sent).
     Empty,
+    /// A JSON body's bytes.
     Json(Vec<u8>),
-    Multipart { boundary: String, bytes: Bytes },
+    /// A multipart body, parsed later.
+    Multipart {
+        /// The boundary between the parts, from the Content-Type.
+        boundary: String,
+        /// The whole body.
+        bytes: Bytes,
+    },
 }
 
 impl std::fmt::Debug for RawBody {
@@ -94,6 +107,7 @@ impl RawBody {
 /// Limits and deadlines of body reading.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyLimits {
+    /// The largest body, in bytes; past it the request gets `413`.
     pub max_bytes: usize,
     /// Longest wait for the next chunk.
     pub idle_timeout: Duration,

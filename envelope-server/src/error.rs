@@ -1,6 +1,6 @@
 //! The one place where failures become HTTP statuses and error bodies.
 //!
-//! Core errors carry an [`ErrorKind`]; [`kind_status`] is the table of decisions.md that turns a
+//! Core errors carry an [`ErrorKind`]; `kind_status` is the table of decisions.md that turns a
 //! kind into a status and an error `type`. Failures that only the HTTP layer can see (unknown
 //! route, wrong method, wrong content type, oversized or stalled body) are [`ApiError`] variants
 //! mapped right beside it. Nothing else in the server chooses an error status.
@@ -25,11 +25,20 @@ pub enum ApiError {
     /// No route has this path.
     RouteNotFound,
     /// The path is known but not with this method; `allow` lists the methods it takes.
-    MethodNotAllowed { allow: &'static str },
+    MethodNotAllowed {
+        /// The `Allow` header's value.
+        allow: &'static str,
+    },
     /// The Content-Type is not one this route accepts.
-    UnsupportedMediaType { accepted: &'static str },
+    UnsupportedMediaType {
+        /// The media types the route accepts, for the error's message.
+        accepted: &'static str,
+    },
     /// The body is larger than the limit for this route (found before or while reading it).
-    BodyTooLarge { max_bytes: usize },
+    BodyTooLarge {
+        /// The route's limit, in bytes.
+        max_bytes: usize,
+    },
     /// The client did not send the body within the read deadlines.
     BodyTimeout,
 }
@@ -207,10 +216,12 @@ impl Reply {
         Ok(Reply::raw_json(status, body.into()))
     }
 
+    /// `200 OK` with `value` as JSON.
     pub fn ok(value: &impl Serialize) -> Result<Reply, ApiError> {
         Reply::json(StatusCode::OK, value)
     }
 
+    /// `201 Created` with `value` as JSON.
     pub fn created(value: &impl Serialize) -> Result<Reply, ApiError> {
         Reply::json(StatusCode::CREATED, value)
     }

@@ -19,18 +19,22 @@
 //! | [`store`] | [`store::open_store`], the one way to open the store |
 //! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
 //! | [`health`] | `/healthz`, `/readyz`, and stopping when the store fails for good |
+//! | [`cli`] | the command line: [`cli::Cli`] parses the arguments and runs the command |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
 //! | [`blobs`] | `blobs copy`: the database's PDFs into an S3 bucket |
 //! | [`signing`] | the sealer of `serve`: configured or development certificate, HTTP TSA |
 //!
-//! The binary (`main.rs`) only parses arguments.
+//! The binary (`main.rs`) only parses arguments with [`cli::Cli`] and runs the command on its
+//! own runtime.
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 mod address_limit;
 pub mod admin;
 pub mod app;
 pub mod blobs;
 pub mod body;
+pub mod cli;
 pub mod client_addr;
 pub mod error;
 pub mod handlers;

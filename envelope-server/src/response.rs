@@ -16,8 +16,11 @@ use envelope_core::service::{ArchiveBody, FileBody, RateLimitState};
 /// A response before the common headers are added.
 #[derive(Debug)]
 pub struct Reply {
+    /// The status code.
     pub status: StatusCode,
+    /// The Content-Type header's value.
     pub content_type: &'static str,
+    /// The whole body, unless `stream` is set.
     pub body: Bytes,
     /// Headers of this response only (Allow, Retry-After, Content-Disposition, ...).
     pub headers: Vec<(HeaderName, HeaderValue)>,
@@ -171,19 +174,29 @@ pub fn content_disposition(disposition: &'static str, file_name: &str) -> Header
 /// What the common headers say about one request.
 #[derive(Debug, Clone)]
 pub struct Meta {
+    /// The request's ID (`Service-Request-Id`).
     pub request_id: String,
+    /// The mode of the request's key (`Service-Mode`).
     pub mode: Mode,
+    /// The key's rate limit after this request (`RateLimit-*`); none before authentication.
     pub rate: Option<RateLimitState>,
+    /// Whether the reply is a stored idempotent one sent again (`Idempotent-Replayed`).
     pub replayed: bool,
     /// The API route's template (`POST /v1/envelopes/{id}/send`), once the path resolved.
     pub route: Option<&'static str>,
 }
 
+/// The request's ID, on every response.
 pub const REQUEST_ID: HeaderName = HeaderName::from_static("service-request-id");
+/// `test` or `live`: the mode of the request's key.
 pub const MODE: HeaderName = HeaderName::from_static("service-mode");
+/// `true` when the response is a stored one, sent again for a repeated idempotency key.
 pub const IDEMPOTENT_REPLAYED: HeaderName = HeaderName::from_static("idempotent-replayed");
+/// Requests the key may make per window.
 pub const RATE_LIMIT: HeaderName = HeaderName::from_static("ratelimit-limit");
+/// Requests left in the current window.
 pub const RATE_REMAINING: HeaderName = HeaderName::from_static("ratelimit-remaining");
+/// Seconds until the window starts again.
 pub const RATE_RESET: HeaderName = HeaderName::from_static("ratelimit-reset");
 
 /// The final response: the reply plus the headers of every response.

@@ -10,35 +10,61 @@ use crate::error::ApiError;
 /// One operation of the API, with the IDs taken from its path.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Route {
+    /// `POST /v1/envelopes`.
     CreateEnvelope,
+    /// `GET /v1/envelopes`.
     ListEnvelopes,
+    /// `GET /v1/envelopes/{id}`.
     GetEnvelope(String),
+    /// `POST /v1/envelopes/{id}/send`.
     SendEnvelope(String),
+    /// `POST /v1/envelopes/{id}/void`.
     VoidEnvelope(String),
+    /// `POST /v1/envelopes/{id}/remind`.
     RemindEnvelope(String),
-    /// Envelope ID, signer ID.
+    /// `POST /v1/envelopes/{id}/signers/{signer_id}/reassign`: envelope ID, signer ID.
     ReassignSigner(String, String),
-    /// Envelope ID, signer ID.
+    /// `POST /v1/envelopes/{id}/signers/{signer_id}/unlock`: envelope ID, signer ID.
     UnlockSigner(String, String),
+    /// `POST /v1/envelopes/{id}/signing_url`.
     SigningUrl(String),
+    /// `GET /v1/envelopes/{id}/files/{kind}`: envelope ID, file kind.
     EnvelopeFile(String, String),
+    /// `POST /v1/templates`.
     CreateTemplate,
+    /// `GET /v1/templates`.
     ListTemplates,
+    /// `GET /v1/templates/{id}`.
     GetTemplate(String),
+    /// `PATCH /v1/templates/{id}`.
     UpdateTemplate(String),
+    /// `DELETE /v1/templates/{id}`.
     DeleteTemplate(String),
+    /// `GET /v1/templates/{id}/file`.
     TemplateFile(String),
+    /// `POST /v1/webhook_endpoints`.
     CreateEndpoint,
+    /// `GET /v1/webhook_endpoints`.
     ListEndpoints,
+    /// `GET /v1/webhook_endpoints/{id}`.
     GetEndpoint(String),
+    /// `PATCH /v1/webhook_endpoints/{id}`.
     UpdateEndpoint(String),
+    /// `DELETE /v1/webhook_endpoints/{id}`.
     DeleteEndpoint(String),
+    /// `GET /v1/events`.
     ListEvents,
+    /// `GET /v1/events/{id}`.
     GetEvent(String),
+    /// `GET /v1/events/{id}/deliveries`.
     EventDeliveries(String),
+    /// `POST /v1/events/{id}/resend`.
     ResendEvent(String),
+    /// `GET /v1/account`.
     Account,
+    /// `GET /v1/balance`.
     Balance,
+    /// `POST /v1/test_helpers/envelopes/{id}/complete`.
     TestComplete(String),
 }
 
@@ -160,6 +186,7 @@ impl Route {
         )
     }
 
+    /// Whether and how the route reads a request body.
     pub fn body_policy(&self) -> BodyPolicy {
         use Route::*;
         match self {

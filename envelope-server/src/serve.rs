@@ -26,7 +26,9 @@ use envelope_core::webhook::HttpSink;
 /// Options of `serve` (the command line fills them).
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
+    /// The API's address.
     pub listen: SocketAddr,
+    /// Where the data is: the database, the PDFs, the idempotency key.
     pub store: StoreOptions,
     /// Base of download links and of `{base_url}`; `None` means `http://<listen>`.
     pub public_url: Option<String>,
@@ -36,11 +38,13 @@ pub struct ServeOptions {
     pub allow_insecure_webhooks: bool,
     /// Requests per API key per minute.
     pub rate_limit_per_minute: u32,
+    /// Delays between webhook retries (`--webhook-retry-schedule`).
     pub webhook_retry_schedule: RetrySchedule,
     /// Delays between email retries (`--email-retry-schedule`).
     pub email_retry_schedule: RetrySchedule,
     /// SMTP URL; `None` writes emails as `.eml` files into `<data_dir>/mail`.
     pub smtp_url: Option<String>,
+    /// Sender of emails, as `Name <address>` or an address; `None`: the mailer's default.
     pub mail_from: Option<String>,
     /// Who may frame the signing pages (CSP `frame-ancestors`).
     pub frame_ancestors: FrameAncestors,
@@ -82,6 +86,7 @@ pub const PRESIGNED_DOWNLOAD_TTL: std::time::Duration = std::time::Duration::fro
 pub struct RetentionDays(pub Option<u32>);
 
 impl RetentionDays {
+    /// Reads a number of days or `off`; the error is the message for the command line.
     pub fn parse(s: &str) -> Result<RetentionDays, String> {
         let s = s.trim();
         if s.eq_ignore_ascii_case("off") {
@@ -110,6 +115,7 @@ impl std::fmt::Display for RetentionDays {
 pub struct DailyLimit(pub Option<u32>);
 
 impl DailyLimit {
+    /// Reads a number of emails or `unlimited`; the error is the message for the command line.
     pub fn parse(s: &str) -> Result<DailyLimit, String> {
         let s = s.trim();
         if s.eq_ignore_ascii_case("unlimited") {

@@ -1,7 +1,7 @@
 //! The accept loop: connection caps, protocol timeouts, graceful and bounded shutdown.
 //!
-//! Every connection is accepted at once. One under the caps ([`admission`]) is served by its own
-//! task ([`conn`]); one over a cap is answered a fixed `503` on the socket ([`refuse`]) instead
+//! Every connection is accepted at once. One under the caps (`admission`) is served by its own
+//! task (`conn`); one over a cap is answered a fixed `503` on the socket (`refuse`) instead
 //! of waiting unseen in the kernel's backlog. Nothing here reads a request or knows a route.
 
 pub(crate) mod admission;

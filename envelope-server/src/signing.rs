@@ -18,9 +18,12 @@ use envelope_core::seal::{HttpTimestampAuthority, LocalSealer, Sealer, SigningId
 pub struct Secret(String);
 
 impl Secret {
+    /// Keeps `s` as a secret.
     pub fn new(s: impl Into<String>) -> Self {
         Secret(s.into())
     }
+
+    /// The secret itself, for the one place that uses it; never for a log line.
     pub fn expose(&self) -> &str {
         &self.0
     }

@@ -41,7 +41,9 @@ pub struct StoreOptions {
 /// An opened store.
 #[derive(Clone)]
 pub struct OpenedStore {
+    /// The records.
     pub store: Arc<dyn Store>,
+    /// The PDFs: the database's or the bucket of `--blob-url`.
     pub blobs: Arc<dyn BlobStore>,
     /// The same store, typed (for its engine and its commit counters).
     pub sql: SqlStore,

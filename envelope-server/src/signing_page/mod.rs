@@ -16,7 +16,7 @@
 //! sign when, all come from the core (`SigningService::open_signing_link`, `sign`, `decline`).
 //! The consent tick box is passed to the core, which refuses to sign without it.
 //!
-//! A signer with `auth` sees the code step first ([`verify`]); the grant the core gives for the
+//! A signer with `auth` sees the code step first (`verify`); the grant the core gives for the
 //! right code comes back in a cookie and goes to every core call of the link, which refuses the
 //! document, signing and declining without it.
 //!

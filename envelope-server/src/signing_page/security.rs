@@ -77,7 +77,9 @@ impl fmt::Debug for PageSecret {
 /// The form posts of the pages; a token of one is no good for another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
+    /// Signing.
     Sign,
+    /// Declining.
     Decline,
     /// Entering the identity code (extensions E2).
     Verify,
@@ -138,6 +140,7 @@ impl FrameAncestors {
         Ok(FrameAncestors(sources))
     }
 
+    /// Whether no site may frame the pages (`'none'`, the default).
     pub fn is_none(&self) -> bool {
         self.0.len() == 1 && self.0[0] == "'none'"
     }
