@@ -41,9 +41,8 @@ use super::SigningService;
 use super::notify::Rendered;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::mail::EmailKind;
 use crate::model::reach::{self, IssuedLink, LinkVia};
-use crate::model::{EmailFailure, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
+use crate::model::{EmailFailure, EmailKind, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;
 
