@@ -17,7 +17,6 @@ use tokio::task::JoinSet;
 
 use super::{RetrySchedule, WebhookRequest, WebhookSink, signature_header};
 use crate::clock::Clock;
-use crate::ids;
 use crate::model::{DeliveryAttempt, DeliveryNext, DueDelivery};
 use crate::store::{ClaimLimits, Store, StoreError};
 use crate::webhook::DeliveryFailure;
@@ -358,26 +357,4 @@ async fn attempt(
         "webhook attempt"
     );
     (record, next)
-}
-
-/// A new delivery row for resending an event to an endpoint.
-pub(crate) fn new_delivery(
-    account: &str,
-    mode: crate::model::Mode,
-    event: &str,
-    endpoint: &str,
-    now: crate::clock::Timestamp,
-) -> crate::model::WebhookDelivery {
-    crate::model::WebhookDelivery {
-        id: ids::new_id(ids::DELIVERY),
-        account: account.into(),
-        mode,
-        event: event.into(),
-        endpoint: endpoint.into(),
-        status: crate::model::DeliveryStatus::Pending,
-        attempts: 0,
-        next_attempt_at: Some(now),
-        created_at: now,
-        last_attempt_at: None,
-    }
 }
