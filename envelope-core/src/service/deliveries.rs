@@ -3,13 +3,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::params::unknown_cursor;
-use super::{AuthContext, ListParams, SigningService};
+use super::{AuthContext, ListParams, SigningService, WebhookWorker, WorkerSettings};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EventId;
 use crate::model::{DeliveryAttempt, DeliveryStatus, EndpointStatus, List, Scope, WebhookDelivery};
 use crate::store::{Listed, PageRequest};
-use crate::webhook::{WebhookWorker, WorkerSettings};
 use std::sync::Arc;
 
 /// One attempt as shown by `GET /events/{id}/deliveries`.

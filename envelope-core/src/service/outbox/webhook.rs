@@ -1,5 +1,5 @@
-//! The delivery worker: claims due outbox rows, signs and sends them through the
-//! [`WebhookSink`], records every attempt, and schedules retries.
+//! The webhook outbox: the delivery worker claims due outbox rows, signs and sends them through
+//! the [`WebhookSink`], records every attempt, and schedules retries.
 //!
 //! Safe with several workers (processes) on one store: a claim leases a delivery until
 //! `now + lease`, so nobody else takes it meanwhile, and a worker that dies mid-attempt loses
@@ -15,11 +15,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
-use super::{RetrySchedule, WebhookRequest, WebhookSink, signature_header};
 use crate::clock::Clock;
 use crate::model::{DeliveryAttempt, DeliveryNext, DueDelivery};
 use crate::store::{ClaimLimits, Store, StoreError};
-use crate::webhook::DeliveryFailure;
+use crate::webhook::{
+    DeliveryFailure, RetrySchedule, WebhookRequest, WebhookSink, signature_header,
+};
 
 /// How the worker behaves.
 #[derive(Debug, Clone)]
