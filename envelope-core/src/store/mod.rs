@@ -69,7 +69,12 @@ pub mod conformance;
 mod copy;
 mod dir;
 mod memory;
-pub mod private;
+/// Files and directories only their owner may read (0700/0600). The rule lives at the crate's
+/// ground level, where the stores and the mail file transport use it; it stays public here for
+/// the server, which keeps files of its own (the data dir, keys) under the same rule.
+pub mod private {
+    pub use crate::private_files::{create_dir_all, create_new, restrict, touch};
+}
 mod read;
 #[cfg(feature = "s3")]
 pub mod s3;
