@@ -15,10 +15,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use envelope_core::service::{CreateEnvelopeParams, Params, Upload};
+use envelope_core::service::{CreateEnvelopeParams, Params, Upload, WorkerSettings};
 use envelope_core::store::SqlStore;
 use envelope_core::webhook::HttpSink;
-use envelope_core::webhook::{UrlRules, WorkerSettings};
+use envelope_core::webhook::UrlRules;
 use envelope_core::{Settings, SigningService};
 use http_body_util::{BodyExt, Full};
 use hyper::service::service_fn;

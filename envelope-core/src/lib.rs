@@ -59,6 +59,9 @@ pub mod i18n;
 pub mod ids;
 pub mod mail;
 pub mod model;
+// Ground level: files only their owner may read, for every part that writes into the data dir
+// (stores, the mail file transport).
+pub mod private_files;
 // The internals are public only for the crate's own tests, benches and fuzzing, with no
 // documentation promise beyond their module comments.
 #[cfg(feature = "internals")]

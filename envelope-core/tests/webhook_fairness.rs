@@ -14,8 +14,9 @@ use envelope_core::error::BoxError;
 use envelope_core::model::DeliveryStatus;
 use envelope_core::service::{
     AuthContext, CreateEndpointParams, CreateEnvelopeParams, ListParams, Params, Upload,
+    WorkerSettings,
 };
-use envelope_core::webhook::{WebhookRequest, WebhookResponse, WebhookSink, WorkerSettings};
+use envelope_core::webhook::{WebhookRequest, WebhookResponse, WebhookSink};
 use envelope_core::{ManualClock, Settings, SigningService, Timestamp};
 use serde_json::json;
 use tokio::sync::Semaphore;

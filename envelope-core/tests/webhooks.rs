@@ -10,10 +10,9 @@ use chrono::Duration;
 use envelope_core::error::BoxError;
 use envelope_core::service::{
     AuthContext, CreateEndpointParams, CreateEnvelopeParams, Params, UpdateEndpointParams, Upload,
+    WorkerSettings,
 };
-use envelope_core::webhook::{
-    RetrySchedule, WebhookRequest, WebhookResponse, WebhookSink, WorkerSettings, verify,
-};
+use envelope_core::webhook::{RetrySchedule, WebhookRequest, WebhookResponse, WebhookSink, verify};
 use envelope_core::{Clock, ManualClock, Settings, SigningService, Timestamp};
 use serde_json::{Value, json};
 

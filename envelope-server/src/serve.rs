@@ -9,8 +9,8 @@ use std::sync::Arc;
 use envelope_core::error::BoxError;
 use envelope_core::mail::{FileMailer, Mailbox, Mailer, SmtpCredentials, SmtpMailer};
 use envelope_core::render::ProcessRenderer;
-use envelope_core::service::Retention;
-use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink, WorkerSettings};
+use envelope_core::service::{Retention, WorkerSettings};
+use envelope_core::webhook::{RetrySchedule, UrlRules, WebhookSink};
 use envelope_core::{Settings, SigningService};
 
 use crate::app::{App, ConnectionLimits};

@@ -282,7 +282,7 @@ fn development_identity(
         return Ok(identity);
     }
     let dev = SigningIdentity::generate_development(&format!("{service_name} {}", which.name))?;
-    envelope_core::store::private::create_dir_all(&dir)?;
+    envelope_core::private_files::create_dir_all(&dir)?;
     write_private(&key_path, dev.key_pem.as_bytes())?;
     write_private(&cert_path, dev.cert_pem.as_bytes())?;
     let fingerprint = &dev.identity.info().sha256_fingerprint;
@@ -307,7 +307,7 @@ fn development_identity(
 /// Writes a file readable by its owner only (on Unix), creating it anew.
 fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     use std::io::Write;
-    envelope_core::store::private::create_new(path)?.write_all(bytes)
+    envelope_core::private_files::create_new(path)?.write_all(bytes)
 }
 
 #[cfg(test)]

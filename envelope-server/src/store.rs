@@ -8,7 +8,7 @@
 //! | `--blob-url s3://bucket/prefix` | PDFs in an S3-compatible bucket instead of the database (with any of the above; `AWS_*` variables for credentials, region, endpoint) |
 //!
 //! The data dir is created 0700 and every file the server makes in it 0600 (database, WAL and
-//! shared memory, mail, keys): see `envelope_core::store::private`. It also holds
+//! shared memory, mail, keys): see `envelope_core::private_files`. It also holds
 //! `idempotency.key`, the key that encrypts the responses idempotency records keep (they may
 //! carry signing URLs and webhook secrets) and the webhook secrets; servers sharing a PostgreSQL
 //! database must share that file, as they share `signing-page.secret`. Every open compares the

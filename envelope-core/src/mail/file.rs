@@ -48,7 +48,7 @@ impl FileMailer {
     /// signing links). The sender is [`Mailbox::default_from`].
     pub fn new(dir: impl Into<PathBuf>) -> Result<Self, MailError> {
         let dir = dir.into();
-        crate::store::private::create_dir_all(&dir)?;
+        crate::private_files::create_dir_all(&dir)?;
         Ok(Self {
             dir,
             from: mailbox(&Mailbox::default_from())?,
@@ -136,7 +136,7 @@ fn write_atomically(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, Mai
     let tmp = dir.join(format!(".{name}.tmp"));
     let path = dir.join(name);
     let written = (|| {
-        let mut f = crate::store::private::create_new(&tmp)?;
+        let mut f = crate::private_files::create_new(&tmp)?;
         f.write_all(bytes)?;
         // Durable before it becomes visible: a crash leaves a temp file, never a torn .eml.
         f.sync_all()?;

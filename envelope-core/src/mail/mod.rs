@@ -26,6 +26,9 @@ mod message;
 #[cfg(feature = "smtp")]
 mod smtp;
 
+// The kind belongs to the model (an envelope record keeps it for each queued email); an `Email`
+// carries it, so it is named here too.
+pub use crate::model::EmailKind;
 #[cfg(feature = "smtp")]
 pub use error::MailError;
 #[cfg(feature = "smtp")]
@@ -53,36 +56,6 @@ pub struct Attachment {
     pub content_type: String,
     /// The file's content.
     pub bytes: Vec<u8>,
-}
-
-/// What kind of message this is (for transports that tag or route them, and for tests).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EmailKind {
-    /// Asks a signer to sign, with their signing link, when the envelope is sent to them (or
-    /// they are reassigned).
-    SigningRequest,
-    /// Reminds a signer who has not finished, with a fresh signing link.
-    Reminder,
-    /// Tells the signers who were sent the envelope, and the copied recipients, that it was voided.
-    Voided,
-    /// Tells the signers and the copied recipients that every signer signed.
-    Completed,
-    /// A code to verify the signer's identity (extensions E2, `email_code`).
-    Code,
-}
-
-impl EmailKind {
-    /// A stable lowercase name (`signing_request`), used in file names and message headers.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            EmailKind::SigningRequest => "signing_request",
-            EmailKind::Reminder => "reminder",
-            EmailKind::Voided => "voided",
-            EmailKind::Completed => "completed",
-            EmailKind::Code => "code",
-        }
-    }
 }
 
 impl Mailbox {

@@ -9,7 +9,37 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Timestamp;
-use crate::mail::EmailKind;
+
+/// What an email is for: kept in its record, and carried by the message a mailer sends
+/// (transports may tag or route by it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EmailKind {
+    /// Asks a signer to sign, with their signing link, when the envelope is sent to them (or
+    /// they are reassigned).
+    SigningRequest,
+    /// Reminds a signer who has not finished, with a fresh signing link.
+    Reminder,
+    /// Tells the signers who were sent the envelope, and the copied recipients, that it was voided.
+    Voided,
+    /// Tells the signers and the copied recipients that every signer signed.
+    Completed,
+    /// A code to verify the signer's identity (extensions E2, `email_code`).
+    Code,
+}
+
+impl EmailKind {
+    /// A stable lowercase name (`signing_request`), used in file names and message headers.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EmailKind::SigningRequest => "signing_request",
+            EmailKind::Reminder => "reminder",
+            EmailKind::Voided => "voided",
+            EmailKind::Completed => "completed",
+            EmailKind::Code => "code",
+        }
+    }
+}
 
 /// Where an email stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -17,7 +17,7 @@ pub mod webhook;
 use serde::{Deserialize, Serialize};
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
-pub use email::{EmailFailure, EmailRecord, EmailStatus, SignerEmail};
+pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};
 pub(crate) use envelope::declined_reason;
 pub use envelope::{
     CcRecipient, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles, EnvelopeRecord,

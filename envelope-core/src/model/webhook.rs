@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Mode;
 use crate::clock::Timestamp;
-use crate::ids::WebhookEndpointId;
+use crate::ids::{self, WebhookEndpointId};
 
 /// Whether an endpoint receives deliveries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -141,6 +141,32 @@ pub struct Delivery {
     /// When the latest attempt started; `None` before the first.
     #[serde(default)]
     pub last_attempt_at: Option<Timestamp>,
+}
+
+impl Delivery {
+    /// A new delivery of `event` to `endpoint`, pending and due at `now`, with a fresh `whd_` ID:
+    /// the row a resend adds to the outbox (`SigningService::resend_event`). The stores write
+    /// the same row for each subscribed endpoint when they commit an event.
+    pub(crate) fn pending(
+        account: &str,
+        mode: Mode,
+        event: &str,
+        endpoint: &str,
+        now: Timestamp,
+    ) -> Delivery {
+        Delivery {
+            id: ids::new_id(ids::DELIVERY),
+            account: account.into(),
+            mode,
+            event: event.into(),
+            endpoint: endpoint.into(),
+            status: DeliveryStatus::Pending,
+            attempts: 0,
+            next_attempt_at: Some(now),
+            created_at: now,
+            last_attempt_at: None,
+        }
+    }
 }
 
 /// One attempt to deliver: what happened and how long it took.

@@ -3,14 +3,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::params::unknown_cursor;
-use super::{AuthContext, ListParams, SigningService};
+use super::{AuthContext, ListParams, SigningService, WebhookWorker, WorkerSettings};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EventId;
 use crate::model::{DeliveryAttempt, DeliveryStatus, EndpointStatus, List, Scope, WebhookDelivery};
 use crate::store::{Listed, PageRequest};
-use crate::webhook::worker::new_delivery;
-use crate::webhook::{WebhookWorker, WorkerSettings};
 use std::sync::Arc;
 
 /// One attempt as shown by `GET /events/{id}/deliveries`.
@@ -230,7 +228,7 @@ impl SigningService {
         };
         let rows: Vec<_> = targets
             .iter()
-            .map(|e| new_delivery(&scope.account, scope.mode, event, e, now))
+            .map(|e| WebhookDelivery::pending(&scope.account, scope.mode, event, e, now))
             .collect();
         self.inner.store.insert_deliveries(&rows).await?;
         self.event_deliveries_in(&scope, event).await

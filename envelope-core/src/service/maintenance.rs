@@ -6,7 +6,7 @@
 //! |---|---|
 //! | void envelopes past their expiry (reads settle expiry too; this makes `envelope.voided` timely for envelopes nobody reads), then purge idempotency records and links that can no longer be used | every [`Maintenance::expiry_interval`] (1 min) |
 //! | the retention sweep ([`SigningService::retention_sweep`]) | at start, then every [`Maintenance::retention_interval`] (10 min) |
-//! | webhook deliveries and their retries ([`WebhookWorker`](crate::webhook::WebhookWorker)) | continuously |
+//! | webhook deliveries and their retries ([`WebhookWorker`](super::WebhookWorker)) | continuously |
 //! | emails and their retries ([`EmailWorker`](super::EmailWorker)) | continuously |
 //!
 //! Several processes on one store may each run it: every piece claims its work through the store
@@ -22,8 +22,7 @@ use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::SigningService;
-use crate::webhook::WorkerSettings;
+use super::{SigningService, WorkerSettings};
 
 /// The background work of one process: see [`SigningService::maintenance`].
 #[derive(Debug)]

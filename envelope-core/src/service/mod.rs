@@ -50,7 +50,7 @@ pub use lifecycle::{
     ReminderTarget, SigningLink, SigningUrl, document_param,
 };
 pub use maintenance::Maintenance;
-pub use outbox::{EmailDailyLimits, EmailSettings, EmailWorker};
+pub use outbox::{EmailDailyLimits, EmailSettings, EmailWorker, WebhookWorker, WorkerSettings};
 pub use params::{ListParams, Params, Upload};
 pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
@@ -260,7 +260,7 @@ pub(crate) struct Inner {
     pub response_key: ResponseKey,
     /// The last readiness probe's answer (`health.rs`).
     pub readiness: health::ReadinessCache,
-    /// Email sends running in this process (`outbox.rs`).
+    /// Email sends running in this process (`outbox/email.rs`).
     pub emails_in_flight: Arc<outbox::InFlight>,
     /// Where the retention sweep's look at blobs goes on (`retention.rs`).
     pub orphan_cursor: retention::OrphanCursor,

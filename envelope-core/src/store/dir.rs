@@ -27,7 +27,7 @@ impl DirBlobStore {
     /// Creates the directory (0700) when missing; blobs are written 0600.
     pub fn open(dir: impl Into<PathBuf>) -> std::io::Result<DirBlobStore> {
         let dir = dir.into();
-        super::private::create_dir_all(&dir)?;
+        crate::private_files::create_dir_all(&dir)?;
         Ok(DirBlobStore { dir })
     }
 
@@ -77,7 +77,7 @@ fn write_atomically(
 ) -> std::io::Result<()> {
     let tmp = dir.join(format!(".tmp-{key}-{}", crate::ids::random_base62(12)));
     let result = (|| {
-        let mut f = super::private::create_new(&tmp)?;
+        let mut f = crate::private_files::create_new(&tmp)?;
         f.write_all(bytes)?;
         f.set_modified(system_time(stored_at))?;
         f.sync_all()?;

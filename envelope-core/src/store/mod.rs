@@ -59,7 +59,6 @@ mod idempotency;
 mod links;
 mod memory;
 mod outbox;
-pub mod private;
 mod read;
 mod retention;
 #[cfg(feature = "s3")]

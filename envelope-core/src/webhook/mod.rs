@@ -1,4 +1,9 @@
-//! Webhooks: the [`WebhookSink`] seam, request signing and verification, URL rules.
+//! Webhooks: the [`WebhookSink`] seam, request signing and verification, URL rules, the retry
+//! schedule and the categories an attempt's failure may name.
+//!
+//! The seam only transports and checks: the worker that claims deliveries from the store,
+//! sends them through a sink and records the attempts is the service's
+//! ([`WebhookWorker`](crate::service::WebhookWorker)). Nothing here reads or writes the store.
 //!
 //! | sink | use |
 //! |---|---|
@@ -13,7 +18,6 @@ mod http;
 mod schedule;
 mod signature;
 mod url_rules;
-pub mod worker;
 
 use std::sync::Mutex;
 use std::time::Duration;
@@ -27,7 +31,6 @@ pub use http::{CheckedResolver, HttpSink};
 pub use schedule::{RetrySchedule, ScheduleError};
 pub use signature::{SignatureError, sign, signature_header, verify};
 pub use url_rules::{UrlRules, address_allowed, check_url, is_public, resolve_checked};
-pub use worker::{WebhookWorker, WorkerSettings};
 
 use crate::error::BoxError;
 

@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use super::fixtures::*;
 use super::{RACERS, Store};
-use crate::mail::EmailKind;
-use crate::model::{EmailRecord, EmailStatus, EnvelopeRecord, Mode, Scope};
+use crate::model::{EmailKind, EmailRecord, EmailStatus, EnvelopeRecord, Mode, Scope};
 use crate::store::BlobStore;
 
 /// An envelope of `scope` with one pending email due at `at`.

@@ -520,7 +520,7 @@ pub async fn webhook_endpoints(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 /// scope, earliest first, and follows each write of the record (a sent email stops it, a
 /// retry time brings it back). The emails round-trip with the record.
 pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
-    use crate::mail::EmailKind;
+    use crate::model::EmailKind;
     use crate::model::{EmailRecord, EmailStatus};
     let s = new_scope(&*store, 0).await;
     let live = Scope {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use super::fixtures::*;
 use crate::model::{
     DeliveryAttempt, DeliveryNext, DeliveryStatus, EndpointStatus, EventType, Scope,
+    WebhookDelivery,
 };
 use crate::store::{BlobStore, ClaimLimits, Store};
 
@@ -199,8 +200,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
 
     // Resend: a new row, claimable at once.
-    let row =
-        crate::webhook::worker::new_delivery(&s.account, s.mode, &events[0], &ep, t(9_950_000));
+    let row = WebhookDelivery::pending(&s.account, s.mode, &events[0], &ep, t(9_950_000));
     store
         .insert_deliveries(std::slice::from_ref(&row))
         .await
@@ -259,19 +259,18 @@ pub async fn webhook_outbox_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
 /// another account's due delivery is claimed even when the first one's rows are older and more
 /// numerous than the claim's candidate window; one below its cap gets only the room left.
 pub async fn webhook_outbox_fairness(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
-    use crate::webhook::worker::new_delivery;
     // Due at t(5), before every other clause's rows (t(30) and later), so only these count.
     let due = t(5);
     let lease = t(60_000);
     let a = new_scope(&*store, 10).await;
     let (ep_a, ev_a) = fan_out(&*store, &a, 1).await;
     let backlog: Vec<_> = (0..10)
-        .map(|_| new_delivery(&a.account, a.mode, &ev_a[0], &ep_a, due))
+        .map(|_| WebhookDelivery::pending(&a.account, a.mode, &ev_a[0], &ep_a, due))
         .collect();
     store.insert_deliveries(&backlog).await.unwrap();
     let b = new_scope(&*store, 10).await;
     let (ep_b, ev_b) = fan_out(&*store, &b, 1).await;
-    let late = new_delivery(&b.account, b.mode, &ev_b[0], &ep_b, due);
+    let late = WebhookDelivery::pending(&b.account, b.mode, &ev_b[0], &ep_b, due);
     store
         .insert_deliveries(std::slice::from_ref(&late))
         .await
@@ -326,7 +325,7 @@ pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
     let event = &events[0];
     // The envelope's own delivery, then four resends.
     for i in 0..4 {
-        let row = crate::webhook::worker::new_delivery(&s.account, s.mode, event, &ep, t(i));
+        let row = WebhookDelivery::pending(&s.account, s.mode, event, &ep, t(i));
         store
             .insert_deliveries(std::slice::from_ref(&row))
             .await

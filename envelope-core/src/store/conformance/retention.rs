@@ -653,7 +653,7 @@ pub async fn storage_quota_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 /// released, and every stored event of that envelope (and of no other) loses the personal data
 /// its snapshot carried, in one write; a stale version writes nothing.
 pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
-    use crate::mail::EmailKind;
+    use crate::model::EmailKind;
     use crate::model::{EmailRecord, EmailStatus, SignerStatus};
     let test = new_scope(&*store, 100).await;
     let s = Scope {

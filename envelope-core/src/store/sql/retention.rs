@@ -41,7 +41,7 @@ const WITH_FILES: &str = "SELECT doc FROM envelopes WHERE mode = $1 AND updated_
     AND status IN ('completed', 'voided') AND files_deleted_at IS NULL \
     ORDER BY updated_at, seq LIMIT $3";
 
-/// Keys per `IN (...)` of [`SqlStore::unheld_blobs_impl`].
+/// Keys per `IN (...)` of `RetentionStore::unheld_blobs` of [`SqlStore`].
 const KEYS_PER_QUERY: usize = 100;
 
 impl SqlStore {

@@ -164,12 +164,12 @@ fn owner_only(path: &Path) -> Result<(), OpenError> {
     let fail = |p: &Path, e: std::io::Error| {
         OpenError::Invalid(format!("cannot restrict {} to its owner: {e}", p.display()))
     };
-    crate::store::private::touch(path).map_err(|e| fail(path, e))?;
+    crate::private_files::touch(path).map_err(|e| fail(path, e))?;
     for suffix in ["", "-wal", "-shm"] {
         let mut name = path.as_os_str().to_owned();
         name.push(suffix);
         let file = Path::new(&name);
-        crate::store::private::restrict(file).map_err(|e| fail(file, e))?;
+        crate::private_files::restrict(file).map_err(|e| fail(file, e))?;
     }
     Ok(())
 }

@@ -29,21 +29,19 @@
 //! for a slot in turns by account too ([`super::fair_gate`]), so one account's burst delays
 //! another account's email by a few sends at most, never by the length of the burst.
 
-mod fair_gate;
-
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use chrono::Duration;
 use tokio::sync::Notify;
 
-use super::SigningService;
-use super::notify::Rendered;
+use super::fair_gate;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::mail::EmailKind;
 use crate::model::reach::{self, IssuedLink, LinkVia};
-use crate::model::{EmailFailure, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
+use crate::model::{EmailFailure, EmailKind, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
+use crate::service::SigningService;
+use crate::service::notify::Rendered;
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;
 
@@ -208,7 +206,7 @@ impl SigningService {
         now: Timestamp,
     ) -> Vec<String> {
         let lease_until = now + self.inner.settings.email.lease;
-        super::notify::queue_emails(prev, next, now, lease_until)
+        crate::service::notify::queue_emails(prev, next, now, lease_until)
     }
 
     /// Writes `next`, a change made from `current`, with its events and the emails it causes,
@@ -494,13 +492,14 @@ impl SigningService {
             if next.emails == current.emails {
                 return Ok(());
             }
-            super::notify::prune(&mut next);
+            crate::service::notify::prune(&mut next);
             next.version = current.version + 1;
             let events: Vec<_> = failed
                 .iter()
                 .map(|e| {
                     let i = next.signer_index(&e.recipient);
-                    let mut ev = super::events::record(&next, EventType::EmailFailed, i, now);
+                    let mut ev =
+                        crate::service::events::record(&next, EventType::EmailFailed, i, now);
                     ev.event.data.cc = next.cc.iter().find(|c| c.id == e.recipient).cloned();
                     ev.event.data.email = Some(e.view());
                     ev

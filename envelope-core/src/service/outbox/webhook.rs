@@ -1,5 +1,5 @@
-//! The delivery worker: claims due outbox rows, signs and sends them through the
-//! [`WebhookSink`], records every attempt, and schedules retries.
+//! The webhook outbox: the delivery worker claims due outbox rows, signs and sends them through
+//! the [`WebhookSink`], records every attempt, and schedules retries.
 //!
 //! Safe with several workers (processes) on one store: a claim leases a delivery until
 //! `now + lease`, so nobody else takes it meanwhile, and a worker that dies mid-attempt loses
@@ -15,12 +15,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
-use super::{RetrySchedule, WebhookRequest, WebhookSink, signature_header};
 use crate::clock::Clock;
-use crate::ids;
 use crate::model::{DeliveryAttempt, DeliveryNext, DueDelivery};
 use crate::store::{ClaimLimits, Store, StoreError};
-use crate::webhook::DeliveryFailure;
+use crate::webhook::{
+    DeliveryFailure, RetrySchedule, WebhookRequest, WebhookSink, signature_header,
+};
 
 /// How the worker behaves.
 #[derive(Debug, Clone)]
@@ -358,26 +358,4 @@ async fn attempt(
         "webhook attempt"
     );
     (record, next)
-}
-
-/// A new delivery row for resending an event to an endpoint.
-pub(crate) fn new_delivery(
-    account: &str,
-    mode: crate::model::Mode,
-    event: &str,
-    endpoint: &str,
-    now: crate::clock::Timestamp,
-) -> crate::model::WebhookDelivery {
-    crate::model::WebhookDelivery {
-        id: ids::new_id(ids::DELIVERY),
-        account: account.into(),
-        mode,
-        event: event.into(),
-        endpoint: endpoint.into(),
-        status: crate::model::DeliveryStatus::Pending,
-        attempts: 0,
-        next_attempt_at: Some(now),
-        created_at: now,
-        last_attempt_at: None,
-    }
 }
