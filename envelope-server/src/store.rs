@@ -19,8 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use envelope_core::error::BoxError;
+use envelope_core::private_files as private;
 use envelope_core::service::{KeyCheck, ResponseKey};
-use envelope_core::store::{S3BlobStore, SqlStore, private};
+use envelope_core::store::{S3BlobStore, SqlStore};
 use envelope_core::{BlobStore, Store};
 
 /// Where data lives.
