@@ -33,8 +33,7 @@
 //!   cargo bench -p envelope-server --bench load
 //! ```
 
-#[path = "load_scale_out.rs"]
-mod scale_out;
+mod load_scale_out;
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -127,7 +126,7 @@ fn main() {
         .build()
         .unwrap();
     if std::env::var("LOAD_SCALE_OUT").is_ok_and(|v| v == "1") {
-        rt.block_on(scale_out::run(bench));
+        rt.block_on(load_scale_out::run(bench));
         return;
     }
     rt.block_on(bench_all(cfg));

@@ -9,7 +9,6 @@
 //! and a new bucket. `LOAD_SCALE_ENVELOPES` (default 5 000) POSTs and `LOAD_SCALE_GETS`
 //! (default 20 000) GETs per setup, `LOAD_CONCURRENCY` in flight.
 
-use std::path::Path;
 use std::sync::Arc;
 
 use base64::Engine;
@@ -21,12 +20,11 @@ use hyper_util::rt::TokioExecutor;
 
 use super::{HttpClient, Run, drive, pdf};
 
-#[path = "../envelope-server/tests/durability/process.rs"]
-#[allow(dead_code)]
-mod process;
-
 use envelope_testkit::moto::Moto;
-use process::{BIN, ServerProcess, test_key_in};
+use envelope_testkit::process::{ServerProcess, create_account};
+
+/// The binary cargo built for this bench.
+const BIN: &str = env!("CARGO_BIN_EXE_envelope-server");
 
 struct Counts {
     envelopes: usize,
@@ -95,7 +93,7 @@ async fn setup(url: &str, moto: &Moto, servers: usize, counts: &Counts) -> (Run,
     moto.create_bucket(&bucket);
     let dir = tempfile::tempdir().unwrap();
     let db_url = schema.database_url();
-    let key = create_account(&db_url, dir.path());
+    let key = create_account(BIN, &db_url, dir.path(), "Load");
     let blob_url = format!("s3://{bucket}/pdfs");
     let key_file = dir.path().join("idempotency.key");
     let env = moto.env();
@@ -115,7 +113,7 @@ async fn setup(url: &str, moto: &Moto, servers: usize, counts: &Counts) -> (Run,
                 "--max-connections-per-address",
                 "1024",
             ];
-            ServerProcess::start_with_env(&args, &env, &dir.path().join(format!("s{i}.log")))
+            ServerProcess::start_with_env(BIN, &args, &env, &dir.path().join(format!("s{i}.log")))
         })
         .collect();
     let bases: Arc<Vec<String>> = Arc::new(procs.iter().map(|p| p.base.clone()).collect());
@@ -169,36 +167,6 @@ async fn setup(url: &str, moto: &Moto, servers: usize, counts: &Counts) -> (Run,
     );
     schema.drop_now().await;
     (posts, gets)
-}
-
-fn create_account(db_url: &str, dir: &Path) -> String {
-    let out = std::process::Command::new(BIN)
-        .args([
-            "accounts",
-            "--database-url",
-            db_url,
-            "create",
-            "--name",
-            "Load",
-        ])
-        // The servers' shared key file: a process with another key is refused on the database.
-        .arg("--idempotency-key-file")
-        .arg(dir.join("idempotency.key"))
-        .env("ENVELOPE_LOG", "warn")
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "accounts create: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    test_key_in(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .lines()
-            .map(String::from),
-    )
 }
 
 /// A schema of its own on the database, selected through the URL as an operator would.

@@ -1,22 +1,56 @@
-//! Invariant 1 of docs/ARCHITECTURE.md: the core knows nothing of the HTTP API.
+//! Invariants 1 and 6 of docs/ARCHITECTURE.md, read off the core's sources.
 //!
-//! The core is an HTTP *client* in exactly two places, behind the `https` feature: the webhook
-//! sink and the timestamp authority client. Nothing else in it names hyper or its companions,
-//! and nothing in it names an HTTP status code: the mapping of errors to statuses is the
-//! server's (envelope-server/src/error.rs).
+//! Invariant 1, the core knows nothing of the HTTP API: it is an HTTP *client* in three places
+//! only, each behind a feature: the webhook sink and the timestamp authority client (`https`,
+//! through hyper) and the S3 blob store (`s3`, through object_store and `http`). Nothing else in
+//! it names those crates, and nothing in it names an HTTP status code: the mapping of errors to
+//! statuses is the server's (envelope-server/src/error.rs).
+//!
+//! Invariant 6, time comes from `Clock`: only `SystemClock` reads the wall clock, and the
+//! monotonic clock is read only where real time is bounded or measured, never business time.
 
 use std::path::{Path, PathBuf};
 
-/// The only files of the core that may name the HTTP stack.
-const HTTP_CLIENTS: [&str; 2] = ["webhook/http.rs", "seal/http_tsa.rs"];
+/// Crates of the core that only some of its files may name.
+struct Fence {
+    /// How the crates appear in Rust source (see [`names`]).
+    names: &'static [&'static str],
+    /// The files that may name them; a path ending in `/` is a folder.
+    owners: &'static [&'static str],
+}
 
-/// Crate names of the HTTP stack, as they appear in Rust paths.
-const HTTP_CRATES: [&str; 5] = [
-    "hyper::",
-    "hyper_util",
-    "hyper_rustls",
-    "http_body_util",
-    "tower_service",
+const FENCES: [Fence; 2] = [
+    // The HTTP stack of the two HTTPS clients (feature `https`).
+    Fence {
+        names: &[
+            "hyper::",
+            "hyper_util",
+            "hyper_rustls",
+            "http_body_util",
+            "tower_service",
+        ],
+        owners: &["webhook/http.rs", "seal/http_tsa.rs"],
+    },
+    // The S3 client and the `http` crate it speaks with (feature `s3`).
+    Fence {
+        names: &["object_store", "http::"],
+        owners: &["store/s3.rs", "store/s3/"],
+    },
+];
+
+/// Reads of the wall clock. Only `SystemClock` makes one (`clock.rs`).
+const WALL_CLOCK: [&str; 3] = ["Utc::now", "Local::now", "SystemTime::now"];
+const WALL_CLOCK_OWNER: &str = "clock.rs";
+
+/// The files that read the monotonic clock, and what for: each bounds or measures real time,
+/// none decides anything of the domain with it.
+const MONOTONIC: [(&str, &str); 6] = [
+    ("pdf/budget.rs", "the PDF reader's deadline (invariant 13)"),
+    ("service/key_cache.rs", "the age of a cached API key"),
+    ("service/pool.rs", "how long PDF work took (a metric)"),
+    ("service/complete.rs", "how long the sealer took (a metric)"),
+    ("webhook/worker.rs", "how long a delivery attempt took"),
+    ("store/sql/mod.rs", "how long a commit took (a metric)"),
 ];
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -48,26 +82,127 @@ fn core_sources() -> Vec<(String, String)> {
         .collect()
 }
 
+fn is_ident(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_'
+}
+
+/// Whether `text` names `name` as a crate: anywhere it appears, except inside a longer
+/// identifier, as a later segment of a path (`webhook::http::`, `hyper::http::`), or, in a file
+/// that declares a module of that name (`mod http;`), at the head of a path (that module).
+fn names(text: &str, name: &str) -> bool {
+    let bare = name.trim_end_matches("::");
+    let own_module =
+        text.contains(&format!("mod {bare};")) || text.contains(&format!("mod {bare} "));
+    text.match_indices(name).any(|(at, _)| {
+        let before = &text[..at];
+        if before.ends_with(is_ident) {
+            return false;
+        }
+        match before.strip_suffix("::") {
+            // `::http::` is the crate; `something::http::` a module.
+            Some(rest) => !rest.ends_with(is_ident),
+            None => !own_module,
+        }
+    })
+}
+
+fn owned_by(file: &str, owners: &[&str]) -> bool {
+    owners
+        .iter()
+        .any(|o| file == *o || (o.ends_with('/') && file.starts_with(o)))
+}
+
 #[test]
-fn only_the_two_http_clients_name_the_http_stack() {
+fn fenced_crates_are_named_only_by_their_owners() {
+    let sources = core_sources();
+    for fence in &FENCES {
+        let mut outside = Vec::new();
+        for (file, text) in &sources {
+            for name in fence.names {
+                if names(text, name) && !owned_by(file, fence.owners) {
+                    outside.push(format!("{file} names {name}"));
+                }
+            }
+        }
+        assert!(
+            outside.is_empty(),
+            "only {:?} may name these (invariant 1): {outside:#?}",
+            fence.owners
+        );
+        // And each owner file does (the check above would pass on a renamed file).
+        for owner in fence.owners.iter().filter(|o| !o.ends_with('/')) {
+            let text = &sources
+                .iter()
+                .find(|(f, _)| f == owner)
+                .unwrap_or_else(|| panic!("{owner} was moved: update FENCES and invariant 1"))
+                .1;
+            assert!(
+                fence.names.iter().any(|n| names(text, n)),
+                "{owner} names none of {:?}: update FENCES and invariant 1",
+                fence.names
+            );
+        }
+    }
+}
+
+#[test]
+fn the_name_matcher_tells_crates_from_modules() {
+    assert!(names("use http::Method;", "http::"));
+    assert!(names("let m = ::http::Method::GET;", "http::"));
+    assert!(names("f(http::Method::GET)", "http::"));
+    // The core's own modules named `http`, and hyper's re-export, are not the crate.
+    assert!(!names("mod http;\npub use http::HttpSink;", "http::"));
+    assert!(!names("use crate::webhook::http::HttpSink;", "http::"));
+    assert!(!names("hyper::http::Uri", "http::"));
+    assert!(!names("\"https://example.com\" // https::", "http::"));
+    assert!(names("use object_store::path::Path;", "object_store"));
+    assert!(!names("my_object_store", "object_store"));
+}
+
+#[test]
+fn only_system_clock_reads_the_wall_clock() {
     let mut found = Vec::new();
     for (file, text) in core_sources() {
-        for name in HTTP_CRATES {
+        for name in WALL_CLOCK {
             if text.contains(name) {
-                found.push(format!("{file} names {name}"));
+                found.push(format!("{file} calls {name}"));
             }
         }
     }
     let outside: Vec<_> = found
         .iter()
-        .filter(|f| !HTTP_CLIENTS.iter().any(|c| f.starts_with(&format!("{c} "))))
+        .filter(|f| !f.starts_with(&format!("{WALL_CLOCK_OWNER} ")))
         .collect();
-    assert!(outside.is_empty(), "{outside:#?}");
-    // And the two do use it (the check above would pass on a renamed file).
-    for client in HTTP_CLIENTS {
+    assert!(
+        outside.is_empty(),
+        "time comes from a Clock (invariant 6): {outside:#?}"
+    );
+    assert!(
+        found
+            .iter()
+            .any(|f| f.starts_with(&format!("{WALL_CLOCK_OWNER} "))),
+        "SystemClock left {WALL_CLOCK_OWNER}: update WALL_CLOCK_OWNER and invariant 6"
+    );
+}
+
+#[test]
+fn the_monotonic_clock_is_read_only_where_listed() {
+    let readers: Vec<String> = core_sources()
+        .into_iter()
+        .filter(|(_, text)| text.contains("Instant::now"))
+        .map(|(file, _)| file)
+        .collect();
+    for file in &readers {
         assert!(
-            found.iter().any(|f| f.starts_with(&format!("{client} "))),
-            "{client} was moved: update HTTP_CLIENTS and invariant 1"
+            MONOTONIC.iter().any(|(f, _)| f == file),
+            "{file} reads Instant::now: business time comes from a Clock (invariant 6); \
+             a bound or a measure of real time goes into MONOTONIC with its reason"
+        );
+    }
+    for (file, why) in MONOTONIC {
+        assert!(
+            readers.iter().any(|r| r == file),
+            "{file} ({why}) no longer reads Instant::now: remove it from MONOTONIC"
         );
     }
 }

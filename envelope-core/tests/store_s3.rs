@@ -89,6 +89,33 @@ async fn presigned_urls_read_the_object() {
     assert_eq!(blobs.direct_url("blob_gone", &read).await.unwrap(), None);
 }
 
+/// A presigned URL is dated by the store's clock, never the system's (invariant 6).
+#[tokio::test]
+async fn presigned_urls_are_dated_by_the_stores_clock() {
+    let Some(moto) = Moto::start("presigned_urls_are_dated_by_the_stores_clock") else {
+        return;
+    };
+    moto.create_bucket("dated");
+    let clock = Arc::new(envelope_core::clock::ManualClock::new(at(0)));
+    let blobs = S3BlobStore::with_config("s3://dated/p", moto.config())
+        .unwrap()
+        .with_clock(clock.clone());
+    blobs
+        .put("blob_doc", Bytes::from_static(b"%PDF"), at(0))
+        .await
+        .unwrap();
+    let read = envelope_core::store::DirectRead {
+        expires_in: Duration::from_secs(300),
+        content_type: "application/pdf".into(),
+        content_disposition: "attachment".into(),
+    };
+    let url = blobs.direct_url("blob_doc", &read).await.unwrap().unwrap();
+    assert!(url.contains("X-Amz-Date=20260101T000000Z"), "{url}");
+    clock.advance(chrono::Duration::days(1));
+    let url = blobs.direct_url("blob_doc", &read).await.unwrap().unwrap();
+    assert!(url.contains("X-Amz-Date=20260102T000000Z"), "{url}");
+}
+
 /// One HTTP/1.1 GET of an absolute `http://` URL; the whole answer.
 fn http_get(url: &str) -> Vec<u8> {
     use std::io::{Read, Write};

@@ -8,6 +8,8 @@
 //! - [`textpdf`]: a tiny writer of tagged text PDFs (the server's tests and the load bench).
 //! - [`moto`]: moto's S3-compatible server on a free local port.
 //! - [`smtp`]: an aiosmtpd SMTP server that keeps what it receives.
+//! - [`process`]: the `envelope-server` binary as a child process (the server's durability
+//!   tests and the scale-out bench), started, read and killed; the caller names the binary.
 //!
 //! It depends on neither envelope-core nor envelope-server: it only produces inputs and starts
 //! helper processes, so the core's own unit tests can use it too. Everything here stays
@@ -15,5 +17,6 @@
 
 pub mod moto;
 pub mod pdf;
+pub mod process;
 pub mod smtp;
 pub mod textpdf;

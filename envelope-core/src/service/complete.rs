@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::field::FieldType;
 use crate::ids::EnvelopeId;
 use crate::model::{
-    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerRecord, SignerStatus, SignerValue,
-    StoredFile,
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerRecord, SignerStatus,
+    SignerValue, StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -67,13 +67,7 @@ impl SigningService {
                     now,
                 ));
             }
-            self.finalize(&mut next, now).await?;
-            events.push(super::events::record(
-                &next,
-                EventType::Completed,
-                None,
-                now,
-            ));
+            events.push(self.finalize(&mut next, now).await?);
             if self
                 .write_over_emails(current, &mut next, &events, now)
                 .await?
@@ -84,11 +78,17 @@ impl SigningService {
         Err(Error::Internal("completion kept conflicting".into()))
     }
 
-    /// Stamps the signed copies (one per document, extensions E5; a test envelope's with the
-    /// test-mode mark on every page), renders the audit trail, seals both with the sealer of the
-    /// envelope's mode, stores them, and marks the envelope completed. Blobs are written before
-    /// the record that names them.
-    pub(crate) async fn finalize(&self, rec: &mut EnvelopeRecord, now: Timestamp) -> Result<()> {
+    /// Finishes an envelope whose last signer has signed: the one path of the test helper and of
+    /// a signature. Stamps the signed copies (one per document, extensions E5; a test
+    /// envelope's with the test-mode mark on every page), renders the audit trail, seals both
+    /// with the sealer of the envelope's mode, stores them, and marks the envelope completed;
+    /// gives the `envelope.completed` event, for the caller's write of the record. Blobs are
+    /// written before the record that names them.
+    pub(crate) async fn finalize(
+        &self,
+        rec: &mut EnvelopeRecord,
+        now: Timestamp,
+    ) -> Result<EventRecord> {
         rules::complete(rec, now)?;
         // Test mode seals with its own identity, never the live one (`sealing.rs`).
         let sealer = self.sealer_of(rec.mode).cloned();
@@ -195,7 +195,7 @@ impl SigningService {
             d.signed = Some(signed);
         }
         rec.audit_trail = Some(audit_file);
-        Ok(())
+        Ok(super::events::record(rec, EventType::Completed, None, now))
     }
 }
 

@@ -5,7 +5,8 @@ use std::collections::{BTreeMap, HashSet};
 use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
-use super::params::{Obj, Params, Upload, check_email, check_text, metadata, unknown_cursor};
+use super::paging;
+use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
 use super::signing::SignerAuth;
 use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;
@@ -19,7 +20,7 @@ use crate::model::{
 };
 use crate::pdf;
 use crate::rules::{self, mark_turns};
-use crate::store::{AllowanceDebit, BlobStream, EnvelopeFilter, Listed, PageRequest};
+use crate::store::{AllowanceDebit, BlobStream, EnvelopeFilter};
 
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
@@ -1016,19 +1017,13 @@ impl SigningService {
         let filter = EnvelopeFilter {
             template: template.map(str::to_string),
         };
-        let page = PageRequest {
-            limit: list.limit,
-            starting_after: list.starting_after.clone(),
-        };
-        let (items, has_more) = match self
-            .inner
-            .store
-            .list_envelopes(&ctx.scope(), &filter, &page)
-            .await?
-        {
-            Listed::Page(items, more) => (items, more),
-            Listed::UnknownCursor => return Err(unknown_cursor("envelope", &page)),
-        };
+        let (items, has_more) = paging::page(list, "envelope", async |page| {
+            self.inner
+                .store
+                .list_envelopes(&ctx.scope(), &filter, page)
+                .await
+        })
+        .await?;
         let mut out = Vec::with_capacity(items.len());
         for rec in items {
             let rec = self.settle_expiry(rec).await?;

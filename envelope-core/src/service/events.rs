@@ -1,6 +1,6 @@
 //! Events: building them for transitions, and reading them back.
 
-use super::params::unknown_cursor;
+use super::paging;
 use super::{AuthContext, ListParams, SigningService};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
@@ -8,7 +8,6 @@ use crate::ids::{self, EventId};
 use crate::model::{
     EnvelopeRecord, Event, EventData, EventRecord, EventType, List, PreviousSigner, SignerRef,
 };
-use crate::store::{Listed, PageRequest};
 
 /// An event for `rec` as it is now; `signer` is the index of the signer a signer event is about.
 pub(crate) fn record(
@@ -83,22 +82,14 @@ impl SigningService {
                 Error::invalid("type", format!("must be one of {}", known.join(", ")))
             })?),
         };
-        let page = PageRequest {
-            limit: list.limit,
-            starting_after: list.starting_after.clone(),
-        };
-        match self
-            .inner
-            .store
-            .list_events(&ctx.scope(), kind, &page)
-            .await?
-        {
-            Listed::Page(items, more) => Ok(List::new(
-                "/v1/events",
-                items.into_iter().map(|e| e.event).collect(),
-                more,
-            )),
-            Listed::UnknownCursor => Err(unknown_cursor("event", &page)),
-        }
+        let (items, more) = paging::page(list, "event", async |page| {
+            self.inner.store.list_events(&ctx.scope(), kind, page).await
+        })
+        .await?;
+        Ok(List::new(
+            "/v1/events",
+            items.into_iter().map(|e| e.event).collect(),
+            more,
+        ))
     }
 }

@@ -23,6 +23,7 @@ mod lifecycle;
 mod maintenance;
 mod notify;
 mod outbox;
+mod paging;
 pub mod params;
 mod pool;
 mod ratelimit;

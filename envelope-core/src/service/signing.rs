@@ -406,13 +406,7 @@ impl SigningService {
                 now,
             )];
             if last {
-                self.finalize(&mut next, now).await?;
-                events.push(super::events::record(
-                    &next,
-                    EventType::Completed,
-                    None,
-                    now,
-                ));
+                events.push(self.finalize(&mut next, now).await?);
             } else {
                 mark_turns(&mut next, now);
             }

@@ -7,14 +7,15 @@ use serde_json::Value;
 use super::envelopes::{check_file_name, take_file};
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::lifecycle::FileLinkView;
-use super::params::{Obj, Params, Upload, check_description, check_text, unknown_cursor};
+use super::paging;
+use super::params::{Obj, Params, Upload, check_description, check_text};
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField, SENDER};
 use crate::ids::{self, TemplateId};
 use crate::model::{Deleted, List, Template, TemplateRecord};
 use crate::pdf;
-use crate::store::{Listed, PageRequest, StoreError};
+use crate::store::StoreError;
 
 /// Parameters of `create template`.
 #[derive(Debug, Clone)]
@@ -279,18 +280,15 @@ impl SigningService {
         ctx: &AuthContext,
         list: &ListParams,
     ) -> Result<List<Template>> {
-        let page = PageRequest {
-            limit: list.limit,
-            starting_after: list.starting_after.clone(),
-        };
-        match self.inner.store.list_templates(&ctx.scope(), &page).await? {
-            Listed::Page(items, more) => Ok(List::new(
-                "/v1/templates",
-                items.iter().map(TemplateRecord::view).collect(),
-                more,
-            )),
-            Listed::UnknownCursor => Err(unknown_cursor("template", &page)),
-        }
+        let (items, more) = paging::page(list, "template", async |page| {
+            self.inner.store.list_templates(&ctx.scope(), page).await
+        })
+        .await?;
+        Ok(List::new(
+            "/v1/templates",
+            items.iter().map(TemplateRecord::view).collect(),
+            more,
+        ))
     }
 
     /// `PATCH /templates/{id}`.

@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use super::params::unknown_cursor;
+use super::paging;
 use super::params::{Params, check_description};
 use super::{AuthContext, ListParams, SigningService};
 use crate::error::{Error, Result};
@@ -295,23 +295,18 @@ impl SigningService {
         ctx: &AuthContext,
         list: &ListParams,
     ) -> Result<List<WebhookEndpoint>> {
-        let page = PageRequest {
-            limit: list.limit,
-            starting_after: list.starting_after.clone(),
-        };
-        match self
-            .inner
-            .store
-            .list_webhook_endpoints(&ctx.scope(), &page)
-            .await?
-        {
-            Listed::Page(items, more) => Ok(List::new(
-                "/v1/webhook_endpoints",
-                items.iter().map(WebhookEndpointRecord::view).collect(),
-                more,
-            )),
-            Listed::UnknownCursor => Err(unknown_cursor("webhook_endpoint", &page)),
-        }
+        let (items, more) = paging::page(list, "webhook_endpoint", async |page| {
+            self.inner
+                .store
+                .list_webhook_endpoints(&ctx.scope(), page)
+                .await
+        })
+        .await?;
+        Ok(List::new(
+            "/v1/webhook_endpoints",
+            items.iter().map(WebhookEndpointRecord::view).collect(),
+            more,
+        ))
     }
 
     /// Updates a webhook endpoint; `not_found` if there is none with this ID.

@@ -26,7 +26,8 @@
 //!   head only.
 //! - **Presigned reads**: `direct_url` asks for the head (a missing object gets no URL, so the
 //!   caller answers as for any missing blob), then signs a `GET` with the content type and
-//!   disposition asked for (`presign.rs`).
+//!   disposition asked for (`presign.rs`), dated by the store's [`Clock`] (the system clock
+//!   unless [`S3BlobStore::with_clock`] gives another).
 //! - **`delete`** asks for the head first, to answer whether the blob was there (S3's `DELETE`
 //!   answers the same either way); two deletes racing may both answer `true`.
 
@@ -48,7 +49,7 @@ mod presign;
 
 use super::dir::valid_key;
 use super::{BlobInfo, BlobStore, BlobStream, DirectRead, StoreError, StoreResult};
-use crate::clock::Timestamp;
+use crate::clock::{Clock, SystemClock, Timestamp};
 use crate::error::BoxError;
 
 /// Blobs of this size or more go up as multipart uploads.
@@ -77,12 +78,24 @@ pub fn retry_config() -> RetryConfig {
 }
 
 /// Blobs in an S3-compatible bucket, under an optional prefix.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct S3BlobStore {
     store: Arc<AmazonS3>,
     prefix: Option<Path>,
     /// The region presigned URLs are signed for.
     region: String,
+    /// The time presigned URLs are signed at, read here and never from the system (invariant 6).
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for S3BlobStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("S3BlobStore")
+            .field("store", &self.store)
+            .field("prefix", &self.prefix)
+            .field("region", &self.region)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The bucket and prefix of an `s3://bucket/prefix` URL.
@@ -163,7 +176,15 @@ impl S3BlobStore {
             store: Arc::new(store),
             prefix,
             region,
+            clock: Arc::new(SystemClock),
         })
+    }
+
+    /// The same store, dating its presigned URLs by `clock` instead of the system clock: give it
+    /// the service's clock when that is not [`SystemClock`].
+    pub fn with_clock(mut self, clock: Arc<dyn Clock>) -> S3BlobStore {
+        self.clock = clock;
+        self
     }
 
     /// The object that holds blob `key`.
@@ -339,7 +360,7 @@ impl BlobStore for S3BlobStore {
                 token: credential.token.as_deref(),
             },
             &self.region,
-            chrono::Utc::now(),
+            self.clock.now().datetime(),
             read.expires_in,
         );
         Ok(Some(url.into()))

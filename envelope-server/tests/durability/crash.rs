@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::check::{assert_consistent, state};
 use crate::pdf::client_contract;
-use crate::process::{Rng, ServerProcess, send};
+use crate::process::{BIN, Rng, ServerProcess, send};
 
 const KILLS: usize = 5;
 const WORKERS: u64 = 4;
@@ -83,7 +83,7 @@ async fn sigkill_loses_no_acknowledged_write() {
     let store_args = ["--data-dir", data_arg.as_str()];
     let pdf = Arc::new(client_contract());
 
-    let mut server = ServerProcess::start(&store_args, &log);
+    let mut server = ServerProcess::start(BIN, &store_args, &log);
     let key = server.printed_test_key();
     let mut ledgers: Vec<Ledger> = (0..WORKERS).map(|_| Ledger::default()).collect();
     for round in 0..KILLS {
@@ -114,7 +114,7 @@ async fn sigkill_loses_no_acknowledged_write() {
             "kill {} after {run_for:?}: {acked} acknowledged requests so far",
             round + 1
         );
-        server = ServerProcess::start(&store_args, &log);
+        server = ServerProcess::start(BIN, &store_args, &log);
     }
 
     let client = reqwest::Client::new();

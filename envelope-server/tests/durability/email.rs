@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::pdf::client_contract;
-use crate::process::{ServerProcess, free_port};
+use crate::process::{BIN, ServerProcess, free_port};
 use crate::smtp::Sink;
 
 fn base64_of(bytes: &[u8]) -> String {
@@ -91,7 +91,8 @@ async fn a_request_sent_while_smtp_is_down_arrives_once_it_is_up() {
             "2s,2s,2s,2s,2s,2s,2s,2s,2s,2s",
         ),
     ];
-    let server = ServerProcess::start_with_env(&["--data-dir", data.to_str().unwrap()], &env, &log);
+    let server =
+        ServerProcess::start_with_env(BIN, &["--data-dir", data.to_str().unwrap()], &env, &log);
     let key = server.printed_test_key();
     let http = reqwest::Client::new();
     let id = create(&http, &server.base, &key).await;
@@ -167,6 +168,7 @@ async fn an_email_cut_off_by_sigkill_arrives_after_a_restart() {
     let hole = BlackHole::start();
     let hole_url = format!("smtp://127.0.0.1:{}", hole.port);
     let server = ServerProcess::start_with_env(
+        BIN,
         &["--data-dir", &data_arg],
         &[("ENVELOPE_SMTP_URL", hole_url.as_str())],
         &log,
@@ -194,6 +196,7 @@ async fn an_email_cut_off_by_sigkill_arrives_after_a_restart() {
     // minute from the create) has run out.
     let sink = Sink::start();
     let restarted = ServerProcess::start_with_env(
+        BIN,
         &["--data-dir", &data_arg],
         &[("ENVELOPE_SMTP_URL", sink.url().as_str())],
         &log,
@@ -227,6 +230,7 @@ async fn the_daily_email_budget_holds_on_the_real_binary() {
     let data = tmp.path().join("data");
     let data_arg = data.to_str().unwrap().to_string();
     let server = ServerProcess::start_with_env(
+        BIN,
         &["--data-dir", &data_arg],
         &[("ENVELOPE_TEST_EMAIL_DAILY_LIMIT", "1")],
         &tmp.path().join("server.log"),

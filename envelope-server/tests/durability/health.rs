@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use crate::process::{ServerProcess, send};
+use crate::process::{BIN, ServerProcess, send};
 
 const PG_URL_VAR: &str = "ENVELOPE_TEST_DATABASE_URL";
 
@@ -115,7 +115,7 @@ async fn readyz_follows_a_postgres_role_losing_its_write_privilege() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("server.log");
     let db_url = role.database_url();
-    let mut server = ServerProcess::start(&["--database-url", &db_url], &log);
+    let mut server = ServerProcess::start(BIN, &["--database-url", &db_url], &log);
     let client = reqwest::Client::new();
 
     let live = send(client.get(format!("{}/healthz", server.base))).await;

@@ -31,7 +31,7 @@ async fn a_key_revoked_by_the_admin_command_is_refused_within_a_second() {
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
     let data = data.to_str().unwrap();
-    let server = ServerProcess::start(&["--data-dir", data], &tmp.path().join("server.log"));
+    let server = ServerProcess::start(BIN, &["--data-dir", data], &tmp.path().join("server.log"));
     let key = server.printed_test_key();
     let client = reqwest::Client::new();
     let account_status = |key: String| {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::process::ServerProcess;
+use crate::process::{BIN, ServerProcess};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_name_the_request_and_its_route() {
@@ -12,6 +12,7 @@ async fn json_logs_name_the_request_and_its_route() {
     let data = tmp.path().join("data");
     let log = tmp.path().join("server.log");
     let server = ServerProcess::start_with_env(
+        BIN,
         &["--data-dir", data.to_str().unwrap()],
         &[("ENVELOPE_LOG_FORMAT", "json"), ("ENVELOPE_LOG", "info")],
         &log,

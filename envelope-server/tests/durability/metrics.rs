@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::pdf::client_contract;
-use crate::process::{ServerProcess, free_port};
+use crate::process::{BIN, ServerProcess, free_port};
 
 fn base64_of(bytes: &[u8]) -> String {
     use base64::Engine;
@@ -39,6 +39,7 @@ async fn metrics_follow_an_envelope_on_their_own_port() {
     let log = tmp.path().join("server.log");
     let metrics_addr = format!("127.0.0.1:{}", free_port());
     let server = ServerProcess::start_with_env(
+        BIN,
         &["--data-dir", data.to_str().unwrap()],
         &[("ENVELOPE_METRICS_LISTEN", metrics_addr.as_str())],
         &log,

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::check::assert_consistent;
 use crate::pdf::client_contract;
-use crate::process::{Answer, ServerProcess, create_account, send};
+use crate::process::{Answer, BIN, ServerProcess, create_account, send};
 
 const PG_URL_VAR: &str = "ENVELOPE_TEST_DATABASE_URL";
 
@@ -184,7 +184,7 @@ async fn two_processes_race_on_one_postgres() {
     let dir = tempfile::tempdir().unwrap();
 
     // The account is made by the admin command, through the same database.
-    let key = create_account(&db_url, dir.path(), "Racing");
+    let key = create_account(BIN, &db_url, dir.path(), "Racing");
 
     // Records live in the database; the data directories only receive the .eml files. Both
     // servers share the key of stored idempotency responses, as servers on one database must:
@@ -200,7 +200,7 @@ async fn two_processes_race_on_one_postgres() {
             "--idempotency-key-file",
             key_file.to_str().unwrap(),
         ];
-        ServerProcess::start(&args, &dir.path().join(format!("{name}.log")))
+        ServerProcess::start(BIN, &args, &dir.path().join(format!("{name}.log")))
     };
     let (a, b) = (start("a"), start("b"));
     let pdf = client_contract();

@@ -16,7 +16,7 @@ use envelope_core::store::SqlStore;
 use serde_json::{Value, json};
 
 use crate::pdf::client_contract;
-use crate::process::ServerProcess;
+use crate::process::{BIN, ServerProcess};
 
 const FORWARDED_CLIENT: &str = "203.0.113.7";
 
@@ -56,7 +56,7 @@ async fn sign_with_headers(env: &[(&str, &str)], headers: &[(&str, &str)]) -> Tr
     let mut env = env.to_vec();
     // Request lines are logged at info.
     env.push(("ENVELOPE_LOG", "info"));
-    let mut server = ServerProcess::start_with_env(&["--data-dir", &data_arg], &env, &log);
+    let mut server = ServerProcess::start_with_env(BIN, &["--data-dir", &data_arg], &env, &log);
     let key = server.printed_test_key();
     let base = server.base.clone();
     let http = reqwest::Client::new();

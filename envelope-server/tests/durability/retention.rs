@@ -27,7 +27,7 @@ use envelope_core::store::{BlobStore, SqlStore};
 use serde_json::{Value, json};
 
 use crate::pdf::client_contract;
-use crate::process::ServerProcess;
+use crate::process::{BIN, ServerProcess};
 
 /// Generous: a debug binary migrates, starts and sweeps well within this.
 const SWEEP_LIMIT: Duration = Duration::from_secs(60);
@@ -236,7 +236,11 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
     let http = reqwest::Client::new();
 
     // Day 0, real time.
-    let server = ServerProcess::start(&["--data-dir", &data_arg], &tmp.path().join("day0.log"));
+    let server = ServerProcess::start(
+        BIN,
+        &["--data-dir", &data_arg],
+        &tmp.path().join("day0.log"),
+    );
     let (test_key, live_key) = server.printed_keys();
     let base = server.base.clone();
     let post = |key: &str, path: &str, body: Value| {
@@ -324,7 +328,7 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
     let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let args = ["--data-dir", &data_arg, "--live-retention-days", "30"];
     let log = tmp.path().join("day29.log");
-    let server = ServerProcess::start_with_env(&args, &env_refs, &log);
+    let server = ServerProcess::start_with_env(BIN, &args, &env_refs, &log);
     let line = first_sweep(&log);
     assert!(
         line.contains("test_envelopes=0") && line.contains("orphan_blobs=1"),
@@ -358,7 +362,7 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
     let env: Vec<(String, String)> = days_ahead(&lib, 31);
     let env_refs: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let log = tmp.path().join("day31.log");
-    let server = ServerProcess::start_with_env(&args, &env_refs, &log);
+    let server = ServerProcess::start_with_env(BIN, &args, &env_refs, &log);
     let line = first_sweep(&log);
     assert!(
         line.contains("test_envelopes=2")

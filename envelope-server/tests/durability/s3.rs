@@ -14,7 +14,7 @@ use crate::check::download;
 use crate::moto::Moto;
 use crate::multi_process::Schema;
 use crate::pdf::client_contract;
-use crate::process::{ServerProcess, create_account, send};
+use crate::process::{BIN, ServerProcess, create_account, send};
 
 const BUCKET: &str = "envelope-durability";
 
@@ -36,7 +36,7 @@ async fn two_servers_share_pdfs_in_s3() {
     let schema = Schema::create(&url).await;
     let db_url = schema.database_url();
     let dir = tempfile::tempdir().unwrap();
-    let key = create_account(&db_url, dir.path(), "Object storage");
+    let key = create_account(BIN, &db_url, dir.path(), "Object storage");
 
     let blob_url = format!("s3://{BUCKET}/pdfs");
     let key_file = dir.path().join("idempotency.key");
@@ -54,7 +54,7 @@ async fn two_servers_share_pdfs_in_s3() {
             "--idempotency-key-file",
             key_file.to_str().unwrap(),
         ];
-        ServerProcess::start_with_env(&args, &env, &dir.path().join(format!("{name}.log")))
+        ServerProcess::start_with_env(BIN, &args, &env, &dir.path().join(format!("{name}.log")))
     };
     let (a, b) = (start("a"), start("b"));
     let client = reqwest::Client::new();

@@ -106,7 +106,7 @@ fn start(dir: &Path, name: &str, extra: &[&str], env: &[(&'static str, String)])
     let mut args = vec!["--data-dir", data.to_str().unwrap()];
     args.extend_from_slice(extra);
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    ServerProcess::start_with_env(&args, &env, &dir.join(format!("{name}.log")))
+    ServerProcess::start_with_env(BIN, &args, &env, &dir.join(format!("{name}.log")))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

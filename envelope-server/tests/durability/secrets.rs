@@ -10,7 +10,7 @@ use base64::Engine;
 use serde_json::{Value, json};
 
 use crate::pdf::client_contract;
-use crate::process::ServerProcess;
+use crate::process::{BIN, ServerProcess};
 
 async fn post(base: &str, key: &str, path: &str, idem: &str, body: Value) -> (u16, Vec<u8>) {
     let res = reqwest::Client::new()
@@ -64,7 +64,7 @@ async fn idempotency_records_keep_secrets_encrypted_and_the_data_dir_is_owner_on
     let data = tmp.path().join("data");
     let data_arg = data.to_str().unwrap().to_string();
     let log = tmp.path().join("server.log");
-    let server = ServerProcess::start(&["--data-dir", &data_arg], &log);
+    let server = ServerProcess::start(BIN, &["--data-dir", &data_arg], &log);
     let key = server.printed_test_key();
     let base = server.base.clone();
 
@@ -135,7 +135,7 @@ async fn idempotency_records_keep_secrets_encrypted_and_the_data_dir_is_owner_on
     .await;
     assert_eq!(again, (201, endpoint.clone()));
     server.kill();
-    let server = ServerProcess::start(&["--data-dir", &data_arg], &log);
+    let server = ServerProcess::start(BIN, &["--data-dir", &data_arg], &log);
     let again = post(&server.base, &key, &link_path, "link-1", json!({})).await;
     assert_eq!(again, (200, link.clone()), "after a restart");
     let again = post(
@@ -225,7 +225,7 @@ async fn a_server_with_another_idempotency_key_refuses_to_start() {
     let data = tmp.path().join("data");
     let data_arg = data.to_str().unwrap().to_string();
     let log = tmp.path().join("server.log");
-    let server = ServerProcess::start(&["--data-dir", &data_arg], &log);
+    let server = ServerProcess::start(BIN, &["--data-dir", &data_arg], &log);
     let key = server.printed_test_key();
     let body = json!({"url": "https://hooks.example.com/a", "events": ["*"]});
     let first = post(
@@ -268,6 +268,7 @@ async fn a_server_with_another_idempotency_key_refuses_to_start() {
     let copy = tmp.path().join("copy.key");
     std::fs::copy(data.join("idempotency.key"), &copy).unwrap();
     let server = ServerProcess::start(
+        BIN,
         &[
             "--data-dir",
             &data_arg,
@@ -289,6 +290,7 @@ async fn a_server_with_another_idempotency_key_refuses_to_start() {
     let a = tmp.path().join("pg-a");
     let b = tmp.path().join("pg-b");
     let server = ServerProcess::start(
+        BIN,
         &["--data-dir", a.to_str().unwrap(), "--database-url", &db],
         &tmp.path().join("pg-a.log"),
     );
@@ -401,7 +403,7 @@ async fn webhook_secrets_are_sealed_at_rest_and_still_sign() {
     let db = data.join("envelope.sqlite3");
     let log = tmp.path().join("server.log");
     let args = ["--data-dir", data_arg.as_str(), "--allow-insecure-webhooks"];
-    let server = ServerProcess::start(&args, &log);
+    let server = ServerProcess::start(BIN, &args, &log);
     let key = server.printed_test_key();
     let (status, ep) = post(
         &server.base,
@@ -458,7 +460,7 @@ async fn webhook_secrets_are_sealed_at_rest_and_still_sign() {
         store.close().await;
     }
     assert!(database_holds(&db, &legacy), "planted in the clear");
-    let server = ServerProcess::start(&args, &log);
+    let server = ServerProcess::start(BIN, &args, &log);
     let (status, env) = post(&server.base, &key, "/v1/envelopes", "env-2", create()).await;
     assert_eq!(status, 201);
     let env = serde_json::from_slice::<Value>(&env).unwrap()["id"]

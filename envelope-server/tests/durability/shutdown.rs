@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::pdf::operator_flood_pdf;
-use crate::process::{ServerProcess, send};
+use crate::process::{BIN, ServerProcess, send};
 
 /// Catches a hang; the measured time is printed and recorded in docs/ROBUSTNESS.md.
 const EXIT_LIMIT: Duration = Duration::from_secs(15);
@@ -34,7 +34,7 @@ async fn sigterm_during_a_long_inspection_exits_promptly() {
     let dir = tempfile::tempdir().unwrap();
     let data_arg = dir.path().join("data").to_str().unwrap().to_string();
     let log = dir.path().join("server.log");
-    let mut server = ServerProcess::start(&["--data-dir", &data_arg], &log);
+    let mut server = ServerProcess::start(BIN, &["--data-dir", &data_arg], &log);
     let key = server.printed_test_key();
     let pid = server.pid();
 

@@ -110,6 +110,7 @@ async fn a_hanging_account_does_not_delay_another_accounts_delivery() {
     let data_arg = data.to_str().unwrap().to_string();
     let log = tmp.path().join("server.log");
     let server = ServerProcess::start(
+        BIN,
         &["--data-dir", &data_arg, "--allow-insecure-webhooks"],
         &log,
     );
