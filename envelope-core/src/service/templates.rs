@@ -191,7 +191,10 @@ impl SigningService {
                 && let Some(first) = self
                     .inner
                     .store
-                    .get_template(&ctx.scope(), &ctx.new_id(ids::TEMPLATE, "template"))
+                    .get_template(
+                        &ctx.scope(),
+                        &TemplateId::trusted(ctx.new_id(ids::TEMPLATE, "template")),
+                    )
                     .await?
             {
                 return Ok(first.view());
@@ -260,7 +263,7 @@ impl SigningService {
         }
     }
 
-    async fn load_template(&self, ctx: &AuthContext, id: &str) -> Result<TemplateRecord> {
+    async fn load_template(&self, ctx: &AuthContext, id: &TemplateId) -> Result<TemplateRecord> {
         self.inner
             .store
             .get_template(&ctx.scope(), id)
