@@ -139,8 +139,11 @@ macro_rules! typed_id {
         ///
         /// Parse one from the API's string form with [`parse`](Self::parse) or [`str::parse`];
         /// read it back with [`as_str`](Self::as_str), `Display`, or through `Deref<Target = str>`.
+        /// Stored as the bare string too: `#[serde(transparent)]` in JSON documents and, with
+        /// feature `sql`, `#[sqlx(transparent)]` in columns, so stores bind and read it as is.
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
         #[serde(transparent)]
+        #[cfg_attr(feature = "sql", derive(sqlx::Type), sqlx(transparent))]
         pub struct $name(String);
 
         impl $name {
@@ -237,6 +240,26 @@ macro_rules! typed_id {
             }
         }
 
+        impl PartialEq<&$name> for $name {
+            fn eq(&self, other: &&$name) -> bool {
+                self.0 == other.0
+            }
+        }
+
+        impl PartialEq<$name> for &$name {
+            fn eq(&self, other: &$name) -> bool {
+                self.0 == other.0
+            }
+        }
+
+        /// SQLite point reads bind it as its text (`store/sql/inline.rs`, on rusqlite).
+        #[cfg(feature = "sql")]
+        impl rusqlite::ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                self.0.to_sql()
+            }
+        }
+
         impl PartialEq<str> for $name {
             fn eq(&self, other: &str) -> bool {
                 self.0 == other
@@ -304,6 +327,37 @@ typed_id!(
     WebhookEndpointId,
     WEBHOOK_ENDPOINT,
     "webhook_endpoint"
+);
+
+typed_id!(
+    /// An account's identifier, `acct_...`.
+    AccountId,
+    ACCOUNT,
+    "account"
+);
+typed_id!(
+    /// An API key record's identifier, `key_...` (not the secret key, which is never stored).
+    ApiKeyId,
+    API_KEY,
+    "api_key"
+);
+typed_id!(
+    /// A webhook delivery's identifier, `whd_...`: one event to one endpoint, over its attempts.
+    DeliveryId,
+    DELIVERY,
+    "webhook_delivery"
+);
+typed_id!(
+    /// A sent email's identifier, `eml_...`.
+    EmailId,
+    EMAIL,
+    "email"
+);
+typed_id!(
+    /// A copied (`cc`) recipient's identifier, `rcp_...`.
+    RecipientId,
+    RECIPIENT,
+    "recipient"
 );
 
 /// True when `s` looks like an identifier with this prefix (cheap shape check before a lookup).

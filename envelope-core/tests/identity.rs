@@ -103,7 +103,8 @@ impl World {
             account: self.test.account.id.clone(),
             mode: self.test.mode(),
         };
-        let rec = self.store.get_envelope(&scope, id).await.unwrap().unwrap();
+        let id: envelope_core::EnvelopeId = id.parse().unwrap();
+        let rec = self.store.get_envelope(&scope, &id).await.unwrap().unwrap();
         format!("{} {:?}", serde_json::to_string(&rec).unwrap(), rec)
     }
 

@@ -44,7 +44,7 @@ fn email(to: &str) -> Email {
             ]
             .concat(),
         }],
-        envelope: "env_smtp".into(),
+        envelope: "env_smtp".parse().unwrap(),
         mode: envelope_core::Mode::Test,
     }
 }

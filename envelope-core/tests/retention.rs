@@ -26,7 +26,7 @@ struct World {
     blobs: Arc<dyn BlobStore>,
     test: AuthContext,
     live: AuthContext,
-    account: String,
+    account: envelope_core::AccountId,
     /// The SQLite store and its directory (SQLite backend only).
     sql: Option<SqlStore>,
     _dir: Option<tempfile::TempDir>,
@@ -129,7 +129,11 @@ impl World {
 
     /// The blob keys an envelope holds, read from its record.
     async fn envelope_blobs(&self, ctx: &AuthContext, id: &str) -> Vec<String> {
-        let rec = self.store.get_envelope(&ctx.scope(), id).await.unwrap();
+        let rec = self
+            .store
+            .get_envelope(&ctx.scope(), &id.parse().unwrap())
+            .await
+            .unwrap();
         let rec = rec.expect("envelope record");
         [
             Some(&rec.original),
@@ -143,7 +147,11 @@ impl World {
     }
 
     async fn template_blob(&self, ctx: &AuthContext, id: &str) -> String {
-        let rec = self.store.get_template(&ctx.scope(), id).await.unwrap();
+        let rec = self
+            .store
+            .get_template(&ctx.scope(), &id.parse().unwrap())
+            .await
+            .unwrap();
         rec.expect("template record").file.blob
     }
 

@@ -740,7 +740,7 @@ mod backfill {
         /// Live, completed in 2000: its files are due for live retention.
         pub live: EnvelopeRecord,
         pub event_doc: String,
-        pub event_id: String,
+        pub event_id: envelope_core::EventId,
         pub link: FileLink,
         pub link_doc: String,
     }
@@ -786,7 +786,7 @@ mod backfill {
         Rows {
             account_doc: v3_doc(&a),
             event_doc: serde_json::to_string(&ev).unwrap(),
-            event_id: ev.id().to_string(),
+            event_id: ev.id().clone(),
             link_doc: serde_json::to_string(&link).unwrap(),
             link,
             scope,
@@ -1011,7 +1011,7 @@ async fn sqlite_events_written_before_schema_8_still_read() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("envelope.db");
     let scope = Scope {
-        account: "acct_old".into(),
+        account: "acct_old".parse().unwrap(),
         mode: Mode::Test,
     };
     let rec = fixtures::envelope(&scope);

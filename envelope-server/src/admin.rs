@@ -7,7 +7,7 @@ use std::io::Write;
 
 use envelope_core::error::BoxError;
 use envelope_core::service::{NewAccount, NewKey};
-use envelope_core::{Mode, SigningService};
+use envelope_core::{AccountId, ApiKeyId, EventId, Mode, SigningService, WebhookEndpointId};
 
 /// One admin command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,8 +122,10 @@ pub async fn run_admin(
             }
         }
         AdminCommand::SetStorageQuota { account, bytes } => {
-            admin.set_storage_quota(&account, bytes).await?;
-            let used = mib(admin.storage_used(&account).await?);
+            admin
+                .set_storage_quota(&AccountId::parse(&account)?, bytes)
+                .await?;
+            let used = mib(admin.storage_used(&AccountId::parse(&account)?).await?);
             match bytes {
                 Some(b) => writeln!(
                     out,
@@ -138,7 +140,9 @@ pub async fn run_admin(
             mode,
             daily,
         } => {
-            admin.set_email_daily_limit(&account, mode, daily).await?;
+            admin
+                .set_email_daily_limit(&AccountId::parse(&account)?, mode, daily)
+                .await?;
             let mode = mode.as_str();
             match daily {
                 Some(n) => writeln!(out, "{account}: {mode} emails limited to {n} per day")?,
@@ -149,19 +153,21 @@ pub async fn run_admin(
             }
         }
         AdminCommand::SetAllowance { account, allowance } => {
-            admin.set_allowance(&account, allowance).await?;
+            admin
+                .set_allowance(&AccountId::parse(&account)?, allowance)
+                .await?;
             writeln!(
                 out,
                 "{account}: live allowance set to {allowance} per month"
             )?;
         }
         AdminCommand::CreateKey { account, mode } => {
-            let key = admin.create_key(&account, mode).await?;
+            let key = admin.create_key(&AccountId::parse(&account)?, mode).await?;
             print_key(&key, out)?;
             writeln!(out, "Store the key now: it is not shown again.")?;
         }
         AdminCommand::ListKeys { account } => {
-            for k in admin.list_keys(&account).await? {
+            for k in admin.list_keys(&AccountId::parse(&account)?).await? {
                 let state = match k.revoked_at {
                     Some(t) => format!("revoked {t}"),
                     None => "active".into(),
@@ -178,15 +184,21 @@ pub async fn run_admin(
             }
         }
         AdminCommand::RevokeKey { account, key } => {
-            admin.revoke_key(&account, &key).await?;
+            admin
+                .revoke_key(&AccountId::parse(&account)?, &ApiKeyId::parse(&key)?)
+                .await?;
             writeln!(out, "{key} revoked")?;
         }
         AdminCommand::RevealWebhookSecret { endpoint } => {
-            let secret = admin.reveal_webhook_secret(&endpoint).await?;
+            let secret = admin
+                .reveal_webhook_secret(&WebhookEndpointId::parse(&endpoint)?)
+                .await?;
             writeln!(out, "{secret}")?;
         }
         AdminCommand::RotateWebhookSecret { endpoint } => {
-            let secret = admin.rotate_webhook_secret(&endpoint).await?;
+            let secret = admin
+                .rotate_webhook_secret(&WebhookEndpointId::parse(&endpoint)?)
+                .await?;
             writeln!(out, "{secret}")?;
             writeln!(
                 out,
@@ -194,10 +206,15 @@ pub async fn run_admin(
             )?;
         }
         AdminCommand::EventDeliveries { event } => {
-            print_deliveries(&admin.event_deliveries(&event).await?.data, out)?;
+            print_deliveries(
+                &admin.event_deliveries(&EventId::parse(&event)?).await?.data,
+                out,
+            )?;
         }
         AdminCommand::ResendEvent { event, endpoint } => {
-            let list = admin.resend_event(&event, endpoint.as_deref()).await?;
+            let list = admin
+                .resend_event(&EventId::parse(&event)?, endpoint.as_deref())
+                .await?;
             writeln!(out, "resent; deliveries of {event} now:")?;
             print_deliveries(&list.data, out)?;
         }
@@ -296,7 +313,7 @@ mod tests {
 
         let mut out = Vec::new();
         let cmd = AdminCommand::CreateKey {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
             mode: Mode::Live,
         };
         run_admin(&svc, cmd, &mut out).await.unwrap();
@@ -305,13 +322,13 @@ mod tests {
 
         let mut out = Vec::new();
         let cmd = AdminCommand::RevokeKey {
-            account: acct.id.clone(),
-            key: keys[0].id.clone(),
+            account: acct.id.to_string(),
+            key: keys[0].id.to_string(),
         };
         run_admin(&svc, cmd, &mut out).await.unwrap();
         let mut out = Vec::new();
         let cmd = AdminCommand::ListKeys {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
         };
         run_admin(&svc, cmd, &mut out).await.unwrap();
         let listed = String::from_utf8(out).unwrap();
@@ -327,7 +344,7 @@ mod tests {
         // Storage quota: set, shown by `accounts list`, cleared; unknown accounts refused.
         let mut out = Vec::new();
         let cmd = AdminCommand::SetStorageQuota {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
             bytes: Some(500 << 20),
         };
         run_admin(&svc, cmd, &mut out).await.unwrap();
@@ -342,7 +359,7 @@ mod tests {
         let listed = String::from_utf8(out).unwrap();
         assert!(listed.contains("storage 0.0 MiB of 500.0 MiB"), "{listed}");
         let cmd = AdminCommand::SetStorageQuota {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
             bytes: None,
         };
         run_admin(&svc, cmd, &mut Vec::new()).await.unwrap();
@@ -375,7 +392,7 @@ mod tests {
         );
         let mut out = Vec::new();
         let cmd = AdminCommand::SetEmailLimit {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
             mode: Mode::Live,
             daily: Some(2500),
         };
@@ -387,7 +404,7 @@ mod tests {
             "confirmation"
         );
         let cmd = AdminCommand::SetEmailLimit {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
             mode: Mode::Test,
             daily: Some(0),
         };
@@ -395,7 +412,7 @@ mod tests {
         let all = listed(svc.clone()).await;
         assert!(all.contains("emails/day test 0 live 2500"), "{all}");
         let cmd = AdminCommand::SetEmailLimit {
-            account: acct.id.clone(),
+            account: acct.id.to_string(),
             mode: Mode::Live,
             daily: None,
         };

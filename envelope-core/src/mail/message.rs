@@ -27,7 +27,7 @@ use crate::clock::Timestamp;
 ///     text: "Hello".into(),
 ///     html: None,
 ///     attachments: vec![],
-///     envelope: "env_1".into(),
+///     envelope: "env_1".parse().unwrap(),
 ///     mode: envelope_core::Mode::Test,
 /// };
 /// let date = envelope_core::Timestamp::from_millis(1_800_000_000_000).unwrap();
@@ -185,7 +185,7 @@ pub(crate) mod tests {
                 content_type: "application/pdf".into(),
                 bytes: b"%PDF-1.7\n\x00\xff\xfe binary\n%%EOF\n".to_vec(),
             }],
-            envelope: "env_123".into(),
+            envelope: crate::ids::EnvelopeId::trusted("env_123"),
             mode: crate::model::Mode::Live,
         }
     }

@@ -84,7 +84,7 @@ pub struct Email {
     /// Files attached to the message (PDFs of the envelope), in order.
     pub attachments: Vec<Attachment>,
     /// The envelope this message is about.
-    pub envelope: String,
+    pub envelope: crate::ids::EnvelopeId,
     /// The mode of that envelope: mailers that keep copies keep them under the retention of
     /// their mode ([`Mailer::forget_before`]).
     pub mode: crate::model::Mode,

@@ -4,12 +4,13 @@ use serde::{Deserialize, Serialize};
 
 use super::Mode;
 use crate::clock::Timestamp;
+use crate::ids::{AccountId, ApiKeyId};
 
 /// An account: the owner of all data, with its monthly live allowance.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Account {
     /// The account's ID, `acct_...`.
-    pub id: String,
+    pub id: AccountId,
     /// The account's display name.
     pub name: String,
     /// Live envelopes that can be sent per calendar month (UTC).
@@ -44,9 +45,9 @@ impl Account {
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct ApiKey {
     /// The key's ID, `key_...` (not the secret).
-    pub id: String,
+    pub id: ApiKeyId,
     /// The owning account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live: the mode of every object the key makes.
     pub mode: Mode,
     /// The first 12 characters of the key (`sk_test_AbCd`), safe to show.
@@ -87,7 +88,7 @@ impl ApiKey {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KeyView {
     /// The key's ID, `key_...` (not the secret).
-    pub id: String,
+    pub id: ApiKeyId,
     /// Test or live: the mode of the key.
     pub mode: Mode,
     /// The first 12 characters of the key (`sk_test_AbCd`), safe to show.
@@ -103,7 +104,7 @@ pub struct AccountView {
     /// Always `account`.
     pub object: String,
     /// The account's ID, `acct_...`.
-    pub id: String,
+    pub id: AccountId,
     /// The account's display name.
     pub name: String,
     /// `true` when asked with a live key.

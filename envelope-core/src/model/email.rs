@@ -9,6 +9,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Timestamp;
+use crate::ids::EmailId;
 
 /// What an email is for: kept in its record, and carried by the message a mailer sends
 /// (transports may tag or route by it).
@@ -98,7 +99,7 @@ impl EmailFailure {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EmailRecord {
     /// `eml_...`
-    pub id: String,
+    pub id: EmailId,
     /// What the email is for (signing request, reminder, ...).
     pub kind: EmailKind,
     /// Whom it goes to: a signer's ID (`sgn_...`).
@@ -153,7 +154,7 @@ impl EmailRecord {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SignerEmail {
     /// The email's ID, `eml_...`.
-    pub id: String,
+    pub id: EmailId,
     /// What the email is for (signing request, reminder, ...).
     pub kind: EmailKind,
     /// Where its delivery stands: `pending`, `sent`, `failed` or `canceled`.

@@ -11,6 +11,7 @@ use super::reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
 use crate::i18n::Locale;
+use crate::ids::{AccountId, RecipientId};
 use crate::ids::{EnvelopeId, SignerId, TemplateId};
 
 /// Where an envelope stands: `draft`, `sent`, `completed` or `voided`.
@@ -133,7 +134,7 @@ pub struct Signer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CcRecipient {
     /// `rcp_...`
-    pub id: String,
+    pub id: RecipientId,
     /// The recipient's name.
     pub name: String,
     /// The recipient's email address.
@@ -561,7 +562,7 @@ pub struct EnvelopeRecord {
     /// The envelope's ID, `env_...`.
     pub id: EnvelopeId,
     /// The owning account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live: the mode of the key that made it.
     pub mode: Mode,
     /// Incremented by every write; the store refuses a write whose previous version is stale.

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{Envelope, Mode};
 use crate::clock::Timestamp;
 use crate::ids::EventId;
+use crate::ids::{AccountId, SignerId};
 
 /// An event's `type`: which transition it records.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -85,7 +86,7 @@ impl EventType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SignerRef {
     /// The signer's ID, `sgn_...`.
-    pub id: String,
+    pub id: SignerId,
     /// The signer's role, as named on the envelope or template.
     pub role: String,
     /// The signer's name.
@@ -163,7 +164,7 @@ pub struct Event {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventRecord {
     /// The owning account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live: the mode of the envelope it is about.
     pub mode: Mode,
     /// The wire event.
@@ -172,7 +173,7 @@ pub struct EventRecord {
 
 impl EventRecord {
     /// The event's ID, `evt_...`.
-    pub fn id(&self) -> &str {
+    pub fn id(&self) -> &EventId {
         &self.event.id
     }
 

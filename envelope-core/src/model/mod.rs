@@ -16,6 +16,8 @@ pub mod webhook;
 
 use serde::{Deserialize, Serialize};
 
+use crate::ids::AccountId;
+
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
 pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};
 pub(crate) use envelope::declined_reason;
@@ -69,7 +71,7 @@ impl Mode {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Scope {
     /// The account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live data of that account.
     pub mode: Mode,
 }

@@ -10,6 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::clock::Timestamp;
+use crate::ids::ApiKeyId;
 
 /// Links kept in full per signer; later ones are only counted.
 pub const MAX_LINKS_KEPT: usize = 20;
@@ -49,7 +50,7 @@ pub struct IssuedLink {
     pub to: Option<String>,
     /// `api`: the ID of the API key that asked for the link (`key_...`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub api_key: Option<String>,
+    pub api_key: Option<ApiKeyId>,
     /// `api`: the client address the request came from, when known. Personal data: retention
     /// clears it with the signer's own address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,7 +133,7 @@ mod tests {
             at: Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap()
                 + chrono::Duration::seconds(n),
             to: None,
-            api_key: Some("key_1".into()),
+            api_key: Some(crate::ids::ApiKeyId::trusted("key_1")),
             ip_address: None,
         }
     }

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::{Mode, StoredFile};
 use crate::clock::Timestamp;
 use crate::field::{Field, PlacedField};
+use crate::ids::AccountId;
 use crate::ids::TemplateId;
 
 /// The wire template of decisions.md.
@@ -40,7 +41,7 @@ pub struct TemplateRecord {
     /// The template's ID, `tmpl_...`.
     pub id: TemplateId,
     /// The owning account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live: the mode of the key that made it.
     pub mode: Mode,
     /// Bumped on every change, for optimistic concurrency.

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::Mode;
 use crate::clock::Timestamp;
-use crate::ids::{self, WebhookEndpointId};
+use crate::ids::{AccountId, DeliveryId, EventId, WebhookEndpointId};
 
 /// Whether an endpoint receives deliveries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,7 +46,7 @@ pub struct WebhookEndpointRecord {
     /// The endpoint's ID, `we_...`.
     pub id: WebhookEndpointId,
     /// The owning account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live: the endpoint receives events of this mode only.
     pub mode: Mode,
     /// The HTTPS URL deliveries are POSTed to.
@@ -120,15 +120,15 @@ pub enum DeliveryStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Delivery {
     /// The delivery's ID, `whd_...`.
-    pub id: String,
+    pub id: DeliveryId,
     /// The owning account's ID, `acct_...`.
-    pub account: String,
+    pub account: AccountId,
     /// Test or live: the mode of the event and the endpoint.
     pub mode: Mode,
     /// The event's ID, `evt_...`.
-    pub event: String,
+    pub event: EventId,
     /// The endpoint's ID, `we_...`.
-    pub endpoint: String,
+    pub endpoint: WebhookEndpointId,
     /// Where the delivery stands.
     pub status: DeliveryStatus,
     /// Attempts made so far.
@@ -148,18 +148,18 @@ impl Delivery {
     /// the row a resend adds to the outbox (`SigningService::resend_event`). The stores write
     /// the same row for each subscribed endpoint when they commit an event.
     pub(crate) fn pending(
-        account: &str,
+        account: &AccountId,
         mode: Mode,
-        event: &str,
-        endpoint: &str,
+        event: &EventId,
+        endpoint: &WebhookEndpointId,
         now: Timestamp,
     ) -> Delivery {
         Delivery {
-            id: ids::new_id(ids::DELIVERY),
-            account: account.into(),
+            id: DeliveryId::new(),
+            account: account.clone(),
             mode,
-            event: event.into(),
-            endpoint: endpoint.into(),
+            event: event.clone(),
+            endpoint: endpoint.clone(),
             status: DeliveryStatus::Pending,
             attempts: 0,
             next_attempt_at: Some(now),
@@ -173,11 +173,11 @@ impl Delivery {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeliveryAttempt {
     /// The delivery's ID, `whd_...`.
-    pub delivery: String,
+    pub delivery: DeliveryId,
     /// The event's ID, `evt_...`.
-    pub event: String,
+    pub event: EventId,
     /// The endpoint's ID, `we_...`.
-    pub endpoint: String,
+    pub endpoint: WebhookEndpointId,
     /// 1 for the first attempt.
     pub number: u32,
     /// When the attempt started.

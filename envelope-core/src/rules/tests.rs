@@ -45,7 +45,7 @@ fn signer(i: u32, order: u32) -> SignerRecord {
 pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> EnvelopeRecord {
     EnvelopeRecord {
         id: "env_1".parse().unwrap(),
-        account: "acct_1".into(),
+        account: crate::ids::AccountId::trusted("acct_1"),
         mode: Mode::Test,
         version: 1,
         status,

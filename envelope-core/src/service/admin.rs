@@ -3,7 +3,7 @@
 
 use super::SigningService;
 use crate::error::{Error, Result};
-use crate::ids;
+use crate::ids::{self, AccountId, ApiKeyId, EventId, WebhookEndpointId};
 use crate::model::{Account, ApiKey, Mode};
 
 /// A key as created: the clear secret exists only here.
@@ -41,11 +41,11 @@ pub struct Admin<'a> {
     pub(crate) svc: &'a SigningService,
 }
 
-fn make_key(account: &str, mode: Mode, now: crate::clock::Timestamp) -> NewKey {
+fn make_key(account: &AccountId, mode: Mode, now: crate::clock::Timestamp) -> NewKey {
     let secret = format!("sk_{}_{}", mode.as_str(), ids::random_base62(32));
     let key = ApiKey {
-        id: ids::new_id(ids::API_KEY),
-        account: account.to_string(),
+        id: ApiKeyId::new(),
+        account: account.clone(),
         mode,
         prefix: secret.chars().take(12).collect(),
         hash: ids::digest(&secret),
@@ -61,7 +61,7 @@ impl Admin<'_> {
         super::params::check_text("name", name, 200)?;
         let now = self.svc.now();
         let account = Account {
-            id: ids::new_id(ids::ACCOUNT),
+            id: AccountId::new(),
             name: name.trim().to_string(),
             monthly_allowance: self.svc.inner.settings.default_monthly_allowance,
             created_at: now,
@@ -96,7 +96,7 @@ impl Admin<'_> {
         Ok(self.svc.inner.store.list_accounts().await?)
     }
 
-    async fn account(&self, id: &str) -> Result<Account> {
+    async fn account(&self, id: &AccountId) -> Result<Account> {
         self.svc
             .inner
             .store
@@ -107,7 +107,7 @@ impl Admin<'_> {
 
     /// Creates a new key of `mode` for `account` and returns it with its secret; `not_found` if the
     /// account does not exist.
-    pub async fn create_key(&self, account: &str, mode: Mode) -> Result<NewKey> {
+    pub async fn create_key(&self, account: &AccountId, mode: Mode) -> Result<NewKey> {
         let account = self.account(account).await?;
         let key = make_key(&account.id, mode, self.svc.now());
         self.svc.inner.store.insert_api_key(&key.key).await?;
@@ -116,14 +116,14 @@ impl Admin<'_> {
 
     /// Lists the keys of `account`, revoked ones included, without their secrets; `not_found` if
     /// the account does not exist.
-    pub async fn list_keys(&self, account: &str) -> Result<Vec<ApiKey>> {
+    pub async fn list_keys(&self, account: &AccountId) -> Result<Vec<ApiKey>> {
         let account = self.account(account).await?;
         Ok(self.svc.inner.store.list_api_keys(&account.id).await?)
     }
 
     /// Revokes a key: requests with it get `invalid_api_key`, at once in this process and
     /// within `Settings::key_cache_ttl` in every other one (docs/API.md, "Revoking keys").
-    pub async fn revoke_key(&self, account: &str, key_id: &str) -> Result<()> {
+    pub async fn revoke_key(&self, account: &AccountId, key_id: &ApiKeyId) -> Result<()> {
         if self
             .svc
             .inner
@@ -139,7 +139,7 @@ impl Admin<'_> {
     }
 
     /// Sets the monthly envelope allowance of `account`; `not_found` if the account does not exist.
-    pub async fn set_allowance(&self, account: &str, allowance: u32) -> Result<()> {
+    pub async fn set_allowance(&self, account: &AccountId, allowance: u32) -> Result<()> {
         if self
             .svc
             .inner
@@ -156,7 +156,7 @@ impl Admin<'_> {
 
     /// Sets the account's storage quota in bytes (`None`: no limit). Creates that would take
     /// the account past it are refused (`storage_quota_exceeded`); what it stores already stays.
-    pub async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> Result<()> {
+    pub async fn set_storage_quota(&self, account: &AccountId, quota: Option<u64>) -> Result<()> {
         if self
             .svc
             .inner
@@ -177,7 +177,7 @@ impl Admin<'_> {
     /// day count towards it. `not_found` if the account does not exist.
     pub async fn set_email_daily_limit(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: crate::model::Mode,
         limit: Option<u32>,
     ) -> Result<()> {
@@ -196,14 +196,14 @@ impl Admin<'_> {
     }
 
     /// Bytes of PDFs the account's records hold (each file once, test and live data alike).
-    pub async fn storage_used(&self, account: &str) -> Result<u64> {
+    pub async fn storage_used(&self, account: &AccountId) -> Result<u64> {
         let account = self.account(account).await?;
         Ok(self.svc.inner.store.storage_used(&account.id).await?)
     }
 
     /// Gives a webhook endpoint a new secret; the old one keeps signing (as a second `v1`) for
     /// 24 hours so receivers can switch without losing deliveries. Returns the new secret.
-    pub async fn rotate_webhook_secret(&self, endpoint: &str) -> Result<String> {
+    pub async fn rotate_webhook_secret(&self, endpoint: &WebhookEndpointId) -> Result<String> {
         let store = &self.svc.inner.store;
         let mut ep = store
             .find_webhook_endpoint(endpoint)
@@ -223,7 +223,7 @@ impl Admin<'_> {
     /// The deliveries of an event, found by its ID alone.
     pub async fn event_deliveries(
         &self,
-        event: &str,
+        event: &EventId,
     ) -> Result<crate::model::List<super::DeliveryView>> {
         let scope = self.event_scope(event).await?;
         self.svc.event_deliveries_in(&scope, event).await
@@ -232,14 +232,14 @@ impl Admin<'_> {
     /// Resends an event (to one endpoint, or to every subscribed one), found by its ID alone.
     pub async fn resend_event(
         &self,
-        event: &str,
+        event: &EventId,
         endpoint: Option<&str>,
     ) -> Result<crate::model::List<super::DeliveryView>> {
         let scope = self.event_scope(event).await?;
         self.svc.resend_event_in(&scope, event, endpoint).await
     }
 
-    async fn event_scope(&self, event: &str) -> Result<crate::model::Scope> {
+    async fn event_scope(&self, event: &EventId) -> Result<crate::model::Scope> {
         let ev = self
             .svc
             .inner
@@ -254,7 +254,7 @@ impl Admin<'_> {
     }
 
     /// The signing secret of a webhook endpoint (its record keeps it sealed).
-    pub async fn reveal_webhook_secret(&self, endpoint: &str) -> Result<String> {
+    pub async fn reveal_webhook_secret(&self, endpoint: &WebhookEndpointId) -> Result<String> {
         let ep = self
             .svc
             .inner

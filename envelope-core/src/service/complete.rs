@@ -595,7 +595,7 @@ fn audit_trail(
         cc: rec
             .cc
             .iter()
-            .map(|c| (c.id.clone(), c.name.clone(), c.email.clone()))
+            .map(|c| (c.id.to_string(), c.name.clone(), c.email.clone()))
             .collect(),
         events,
         original_sha256: rec.original.sha256.clone(),

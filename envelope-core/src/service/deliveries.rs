@@ -7,6 +7,7 @@ use super::{AuthContext, ListParams, SigningService, WebhookWorker, WorkerSettin
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EventId;
+use crate::ids::{DeliveryId, WebhookEndpointId};
 use crate::model::{DeliveryAttempt, DeliveryStatus, EndpointStatus, List, Scope, WebhookDelivery};
 use crate::store::{Listed, PageRequest};
 use std::sync::Arc;
@@ -30,13 +31,13 @@ pub struct AttemptView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeliveryView {
     /// The delivery's ID.
-    pub id: String,
+    pub id: DeliveryId,
     /// Always `webhook_delivery`.
     pub object: String,
     /// The ID of the event delivered.
-    pub event: String,
+    pub event: EventId,
     /// The ID of the webhook endpoint it is delivered to.
-    pub endpoint: String,
+    pub endpoint: WebhookEndpointId,
     /// `pending`, `delivered` or `failed`.
     pub status: DeliveryStatus,
     /// Every attempt made so far, oldest first.
@@ -73,7 +74,6 @@ impl SigningService {
         list: &ListParams,
     ) -> Result<List<DeliveryView>> {
         let scope = ctx.scope();
-        let event = event.as_str();
         self.inner
             .store
             .get_event(&scope, event)
@@ -114,7 +114,7 @@ impl SigningService {
     pub(crate) async fn event_deliveries_in(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> Result<List<DeliveryView>> {
         let scope = scope.clone();
         self.inner
@@ -166,7 +166,7 @@ impl SigningService {
     pub(crate) async fn resend_event_in(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
         endpoint: Option<&str>,
     ) -> Result<List<DeliveryView>> {
         let scope = scope.clone();
@@ -177,24 +177,26 @@ impl SigningService {
             .await?
             .ok_or_else(|| Error::not_found("event", event))?;
         let now = self.now();
-        let targets: Vec<String> = match endpoint {
+        let targets: Vec<WebhookEndpointId> = match endpoint {
             Some(id) => {
+                let missing = || Error::NotFound {
+                    resource: "webhook_endpoint",
+                    id: id.chars().take(80).collect(),
+                    param: Some("endpoint".into()),
+                };
+                let id = WebhookEndpointId::parse(id).map_err(|_| missing())?;
                 let ep = self
                     .inner
                     .store
-                    .get_webhook_endpoint(&scope, id)
+                    .get_webhook_endpoint(&scope, &id)
                     .await?
-                    .ok_or_else(|| Error::NotFound {
-                        resource: "webhook_endpoint",
-                        id: id.chars().take(80).collect(),
-                        param: Some("endpoint".into()),
-                    })?;
+                    .ok_or_else(missing)?;
                 if ep.status != EndpointStatus::Enabled {
                     return Err(Error::state(
                         "The endpoint is disabled; enable it before resending.",
                     ));
                 }
-                vec![ep.id.to_string()]
+                vec![ep.id]
             }
             None => {
                 let mut all = Vec::new();
@@ -217,7 +219,7 @@ impl SigningService {
                         items
                             .into_iter()
                             .filter(|e| e.subscribes_to(ev.event.kind.as_str()))
-                            .map(|e| e.id.into_string()),
+                            .map(|e| e.id),
                     );
                     if !more {
                         break;

@@ -13,7 +13,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
 use crate::i18n::Locale;
-use crate::ids::{self, EnvelopeId};
+use crate::ids::{self, EnvelopeId, RecipientId, TemplateId};
 use crate::model::{
     CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, MoreDocument,
     Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
@@ -752,7 +752,10 @@ impl SigningService {
                 && let Some(first) = self
                     .inner
                     .store
-                    .get_envelope(&scope, &ctx.new_id(ids::ENVELOPE, "envelope"))
+                    .get_envelope(
+                        &scope,
+                        &EnvelopeId::trusted(ctx.new_id(ids::ENVELOPE, "envelope")),
+                    )
                     .await?
             {
                 return Ok(first.view());
@@ -769,17 +772,19 @@ impl SigningService {
         let (mut fields, mut roles, pages, template, default_name, source) =
             match (&p.template, first) {
                 (Some(id), _) => {
+                    let missing = || Error::NotFound {
+                        resource: "template",
+                        id: id.clone(),
+                        param: Some("template".into()),
+                    };
+                    let tid = TemplateId::parse(id).map_err(|_| missing())?;
                     let t = self
                         .inner
                         .store
-                        .get_template(&scope, id)
+                        .get_template(&scope, &tid)
                         .await?
                         .filter(|t| !t.archived)
-                        .ok_or_else(|| Error::NotFound {
-                            resource: "template",
-                            id: id.clone(),
-                            param: Some("template".into()),
-                        })?;
+                        .ok_or_else(missing)?;
                     let pages = t
                         .page_sizes
                         .iter()
@@ -907,7 +912,7 @@ impl SigningService {
                 .iter()
                 .enumerate()
                 .map(|(i, c)| CcRecipient {
-                    id: ctx.new_id(ids::RECIPIENT, &format!("cc{i}")),
+                    id: RecipientId::trusted(ctx.new_id(ids::RECIPIENT, &format!("cc{i}"))),
                     name: c.name.trim().to_string(),
                     email: c.email.trim().to_string(),
                 })
@@ -1014,9 +1019,12 @@ impl SigningService {
         list: &super::ListParams,
         template: Option<&str>,
     ) -> Result<List<Envelope>> {
-        let filter = EnvelopeFilter {
-            template: template.map(str::to_string),
+        // A template filter that is not a template ID names no template: no envelope matches.
+        let template = match template.map(TemplateId::parse).transpose() {
+            Ok(template) => template,
+            Err(_) => return Ok(List::new("/v1/envelopes", Vec::new(), false)),
         };
+        let filter = EnvelopeFilter { template };
         let (items, has_more) = paging::page(list, "envelope", async |page| {
             self.inner
                 .store

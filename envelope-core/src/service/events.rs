@@ -20,7 +20,7 @@ pub(crate) fn record(
     let signer = signer.map(|i| {
         let s = &rec.signers[i].signer;
         SignerRef {
-            id: s.id.to_string(),
+            id: s.id.clone(),
             role: s.role.clone(),
             name: s.name.clone(),
             email: s.email.clone(),

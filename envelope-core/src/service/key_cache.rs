@@ -111,14 +111,14 @@ impl KeyCache {
     }
 
     /// Drops the key with this ID (revoked in this process).
-    pub(crate) fn forget_key(&self, key_id: &str) {
+    pub(crate) fn forget_key(&self, key_id: &crate::ids::ApiKeyId) {
         let mut entries = self.lock();
         self.epoch.fetch_add(1, Ordering::AcqRel);
         entries.retain(|_, e| e.key.id != key_id);
     }
 
     /// Drops every key of the account (its settings changed in this process).
-    pub(crate) fn forget_account(&self, account: &str) {
+    pub(crate) fn forget_account(&self, account: &crate::ids::AccountId) {
         let mut entries = self.lock();
         self.epoch.fetch_add(1, Ordering::AcqRel);
         entries.retain(|_, e| e.account.id != account);
@@ -140,8 +140,8 @@ mod tests {
         let at = Timestamp::from_millis(0).unwrap();
         (
             ApiKey {
-                id: id.into(),
-                account: account.into(),
+                id: crate::ids::ApiKeyId::trusted(id),
+                account: crate::ids::AccountId::trusted(account),
                 mode: Mode::Test,
                 prefix: "sk_test_AbCd".into(),
                 hash: format!("hash-{id}"),
@@ -149,7 +149,7 @@ mod tests {
                 revoked_at: None,
             },
             Account {
-                id: account.into(),
+                id: crate::ids::AccountId::trusted(account),
                 name: "Acme".into(),
                 monthly_allowance: 10,
                 created_at: at,
@@ -166,7 +166,10 @@ mod tests {
         let (k, a) = key("key_1", "acct_1");
         assert!(cache.get(&k.hash).is_none());
         cache.put(cache.begin(), &k, &a);
-        assert_eq!(cache.get(&k.hash).map(|(k, _)| k.id), Some("key_1".into()));
+        assert_eq!(
+            cache.get(&k.hash).map(|(k, _)| k.id),
+            Some(crate::ids::ApiKeyId::trusted("key_1"))
+        );
         std::thread::sleep(Duration::from_millis(60));
         assert!(cache.get(&k.hash).is_none(), "an entry outlived its ttl");
     }
@@ -189,10 +192,10 @@ mod tests {
         let (k2, a2) = key("key_2", "acct_2");
         cache.put(cache.begin(), &k1, &a1);
         cache.put(cache.begin(), &k2, &a2);
-        cache.forget_key("key_1");
+        cache.forget_key(&crate::ids::ApiKeyId::trusted("key_1"));
         assert!(cache.get(&k1.hash).is_none());
         assert!(cache.get(&k2.hash).is_some());
-        cache.forget_account("acct_2");
+        cache.forget_account(&crate::ids::AccountId::trusted("acct_2"));
         assert!(cache.get(&k2.hash).is_none());
     }
 
@@ -202,7 +205,7 @@ mod tests {
         let (k, a) = key("key_1", "acct_1");
         // The read saw the key unrevoked; the revocation lands before its answer is put.
         let lookup = cache.begin();
-        cache.forget_key("key_1");
+        cache.forget_key(&crate::ids::ApiKeyId::trusted("key_1"));
         cache.put(lookup, &k, &a);
         assert!(cache.get(&k.hash).is_none(), "a stale answer was put back");
     }

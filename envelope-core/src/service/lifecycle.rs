@@ -300,7 +300,7 @@ impl SigningService {
     pub(crate) async fn load_envelope(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
     ) -> Result<EnvelopeRecord> {
         let rec = self
             .inner
@@ -393,7 +393,7 @@ impl SigningService {
     pub(crate) async fn transition<T>(
         &self,
         ctx: &AuthContext,
-        id: &str,
+        id: &EnvelopeId,
         f: impl Fn(&mut EnvelopeRecord, Timestamp) -> Result<Change<T>>,
     ) -> Result<(EnvelopeRecord, T)> {
         for _ in 0..MAX_ATTEMPTS {
@@ -667,7 +667,7 @@ impl SigningService {
             via: LinkVia::Api,
             at: now,
             to: None,
-            api_key: Some(ctx.key.id.to_string()),
+            api_key: Some(ctx.key.id.clone()),
             ip_address: ctx.ip_address.clone(),
         };
         let signer_id = link.signer.clone();
@@ -703,8 +703,8 @@ impl SigningService {
                 token_hash: ids::digest(&token),
                 account: rec.account.clone(),
                 mode: rec.mode,
-                envelope: rec.id.to_string(),
-                signer: rec.signers[i].signer.id.to_string(),
+                envelope: rec.id.clone(),
+                signer: rec.signers[i].signer.id.clone(),
                 created_at: now,
                 expires_at,
                 issued_via: Some(via),
@@ -779,7 +779,7 @@ impl SigningService {
                 let of = super::ArchiveOf {
                     account: rec.account.clone(),
                     mode: rec.mode,
-                    envelope: rec.id.to_string(),
+                    envelope: rec.id.clone(),
                 };
                 Ok(super::Download::Archive {
                     file_name: archive_name(&rec),
@@ -810,7 +810,7 @@ impl SigningService {
                 archive: Some(super::ArchiveOf {
                     account: rec.account.clone(),
                     mode: rec.mode,
-                    envelope: rec.id.to_string(),
+                    envelope: rec.id.clone(),
                 }),
             })
             .await?;

@@ -8,7 +8,7 @@ use super::email_content::{self as content, Content, Context};
 use crate::clock::Timestamp;
 use crate::error::Result;
 use crate::i18n::Lang;
-use crate::ids;
+use crate::ids::EmailId;
 use crate::mail::{Attachment, Email, EmailKind, Mailbox};
 use crate::model::{
     CcRecipient, Delivery, EmailRecord, EmailStatus, EnvelopeRecord, EnvelopeStatus, SignerStatus,
@@ -69,7 +69,7 @@ pub(crate) fn emails_for(
             out.push((EmailKind::Code, s.signer.id.to_string()));
         }
     }
-    let copies = next.cc.iter().map(|c| c.id.clone());
+    let copies = next.cc.iter().map(|c| c.id.to_string());
     if became(EnvelopeStatus::Voided) {
         for s in next.signers.iter().filter(|_| to_signers) {
             if s.sent_at.is_some() && s.signer.status != SignerStatus::Declined {
@@ -109,7 +109,7 @@ pub(crate) fn queue_emails(
     next: &mut EnvelopeRecord,
     now: Timestamp,
     lease_until: Timestamp,
-) -> Vec<String> {
+) -> Vec<EmailId> {
     let mut ids = Vec::new();
     for (kind, signer) in emails_for(prev, next) {
         if carries_link(kind) {
@@ -133,7 +133,7 @@ pub(crate) fn queue_emails(
                 e.last_error = Some("superseded by a newer code".into());
             }
         }
-        let id = ids::new_id(ids::EMAIL);
+        let id = EmailId::new();
         next.emails.push(EmailRecord {
             id: id.clone(),
             kind,
@@ -218,7 +218,7 @@ impl SigningService {
             text: c.text,
             html: Some(c.html),
             attachments: vec![],
-            envelope: rec.id.to_string(),
+            envelope: rec.id.clone(),
             mode: rec.mode,
         }
     }
@@ -367,7 +367,7 @@ impl SigningService {
             text: c.text,
             html: Some(c.html),
             attachments,
-            envelope: rec.id.to_string(),
+            envelope: rec.id.clone(),
             mode: rec.mode,
         }))
     }
@@ -449,7 +449,7 @@ mod tests {
         };
         EnvelopeRecord {
             id: "env_1".parse().unwrap(),
-            account: "acct_1".into(),
+            account: crate::ids::AccountId::trusted("acct_1"),
             mode: Mode::Test,
             version: 1,
             status: EnvelopeStatus::Sent,
@@ -535,7 +535,7 @@ mod tests {
         let mut out = Vec::new();
         for &(kind, i) in emails {
             let queued = EmailRecord {
-                id: ids::new_id(ids::EMAIL),
+                id: crate::ids::EmailId::new(),
                 kind,
                 recipient: rec.signers[i].signer.id.to_string(),
                 status: EmailStatus::Pending,
@@ -614,7 +614,7 @@ mod tests {
 
         // A carbon copy hears of the end, whatever the delivery, and nothing before.
         let cc = CcRecipient {
-            id: "rcp_x".into(),
+            id: crate::ids::RecipientId::trusted("rcp_x"),
             name: "Carl".into(),
             email: "carl@example.com".into(),
         };
@@ -733,7 +733,7 @@ mod tests {
             rec.mode = mode;
             rec.signers[0].sent_at = Some(rec.created_at);
             rec.cc = vec![CcRecipient {
-                id: "rcp_x".into(),
+                id: crate::ids::RecipientId::trusted("rcp_x"),
                 name: "Carl".into(),
                 email: "carl@example.com".into(),
             }];
@@ -750,7 +750,7 @@ mod tests {
             .await;
             for kind in [Voided, Completed] {
                 let queued = EmailRecord {
-                    id: ids::new_id(ids::EMAIL),
+                    id: crate::ids::EmailId::new(),
                     kind,
                     recipient: "rcp_x".into(),
                     status: EmailStatus::Pending,
@@ -799,7 +799,7 @@ mod tests {
         let mut rec = record(&["Ann"]);
         rec.status = EnvelopeStatus::Voided;
         let queued = EmailRecord {
-            id: "eml_1".into(),
+            id: crate::ids::EmailId::trusted("eml_1"),
             kind: EmailKind::SigningRequest,
             recipient: rec.signers[0].signer.id.to_string(),
             status: EmailStatus::Pending,

@@ -161,7 +161,7 @@ mod tests {
             via: LinkVia::Api,
             at: t(5),
             to: None,
-            api_key: Some("key_abc".into()),
+            api_key: Some(crate::ids::ApiKeyId::trusted("key_abc")),
             ip_address: Some("203.0.113.7".into()),
         });
         s.links_not_kept.api = 3;

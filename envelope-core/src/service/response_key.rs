@@ -268,7 +268,7 @@ mod tests {
 
     fn scope(account: &str) -> Scope {
         Scope {
-            account: account.into(),
+            account: crate::ids::AccountId::trusted(account),
             mode: Mode::Test,
         }
     }

@@ -192,7 +192,10 @@ impl SigningService {
                 && let Some(first) = self
                     .inner
                     .store
-                    .get_template(&ctx.scope(), &ctx.new_id(ids::TEMPLATE, "template"))
+                    .get_template(
+                        &ctx.scope(),
+                        &TemplateId::trusted(ctx.new_id(ids::TEMPLATE, "template")),
+                    )
                     .await?
             {
                 return Ok(first.view());
@@ -261,7 +264,7 @@ impl SigningService {
         }
     }
 
-    async fn load_template(&self, ctx: &AuthContext, id: &str) -> Result<TemplateRecord> {
+    async fn load_template(&self, ctx: &AuthContext, id: &TemplateId) -> Result<TemplateRecord> {
         self.inner
             .store
             .get_template(&ctx.scope(), id)

@@ -271,7 +271,11 @@ impl SigningService {
         Ok(n)
     }
 
-    async fn load_endpoint(&self, ctx: &AuthContext, id: &str) -> Result<WebhookEndpointRecord> {
+    async fn load_endpoint(
+        &self,
+        ctx: &AuthContext,
+        id: &WebhookEndpointId,
+    ) -> Result<WebhookEndpointRecord> {
         self.inner
             .store
             .get_webhook_endpoint(&ctx.scope(), id)

@@ -23,23 +23,24 @@ pub trait AccountStore: Send + Sync + 'static {
     /// Inserts an account with its first keys, atomically.
     async fn insert_account(&self, account: &Account, keys: &[ApiKey]) -> StoreResult<()>;
     /// The account with this ID; `None` when there is none.
-    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>>;
+    async fn get_account(&self, id: &AccountId) -> StoreResult<Option<Account>>;
     /// All accounts, oldest first.
     async fn list_accounts(&self) -> StoreResult<Vec<Account>>;
     /// Sets the monthly live allowance; false when no such account.
-    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool>;
+    async fn set_allowance(&self, account: &AccountId, allowance: u32) -> StoreResult<bool>;
     /// Live signatures used by the account in the period (`YYYY-MM`).
-    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32>;
+    async fn usage(&self, account: &AccountId, period: &str) -> StoreResult<u32>;
     /// Sets (or, with `None`, removes) the account's storage quota in bytes; false when no such
     /// account.
-    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool>;
+    async fn set_storage_quota(&self, account: &AccountId, quota: Option<u64>)
+    -> StoreResult<bool>;
     /// Bytes of the blobs the account's records hold (each blob once).
-    async fn storage_used(&self, account: &str) -> StoreResult<u64>;
+    async fn storage_used(&self, account: &AccountId) -> StoreResult<u64>;
     /// Sets (or, with `None`, removes) the account's own daily email budget in `mode`
     /// ([`Account::email_daily_limit`]); false when no such account.
     async fn set_email_daily_limit(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: Mode,
         limit: Option<u32>,
     ) -> StoreResult<bool>;
@@ -71,8 +72,12 @@ pub trait ApiKeyStore: AccountStore {
         Ok(self.get_account(&key.account).await?.map(|a| (key, a)))
     }
     /// Every key of the account, revoked or not; empty for an unknown account.
-    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>>;
+    async fn list_api_keys(&self, account: &AccountId) -> StoreResult<Vec<ApiKey>>;
     /// Marks a key revoked; false when the account has no such unrevoked key.
-    async fn revoke_api_key(&self, account: &str, key_id: &str, at: Timestamp)
-    -> StoreResult<bool>;
+    async fn revoke_api_key(
+        &self,
+        account: &AccountId,
+        key_id: &ApiKeyId,
+        at: Timestamp,
+    ) -> StoreResult<bool>;
 }

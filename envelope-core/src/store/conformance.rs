@@ -55,7 +55,9 @@ use super::{
     AllowanceDebit, BlobInfo, BlobStore, EnvelopeFilter, IdempotencyBegin, Listed, PageRequest,
     PurgeBefore, Store, StoreError, StoredResponse,
 };
-use crate::ids::EnvelopeId;
+use crate::ids::{
+    AccountId, ApiKeyId, DeliveryId, EnvelopeId, EventId, TemplateId, WebhookEndpointId,
+};
 use crate::model::{
     DeliveryStatus, EndpointStatus, EnvelopeRecord, EnvelopeStatus, EventType, Mode, Scope,
 };

@@ -69,7 +69,11 @@ pub trait EnvelopeStore: Send + Sync + 'static {
     async fn erase_envelope(&self, envelope: &EnvelopeRecord) -> StoreResult<()>;
     /// The envelope with this ID in `scope`; `None` when it does not exist or belongs to another
     /// scope.
-    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>>;
+    async fn get_envelope(
+        &self,
+        scope: &Scope,
+        id: &EnvelopeId,
+    ) -> StoreResult<Option<EnvelopeRecord>>;
     /// A page of the scope's envelopes that pass `filter`, newest first, after the
     /// `starting_after` cursor; [`Listed::UnknownCursor`] when the cursor names no envelope in
     /// scope.
@@ -91,7 +95,7 @@ pub trait EnvelopeStore: Send + Sync + 'static {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AllowanceDebit {
     /// The account whose allowance is debited.
-    pub account: String,
+    pub account: AccountId,
     /// `YYYY-MM` (UTC).
     pub period: String,
     /// The account's monthly live allowance: the debit applies only while the period's usage is
@@ -103,5 +107,5 @@ pub struct AllowanceDebit {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct EnvelopeFilter {
     /// Only envelopes made from the template with this ID; `None` lists every envelope.
-    pub template: Option<String>,
+    pub template: Option<TemplateId>,
 }

@@ -18,9 +18,9 @@ use super::*;
 pub trait EventStore: Send + Sync + 'static {
     /// The event with this ID in `scope`; `None` when it does not exist or belongs to another
     /// scope.
-    async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>>;
+    async fn get_event(&self, scope: &Scope, id: &EventId) -> StoreResult<Option<EventRecord>>;
     /// Looks an event up by ID alone (admin operations).
-    async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>>;
+    async fn find_event(&self, id: &EventId) -> StoreResult<Option<EventRecord>>;
     /// A page of the scope's events, of type `kind` when given, newest first, after the
     /// `starting_after` cursor; [`Listed::UnknownCursor`] when the cursor names no event in scope.
     async fn list_events(

@@ -37,13 +37,13 @@ pub struct SigningToken {
     /// stored.
     pub token_hash: String,
     /// The account of the envelope the link opens.
-    pub account: String,
+    pub account: AccountId,
     /// The mode (test or live) of the envelope the link opens.
     pub mode: crate::model::Mode,
     /// The ID of the envelope the link opens.
-    pub envelope: String,
+    pub envelope: EnvelopeId,
     /// The ID of the signer the link is for.
-    pub signer: String,
+    pub signer: SignerId,
     /// When the link was made.
     pub created_at: Timestamp,
     /// When the link stops working.
@@ -59,11 +59,11 @@ pub struct SigningToken {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ArchiveOf {
     /// The account of the envelope.
-    pub account: String,
+    pub account: AccountId,
     /// The mode (test or live) of the envelope.
     pub mode: crate::model::Mode,
     /// The ID of the envelope whose files the ZIP holds.
-    pub envelope: String,
+    pub envelope: EnvelopeId,
 }
 
 /// A download link, stored by the SHA-256 of its token.

@@ -93,6 +93,9 @@ pub use webhooks::WebhookStore;
 
 use crate::clock::Timestamp;
 use crate::error::BoxError;
+use crate::ids::{
+    AccountId, ApiKeyId, EnvelopeId, EventId, SignerId, TemplateId, WebhookEndpointId,
+};
 use crate::model::{
     Account, ApiKey, DeliveryAttempt, DeliveryNext, DueDelivery, EnvelopeRecord, EventRecord,
     EventType, Mode, Scope, TemplateRecord, WebhookDelivery, WebhookEndpointRecord,

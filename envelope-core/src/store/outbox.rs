@@ -59,7 +59,7 @@ pub trait OutboxStore: Send + Sync + 'static {
     /// several processes never pass it together.
     async fn take_email(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: Mode,
         day: &str,
         default_limit: Option<u32>,
@@ -76,16 +76,16 @@ pub struct ClaimLimits<'a> {
     /// Deliveries of one endpoint.
     pub per_endpoint: usize,
     /// Endpoints with attempts still running in the caller: none of theirs are claimed.
-    pub busy_endpoints: &'a [String],
+    pub busy_endpoints: &'a [WebhookEndpointId],
     /// Deliveries of one account, counting those still running in the caller.
     pub per_account: usize,
     /// Attempts still running in the caller, per account.
-    pub busy_accounts: &'a [(String, usize)],
+    pub busy_accounts: &'a [(AccountId, usize)],
 }
 
 impl ClaimLimits<'_> {
     /// How many more deliveries `account` may take in this claim.
-    pub fn account_room(&self, account: &str) -> usize {
+    pub fn account_room(&self, account: &AccountId) -> usize {
         let busy = self
             .busy_accounts
             .iter()
@@ -95,11 +95,11 @@ impl ClaimLimits<'_> {
     }
 
     /// Accounts with no room left.
-    pub fn full_accounts(&self) -> impl Iterator<Item = &str> {
+    pub fn full_accounts(&self) -> impl Iterator<Item = &AccountId> {
         self.busy_accounts
             .iter()
             .filter(|(_, n)| *n >= self.per_account)
-            .map(|(a, _)| a.as_str())
+            .map(|(a, _)| a)
     }
 }
 

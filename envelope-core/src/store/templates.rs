@@ -28,7 +28,11 @@ pub trait TemplateStore: Send + Sync + 'static {
     async fn insert_template(&self, template: &TemplateRecord) -> StoreResult<()>;
     /// The template with this ID in `scope`, archived or not; `None` when it does not exist or
     /// belongs to another scope.
-    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>>;
+    async fn get_template(
+        &self,
+        scope: &Scope,
+        id: &TemplateId,
+    ) -> StoreResult<Option<TemplateRecord>>;
     /// Writes `template` if the stored version is `template.version - 1`.
     async fn update_template(&self, template: &TemplateRecord) -> StoreResult<()>;
     /// Templates that are not archived.

@@ -27,15 +27,22 @@ pub trait WebhookStore: Send + Sync + 'static {
     async fn get_webhook_endpoint(
         &self,
         scope: &Scope,
-        id: &str,
+        id: &WebhookEndpointId,
     ) -> StoreResult<Option<WebhookEndpointRecord>>;
     /// Looks an endpoint up by ID alone (admin operations).
-    async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>>;
+    async fn find_webhook_endpoint(
+        &self,
+        id: &WebhookEndpointId,
+    ) -> StoreResult<Option<WebhookEndpointRecord>>;
     /// Replaces the stored endpoint with the same ID, last write wins (endpoints carry no version);
     /// [`StoreError::Conflict`] when there is no such endpoint.
     async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()>;
     /// False when there was no such endpoint in scope.
-    async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool>;
+    async fn delete_webhook_endpoint(
+        &self,
+        scope: &Scope,
+        id: &WebhookEndpointId,
+    ) -> StoreResult<bool>;
     /// A page of the scope's endpoints, newest first, after the `starting_after` cursor;
     /// [`Listed::UnknownCursor`] when the cursor names no endpoint in scope.
     async fn list_webhook_endpoints(
@@ -47,7 +54,7 @@ pub trait WebhookStore: Send + Sync + 'static {
     async fn deliveries_for_event(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> StoreResult<Vec<WebhookDelivery>>;
     /// A page of one event's deliveries, oldest first, each with its attempts (oldest first),
     /// after the `starting_after` cursor (a delivery of this event);
@@ -56,13 +63,13 @@ pub trait WebhookStore: Send + Sync + 'static {
     async fn event_deliveries_page(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
         page: &PageRequest,
     ) -> StoreResult<Listed<(WebhookDelivery, Vec<DeliveryAttempt>)>>;
     /// Attempts of one event's deliveries, oldest first.
     async fn delivery_attempts(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> StoreResult<Vec<DeliveryAttempt>>;
 }

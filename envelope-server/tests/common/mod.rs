@@ -57,7 +57,7 @@ pub struct TestServer {
     pub base: String,
     pub svc: SigningService,
     pub client: reqwest::Client,
-    pub account: String,
+    pub account: envelope_core::AccountId,
     pub test_key: String,
     pub live_key: String,
     shutdown: Option<oneshot::Sender<()>>,

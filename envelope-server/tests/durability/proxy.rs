@@ -130,10 +130,14 @@ async fn sign_with_headers(env: &[(&str, &str)], headers: &[(&str, &str)]) -> Tr
         .await
         .unwrap();
     let scope = Scope {
-        account: account["id"].as_str().unwrap().to_string(),
+        account: account["id"].as_str().unwrap().parse().unwrap(),
         mode: Mode::Test,
     };
-    let record = store.get_envelope(&scope, &env_id).await.unwrap().unwrap();
+    let record = store
+        .get_envelope(&scope, &env_id.parse().unwrap())
+        .await
+        .unwrap()
+        .unwrap();
     Traces {
         record_ip: record.signers[0].ip_address.clone(),
         trail,

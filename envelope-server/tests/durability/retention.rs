@@ -61,7 +61,7 @@ fn days_ahead(lib: &Path, days: u32) -> Vec<(String, String)> {
 }
 
 struct Day0 {
-    account: String,
+    account: envelope_core::AccountId,
     test_completed: String,
     test_template: String,
     test_draft: String,
@@ -209,7 +209,7 @@ async fn blob_keys(data: &Path, d: &Day0) -> Vec<(String, Vec<String>)> {
         (Mode::Live, &d.live_completed),
     ] {
         let rec = store
-            .get_envelope(&scope(mode), env)
+            .get_envelope(&scope(mode), &env.parse().unwrap())
             .await
             .unwrap()
             .unwrap();
@@ -220,7 +220,11 @@ async fn blob_keys(data: &Path, d: &Day0) -> Vec<(String, Vec<String>)> {
         (Mode::Test, &d.test_template),
         (Mode::Live, &d.live_template),
     ] {
-        let rec = store.get_template(&scope(mode), t).await.unwrap().unwrap();
+        let rec = store
+            .get_template(&scope(mode), &t.parse().unwrap())
+            .await
+            .unwrap()
+            .unwrap();
         out.push((t.clone(), vec![rec.file.blob.clone()]));
     }
     store.close().await;
@@ -253,7 +257,9 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
             .bearer_auth(&test_key),
         200,
     )
-    .await);
+    .await)
+    .parse()
+    .unwrap();
     let test_completed = id(&call(
         post(&test_key, "/v1/envelopes", envelope_body(json!({}))),
         201,
@@ -445,7 +451,7 @@ async fn retention_deletes_test_data_once_a_controllable_clock_passes_the_limit(
         mode: Mode::Live,
     };
     let record = store
-        .get_envelope(&live_scope, &day0.live_completed)
+        .get_envelope(&live_scope, &day0.live_completed.parse().unwrap())
         .await
         .unwrap()
         .unwrap();

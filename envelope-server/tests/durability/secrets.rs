@@ -451,7 +451,7 @@ async fn webhook_secrets_are_sealed_at_rest_and_still_sign() {
             .unwrap();
 
         let mut rec = store
-            .find_webhook_endpoint(&endpoint)
+            .find_webhook_endpoint(&endpoint.parse().unwrap())
             .await
             .unwrap()
             .unwrap();

@@ -30,7 +30,11 @@ async fn endpoint_lifecycle() {
         "the secret is in the create response only"
     );
     assert_eq!(
-        s.svc.admin().reveal_webhook_secret(id).await.unwrap(),
+        s.svc
+            .admin()
+            .reveal_webhook_secret(&id.parse().unwrap())
+            .await
+            .unwrap(),
         ep["secret"].as_str().unwrap()
     );
 

@@ -38,6 +38,7 @@ use tokio::sync::Notify;
 use super::fair_gate;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
+use crate::ids::{EmailId, EnvelopeId};
 use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{EmailFailure, EmailKind, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
 use crate::service::SigningService;
@@ -186,7 +187,7 @@ enum Outcome {
 
 /// One attempt: the email, what came of it, and whether it took its place in the daily budget
 /// in this attempt.
-type Attempted = (String, Outcome, bool);
+type Attempted = (EmailId, Outcome, bool);
 
 /// `last_error` of an email past the daily budget.
 const OVER_BUDGET: &str = "the account's daily email limit was reached";
@@ -194,7 +195,7 @@ const OVER_BUDGET: &str = "the account's daily email limit was reached";
 const MAX_WRITES: usize = 8;
 
 /// An email held by this process, and until when (its `next_attempt_at` when leased).
-type Lease = (String, Timestamp);
+type Lease = (EmailId, Timestamp);
 
 impl SigningService {
     /// Queues in `next` the emails its change from `prev` causes, leased to this process; returns
@@ -204,7 +205,7 @@ impl SigningService {
         prev: Option<&EnvelopeRecord>,
         next: &mut EnvelopeRecord,
         now: Timestamp,
-    ) -> Vec<String> {
+    ) -> Vec<EmailId> {
         let lease_until = now + self.inner.settings.email.lease;
         crate::service::notify::queue_emails(prev, next, now, lease_until)
     }
@@ -257,7 +258,7 @@ impl SigningService {
     }
 
     /// Makes the first attempt of emails just queued by a committed write, in the background.
-    pub(crate) fn dispatch_emails(&self, rec: &EnvelopeRecord, ids: Vec<String>) {
+    pub(crate) fn dispatch_emails(&self, rec: &EnvelopeRecord, ids: Vec<EmailId>) {
         let leases: Vec<Lease> = rec
             .emails
             .iter()
@@ -304,7 +305,7 @@ impl SigningService {
     /// other, then records every outcome in one write. The record is read afresh first: an email
     /// whose lease another process took over since (its `next_attempt_at` moved) is left to it,
     /// and each message is made from the envelope as it is now.
-    async fn send_emails(&self, scope: &Scope, id: &str, leases: &[Lease]) {
+    async fn send_emails(&self, scope: &Scope, id: &EnvelopeId, leases: &[Lease]) {
         let rec = match self.inner.store.get_envelope(scope, id).await {
             Ok(Some(rec)) => rec,
             Ok(None) => return,
@@ -404,7 +405,12 @@ impl SigningService {
 
     /// Writes the outcomes into the record (re-reading it when another write came first), with
     /// `envelope.email_failed` for each email that failed for good.
-    async fn record_outcomes(&self, scope: &Scope, id: &str, outcomes: &[Attempted]) -> Result<()> {
+    async fn record_outcomes(
+        &self,
+        scope: &Scope,
+        id: &EnvelopeId,
+        outcomes: &[Attempted],
+    ) -> Result<()> {
         for _ in 0..MAX_WRITES {
             let Some(current) = self.inner.store.get_envelope(scope, id).await? else {
                 return Ok(());
@@ -531,7 +537,7 @@ impl SigningService {
         &self,
         rec: &EnvelopeRecord,
         now: Timestamp,
-    ) -> Result<Option<(EnvelopeRecord, Vec<String>)>> {
+    ) -> Result<Option<(EnvelopeRecord, Vec<EmailId>)>> {
         let mut next = rec.clone();
         let until = now + self.inner.settings.email.lease;
         let mut ids = Vec::new();

@@ -16,6 +16,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::clock::Clock;
+use crate::ids::{AccountId, WebhookEndpointId};
 use crate::model::{DeliveryAttempt, DeliveryNext, DueDelivery};
 use crate::store::{ClaimLimits, Store, StoreError};
 use crate::webhook::{
@@ -69,9 +70,9 @@ pub struct WebhookWorker {
     settings: WorkerSettings,
     open_secret: OpenSecret,
     slots: Arc<Semaphore>,
-    busy: HashMap<String, usize>,
+    busy: HashMap<WebhookEndpointId, usize>,
     /// Attempts running per account.
-    busy_accounts: HashMap<String, usize>,
+    busy_accounts: HashMap<AccountId, usize>,
 }
 
 impl std::fmt::Debug for WebhookWorker {
@@ -90,7 +91,7 @@ pub(crate) type OpenSecret = Arc<dyn Fn(&str, &str) -> Option<String> + Send + S
 /// What an attempt task hands back: the attempt to record and the next step.
 type Outcome = (DeliveryAttempt, DeliveryNext);
 /// An outcome and the account whose slot it held.
-type Finished = (Outcome, String);
+type Finished = (Outcome, AccountId);
 
 impl WebhookWorker {
     pub(crate) fn new(
@@ -222,8 +223,8 @@ impl WebhookWorker {
         if permits.is_empty() {
             return Ok(Vec::new());
         }
-        let busy: Vec<String> = self.busy.keys().cloned().collect();
-        let busy_accounts: Vec<(String, usize)> = self
+        let busy: Vec<WebhookEndpointId> = self.busy.keys().cloned().collect();
+        let busy_accounts: Vec<(AccountId, usize)> = self
             .busy_accounts
             .iter()
             .map(|(a, n)| (a.clone(), *n))
@@ -273,7 +274,7 @@ impl WebhookWorker {
 }
 
 /// One attempt of `key` finished: count it down, forgetting keys with none left.
-fn release(busy: &mut HashMap<String, usize>, key: &str) {
+fn release<K: Eq + std::hash::Hash>(busy: &mut HashMap<K, usize>, key: &K) {
     if let Some(n) = busy.get_mut(key) {
         *n = n.saturating_sub(1);
         if *n == 0 {
@@ -344,7 +345,7 @@ async fn attempt(
     };
     let record = DeliveryAttempt {
         delivery: due.delivery.id.clone(),
-        event: due.event.id.to_string(),
+        event: due.event.id.clone(),
         endpoint: due.delivery.endpoint.clone(),
         number,
         at,

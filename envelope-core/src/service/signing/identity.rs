@@ -331,7 +331,7 @@ impl SigningService {
                         text: c.text,
                         html: Some(c.html),
                         attachments: vec![],
-                        envelope: next.id.to_string(),
+                        envelope: next.id.clone(),
                         mode: next.mode,
                     }));
                 }

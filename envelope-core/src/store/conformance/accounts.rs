@@ -11,7 +11,13 @@ pub async fn accounts_and_keys(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .await
         .unwrap();
     assert_eq!(store.get_account(&a.id).await.unwrap(), Some(a.clone()));
-    assert_eq!(store.get_account("acct_missing").await.unwrap(), None);
+    assert_eq!(
+        store
+            .get_account(&AccountId::trusted("acct_missing"))
+            .await
+            .unwrap(),
+        None
+    );
     assert_eq!(
         store.api_key_by_hash(&k1.hash).await.unwrap(),
         Some(k1.clone())
@@ -36,7 +42,7 @@ pub async fn accounts_and_keys(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .await
         .unwrap()
         .into_iter()
-        .map(|x| x.id)
+        .map(|x| x.id.into_string())
         .collect();
     let (pa, pb) = (pos(&listed, &a.id), pos(&listed, &b.id));
     assert!(pa < pb, "accounts are listed oldest first");
@@ -75,7 +81,7 @@ pub async fn accounts_and_keys(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 
     let k3 = api_key(&a.id, Mode::Test);
     store.insert_api_key(&k3).await.unwrap();
-    let keys: Vec<String> = store
+    let keys: Vec<ApiKeyId> = store
         .list_api_keys(&a.id)
         .await
         .unwrap()
@@ -110,7 +116,12 @@ pub async fn accounts_and_keys(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
             .monthly_allowance,
         7
     );
-    assert!(!store.set_allowance("acct_missing", 7).await.unwrap());
+    assert!(
+        !store
+            .set_allowance(&AccountId::trusted("acct_missing"), 7)
+            .await
+            .unwrap()
+    );
     assert_eq!(store.usage(&a.id, "2026-01").await.unwrap(), 0);
 }
 

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::fixtures::*;
 use super::{RACERS, Store};
+use crate::ids::AccountId;
 use crate::model::{EmailKind, EmailRecord, EmailStatus, EnvelopeRecord, Mode, Scope};
 use crate::store::BlobStore;
 
@@ -11,7 +12,7 @@ use crate::store::BlobStore;
 fn due_at(scope: &Scope, at: i64) -> EnvelopeRecord {
     let mut e = envelope(scope);
     e.emails = vec![EmailRecord {
-        id: crate::ids::new_id(crate::ids::EMAIL),
+        id: crate::ids::EmailId::new(),
         kind: EmailKind::SigningRequest,
         recipient: e.signers[0].signer.id.to_string(),
         status: EmailStatus::Pending,
@@ -92,10 +93,10 @@ pub async fn due_emails_fairness(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
 /// the account's own, which every account read shows.
 pub async fn email_budget(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let s = new_scope(&*store, 0).await;
-    let a = s.account.as_str();
+    let a = &s.account;
     let take = |mode: Mode, day: &'static str, default: Option<u32>| {
         let store = store.clone();
-        let a = a.to_string();
+        let a = a.clone();
         async move { store.take_email(&a, mode, day, default).await.unwrap() }
     };
     // The default budget, per day and per mode.
@@ -179,7 +180,7 @@ pub async fn email_budget(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(acct.live_email_daily_limit, None);
     assert!(
         !store
-            .set_email_daily_limit("acct_missing", Mode::Test, Some(1))
+            .set_email_daily_limit(&AccountId::trusted("acct_missing"), Mode::Test, Some(1))
             .await
             .unwrap()
     );

@@ -16,7 +16,13 @@ pub async fn templates(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         store.insert_template(&tpl).await,
         Err(StoreError::Duplicate)
     ));
-    assert_eq!(store.get_template(&s, "tmpl_missing").await.unwrap(), None);
+    assert_eq!(
+        store
+            .get_template(&s, &TemplateId::trusted("tmpl_missing"))
+            .await
+            .unwrap(),
+        None
+    );
 
     let mut v2 = tpl.clone();
     v2.version = 2;
@@ -155,7 +161,7 @@ pub async fn envelope_writes_events_and_outbox(store: Arc<dyn Store>, _: Arc<dyn
     };
     assert_eq!(
         endpoints(store.deliveries_for_event(&s, ev_sent.id()).await.unwrap()),
-        BTreeSet::from([all.id.to_string(), sent_only.id.to_string()])
+        BTreeSet::from([all.id.clone(), sent_only.id.clone()])
     );
     assert_eq!(
         endpoints(
@@ -164,13 +170,20 @@ pub async fn envelope_writes_events_and_outbox(store: Arc<dyn Store>, _: Arc<dyn
                 .await
                 .unwrap()
         ),
-        BTreeSet::from([all.id.to_string()])
+        BTreeSet::from([all.id.clone()])
     );
     let (events, _) = ids(
         store.list_events(&s, None, &page(10, None)).await.unwrap(),
         |e| e.id(),
     );
-    assert_eq!(events, [ev_viewed.id(), ev_sent.id(), created.id()]);
+    assert_eq!(
+        events,
+        [
+            ev_viewed.id().to_string(),
+            ev_sent.id().to_string(),
+            created.id().to_string()
+        ]
+    );
 
     // A duplicate create fails whole: its events are not written.
     let mut dup = envelope(&s);
@@ -470,7 +483,10 @@ pub async fn webhook_endpoints(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         Some(ep.clone())
     );
     assert_eq!(
-        store.find_webhook_endpoint("we_missing").await.unwrap(),
+        store
+            .find_webhook_endpoint(&WebhookEndpointId::trusted("we_missing"))
+            .await
+            .unwrap(),
         None
     );
 
@@ -528,7 +544,7 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         mode: Mode::Live,
     };
     let email = |e: &EnvelopeRecord, status: EmailStatus, at: Option<i64>| EmailRecord {
-        id: crate::ids::new_id(crate::ids::EMAIL),
+        id: crate::ids::EmailId::new(),
         kind: EmailKind::SigningRequest,
         recipient: e.signers[0].signer.id.to_string(),
         status,

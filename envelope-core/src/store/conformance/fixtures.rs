@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use crate::clock::Timestamp;
-use crate::ids;
+use crate::ids::{self, AccountId, ApiKeyId};
 use crate::model::{
     Account, ApiKey, Delivery, EndpointStatus, EnvelopeRecord, EnvelopeStatus, Event, EventData,
     EventRecord, EventType, Mode, Scope, Signer, SignerRecord, SignerStatus, SignerValue,
@@ -29,7 +29,7 @@ pub fn other_mode(m: Mode) -> Mode {
 /// signatures a month and no storage quota. Not inserted.
 pub fn account(allowance: u32) -> Account {
     Account {
-        id: ids::new_id(ids::ACCOUNT),
+        id: AccountId::new(),
         name: "Acme \"Widgets\" & Sons".into(),
         monthly_allowance: allowance,
         created_at: t(0),
@@ -41,11 +41,11 @@ pub fn account(allowance: u32) -> Account {
 
 /// An unrevoked key of `account` in `mode`, with a fresh ID and the digest of a fresh secret.
 /// Not inserted.
-pub fn api_key(account: &str, mode: Mode) -> ApiKey {
+pub fn api_key(account: &AccountId, mode: Mode) -> ApiKey {
     let secret = format!("sk_{}_{}", mode.as_str(), ids::new_token());
     ApiKey {
-        id: ids::new_id(ids::API_KEY),
-        account: account.into(),
+        id: ApiKeyId::new(),
+        account: account.clone(),
         mode,
         prefix: secret[..12].into(),
         hash: ids::digest(&secret),
@@ -218,8 +218,8 @@ pub fn signing_token(e: &EnvelopeRecord) -> SigningToken {
         token_hash: ids::digest(&ids::new_token()),
         account: e.account.clone(),
         mode: e.mode,
-        envelope: e.id.to_string(),
-        signer: e.signers[0].signer.id.to_string(),
+        envelope: e.id.clone(),
+        signer: e.signers[0].signer.id.clone(),
         created_at: t(40),
         expires_at: t(86_400_000),
         // Stored with the token's document, so a round trip shows it is kept (extensions E8).

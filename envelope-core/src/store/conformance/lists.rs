@@ -107,7 +107,7 @@ pub async fn list_pagination(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(
         count(
             &store
-                .list_templates(&s, &page(1, Some("tmpl_missing")))
+                .list_templates(&s, &page(1, Some(&TemplateId::trusted("tmpl_missing"))))
                 .await
                 .unwrap()
         ),
@@ -139,7 +139,7 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     }
     of_a.reverse();
     let by_a = EnvelopeFilter {
-        template: Some(ta.id.to_string()),
+        template: Some(ta.id.clone()),
     };
     let (p1, more) = env_ids(
         store
@@ -156,7 +156,7 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
     assert_eq!((p2.as_slice(), more), (&of_a[2..], false));
     let none = EnvelopeFilter {
-        template: Some("tmpl_none".into()),
+        template: Some(TemplateId::trusted("tmpl_none")),
     };
     assert!(is_empty_page(
         store

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::fixtures::*;
+use crate::ids::{DeliveryId, EventId, WebhookEndpointId};
 use crate::model::{
     DeliveryAttempt, DeliveryNext, DeliveryStatus, EndpointStatus, EventType, Scope,
     WebhookDelivery,
@@ -13,7 +14,7 @@ use crate::store::{BlobStore, ClaimLimits, Store};
 
 /// Makes an endpoint and `n` envelopes whose `envelope.created` events it wants; returns the
 /// endpoint ID and the event IDs.
-async fn fan_out(store: &dyn Store, s: &Scope, n: usize) -> (String, Vec<String>) {
+async fn fan_out(store: &dyn Store, s: &Scope, n: usize) -> (WebhookEndpointId, Vec<EventId>) {
     let ep = endpoint(s, &["envelope.created"], EndpointStatus::Enabled);
     store.insert_webhook_endpoint(&ep).await.unwrap();
     let mut events = Vec::new();
@@ -24,13 +25,17 @@ async fn fan_out(store: &dyn Store, s: &Scope, n: usize) -> (String, Vec<String>
             .create_envelope(&env, std::slice::from_ref(&ev), None)
             .await
             .unwrap();
-        events.push(ev.event.id.to_string());
+        events.push(ev.event.id.clone());
     }
-    (ep.id.to_string(), events)
+    (ep.id.clone(), events)
 }
 
 /// Limits without a per-account cap.
-fn limits(limit: usize, per_endpoint: usize, busy_endpoints: &[String]) -> ClaimLimits<'_> {
+fn limits(
+    limit: usize,
+    per_endpoint: usize,
+    busy_endpoints: &[WebhookEndpointId],
+) -> ClaimLimits<'_> {
     ClaimLimits {
         limit,
         per_endpoint,
@@ -40,7 +45,7 @@ fn limits(limit: usize, per_endpoint: usize, busy_endpoints: &[String]) -> Claim
     }
 }
 
-fn mine(d: &[crate::model::DueDelivery], s: &Scope) -> Vec<String> {
+fn mine(d: &[crate::model::DueDelivery], s: &Scope) -> Vec<DeliveryId> {
     d.iter()
         .filter(|d| d.delivery.account == s.account)
         .map(|d| d.delivery.id.clone())
@@ -85,7 +90,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .await
         .unwrap();
     assert_eq!(mine(&rest, &s).len(), 2);
-    let all: BTreeSet<String> = mine(&first, &s)
+    let all: BTreeSet<DeliveryId> = mine(&first, &s)
         .into_iter()
         .chain(mine(&rest, &s))
         .collect();
@@ -105,7 +110,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let id = &d.delivery.id;
     let attempt = |number: u32, status: Option<u16>| DeliveryAttempt {
         delivery: id.clone(),
-        event: d.event.id.to_string(),
+        event: d.event.id.clone(),
         endpoint: ep.clone(),
         number,
         at: now,
@@ -135,7 +140,7 @@ pub async fn webhook_outbox(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(
         again
             .iter()
-            .find(|x| &x.delivery.id == id)
+            .find(|x| x.delivery.id == id)
             .unwrap()
             .delivery
             .attempts,
@@ -250,7 +255,7 @@ pub async fn webhook_outbox_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) 
     for task in tasks {
         seen.extend(mine(&task.await.unwrap(), &s));
     }
-    let unique: BTreeSet<&String> = seen.iter().collect();
+    let unique: BTreeSet<&DeliveryId> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "a delivery was claimed twice");
     assert_eq!(seen.len(), 12, "every due delivery was claimed once");
 }
@@ -331,7 +336,7 @@ pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
             .await
             .unwrap();
     }
-    let all: Vec<String> = store
+    let all: Vec<DeliveryId> = store
         .deliveries_for_event(&s, event)
         .await
         .unwrap()
@@ -340,8 +345,8 @@ pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
         .collect();
     assert_eq!(all.len(), 5);
     // Two attempts of the first, one of the third.
-    let attempt = |delivery: &str, number: u32, status: u16| DeliveryAttempt {
-        delivery: delivery.to_string(),
+    let attempt = |delivery: &DeliveryId, number: u32, status: u16| DeliveryAttempt {
+        delivery: delivery.clone(),
         event: event.clone(),
         endpoint: ep.clone(),
         number,
@@ -399,7 +404,7 @@ pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
     assert!(more);
     let (second, more) = read(
         store
-            .event_deliveries_page(&s, event, &page(Some(&all[1])))
+            .event_deliveries_page(&s, event, &page(Some(all[1].as_str())))
             .await
             .unwrap(),
     );
@@ -413,7 +418,7 @@ pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
     assert!(more);
     let (last, more) = read(
         store
-            .event_deliveries_page(&s, event, &page(Some(&all[3])))
+            .event_deliveries_page(&s, event, &page(Some(all[3].as_str())))
             .await
             .unwrap(),
     );
@@ -421,7 +426,7 @@ pub async fn webhook_delivery_pages(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
     assert!(!more, "a full last page says no more");
     let (past, more) = read(
         store
-            .event_deliveries_page(&s, event, &page(Some(&all[4])))
+            .event_deliveries_page(&s, event, &page(Some(all[4].as_str())))
             .await
             .unwrap(),
     );

@@ -130,7 +130,7 @@ pub async fn storage_accounting(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
     assert!(
         !store
-            .set_storage_quota("acct_missing", Some(1))
+            .set_storage_quota(&AccountId::trusted("acct_missing"), Some(1))
             .await
             .unwrap()
     );
@@ -300,17 +300,20 @@ pub async fn retention_deletes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         store.list_events(&s, None, &page(100, None)).await.unwrap(),
         |e| e.id(),
     )
-    .0;
+    .0
+    .into_iter()
+    .map(EventId::trusted)
+    .collect::<Vec<_>>();
     assert_eq!(own_events.len(), 2);
     let delivery = store
         .deliveries_for_event(&s, &own_events[0])
         .await
         .unwrap()
         .remove(0);
-    let attempt = |delivery: &str, event: &str| DeliveryAttempt {
-        delivery: delivery.into(),
-        event: event.into(),
-        endpoint: ep.id.to_string(),
+    let attempt = |delivery: &DeliveryId, event: &EventId| DeliveryAttempt {
+        delivery: delivery.clone(),
+        event: event.clone(),
+        endpoint: ep.id.clone(),
         number: 1,
         at: y2k(3000),
         status: Some(500),
@@ -674,7 +677,7 @@ pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         e.void_reason = Some(format!("declined by client: {marker}"));
         e.message = Some(format!("Dear Ada, {marker}"));
         e.emails.push(EmailRecord {
-            id: crate::ids::new_id(crate::ids::EMAIL),
+            id: crate::ids::EmailId::new(),
             kind: EmailKind::SigningRequest,
             recipient: e.signers[0].signer.id.to_string(),
             status: EmailStatus::Failed,
@@ -739,7 +742,11 @@ pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .as_str()
         .unwrap()
         .to_string();
-    let by_id = store.get_event(&s, &id).await.unwrap().unwrap();
+    let by_id = store
+        .get_event(&s, &EventId::trusted(id))
+        .await
+        .unwrap()
+        .unwrap();
     assert!(!serde_json::to_string(&by_id).unwrap().contains(&marker));
     assert_eq!(
         by_id.event.data.object.signers[0].status,

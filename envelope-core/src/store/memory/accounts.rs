@@ -20,7 +20,7 @@ impl AccountStore for MemoryStore {
         Ok(())
     }
 
-    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>> {
+    async fn get_account(&self, id: &AccountId) -> StoreResult<Option<Account>> {
         Ok(self.lock().accounts.iter().find(|a| a.id == id).cloned())
     }
 
@@ -28,7 +28,7 @@ impl AccountStore for MemoryStore {
         Ok(self.lock().accounts.clone())
     }
 
-    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool> {
+    async fn set_allowance(&self, account: &AccountId, allowance: u32) -> StoreResult<bool> {
         let mut g = self.lock();
         Ok(match g.accounts.iter_mut().find(|a| a.id == account) {
             Some(a) => {
@@ -39,7 +39,7 @@ impl AccountStore for MemoryStore {
         })
     }
 
-    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
+    async fn usage(&self, account: &AccountId, period: &str) -> StoreResult<u32> {
         Ok(self
             .lock()
             .usage
@@ -48,7 +48,11 @@ impl AccountStore for MemoryStore {
             .unwrap_or(0))
     }
 
-    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool> {
+    async fn set_storage_quota(
+        &self,
+        account: &AccountId,
+        quota: Option<u64>,
+    ) -> StoreResult<bool> {
         let mut g = self.lock();
         Ok(match g.accounts.iter_mut().find(|a| a.id == account) {
             Some(a) => {
@@ -59,13 +63,18 @@ impl AccountStore for MemoryStore {
         })
     }
 
-    async fn storage_used(&self, account: &str) -> StoreResult<u64> {
-        Ok(self.lock().stored.get(account).copied().unwrap_or(0))
+    async fn storage_used(&self, account: &AccountId) -> StoreResult<u64> {
+        Ok(self
+            .lock()
+            .stored
+            .get(account.as_str())
+            .copied()
+            .unwrap_or(0))
     }
 
     async fn set_email_daily_limit(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: Mode,
         limit: Option<u32>,
     ) -> StoreResult<bool> {
@@ -98,7 +107,7 @@ impl ApiKeyStore for MemoryStore {
         Ok(self.lock().keys.iter().find(|k| k.hash == hash).cloned())
     }
 
-    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
+    async fn list_api_keys(&self, account: &AccountId) -> StoreResult<Vec<ApiKey>> {
         Ok(self
             .lock()
             .keys
@@ -110,8 +119,8 @@ impl ApiKeyStore for MemoryStore {
 
     async fn revoke_api_key(
         &self,
-        account: &str,
-        key_id: &str,
+        account: &AccountId,
+        key_id: &ApiKeyId,
         at: Timestamp,
     ) -> StoreResult<bool> {
         let mut g = self.lock();

@@ -73,7 +73,11 @@ impl EnvelopeStore for MemoryStore {
         Ok(())
     }
 
-    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>> {
+    async fn get_envelope(
+        &self,
+        scope: &Scope,
+        id: &EnvelopeId,
+    ) -> StoreResult<Option<EnvelopeRecord>> {
         Ok(self.lock().envelopes.get(scope, id))
     }
 

@@ -6,12 +6,12 @@ use super::*;
 
 #[async_trait]
 impl EventStore for MemoryStore {
-    async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>> {
+    async fn get_event(&self, scope: &Scope, id: &EventId) -> StoreResult<Option<EventRecord>> {
         Ok(self.lock().events.get(scope, id))
     }
 
-    async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>> {
-        Ok(self.lock().events.by_id.get(id).cloned())
+    async fn find_event(&self, id: &EventId) -> StoreResult<Option<EventRecord>> {
+        Ok(self.lock().events.by_id.get(id.as_str()).cloned())
     }
 
     async fn list_events(

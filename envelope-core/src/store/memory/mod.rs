@@ -20,7 +20,7 @@ use async_trait::async_trait;
 use bytes::Bytes;
 
 use super::*;
-use crate::ids;
+use crate::ids::{AccountId, WebhookEndpointId};
 use crate::model::{DeliveryStatus, StoredFile};
 
 #[derive(Default)]
@@ -271,7 +271,7 @@ impl Inner {
         if let Some(d) = debit {
             let used = self
                 .usage
-                .get(&(d.account.clone(), d.period.clone()))
+                .get(&(d.account.to_string(), d.period.clone()))
                 .copied()
                 .unwrap_or(0);
             if used >= d.allowance {
@@ -285,7 +285,7 @@ impl Inner {
         if let Some(d) = debit {
             *self
                 .usage
-                .entry((d.account.clone(), d.period.clone()))
+                .entry((d.account.to_string(), d.period.clone()))
                 .or_insert(0) += 1;
         }
     }
@@ -293,7 +293,7 @@ impl Inner {
     fn append_events(&mut self, events: &[EventRecord]) -> StoreResult<()> {
         if events
             .iter()
-            .any(|e| self.events.by_id.contains_key(e.id()))
+            .any(|e| self.events.by_id.contains_key(e.id().as_str()))
         {
             return Err(StoreError::Duplicate);
         }
@@ -302,27 +302,22 @@ impl Inner {
                 account: e.account.clone(),
                 mode: e.mode,
             };
-            let endpoints: Vec<String> = self
+            let endpoints: Vec<WebhookEndpointId> = self
                 .endpoints
                 .order
                 .iter()
                 .filter_map(|id| self.endpoints.by_id.get(id))
                 .filter(|ep| ep.in_scope(&scope) && ep.subscribes_to(e.event.kind.as_str()))
-                .map(|ep| ep.id.to_string())
+                .map(|ep| ep.id.clone())
                 .collect();
             for endpoint in endpoints {
-                self.deliveries.push(WebhookDelivery {
-                    id: ids::new_id(ids::DELIVERY),
-                    account: e.account.clone(),
-                    mode: e.mode,
-                    event: e.event.id.to_string(),
-                    endpoint,
-                    status: DeliveryStatus::Pending,
-                    attempts: 0,
-                    next_attempt_at: Some(e.event.created_at),
-                    created_at: e.event.created_at,
-                    last_attempt_at: None,
-                });
+                self.deliveries.push(WebhookDelivery::pending(
+                    &e.account,
+                    e.mode,
+                    &e.event.id,
+                    &endpoint,
+                    e.event.created_at,
+                ));
             }
             self.events.insert(e.id(), e.clone())?;
         }

@@ -10,7 +10,7 @@ impl OutboxStore for MemoryStore {
         &self,
         now: Timestamp,
         lease_until: Timestamp,
-        limits: &super::ClaimLimits<'_>,
+        limits: &ClaimLimits<'_>,
     ) -> StoreResult<Vec<DueDelivery>> {
         let mut g = self.lock();
         let mut due: Vec<usize> = (0..g.deliveries.len())
@@ -21,13 +21,13 @@ impl OutboxStore for MemoryStore {
                     && !limits.busy_endpoints.contains(&d.endpoint)
                     && g.endpoints
                         .by_id
-                        .get(&d.endpoint)
+                        .get(d.endpoint.as_str())
                         .is_some_and(|e| e.status == crate::model::EndpointStatus::Enabled)
             })
             .collect();
         due.sort_by_key(|&i| (g.deliveries[i].next_attempt_at, i));
-        let mut per: HashMap<String, usize> = HashMap::new();
-        let mut per_account: HashMap<String, usize> = HashMap::new();
+        let mut per: HashMap<WebhookEndpointId, usize> = HashMap::new();
+        let mut per_account: HashMap<AccountId, usize> = HashMap::new();
         let mut out = Vec::new();
         for i in due {
             if out.len() == limits.limit {
@@ -46,7 +46,7 @@ impl OutboxStore for MemoryStore {
             *a += 1;
             g.deliveries[i].next_attempt_at = Some(lease_until);
             let d = g.deliveries[i].clone();
-            let ep = &g.endpoints.by_id[&d.endpoint];
+            let ep = &g.endpoints.by_id[d.endpoint.as_str()];
             let mut secrets = vec![ep.secret.clone()];
             if let (Some(old), Some(until)) = (&ep.previous_secret, ep.previous_secret_expires_at)
                 && until > now
@@ -54,7 +54,12 @@ impl OutboxStore for MemoryStore {
                 secrets.push(old.clone());
             }
             let url = ep.url.clone();
-            let Some(event) = g.events.by_id.get(&d.event).map(|e| e.event.clone()) else {
+            let Some(event) = g
+                .events
+                .by_id
+                .get(d.event.as_str())
+                .map(|e| e.event.clone())
+            else {
                 continue;
             };
             out.push(DueDelivery {
@@ -139,7 +144,7 @@ impl OutboxStore for MemoryStore {
 
     async fn take_email(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: Mode,
         day: &str,
         default_limit: Option<u32>,

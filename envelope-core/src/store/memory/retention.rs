@@ -67,8 +67,8 @@ impl RetentionStore for MemoryStore {
             for e in &events {
                 g.events.remove(e);
             }
-            g.deliveries.retain(|d| !events.contains(&d.event));
-            g.attempts.retain(|a| !events.contains(&a.event));
+            g.deliveries.retain(|d| !events.contains(d.event.as_str()));
+            g.attempts.retain(|a| !events.contains(a.event.as_str()));
             g.signing_tokens.retain(|_, t| t.envelope != id);
             let freed = g.apply_holds(&env.account, &env.held_files(), &[]);
             out.blobs.extend(freed);

@@ -17,7 +17,11 @@ impl TemplateStore for MemoryStore {
         g.templates.insert(&template.id, template.clone())
     }
 
-    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>> {
+    async fn get_template(
+        &self,
+        scope: &Scope,
+        id: &TemplateId,
+    ) -> StoreResult<Option<TemplateRecord>> {
         Ok(self.lock().templates.get(scope, id))
     }
 

@@ -13,13 +13,16 @@ impl WebhookStore for MemoryStore {
     async fn get_webhook_endpoint(
         &self,
         scope: &Scope,
-        id: &str,
+        id: &WebhookEndpointId,
     ) -> StoreResult<Option<WebhookEndpointRecord>> {
         Ok(self.lock().endpoints.get(scope, id))
     }
 
-    async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
-        Ok(self.lock().endpoints.by_id.get(id).cloned())
+    async fn find_webhook_endpoint(
+        &self,
+        id: &WebhookEndpointId,
+    ) -> StoreResult<Option<WebhookEndpointRecord>> {
+        Ok(self.lock().endpoints.by_id.get(id.as_str()).cloned())
     }
 
     async fn update_webhook_endpoint(&self, endpoint: &WebhookEndpointRecord) -> StoreResult<()> {
@@ -33,12 +36,16 @@ impl WebhookStore for MemoryStore {
         }
     }
 
-    async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool> {
+    async fn delete_webhook_endpoint(
+        &self,
+        scope: &Scope,
+        id: &WebhookEndpointId,
+    ) -> StoreResult<bool> {
         let mut g = self.lock();
         if g.endpoints.get(scope, id).is_none() {
             return Ok(false);
         }
-        g.endpoints.by_id.remove(id);
+        g.endpoints.by_id.remove(id.as_str());
         g.endpoints.order.retain(|x| x != id);
         Ok(true)
     }
@@ -54,7 +61,7 @@ impl WebhookStore for MemoryStore {
     async fn deliveries_for_event(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> StoreResult<Vec<WebhookDelivery>> {
         Ok(self
             .lock()
@@ -68,7 +75,7 @@ impl WebhookStore for MemoryStore {
     async fn event_deliveries_page(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
         page: &PageRequest,
     ) -> StoreResult<Listed<(WebhookDelivery, Vec<DeliveryAttempt>)>> {
         let g = self.lock();
@@ -103,7 +110,7 @@ impl WebhookStore for MemoryStore {
     async fn delivery_attempts(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> StoreResult<Vec<DeliveryAttempt>> {
         let g = self.lock();
         if g.events.get(scope, event).is_none() {

@@ -13,6 +13,7 @@ use super::{
     with_write,
 };
 use crate::clock::Timestamp;
+use crate::ids::{AccountId, ApiKeyId};
 use crate::model::{Account, ApiKey, Mode};
 use crate::store::StoreResult;
 use crate::store::{AccountStore, ApiKeyStore};
@@ -76,7 +77,7 @@ impl AccountStore for SqlStore {
         Ok(())
     }
 
-    async fn get_account(&self, id: &str) -> StoreResult<Option<Account>> {
+    async fn get_account(&self, id: &AccountId) -> StoreResult<Option<Account>> {
         let row = point_read!(
             &self.pool,
             "SELECT monthly_allowance, storage_quota, test_email_daily_limit, \
@@ -99,7 +100,7 @@ impl AccountStore for SqlStore {
         rows.into_iter().map(account_from_row).collect()
     }
 
-    async fn set_allowance(&self, account: &str, allowance: u32) -> StoreResult<bool> {
+    async fn set_allowance(&self, account: &AccountId, allowance: u32) -> StoreResult<bool> {
         let r = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE accounts SET monthly_allowance = $2 WHERE id = $1")
                 .bind(account)
@@ -112,7 +113,7 @@ impl AccountStore for SqlStore {
         Ok(r > 0)
     }
 
-    async fn usage(&self, account: &str, period: &str) -> StoreResult<u32> {
+    async fn usage(&self, account: &AccountId, period: &str) -> StoreResult<u32> {
         let used = point_read!(
             &self.pool,
             "SELECT used FROM allowance_usage WHERE account = $1 AND period = $2",
@@ -121,7 +122,11 @@ impl AccountStore for SqlStore {
         Ok(used.map_or(0, |(u,)| u32::try_from(u).unwrap_or(u32::MAX)))
     }
 
-    async fn set_storage_quota(&self, account: &str, quota: Option<u64>) -> StoreResult<bool> {
+    async fn set_storage_quota(
+        &self,
+        account: &AccountId,
+        quota: Option<u64>,
+    ) -> StoreResult<bool> {
         let r = with_write!(&self.pool, |e| {
             sqlx::query("UPDATE accounts SET storage_quota = $2 WHERE id = $1")
                 .bind(account)
@@ -134,7 +139,7 @@ impl AccountStore for SqlStore {
         Ok(r > 0)
     }
 
-    async fn storage_used(&self, account: &str) -> StoreResult<u64> {
+    async fn storage_used(&self, account: &AccountId) -> StoreResult<u64> {
         let bytes = point_read!(
             &self.pool,
             "SELECT bytes FROM storage_usage WHERE account = $1",
@@ -145,7 +150,7 @@ impl AccountStore for SqlStore {
 
     async fn set_email_daily_limit(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: Mode,
         limit: Option<u32>,
     ) -> StoreResult<bool> {
@@ -219,7 +224,7 @@ impl ApiKeyStore for SqlStore {
         .transpose()
     }
 
-    async fn list_api_keys(&self, account: &str) -> StoreResult<Vec<ApiKey>> {
+    async fn list_api_keys(&self, account: &AccountId) -> StoreResult<Vec<ApiKey>> {
         let rows: Vec<(Option<i64>, String)> = with_pool!(&self.pool, |p| {
             sqlx::query_as("SELECT revoked_at, doc FROM api_keys WHERE account = $1 ORDER BY seq")
                 .bind(account)
@@ -232,8 +237,8 @@ impl ApiKeyStore for SqlStore {
 
     async fn revoke_api_key(
         &self,
-        account: &str,
-        key_id: &str,
+        account: &AccountId,
+        key_id: &ApiKeyId,
         at: Timestamp,
     ) -> StoreResult<bool> {
         let r = with_write!(&self.pool, |e| {

@@ -10,6 +10,7 @@ use super::packed::decode_event;
 use super::{Engine, SqlStore, db_err, decode, encode, millis, version, with_pool, with_tx};
 use crate::clock::Timestamp;
 use crate::ids;
+use crate::ids::EnvelopeId;
 use crate::model::{EnvelopeRecord, EventRecord, Scope, WebhookEndpointRecord};
 use crate::store::EnvelopeStore;
 use crate::store::{AllowanceDebit, EnvelopeFilter, Listed, PageRequest, StoreError, StoreResult};
@@ -314,7 +315,11 @@ impl EnvelopeStore for SqlStore {
         self.write_envelope(envelope, &[], None, false, true).await
     }
 
-    async fn get_envelope(&self, scope: &Scope, id: &str) -> StoreResult<Option<EnvelopeRecord>> {
+    async fn get_envelope(
+        &self,
+        scope: &Scope,
+        id: &EnvelopeId,
+    ) -> StoreResult<Option<EnvelopeRecord>> {
         self.scoped_doc(
             "SELECT doc FROM envelopes WHERE id = $1 AND account = $2 AND mode = $3",
             "envelope",
@@ -336,7 +341,7 @@ impl EnvelopeStore for SqlStore {
                     .await
             }
             Some(t) => {
-                let f = Filter::Text(t.clone());
+                let f = Filter::Text(t.to_string());
                 self.list_docs("envelope", &LIST_BY_TEMPLATE, scope, f, page)
                     .await
             }

@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use super::lists::{Filter, ListSql};
 use super::packed::decode_event;
 use super::{SqlStore, corrupt, from_millis, point_read};
+use crate::ids::{AccountId, DeliveryId, EventId, WebhookEndpointId};
 use crate::model::{DeliveryStatus, EventRecord, EventType, Mode, Scope, WebhookDelivery};
 use crate::store::EventStore;
 use crate::store::{Listed, PageRequest, StoreResult};
@@ -30,11 +31,11 @@ pub(super) fn event_from_row((doc, packed): EventRow) -> StoreResult<EventRecord
 }
 
 pub(super) type DeliveryRow = (
+    DeliveryId,
+    AccountId,
     String,
-    String,
-    String,
-    String,
-    String,
+    EventId,
+    WebhookEndpointId,
     String,
     i64,
     Option<i64>,
@@ -66,7 +67,7 @@ pub(super) fn delivery_from_row(r: DeliveryRow) -> StoreResult<WebhookDelivery> 
 
 #[async_trait]
 impl EventStore for SqlStore {
-    async fn get_event(&self, scope: &Scope, id: &str) -> StoreResult<Option<EventRecord>> {
+    async fn get_event(&self, scope: &Scope, id: &EventId) -> StoreResult<Option<EventRecord>> {
         let row = point_read!(
             &self.pool,
             "SELECT doc, packed FROM events WHERE id = $1 AND account = $2 AND mode = $3",
@@ -76,7 +77,7 @@ impl EventStore for SqlStore {
             .transpose()
     }
 
-    async fn find_event(&self, id: &str) -> StoreResult<Option<EventRecord>> {
+    async fn find_event(&self, id: &EventId) -> StoreResult<Option<EventRecord>> {
         let row = point_read!(
             &self.pool,
             "SELECT doc, packed FROM events WHERE id = $1",

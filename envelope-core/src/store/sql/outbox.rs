@@ -7,6 +7,7 @@
 
 use async_trait::async_trait;
 
+use crate::ids::{AccountId, DeliveryId, WebhookEndpointId};
 use crate::store::OutboxStore;
 use std::collections::HashMap;
 
@@ -73,7 +74,7 @@ impl OutboxStore for SqlStore {
             return Ok(Vec::new());
         }
         let window = i64::try_from(limit.saturating_mul(4).min(2000)).unwrap_or(2000);
-        let full: Vec<&str> = limits.full_accounts().collect();
+        let full: Vec<&AccountId> = limits.full_accounts().collect();
         let sql = candidates_sql(limits.busy_endpoints.len(), full.len());
         let claimed: Vec<(WebhookDelivery, String, EventRow)> = with_tx!(&self.pool, |tx| {
             let mut query = sqlx::query_as(sqlx::AssertSqlSafe(sql.clone()))
@@ -85,10 +86,10 @@ impl OutboxStore for SqlStore {
             for account in &full {
                 query = query.bind(*account);
             }
-            let candidates: Vec<(String, String, String)> =
+            let candidates: Vec<(DeliveryId, WebhookEndpointId, AccountId)> =
                 query.fetch_all(&mut *tx).await.map_err(db_err)?;
-            let mut per: HashMap<String, usize> = HashMap::new();
-            let mut per_account: HashMap<String, usize> = HashMap::new();
+            let mut per: HashMap<WebhookEndpointId, usize> = HashMap::new();
+            let mut per_account: HashMap<AccountId, usize> = HashMap::new();
             let mut out = Vec::new();
             for (id, endpoint, account) in candidates {
                 if out.len() == limit {
@@ -238,7 +239,7 @@ impl OutboxStore for SqlStore {
 
     async fn take_email(
         &self,
-        account: &str,
+        account: &AccountId,
         mode: Mode,
         day: &str,
         default_limit: Option<u32>,

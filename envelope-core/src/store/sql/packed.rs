@@ -135,7 +135,7 @@ mod tests {
 
     fn events() -> Vec<EventRecord> {
         let scope = Scope {
-            account: "acct_1".into(),
+            account: crate::ids::AccountId::trusted("acct_1"),
             mode: Mode::Test,
         };
         let mut rec = fixtures::envelope(&scope);
@@ -143,7 +143,7 @@ mod tests {
         rec.subject = Some("Lease \"2027\" \u{1F600}".into());
         let mut with_signer = fixtures::event(&rec, EventType::SignerCompleted);
         with_signer.event.data.signer = Some(SignerRef {
-            id: rec.signers[0].signer.id.to_string(),
+            id: rec.signers[0].signer.id.clone(),
             role: "client".into(),
             name: "Ada".into(),
             email: "ada@example.com".into(),

@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use super::held::{self, move_holds};
 use super::lists::{Filter, ListSql};
 use super::{SqlStore, db_err, encode, millis, version, with_tx};
+use crate::ids::TemplateId;
 use crate::model::{Scope, TemplateRecord};
 use crate::store::TemplateStore;
 use crate::store::{Listed, PageRequest, StoreError, StoreResult};
@@ -44,7 +45,11 @@ impl TemplateStore for SqlStore {
         Ok(())
     }
 
-    async fn get_template(&self, scope: &Scope, id: &str) -> StoreResult<Option<TemplateRecord>> {
+    async fn get_template(
+        &self,
+        scope: &Scope,
+        id: &TemplateId,
+    ) -> StoreResult<Option<TemplateRecord>> {
         self.scoped_doc(
             "SELECT doc FROM templates WHERE id = $1 AND account = $2 AND mode = $3",
             "template",

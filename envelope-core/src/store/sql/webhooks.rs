@@ -6,6 +6,7 @@ use async_trait::async_trait;
 use super::events::{DeliveryRow, delivery_from_row};
 use super::lists::{Filter, ListSql};
 use super::{SqlStore, db_err, decode, encode, with_pool, with_write};
+use crate::ids::{DeliveryId, EventId, WebhookEndpointId};
 use crate::model::{
     DeliveryAttempt, EndpointStatus, Scope, WebhookDelivery, WebhookEndpointRecord,
 };
@@ -49,7 +50,7 @@ impl WebhookStore for SqlStore {
     async fn get_webhook_endpoint(
         &self,
         scope: &Scope,
-        id: &str,
+        id: &WebhookEndpointId,
     ) -> StoreResult<Option<WebhookEndpointRecord>> {
         self.scoped_doc(
             "SELECT doc FROM webhook_endpoints WHERE id = $1 AND account = $2 AND mode = $3",
@@ -60,7 +61,10 @@ impl WebhookStore for SqlStore {
         .await
     }
 
-    async fn find_webhook_endpoint(&self, id: &str) -> StoreResult<Option<WebhookEndpointRecord>> {
+    async fn find_webhook_endpoint(
+        &self,
+        id: &WebhookEndpointId,
+    ) -> StoreResult<Option<WebhookEndpointRecord>> {
         self.doc_by_id(
             "SELECT doc FROM webhook_endpoints WHERE id = $1",
             "webhook endpoint",
@@ -89,7 +93,11 @@ impl WebhookStore for SqlStore {
         Ok(())
     }
 
-    async fn delete_webhook_endpoint(&self, scope: &Scope, id: &str) -> StoreResult<bool> {
+    async fn delete_webhook_endpoint(
+        &self,
+        scope: &Scope,
+        id: &WebhookEndpointId,
+    ) -> StoreResult<bool> {
         let changed = with_write!(&self.pool, |e| {
             sqlx::query(
                 "DELETE FROM webhook_endpoints WHERE id = $1 AND account = $2 AND mode = $3",
@@ -117,7 +125,7 @@ impl WebhookStore for SqlStore {
     async fn deliveries_for_event(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> StoreResult<Vec<WebhookDelivery>> {
         let rows: Vec<DeliveryRow> = with_pool!(&self.pool, |p| {
             sqlx::query_as(
@@ -140,7 +148,7 @@ impl WebhookStore for SqlStore {
     async fn event_deliveries_page(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
         page: &PageRequest,
     ) -> StoreResult<Listed<(WebhookDelivery, Vec<DeliveryAttempt>)>> {
         let mode = scope.mode.as_str();
@@ -195,7 +203,7 @@ impl WebhookStore for SqlStore {
         };
         // The attempts of the page's deliveries: those whose delivery lies between the cursor
         // and the page's last row.
-        let docs: Vec<(String, String)> = with_pool!(&self.pool, |p| {
+        let docs: Vec<(DeliveryId, String)> = with_pool!(&self.pool, |p| {
             sqlx::query_as(
                 "SELECT a.delivery_id, a.doc FROM webhook_attempts a \
                  JOIN webhook_deliveries d ON d.id = a.delivery_id \
@@ -213,7 +221,7 @@ impl WebhookStore for SqlStore {
             .await
             .map_err(db_err)?
         });
-        let mut attempts: std::collections::HashMap<String, Vec<DeliveryAttempt>> =
+        let mut attempts: std::collections::HashMap<DeliveryId, Vec<DeliveryAttempt>> =
             std::collections::HashMap::new();
         for (delivery, doc) in docs {
             let attempt: DeliveryAttempt = decode("webhook attempt", &doc)?;
@@ -232,7 +240,7 @@ impl WebhookStore for SqlStore {
     async fn delivery_attempts(
         &self,
         scope: &Scope,
-        event: &str,
+        event: &EventId,
     ) -> StoreResult<Vec<DeliveryAttempt>> {
         let docs: Vec<String> = with_pool!(&self.pool, |p| {
             sqlx::query_scalar(
