@@ -52,7 +52,7 @@ use tokio::net::TcpListener;
 
 use envelope_core::error::BoxError;
 use envelope_core::mail::{Email, Mailer};
-use envelope_core::store::sql::CommitStats;
+use envelope_core::store::CommitStats;
 use envelope_core::{BlobStore, Settings, SigningService};
 use envelope_server::store::{StoreOptions, open_store};
 use envelope_server::{App, run};

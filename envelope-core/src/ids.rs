@@ -1,7 +1,7 @@
 //! Identifiers, tokens and API keys: random, URL-safe, prefixed as the spec says.
 //!
 //! All randomness comes from the thread-local CSPRNG. Secrets (API keys, link tokens) are stored
-//! only as SHA-256 digests ([`digest`]); the clear value exists once, in the response that creates
+//! only as SHA-256 digests (`digest`); the clear value exists once, in the response that creates
 //! it.
 
 use rand::RngExt;
@@ -12,30 +12,30 @@ use rand::distr::Alphanumeric;
 use sha2::{Digest, Sha256};
 
 /// The prefix of the ID of an envelope.
-pub const ENVELOPE: &str = "env_";
+pub(crate) const ENVELOPE: &str = "env_";
 /// The prefix of the ID of a signer.
-pub const SIGNER: &str = "sgn_";
+pub(crate) const SIGNER: &str = "sgn_";
 /// The prefix of the ID of an event.
-pub const EVENT: &str = "evt_";
+pub(crate) const EVENT: &str = "evt_";
 /// The prefix of the ID of a template.
-pub const TEMPLATE: &str = "tmpl_";
+pub(crate) const TEMPLATE: &str = "tmpl_";
 /// The prefix of the ID of an account.
-pub const ACCOUNT: &str = "acct_";
+pub(crate) const ACCOUNT: &str = "acct_";
 /// The prefix of the ID of an API key record (not the secret key itself).
-pub const API_KEY: &str = "key_";
+pub(crate) const API_KEY: &str = "key_";
 /// The prefix of the ID of a webhook endpoint.
-pub const WEBHOOK_ENDPOINT: &str = "we_";
+pub(crate) const WEBHOOK_ENDPOINT: &str = "we_";
 /// The prefix of the ID of an API request (its `Service-Request-Id` header, and `request_id` in
 /// error bodies).
 pub const REQUEST: &str = "req_";
 /// The prefix of the ID of a webhook delivery (one event to one endpoint, over its attempts).
-pub const DELIVERY: &str = "whd_";
+pub(crate) const DELIVERY: &str = "whd_";
 /// The prefix of the ID of a sent email.
-pub const EMAIL: &str = "eml_";
+pub(crate) const EMAIL: &str = "eml_";
 /// The prefix of the ID of a copied (`cc`) recipient of an envelope.
-pub const RECIPIENT: &str = "rcp_";
+pub(crate) const RECIPIENT: &str = "rcp_";
 /// The prefix of the ID of a webhook endpoint's signing secret.
-pub const WEBHOOK_SECRET: &str = "whsec_";
+pub(crate) const WEBHOOK_SECRET: &str = "whsec_";
 
 /// `n` random base62 characters (about 5.95 bits each).
 pub fn random_base62(n: usize) -> String {
@@ -54,7 +54,7 @@ pub fn new_id(prefix: &str) -> String {
 /// An identifier derived from `seed`: the prefix and 24 base62 characters taken from
 /// SHA-256(`seed`). The same seed always gives the same ID; see
 /// [`AuthContext::idempotency_origin`](crate::AuthContext::idempotency_origin).
-pub fn derived_id(prefix: &str, seed: &str) -> String {
+pub(crate) fn derived_id(prefix: &str, seed: &str) -> String {
     use sha2::{Digest, Sha256};
     const ALPHABET: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
     let digest = Sha256::digest(seed.as_bytes());
@@ -75,17 +75,17 @@ pub fn short(id: &str) -> &str {
 }
 
 /// A token for a link: 32 base62 characters, 190 bits, URL-safe.
-pub fn new_token() -> String {
+pub(crate) fn new_token() -> String {
     random_base62(32)
 }
 
 /// Lowercase hex SHA-256 of `data`.
-pub fn sha256_hex(data: &[u8]) -> String {
+pub(crate) fn sha256_hex(data: &[u8]) -> String {
     hex(&Sha256::digest(data))
 }
 
 /// What a secret (API key, link token) is stored as.
-pub fn digest(secret: &str) -> String {
+pub(crate) fn digest(secret: &str) -> String {
     sha256_hex(secret.as_bytes())
 }
 
@@ -93,7 +93,7 @@ pub fn digest(secret: &str) -> String {
 /// SHA-256(`purpose` NUL `salt` NUL `secret`). The salt is random per signer, so equal codes of
 /// two signers have unrelated digests; the purpose keeps an access code's digest from ever
 /// matching a grant's.
-pub fn salted_digest(purpose: &str, salt: &str, secret: &str) -> String {
+pub(crate) fn salted_digest(purpose: &str, salt: &str, secret: &str) -> String {
     let mut h = Sha256::new();
     for part in [purpose, salt] {
         h.update(part.as_bytes());
@@ -104,7 +104,7 @@ pub fn salted_digest(purpose: &str, salt: &str, secret: &str) -> String {
 }
 
 /// `n` random decimal digits (an emailed code).
-pub fn random_digits(n: usize) -> String {
+pub(crate) fn random_digits(n: usize) -> String {
     let mut rng = rand::rng();
     (0..n)
         .map(|_| char::from(b'0' + rng.random_range(0..10u8)))
@@ -112,7 +112,7 @@ pub fn random_digits(n: usize) -> String {
 }
 
 /// Compares two digests in time that depends on their length only.
-pub fn same_digest(a: &str, b: &str) -> bool {
+pub(crate) fn same_digest(a: &str, b: &str) -> bool {
     a.len() == b.len()
         && a.bytes()
             .zip(b.bytes())
@@ -121,7 +121,7 @@ pub fn same_digest(a: &str, b: &str) -> bool {
 }
 
 /// Lowercase hex of `bytes`, two characters per byte.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
     for b in bytes {
@@ -361,7 +361,7 @@ typed_id!(
 );
 
 /// True when `s` looks like an identifier with this prefix (cheap shape check before a lookup).
-pub fn has_shape(s: &str, prefix: &str) -> bool {
+pub(crate) fn has_shape(s: &str, prefix: &str) -> bool {
     s.len() <= 64
         && s.strip_prefix(prefix)
             .is_some_and(|rest| !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric()))

@@ -19,11 +19,11 @@ use std::sync::Arc;
 use envelope_core::EnvelopeId;
 use envelope_core::model::Scope;
 use envelope_core::store::conformance::{self, fixtures};
-use envelope_core::store::sql::{Engine, SCHEMA_VERSION};
 use envelope_core::store::{
     BlobStore, DirBlobStore, IdempotencyBegin, MemoryBlobStore, MemoryStore, OpenError, SqlStore,
     Store, StoreError,
 };
+use envelope_core::store::{Engine, SCHEMA_VERSION};
 
 const PG_URL_VAR: &str = "ENVELOPE_TEST_DATABASE_URL";
 

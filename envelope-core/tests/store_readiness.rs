@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use envelope_core::Timestamp;
-use envelope_core::store::sql::WalSync;
+use envelope_core::store::WalSync;
 use envelope_core::store::{NotReadyCause, SqlStore};
 
 fn at(seconds: i64) -> Timestamp {

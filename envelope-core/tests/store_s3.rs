@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use envelope_core::Timestamp;
 use envelope_core::store::conformance;
-use envelope_core::store::s3::{MULTIPART_THRESHOLD, PART_SIZE};
 use envelope_core::store::{BlobStore, MemoryStore, S3BlobStore, StoreError};
+use envelope_core::store::{MULTIPART_THRESHOLD, PART_SIZE};
 
 use envelope_testkit::moto::{self, Moto};
 

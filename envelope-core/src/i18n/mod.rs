@@ -1,18 +1,18 @@
 //! Languages (extensions E4): a signer's [`Locale`], the languages the service speaks
 //! ([`Lang`]), the choice of one from `Accept-Language` ([`negotiate`]), and the message
-//! catalogues ([`catalog`]: one Fluent file per language under `envelope-core/locales/`).
+//! catalogues (`catalog`: one Fluent file per language under `envelope-core/locales/`).
 //!
 //! Everything a signer reads (emails, the signing page) is written through the catalogues;
 //! what developers read (API errors, webhook payloads, the audit trail) stays English. This
 //! module knows nothing of HTTP: a front end passes the `Accept-Language` header's value as a
 //! string.
 
-pub mod catalog;
+pub(crate) mod catalog;
 mod locale;
 #[cfg(test)]
 mod tests;
 
-pub use catalog::{Arg, Msg, html, text};
+pub use catalog::{Arg, Msg, escape_html, html, text};
 pub use locale::{InvalidLocale, Locale};
 
 /// A language the catalogues cover. [`Lang::En`] is the fallback of every other tag.

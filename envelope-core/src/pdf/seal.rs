@@ -114,7 +114,7 @@ impl PreparedSeal {
     }
 
     /// SHA-256 of the two ranges: what the CMS signs (its message-digest attribute). The
-    /// original's part was hashed by [`prepare`]; this adds the update's bytes around
+    /// original's part was hashed by `prepare`; this adds the update's bytes around
     /// `/Contents`.
     pub fn digest(&self) -> [u8; 32] {
         let mut h = self.original.clone();

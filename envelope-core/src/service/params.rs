@@ -150,7 +150,7 @@ impl Params {
     }
 
     /// Parameters from the bytes of a JSON body, read into bounded values (see
-    /// [`json::JSON_LIMITS`]): a body past a limit is refused with a message naming it, before
+    /// `JSON_LIMITS`): a body past a limit is refused with a message naming it, before
     /// it costs more than its own size. A top-level `file_base64` stays in `body` and is later
     /// decoded there. Whitespace only is no parameters.
     pub fn json_body(body: Vec<u8>) -> Result<Params> {

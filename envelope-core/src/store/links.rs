@@ -33,7 +33,7 @@ pub trait LinkStore: Send + Sync + 'static {
 /// A signing link, stored by the SHA-256 of its token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SigningToken {
-    /// Lowercase hex SHA-256 of the link's token ([`crate::ids::digest`]); the clear token is never
+    /// Lowercase hex SHA-256 of the link's token (`ids::digest`); the clear token is never
     /// stored.
     pub token_hash: String,
     /// The account of the envelope the link opens.
@@ -69,7 +69,7 @@ pub struct ArchiveOf {
 /// A download link, stored by the SHA-256 of its token.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileLink {
-    /// Lowercase hex SHA-256 of the link's token ([`crate::ids::digest`]); the clear token is never
+    /// Lowercase hex SHA-256 of the link's token (`ids::digest`); the clear token is never
     /// stored.
     pub token_hash: String,
     /// The key in the [`BlobStore`] of the file the link downloads.

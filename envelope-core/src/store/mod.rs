@@ -62,9 +62,9 @@ mod outbox;
 mod read;
 mod retention;
 #[cfg(feature = "s3")]
-pub mod s3;
+mod s3;
 #[cfg(feature = "sql")]
-pub mod sql;
+mod sql;
 mod templates;
 mod webhooks;
 
@@ -86,8 +86,11 @@ pub use read::{BlobStream, DirectRead};
 pub use retention::{PurgeBefore, Purged, Removed, RetentionStore};
 #[cfg(feature = "s3")]
 pub use s3::S3BlobStore;
+// The S3 store's part sizes, for the crate's own tests of its multipart path.
+#[cfg(all(feature = "s3", feature = "internals"))]
+pub use s3::{MULTIPART_THRESHOLD, PART_SIZE};
 #[cfg(feature = "sql")]
-pub use sql::{OpenError, SqlBlobStore, SqlStore};
+pub use sql::{CommitStats, Engine, OpenError, SCHEMA_VERSION, SqlBlobStore, SqlStore, WalSync};
 pub use templates::TemplateStore;
 pub use webhooks::WebhookStore;
 

@@ -10,7 +10,7 @@ use envelope_core::i18n::{self, Lang, Msg};
 /// Escapes text for HTML element content and double-quoted attribute values (the core's one
 /// escaper, which the catalogues and the emails use too).
 pub fn esc(s: &str) -> String {
-    envelope_core::i18n::catalog::escape_html(s).into_owned()
+    envelope_core::i18n::escape_html(s).into_owned()
 }
 
 /// What the page tells an embedding window when it loads (`window.parent.postMessage`).

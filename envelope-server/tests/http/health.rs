@@ -12,7 +12,7 @@ use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
 use envelope_core::store::SqlStore;
-use envelope_core::store::sql::WalSync;
+use envelope_core::store::WalSync;
 use envelope_core::{Settings, SigningService};
 use envelope_server::App;
 use envelope_server::health::{Stopped, run_until_store_fails};

@@ -20,8 +20,9 @@ pub async fn readiness(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
 }
 
-/// [`HealthStore::key_check`]: the first value stored under a name is kept and returned to every
-/// later caller, and of racing first callers exactly one value wins for all; names are apart.
+/// [`HealthStore::key_check`](crate::store::HealthStore::key_check): the first value stored
+/// under a name is kept and returned to every later caller, and of racing first callers exactly
+/// one value wins for all; names are apart.
 pub async fn key_check(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let name = format!("check_{}", crate::ids::random_base62(12));
     let other = format!("check_{}", crate::ids::random_base62(12));

@@ -652,9 +652,11 @@ pub async fn storage_quota_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(listed.len(), envs.len(), "a refused create left no event");
 }
 
-/// Live retention's write ([`EnvelopeStore::erase_envelope`]): the erased record is stored, its files
-/// released, and every stored event of that envelope (and of no other) loses the personal data
-/// its snapshot carried, in one write; a stale version writes nothing.
+/// Live retention's write
+/// ([`EnvelopeStore::erase_envelope`](crate::store::EnvelopeStore::erase_envelope)): the erased
+/// record is stored, its files released, and every stored event of that envelope (and of no
+/// other) loses the personal data its snapshot carried, in one write; a stale version writes
+/// nothing.
 pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     use crate::model::EmailKind;
     use crate::model::{EmailRecord, EmailStatus, SignerStatus};
