@@ -1,4 +1,4 @@
-//! Invariants 1 and 6 of docs/ARCHITECTURE.md, read off the core's sources.
+//! Invariants 1, 6 and 20 of docs/ARCHITECTURE.md, read off the core's sources.
 //!
 //! Invariant 1, the core knows nothing of the HTTP API: it is an HTTP *client* in three places
 //! only, each behind a feature: the webhook sink and the timestamp authority client (`https`,
@@ -49,7 +49,10 @@ const MONOTONIC: [(&str, &str); 6] = [
     ("service/key_cache.rs", "the age of a cached API key"),
     ("service/pool.rs", "how long PDF work took (a metric)"),
     ("service/complete.rs", "how long the sealer took (a metric)"),
-    ("webhook/worker.rs", "how long a delivery attempt took"),
+    (
+        "service/outbox/webhook.rs",
+        "how long a delivery attempt took",
+    ),
     ("store/sql/mod.rs", "how long a commit took (a metric)"),
 ];
 
@@ -232,4 +235,126 @@ fn the_core_has_no_status_codes() {
             n + 1
         );
     }
+}
+
+/// Invariant 20, the floors of the core: each folder imports only from the floors below it, so
+/// that a seam (`mail`, `webhook`) never reaches into the store or the service, the model never
+/// reaches up into a seam, and the store knows nothing of the workers that drive it. The
+/// service, on the top floor, may use anything; the ground (`clock`, `error`, `ids`, `field`,
+/// `i18n`, `private_files`) imports nothing above it.
+const FLOORS: [(&str, &[&str]); 6] = [
+    (
+        "model/",
+        &["clock", "error", "field", "i18n", "ids", "model"],
+    ),
+    (
+        "store/",
+        &["clock", "error", "ids", "model", "private_files", "store"],
+    ),
+    (
+        "mail/",
+        &["clock", "error", "ids", "model", "private_files", "mail"],
+    ),
+    ("webhook/", &["clock", "error", "ids", "model", "webhook"]),
+    ("seal/", &["clock", "error", "ids", "seal"]),
+    (
+        "rules/",
+        &["clock", "error", "field", "i18n", "ids", "model", "rules"],
+    ),
+];
+
+/// The module each item re-exported at the crate's root comes from (`pub use clock::{Clock, ..}`
+/// in lib.rs), so that `crate::Timestamp` counts as a use of `clock`.
+fn root_reexports() -> Vec<(String, String)> {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .unwrap()
+        .replace('\n', " ");
+    let mut out = Vec::new();
+    for part in lib.split("pub use ").skip(1) {
+        let Some((module, rest)) = part.split_once("::") else {
+            continue;
+        };
+        let items = match rest.strip_prefix('{') {
+            Some(list) => list.split('}').next().unwrap_or(""),
+            None => rest.split(';').next().unwrap_or(""),
+        };
+        for item in items.split(',') {
+            let name = item
+                .split_whitespace()
+                .last()
+                .unwrap_or("")
+                .trim_end_matches(';');
+            if !name.is_empty() {
+                out.push((name.to_string(), module.trim().to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// The top-level modules that `text` uses through `crate::` paths in code (comments, where doc
+/// links may name anything, are left out).
+fn crate_modules(text: &str) -> Vec<String> {
+    let roots = root_reexports();
+    crate_paths(text)
+        .into_iter()
+        .map(|m| {
+            roots
+                .iter()
+                .find(|(name, _)| *name == m)
+                .map_or(m, |(_, module)| module.clone())
+        })
+        .fold(Vec::new(), |mut out, m| {
+            if !out.contains(&m) {
+                out.push(m);
+            }
+            out
+        })
+}
+
+/// The first segment of every `crate::` path in the code of `text`.
+fn crate_paths(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let code = line.split("//").next().unwrap_or("");
+        for (at, _) in code.match_indices("crate::") {
+            if code[..at].ends_with(is_ident) {
+                continue;
+            }
+            let module: String = code[at + "crate::".len()..]
+                .chars()
+                .take_while(|&c| is_ident(c))
+                .collect();
+            if !module.is_empty() && !out.contains(&module) {
+                out.push(module);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn no_import_runs_up_a_floor() {
+    let sources = core_sources();
+    let mut checked = 0;
+    for (floor, allowed) in FLOORS {
+        for (file, text) in sources.iter().filter(|(f, _)| {
+            f.starts_with(floor) || *f == format!("{}.rs", floor.trim_end_matches('/'))
+        }) {
+            checked += 1;
+            for module in crate_modules(text) {
+                assert!(
+                    allowed.contains(&module.as_str()),
+                    "{file} imports crate::{module}, which stands above {floor} (invariant 20)"
+                );
+            }
+        }
+    }
+    assert!(checked > 40, "the floors' files were found ({checked})");
+}
+
+#[test]
+fn the_floor_reader_sees_code_not_comments() {
+    let text = "use crate::model::X;\n/// [`Y`](crate::service::Y)\nlet a = crate::ids::new(); // crate::store\nfoo_crate::bar";
+    assert_eq!(crate_modules(text), ["model", "ids"]);
 }

@@ -2,14 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::params::unknown_cursor;
 use super::{AuthContext, ListParams, SigningService, WebhookWorker, WorkerSettings};
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::ids::EventId;
-use crate::ids::{DeliveryId, WebhookEndpointId};
+use crate::ids::{DeliveryId, EventId, WebhookEndpointId};
 use crate::model::{DeliveryAttempt, DeliveryStatus, EndpointStatus, List, Scope, WebhookDelivery};
-use crate::store::{Listed, PageRequest};
 use std::sync::Arc;
 
 /// One attempt as shown by `GET /events/{id}/deliveries`.
@@ -79,26 +76,21 @@ impl SigningService {
             .get_event(&scope, event)
             .await?
             .ok_or_else(|| Error::not_found("event", event))?;
-        let page = PageRequest {
-            limit: list.limit,
-            starting_after: list.starting_after.clone(),
-        };
-        match self
-            .inner
-            .store
-            .event_deliveries_page(&scope, event, &page)
-            .await?
-        {
-            Listed::Page(items, has_more) => Ok(List::new(
-                &format!("/v1/events/{event}/deliveries"),
-                items
-                    .into_iter()
-                    .map(|(d, attempts)| view(d, &attempts))
-                    .collect(),
-                has_more,
-            )),
-            Listed::UnknownCursor => Err(unknown_cursor("webhook_delivery", &page)),
-        }
+        let (items, has_more) = super::paging::page(list, "webhook_delivery", async |page| {
+            self.inner
+                .store
+                .event_deliveries_page(&scope, event, page)
+                .await
+        })
+        .await?;
+        Ok(List::new(
+            &format!("/v1/events/{event}/deliveries"),
+            items
+                .into_iter()
+                .map(|(d, attempts)| view(d, &attempts))
+                .collect(),
+            has_more,
+        ))
     }
 
     /// Every delivery of an event, one entry per delivery (endpoint), oldest first: for the
