@@ -358,3 +358,53 @@ fn the_floor_reader_sees_code_not_comments() {
     let text = "use crate::model::X;\n/// [`Y`](crate::service::Y)\nlet a = crate::ids::new(); // crate::store\nfoo_crate::bar";
     assert_eq!(crate_modules(text), ["model", "ids"]);
 }
+
+/// Invariant 21, storage by resource: each storage trait (`store/<resource>.rs`) has at most 15
+/// methods, and none takes an identifier as a bare string: `id`, `account`, `event`,
+/// `endpoint`, `template`, `envelope`, `signer`, `key_id` and `delivery` are typed IDs.
+#[test]
+fn storage_traits_are_small_and_take_typed_ids() {
+    const ID_PARAMS: [&str; 9] = [
+        "id", "account", "event", "endpoint", "template", "envelope", "signer", "key_id",
+        "delivery",
+    ];
+    let mut traits = 0;
+    for (file, text) in core_sources() {
+        let Some(name) = file.strip_prefix("store/") else {
+            continue;
+        };
+        if name.contains('/') {
+            continue;
+        }
+        for (at, _) in text.match_indices("pub trait ") {
+            let body_start = at + text[at..].find('{').unwrap();
+            let mut depth = 0;
+            let mut end = body_start;
+            for (i, c) in text[body_start..].char_indices() {
+                depth += i32::from(c == '{') - i32::from(c == '}');
+                if depth == 0 {
+                    end = body_start + i;
+                    break;
+                }
+            }
+            let body = &text[body_start..end];
+            let trait_name = text[at + "pub trait ".len()..]
+                .split(|c: char| !is_ident(c))
+                .next()
+                .unwrap();
+            let methods = body.matches("async fn ").count() + body.matches("\n    fn ").count();
+            assert!(
+                methods <= 15,
+                "{file}: {trait_name} has {methods} methods; split the resource (invariant 21)"
+            );
+            for param in ID_PARAMS {
+                assert!(
+                    !body.contains(&format!("{param}: &str")),
+                    "{file}: {trait_name} takes `{param}: &str`; an ID is its type (invariant 21)"
+                );
+            }
+            traits += 1;
+        }
+    }
+    assert!(traits >= 12, "the storage traits were found ({traits})");
+}
