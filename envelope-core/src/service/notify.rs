@@ -1,7 +1,7 @@
 //! Emails to signers: who gets which email on each change (signing requests when it is their
 //! turn, reminders, void and completion notices), queued in the envelope record by the same store
 //! write as the change, and what each one says when it is sent. Sending, retrying and recording
-//! the outcome is `service/outbox.rs`.
+//! the outcome is `service/outbox/email.rs`.
 
 use super::SigningService;
 use super::email_content::{self as content, Content, Context};

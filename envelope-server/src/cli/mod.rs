@@ -20,6 +20,10 @@
 //! | `accounts`, `keys`, `webhooks` | the admin commands, into `AdminCommand` |
 //! | `blobs` | `blobs copy` |
 
+// The doc comments of the argument types are clap's help text, written for a terminal
+// (`<data-dir>/mail`, `http://<listen>`, URLs in quotes): rustdoc's HTML checks do not apply.
+#![allow(rustdoc::invalid_html_tags, rustdoc::bare_urls)]
+
 mod accounts;
 mod blobs;
 mod keys;

@@ -6,7 +6,7 @@
 //! `service::Params`, `i18n::Msg`). This is a text check of the declarations, like the layering
 //! test: a `pub mod` that slips back fails here before it adds pages to the documentation.
 
-use std::path::{Path, PathBuf};
+use super::core_sources;
 
 /// The public modules: (file declaring them, module). Any other `pub mod` must be behind the
 /// feature `internals` or `conformance`, which the default documentation leaves off.
@@ -77,40 +77,11 @@ const CRATE_HELPERS: &[&str] = &[
     "const WEBHOOK_SECRET:",
 ];
 
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            sources(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
-
-fn core_sources() -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    sources(&root, &mut files);
-    assert!(files.len() > 50, "the core's sources were found");
-    files
-        .into_iter()
-        .map(|p| {
-            let rel = p
-                .strip_prefix(&root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            (rel, std::fs::read_to_string(&p).unwrap())
-        })
-        .collect()
-}
-
 fn source(file: &str) -> String {
     core_sources()
         .into_iter()
         .find(|(f, _)| f == file)
-        .unwrap_or_else(|| panic!("{file} was moved: update tests/public_surface.rs"))
+        .unwrap_or_else(|| panic!("{file} was moved: update tests/layering/public_surface.rs"))
         .1
 }
 
@@ -170,7 +141,7 @@ fn the_id_helpers_are_the_crates() {
         );
         assert!(
             ids.contains(&format!("\npub(crate) {helper}")),
-            "ids.rs no longer declares `pub(crate) {helper}`: update tests/public_surface.rs"
+            "ids.rs no longer declares `pub(crate) {helper}`: update tests/layering/public_surface.rs"
         );
     }
 }
