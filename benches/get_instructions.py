@@ -103,7 +103,8 @@ def server_run(n, workdir, tag):
     out = os.path.join(workdir, f"server-{tag}.out")
     env = dict(os.environ, RUST_LOG="warn")
     proc = callgrind(
-        [os.path.join(RELEASE, "envelope-server"), "--data-dir", data, "--listen", f"127.0.0.1:{port}"],
+        [os.path.join(RELEASE, "envelope-server"), "--data-dir", data,
+         "--listen", f"127.0.0.1:{port}", "--rate-limit", "1000000"],
         out,
         env,
     )
