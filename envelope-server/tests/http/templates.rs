@@ -103,6 +103,19 @@ async fn template_lifecycle() {
         .await
         .ok(200);
     assert_eq!(filtered["data"][0]["id"], env["id"]);
+    // A filter that cannot be a template ID names no template: an empty page, at once.
+    for bad in [
+        "env_x".to_string(),
+        "tmpl_%2F..".to_string(),
+        format!("tmpl_{}", "a".repeat(4096)),
+    ] {
+        let none = s
+            .get(&s.test_key, &format!("/v1/envelopes?template={bad}"))
+            .await
+            .ok(200);
+        assert_eq!(none["data"], json!([]), "{bad}");
+        assert_eq!(none["has_more"], false);
+    }
 
     let del = s.delete(&s.test_key, &path).await.ok(200);
     assert_eq!(

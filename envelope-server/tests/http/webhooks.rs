@@ -142,6 +142,24 @@ async fn deliveries_and_resend_routes() {
     )
     .await
     .error(404, "resource_missing");
+    // An endpoint that cannot be an ID (wrong prefix, a path, 8 KB) is the same quick 404 on
+    // `endpoint`, its echo cut short: it is parsed before any read.
+    for bad in [
+        "tmpl_x".to_string(),
+        "we_../x".to_string(),
+        format!("we_{}", "a".repeat(8192)),
+    ] {
+        let e = s
+            .post(
+                &s.test_key,
+                &format!("/v1/events/{id}/resend"),
+                json!({"endpoint": bad}),
+            )
+            .await
+            .error(404, "resource_missing");
+        assert_eq!(e["param"], "endpoint", "{e}");
+        assert!(e["message"].as_str().unwrap().len() < 200, "{e}");
+    }
     s.get(&s.live_key, &format!("/v1/events/{id}/deliveries"))
         .await
         .error(404, "resource_missing");
