@@ -276,3 +276,121 @@ async fn explicit_fields_name_a_document_of_the_envelope() {
         assert_eq!(e.param().as_deref(), Some("fields.0.document"), "{bad}");
     }
 }
+
+/// A blob store that counts whole reads and streamed reads.
+#[derive(Default)]
+struct CountingBlobs {
+    inner: envelope_core::store::MemoryBlobStore,
+    whole: std::sync::atomic::AtomicUsize,
+    streamed: std::sync::atomic::AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl envelope_core::BlobStore for CountingBlobs {
+    async fn put(
+        &self,
+        key: &str,
+        bytes: bytes::Bytes,
+        at: envelope_core::clock::Timestamp,
+    ) -> envelope_core::store::StoreResult<()> {
+        self.inner.put(key, bytes, at).await
+    }
+    async fn get(&self, key: &str) -> envelope_core::store::StoreResult<Option<bytes::Bytes>> {
+        self.whole.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.get(key).await
+    }
+    async fn get_stream(
+        &self,
+        key: &str,
+    ) -> envelope_core::store::StoreResult<Option<envelope_core::store::BlobStream>> {
+        self.streamed
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.get_stream(key).await
+    }
+    async fn list(
+        &self,
+        after: Option<&str>,
+        limit: usize,
+    ) -> envelope_core::store::StoreResult<Vec<envelope_core::store::BlobInfo>> {
+        self.inner.list(after, limit).await
+    }
+    async fn delete(&self, key: &str) -> envelope_core::store::StoreResult<bool> {
+        self.inner.delete(key).await
+    }
+}
+
+#[tokio::test]
+async fn a_signers_document_is_stamped_once_per_version_and_read_as_it_is_sent() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let blobs = std::sync::Arc::new(CountingBlobs::default());
+    let svc = SigningService::builder().blobs(blobs.clone()).build();
+    let acct = svc.admin().create_account("Acme").await.unwrap();
+    let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
+    let original = simple_pdf(&[
+        "Contract",
+        "Client: {{signature:Client}}",
+        "Provider: {{signature:Provider}}",
+    ]);
+    let p = params(
+        json!({"signers": [
+                   {"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"},
+                   {"name": "Paul Provider", "email": "paul@example.com", "role": "Provider"}],
+               "delivery": "embedded"}),
+        vec![upload("contract.pdf", original.clone())],
+    )
+    .unwrap();
+    let env = svc.create_envelope(&ctx, p).await.unwrap();
+    let client = token(
+        &svc.signing_url(&ctx, &env.id, Some("Client"))
+            .await
+            .unwrap()
+            .url,
+    );
+    let provider = token(
+        &svc.signing_url(&ctx, &env.id, Some("Provider"))
+            .await
+            .unwrap()
+            .url,
+    );
+
+    // Eight readers at once: one whole read of the original (to stamp this version's update),
+    // then every reader streams it.
+    let (whole, streamed) = (blobs.whole.load(SeqCst), blobs.streamed.load(SeqCst));
+    let bodies =
+        futures_util::future::join_all((0..8).map(|_| svc.signing_document_body(&client, None, 1)))
+            .await;
+    let mut shown = Vec::new();
+    for body in bodies {
+        let (name, body) = body.unwrap();
+        assert_eq!(name, "contract.pdf");
+        let size = body.size();
+        let bytes = body.collect().await.unwrap();
+        assert_eq!(bytes.len() as u64, size);
+        shown.push(bytes);
+    }
+    assert!(shown.iter().all(|b| *b == shown[0]));
+    assert!(shown[0].starts_with(&original) && shown[0].len() > original.len());
+    assert_eq!(blobs.whole.load(SeqCst) - whole, 1, "stamped once");
+    assert_eq!(blobs.streamed.load(SeqCst) - streamed, 8);
+    // The same version again (the other link of the same envelope too): kept, not stamped.
+    let (_, again) = svc.signing_document_n(&provider, None, 1).await.unwrap();
+    assert_eq!(again, shown[0]);
+    assert_eq!(blobs.whole.load(SeqCst) - whole, 1);
+
+    // A new version (the client signed) shows the client's signature to the provider.
+    let mut input = SignInput {
+        consent: true,
+        ..SignInput::default()
+    };
+    input.values.insert(
+        "Client_signature".into(),
+        SignerValue::Typed("Ada One".into()),
+    );
+    svc.sign(&client, None, input, &ClientInfo::default())
+        .await
+        .unwrap();
+    let (_, after) = svc.signing_document_n(&provider, None, 1).await.unwrap();
+    assert!(after.starts_with(&original));
+    assert!(text_of(&after).contains("Ada One"), "{}", text_of(&after));
+    assert!(!text_of(&shown[0]).contains("Ada One"));
+}

@@ -34,6 +34,39 @@ pub struct Streamed {
     chunks: Pin<Box<dyn Stream<Item = std::io::Result<Bytes>> + Send>>,
     /// Bytes still to come, when known.
     left: Option<u64>,
+    _open: OpenStream,
+}
+
+impl Streamed {
+    fn new(
+        chunks: Pin<Box<dyn Stream<Item = std::io::Result<Bytes>> + Send>>,
+        left: Option<u64>,
+    ) -> Streamed {
+        Streamed {
+            chunks,
+            left,
+            _open: OpenStream::new(),
+        }
+    }
+}
+
+/// Counts a streamed body in `envelope_http_streams_open` from the moment it is made until it
+/// is dropped: sent to the end, cut by a store failure, or given up when the client went away
+/// (hyper drops the body with the connection). A gauge that does not come back down is a
+/// stream, and its buffers and store reads, kept alive by nobody.
+struct OpenStream;
+
+impl OpenStream {
+    fn new() -> OpenStream {
+        metrics::gauge!("envelope_http_streams_open").increment(1.0);
+        OpenStream
+    }
+}
+
+impl Drop for OpenStream {
+    fn drop(&mut self) {
+        metrics::gauge!("envelope_http_streams_open").decrement(1.0);
+    }
 }
 
 impl std::fmt::Debug for Streamed {
@@ -107,13 +140,15 @@ impl Reply {
     /// A PDF download read as it is sent (its length known: `Content-Length` as for
     /// [`Reply::pdf`]), offered as an attachment under `file_name`.
     pub fn pdf_stream(file_name: &str, body: FileBody) -> Reply {
+        Reply::pdf_stream_as("attachment", file_name, body)
+    }
+
+    /// A PDF read as it is sent, with this disposition (`attachment` or `inline`).
+    pub fn pdf_stream_as(disposition: &'static str, file_name: &str, body: FileBody) -> Reply {
         let left = Some(body.size());
         Reply {
-            stream: Some(Streamed {
-                chunks: Box::pin(body),
-                left,
-            }),
-            ..Reply::pdf(file_name, Bytes::new())
+            stream: Some(Streamed::new(Box::pin(body), left)),
+            ..Reply::pdf_as(disposition, file_name, Bytes::new())
         }
     }
 
@@ -121,10 +156,7 @@ impl Reply {
     pub fn zip(file_name: &str, body: ArchiveBody) -> Reply {
         Reply {
             content_type: "application/zip",
-            stream: Some(Streamed {
-                chunks: Box::pin(body),
-                left: None,
-            }),
+            stream: Some(Streamed::new(Box::pin(body), None)),
             ..Reply::pdf(file_name, Bytes::new())
         }
     }

@@ -269,6 +269,8 @@ pub(crate) struct Inner {
     pub keys: key_cache::KeyCache,
     /// Pictures of pages for the signing page (`signing/pictures.rs`), when a renderer is set.
     pub pictures: Option<signing::Pictures>,
+    /// What signers are shown of unsigned documents, by version (`signing/preview.rs`).
+    pub previews: signing::Previews,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -417,6 +419,7 @@ impl SigningServiceBuilder {
                     shown: Default::default(),
                     failed: Default::default(),
                 }),
+                previews: signing::Previews::default(),
                 settings,
             }),
         }

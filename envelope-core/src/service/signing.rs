@@ -18,14 +18,15 @@ use crate::ids;
 use crate::model::{
     Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue,
 };
-use crate::pdf;
 use crate::rules::{self, mark_turns};
 use crate::store::{SigningToken, StoreError};
 
 pub(super) mod identity;
 mod pictures;
+mod preview;
 pub use pictures::DocumentPages;
 pub(crate) use pictures::Pictures;
+pub(crate) use preview::Previews;
 pub(super) mod values;
 
 use identity::check_grant;
@@ -300,41 +301,42 @@ impl SigningService {
 
     /// Document `document` (from 1) of the envelope behind a signing link (extensions E5), as
     /// [`SigningService::signing_document`] shows the first; a number past the last is
-    /// `NotFound`.
+    /// `NotFound`. The bytes whole: [`SigningService::signing_document_body`] gives them as
+    /// they are read.
     pub async fn signing_document_n(
         &self,
         token: &str,
         grant: Option<&str>,
         document: u32,
     ) -> Result<(String, bytes::Bytes)> {
-        let rec = self.viewable_record(token, grant).await?;
-        self.shown_document(&rec, document).await
+        let (file_name, body) = self.signing_document_body(token, grant, document).await?;
+        Ok((file_name, body.collect().await?))
     }
 
-    /// Document `document` of `rec` as a signer sees it: the signed copy once there is one,
-    /// else the original with the values so far stamped in and the tags painted over.
+    /// Document `document` (from 1) behind a signing link, as
+    /// [`SigningService::signing_document_n`] gives it, read as it is sent: the original
+    /// streams from the blob store and the values so far follow as one update, made once per
+    /// version of the envelope and kept (`signing/preview.rs`). A reader holds one chunk, not
+    /// the file; the length is known before the first byte ([`FileBody::size`](super::FileBody::size)).
+    pub async fn signing_document_body(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+        document: u32,
+    ) -> Result<(String, super::FileBody)> {
+        let rec = self.viewable_record(token, grant).await?;
+        self.shown_stream(&rec, document).await
+    }
+
+    /// Document `document` of `rec` as a signer sees it, whole (the page pictures draw from
+    /// it): the signed copy once there is one, else the original with the kept update.
     pub(crate) async fn shown_document(
         &self,
         rec: &EnvelopeRecord,
         document: u32,
     ) -> Result<(String, bytes::Bytes)> {
-        let (original, signed) = rec
-            .document(document)
-            .ok_or_else(|| Error::not_found("document", &document.to_string()))?;
-        let file = signed.unwrap_or(original);
-        let bytes = self
-            .read_file(file)
-            .await?
-            .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
-        if signed.is_some() {
-            return Ok((file.file_name.clone(), bytes));
-        }
-        let request = super::complete::stamp_request_for(rec, document, false)?;
-        let preview = self
-            .blocking("preview", move || pdf::stamp(&bytes, &request))
-            .await?
-            .map_err(|e| Error::Internal(format!("preview failed: {e}")))?;
-        Ok((file.file_name.clone(), preview.into()))
+        let (file_name, body) = self.shown_stream(rec, document).await?;
+        Ok((file_name, body.collect().await?))
     }
 
     /// The envelope behind a link whose documents may be shown: not expired or voided, the

@@ -391,9 +391,9 @@ impl Pages<'_> {
     }
 
     async fn document(&self, token: &str, n: u32) -> Reply {
-        match self.svc().signing_document_n(token, self.grant, n).await {
-            Ok((file_name, bytes)) => {
-                let mut reply = Reply::pdf_as("inline", &file_name, bytes);
+        match self.svc().signing_document_body(token, self.grant, n).await {
+            Ok((file_name, body)) => {
+                let mut reply = Reply::pdf_stream_as("inline", &file_name, body);
                 reply
                     .headers
                     .extend(security::document_headers(&self.app.pages.frame_ancestors));

@@ -9,7 +9,7 @@
 //! metrics, read back by Prometheus' own text parser (`metrics`); a key revoked by the admin
 //! command while a server runs (`keys`); two servers on one PostgreSQL database with PDFs in
 //! an S3 bucket (`s3`); downloads streamed from S3, presigned redirects and `blobs copy`
-//! (`s3_downloads`).
+//! (`s3_downloads`); streamed bodies dropped when their clients go away (`downloads`).
 //!
 //! All drive `envelope-server` as a child process (`CARGO_BIN_EXE_envelope-server`) over HTTP,
 //! exactly as a deployment would run it.
@@ -18,6 +18,7 @@ use envelope_testkit::{moto, smtp, textpdf as pdf};
 
 mod check;
 mod crash;
+mod downloads;
 mod email;
 mod health;
 mod keys;
