@@ -255,6 +255,7 @@ pub const TEST_MODE_NOTICE: &str = "Test mode: not legally binding";
 ///
 /// Reads only what it changes (the stamped pages, their resources, the form fields, the page
 /// tree root), so its cost follows the number of fields, not the size of the document.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // tests, benches and examples
 pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     stamp::stamp(original, request)
 }

@@ -25,6 +25,7 @@ use super::{FieldStamp, PageSize, PdfError, SignatureBlock, SignedBy, StampReque
 use crate::field::{FieldSource, FieldType};
 
 /// Produces `original ++ update`.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // tests, benches and examples
 pub fn stamp(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, PdfError> {
     let mut doc = Document::load(original)?;
     let pages = pages::pages(&mut doc, None)?;

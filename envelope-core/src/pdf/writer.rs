@@ -87,6 +87,7 @@ impl Update {
     }
 
     /// `original` followed by the update.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // tests, benches and examples
     pub fn write(self, doc: &Document<'_>) -> Vec<u8> {
         let original = doc.bytes;
         let update = self.write_update_located(doc).bytes;

@@ -3,9 +3,11 @@
 //!
 //! A link of kind `archive` names the envelope ([`ArchiveOf`] in its [`FileLink`]); opening it
 //! starts a task that writes the ZIP (entries stored, not compressed: PDFs compress themselves)
-//! into a 64 KiB pipe, one file at a time, and the reader sends what comes out. Memory stays the
-//! pipe plus the one file being written, whatever the number of documents; the whole archive is
-//! never in memory. A file that cannot be read mid-way ends the stream with an error (the
+//! into a 64 KiB pipe, one file at a time, each read from the blob store as it is written, and
+//! the reader sends what comes out. Memory stays the pipe plus one chunk of the store's answer,
+//! whatever the number and size of the documents. Since an entry's CRC is known only once it
+//! is written, each entry's sizes and CRC follow its data (a data descriptor) and are in the
+//! central directory, as every unzip tool reads them. A file that cannot be read mid-way ends the stream with an error (the
 //! server then cuts the connection), never with a ZIP that looks whole.
 
 use std::io;
@@ -16,6 +18,7 @@ use async_zip::base::write::ZipFileWriter;
 use async_zip::{Compression, ZipEntryBuilder};
 use bytes::{Bytes, BytesMut};
 use futures_util::Stream;
+use futures_util::{AsyncWriteExt as _, StreamExt as _};
 use tokio::io::AsyncReadExt;
 
 use super::SigningService;
@@ -110,16 +113,27 @@ impl SigningService {
         let svc = self.clone();
         let id = rec.id.clone();
         let task = tokio::spawn(async move {
-            let mut zip = ZipFileWriter::with_tokio(writer);
+            // Every entry is far below 4 GiB (the file limit): no ZIP64 fields, which some
+            // older unzip tools cannot read.
+            let mut zip = ZipFileWriter::with_tokio(writer).force_no_zip64();
+            let failed = |e: async_zip::error::ZipError| {
+                Error::Internal(format!("writing the archive failed: {e}"))
+            };
             for (name, f) in files {
-                let bytes = svc
-                    .read_file(&f)
+                let base = f.delta.as_ref().map(|d| d.base.as_str());
+                let mut chunks = svc
+                    .read_stream(&f.blob, base)
                     .await?
                     .ok_or_else(|| Error::Internal(format!("{} of {id} is missing", f.blob)))?;
                 let entry = ZipEntryBuilder::new(name.into(), Compression::Stored);
-                zip.write_entry_whole(entry, &bytes)
-                    .await
-                    .map_err(|e| Error::Internal(format!("writing the archive failed: {e}")))?;
+                let mut out = zip.write_entry_stream(entry).await.map_err(failed)?;
+                while let Some(chunk) = chunks.next().await {
+                    let chunk = chunk.map_err(Error::from)?;
+                    out.write_all(&chunk)
+                        .await
+                        .map_err(|e| Error::Internal(format!("writing the archive failed: {e}")))?;
+                }
+                out.close().await.map_err(failed)?;
             }
             zip.close()
                 .await

@@ -1,6 +1,7 @@
 //! Streamed bodies end with their clients (issue 31), on the real binary: a 20 MB original's
-//! download, its signed copy's download and a signer's `/document` are each started by a client
-//! that reads a little and then stops; while they stall the server counts three open streams
+//! download, a signed copy's download, its envelope's archive and a signer's `/document` are each
+//! started by a client that reads a little and then stops; while they stall the server counts four
+//! open streams
 //! (`envelope_http_streams_open`), and once the clients hang up the count goes back to zero
 //! (the stream, its buffers and its store reads are dropped, not left waiting for a reader who
 //! is gone). Read to the end afterwards, each body is every byte, with its length announced.
@@ -148,6 +149,7 @@ async fn a_stream_ends_when_its_client_goes_away() {
     };
     let original = url_of(&http, files(&unsigned, "original")).await;
     let signed_copy = url_of(&http, files(&signed, "signed")).await;
+    let archive = url_of(&http, files(&signed, "archive")).await;
     let link = url_of(
         &http,
         http.post(format!("{base}/v1/envelopes/{unsigned}/signing_url"))
@@ -158,10 +160,10 @@ async fn a_stream_ends_when_its_client_goes_away() {
     let shown = format!("{base}{}/document", &link[link.find("/sign/").unwrap()..]);
 
     let mut stalled = Vec::new();
-    for url in [&original, &signed_copy, &shown] {
+    for url in [&original, &signed_copy, &shown, &archive] {
         stalled.push(stalled_reader(url).await);
     }
-    wait_for_streams(&http, &metrics, 3.0).await;
+    wait_for_streams(&http, &metrics, 4.0).await;
     drop(stalled);
     wait_for_streams(&http, &metrics, 0.0).await;
 
