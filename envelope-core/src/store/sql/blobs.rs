@@ -193,7 +193,10 @@ impl BlobStore for SqlBlobStore {
             while let Some((size, data)) = rows.try_next().await.map_err(db_err)? {
                 let size = u64::try_from(size).map_err(|_| corrupt("blob", "negative size"))?;
                 let (_, buf) = whole.get_or_insert_with(|| {
-                    (size, BytesMut::with_capacity(usize::try_from(size).unwrap_or(0)))
+                    (
+                        size,
+                        BytesMut::with_capacity(usize::try_from(size).unwrap_or(0)),
+                    )
                 });
                 if let Some(data) = data {
                     buf.extend_from_slice(&data);
