@@ -114,9 +114,9 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// through it, so the index and table pages that writes touch stay hot.
 const WRITER_CACHE_KIB: &str = "-32768";
 
-/// Connections that read blob chunks. Each chunk is one short statement (a fraction of a
-/// millisecond for 256 KiB), and a slow reader holds none between chunks, so a few serve many
-/// downloads; few also bound the page caches that stay allocated once the readers leave.
+/// Connections that read blob chunks. Each chunk is one short statement and a slow reader
+/// holds no connection between chunks, so a few serve many downloads; few also bound the page
+/// caches that stay allocated once the readers leave.
 const BLOB_READERS: u32 = 4;
 
 /// Their page cache (`PRAGMA cache_size`, negative: KiB). A chunk's overflow pages are read
