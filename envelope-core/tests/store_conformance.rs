@@ -1082,3 +1082,178 @@ async fn sqlite_events_written_before_schema_8_still_read() {
     assert!(rows[1].0.is_empty(), "{rows:?}");
     assert!(rows[1].1.unwrap() * 2 < rows[0].0.len() as i64, "{rows:?}");
 }
+
+/// Bytes that do not compress.
+fn noise(len: usize, seed: u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 8);
+    let mut x: u64 = seed | 1;
+    while out.len() < len {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        out.extend_from_slice(&x.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// Schema 11 cuts blobs into chunks. Blobs stored whole by a binary of schema 10 (one of
+/// several chunks with a short last one, one of exactly one chunk, an empty one, one without a
+/// time) read the same after the upgrade, streamed in chunks of at most `SqlBlobStore::CHUNK`;
+/// a retried `put` over a migrated key and a `delete` work.
+mod chunked {
+    use super::*;
+    use envelope_core::store::SqlBlobStore;
+    use futures_util::StreamExt;
+
+    const C: usize = SqlBlobStore::CHUNK;
+
+    /// (key, bytes, created_at) as schema 10 held them.
+    pub fn old_blobs() -> Vec<(String, Vec<u8>, Option<i64>)> {
+        vec![
+            ("blob_several".into(), noise(3 * C + 12_345, 7), Some(1_000)),
+            ("blob_one_chunk".into(), noise(C, 11), Some(2_000)),
+            ("blob_small".into(), b"%PDF-1.7\n%%EOF\n".to_vec(), None),
+            ("blob_empty".into(), Vec::new(), Some(3_000)),
+        ]
+    }
+
+    /// Inserts the blobs with the statement of schema 10, on either engine's connection.
+    macro_rules! insert_v10 {
+        ($conn:expr, $blobs:expr) => {{
+            for (key, data, at) in $blobs {
+                sqlx::query("INSERT INTO blobs (blob_key, data, created_at) VALUES ($1, $2, $3)")
+                    .bind(key)
+                    .bind(data)
+                    .bind(at)
+                    .execute(&mut *$conn)
+                    .await
+                    .unwrap();
+            }
+        }};
+    }
+    pub(crate) use insert_v10;
+
+    /// Every chunk of `key`'s stream, checking the size first and the bound of each.
+    async fn chunks(blobs: &SqlBlobStore, key: &str, len: usize) -> Vec<bytes::Bytes> {
+        let mut stream = blobs.get_stream(key).await.unwrap().expect(key);
+        assert_eq!(stream.size(), len as u64, "{key}");
+        let mut out = Vec::new();
+        while let Some(chunk) = stream.next().await {
+            let chunk = chunk.unwrap();
+            assert!(
+                !chunk.is_empty() && chunk.len() <= C,
+                "{key}: {}",
+                chunk.len()
+            );
+            out.push(chunk);
+        }
+        out
+    }
+
+    pub async fn check(store: &SqlStore, old: &[(String, Vec<u8>, Option<i64>)]) {
+        let blobs = store.blobs();
+        for (key, data, _) in old {
+            assert_eq!(blobs.size(key).await.unwrap(), Some(data.len() as u64));
+            let got = chunks(&blobs, key, data.len()).await;
+            assert_eq!(got.len(), data.len().div_ceil(C), "{key}: chunks");
+            assert!(got.concat() == *data, "{key} differs after the upgrade");
+            assert_eq!(blobs.get(key).await.unwrap().as_deref(), Some(&data[..]));
+        }
+        let listed = blobs.list(None, 100).await.unwrap();
+        for (key, _, at) in old {
+            let info = listed.iter().find(|b| &b.key == key).expect("listed");
+            assert_eq!(info.stored_at.map(|t| t.millis()), *at, "{key}");
+        }
+
+        // A retried put over a migrated key, then a fresh blob: chunks of at most C as well.
+        let new = noise(2 * C + 1, 13);
+        blobs
+            .put(
+                &old[0].0,
+                bytes::Bytes::from(new.clone()),
+                fixtures::t(5_000),
+            )
+            .await
+            .unwrap();
+        let got = chunks(&blobs, &old[0].0, new.len()).await;
+        assert_eq!(got.iter().map(|c| c.len()).collect::<Vec<_>>(), [C, C, 1]);
+        assert!(got.concat() == new);
+        for (key, _, _) in old {
+            assert!(blobs.delete(key).await.unwrap(), "{key}");
+            assert!(blobs.get_stream(key).await.unwrap().is_none(), "{key}");
+            assert_eq!(blobs.size(key).await.unwrap(), None, "{key}");
+        }
+        assert!(blobs.list(None, 100).await.unwrap().is_empty());
+    }
+}
+
+/// The migrations before `first_missing` (`"0011"`), for a database as an older binary left it.
+async fn migrator_before(
+    engine: &str,
+    first_missing: &str,
+) -> (sqlx::migrate::Migrator, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("migrations")
+        .join(engine);
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name.as_str() < first_missing {
+            std::fs::copy(src.join(&name), dir.path().join(&name)).unwrap();
+        }
+    }
+    let m = sqlx::migrate::Migrator::new(dir.path()).await.unwrap();
+    (m, dir)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_blobs_of_schema_10_stream_after_the_upgrade() {
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let old = chunked::old_blobs();
+    {
+        let url = format!("sqlite://{}?mode=rwc", path.display());
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        let (m, _src) = migrator_before("sqlite", "0011").await;
+        assert_eq!(m.iter().map(|m| m.version).max(), Some(10));
+        m.run(&mut conn).await.unwrap();
+        chunked::insert_v10!(&mut conn, &old);
+        conn.close().await.unwrap();
+    }
+    let store = SqlStore::open_sqlite(&path).await.unwrap();
+    chunked::check(&store, &old).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_blobs_of_schema_10_stream_after_the_upgrade() {
+    let Some(url) = pg_url() else { return };
+    let schema = PgSchema::new(url);
+    let old = chunked::old_blobs();
+    {
+        use sqlx::Connection;
+        let mut admin = sqlx::PgConnection::connect(&schema.url).await.unwrap();
+        let sql = format!("CREATE SCHEMA {}", schema.name);
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        let mut conn = schema.raw().await;
+        let (m, _src) = migrator_before("postgres", "0011").await;
+        m.run(&mut conn).await.unwrap();
+        chunked::insert_v10!(&mut conn, &old);
+    }
+    let store = schema.connect().await;
+    let result = tokio::spawn({
+        let store = store.clone();
+        async move { chunked::check(&store, &old).await }
+    })
+    .await;
+    store.close().await;
+    schema.drop_schema().await;
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}

@@ -6,15 +6,19 @@
 //! durable before `put` returns. Leftover `.tmp-*` files of a crash are never read.
 //! A blob's `stored_at` is its file's modification time, set before the rename.
 //!
+//! `get_stream` opens the file and reads it [`DirBlobStore::CHUNK`] bytes at a time as the
+//! consumer asks: the open file is the inode of that moment, so a `put` that renames a new file
+//! over the key, or a `delete`, meanwhile changes nothing the reader sees.
+//!
 //! It must never accept a key that could name a path outside the directory.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::{BlobInfo, BlobStore, StoreError, StoreResult};
+use super::{BlobInfo, BlobStore, BlobStream, StoreError, StoreResult};
 use crate::clock::Timestamp;
 
 /// Blobs as files under one directory (created if missing).
@@ -34,6 +38,48 @@ impl DirBlobStore {
     /// The directory the blobs are stored in.
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// The most bytes one chunk of [`BlobStore::get_stream`] holds (as `SqlBlobStore::CHUNK`).
+    pub const CHUNK: usize = 256 * 1024;
+}
+
+/// An open blob file being streamed: the bytes left to read of the size it had when opened.
+struct Reading {
+    file: std::fs::File,
+    left: u64,
+}
+
+impl Reading {
+    /// The next chunk, read on a blocking thread; `None` once every byte was read. A file that
+    /// ends early (cut by something else than this store) is an error, never a short blob.
+    async fn next(self) -> StoreResult<Option<(Bytes, Reading)>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        tokio::task::spawn_blocking(move || {
+            let Reading { mut file, left } = self;
+            let want =
+                usize::try_from(left).map_or(DirBlobStore::CHUNK, |l| l.min(DirBlobStore::CHUNK));
+            let mut buf = vec![0; want];
+            let mut filled = 0;
+            while filled < want {
+                match file.read(&mut buf[filled..]) {
+                    Ok(0) => {
+                        return Err(StoreError::Unavailable(
+                            "blob file ended before its size".into(),
+                        ));
+                    }
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(io_err(e)),
+                }
+            }
+            let left = left - want as u64;
+            Ok(Some((Bytes::from(buf), Reading { file, left })))
+        })
+        .await
+        .map_err(|e| StoreError::Unavailable(Box::new(e)))?
     }
 }
 
@@ -113,6 +159,42 @@ impl BlobStore for DirBlobStore {
         }
         match tokio::fs::read(self.dir.join(key)).await {
             Ok(v) => Ok(Some(Bytes::from(v))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_err(e)),
+        }
+    }
+
+    /// Opens the file; its chunks are read as the consumer asks for them.
+    async fn get_stream(&self, key: &str) -> StoreResult<Option<BlobStream>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        let path = self.dir.join(key);
+        let opened = tokio::task::spawn_blocking(move || -> std::io::Result<Option<Reading>> {
+            let file = match std::fs::File::open(path) {
+                Ok(f) => f,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(e),
+            };
+            let left = file.metadata()?.len();
+            Ok(Some(Reading { file, left }))
+        })
+        .await
+        .map_err(|e| StoreError::Unavailable(Box::new(e)))?
+        .map_err(io_err)?;
+        Ok(opened.map(|start| {
+            let size = start.left;
+            BlobStream::new(size, futures_util::stream::try_unfold(start, Reading::next))
+        }))
+    }
+
+    /// The file's length: never reads the bytes.
+    async fn size(&self, key: &str) -> StoreResult<Option<u64>> {
+        if !valid_key(key) {
+            return Ok(None);
+        }
+        match tokio::fs::metadata(self.dir.join(key)).await {
+            Ok(m) => Ok(Some(m.len())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io_err(e)),
         }

@@ -218,13 +218,16 @@ pub struct BlobInfo {
 /// Contract: `put` is atomic (a reader sees all of the bytes or none) and durable when it
 /// returns for durable implementations, and keeps `stored_at` (the caller's clock) for `list`;
 /// `get` of an unknown key is `Ok(None)`. `get_stream` gives the same bytes as `get`, with
-/// their length known before the first chunk; `size` gives that length. `list` walks every
+/// their length known before the first chunk; `size` gives that length. A stream gives the bytes
+/// of one `put`: when its key is overwritten or deleted while it is read, it gives those bytes
+/// whole or ends with an error, never a mix and never fewer bytes that look whole. `list` walks every
 /// blob in a fixed order of keys, a page at a time after the last key of the previous page, so
 /// that a walk in pages sees each blob that exists throughout it once. `delete` of an unknown
 /// key is `Ok(false)`. `direct_url`, when a store gives one, reads exactly the bytes of `get`.
 ///
 /// Only `put`, `get`, `list` and `delete` are required; the others have defaults built on
-/// `get` (whole in memory), which a store that can do better overrides (`S3BlobStore`).
+/// `get` (whole in memory), which a store that can do better overrides (`SqlBlobStore`,
+/// `DirBlobStore` and `S3BlobStore` stream in chunks).
 #[async_trait]
 pub trait BlobStore: Send + Sync + 'static {
     /// Stores `bytes` under `key`, atomically (a reader sees all of the bytes or none) and, for

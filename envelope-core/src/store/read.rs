@@ -1,8 +1,9 @@
 //! Reading a blob without holding it whole: [`BlobStream`], and [`DirectRead`], the terms of a
 //! URL from which a client reads a blob straight from the store (an S3 presigned `GET`).
 //!
-//! A store that keeps bytes elsewhere than memory (S3) streams them as they arrive, so that
-//! serving a 25 MB document never holds 25 MB; the others wrap the bytes they read whole.
+//! A store that keeps bytes elsewhere than memory streams them as they are read (S3 as they
+//! arrive; SQL and directory stores 256 KiB at a time), so that serving a 25 MB document never
+//! holds 25 MB; the memory store wraps the bytes it holds.
 //! Nothing here knows about HTTP: a [`DirectRead`] carries the values a store is asked to
 //! answer with, which the caller chose.
 

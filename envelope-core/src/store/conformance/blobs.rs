@@ -100,9 +100,11 @@ pub async fn blob_listing(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
 }
 
 /// Streamed reads: `get_stream` gives the bytes of `get` with their length known before the
-/// first chunk, for a 25 MB blob, an empty one and a delta's two parts read one after the
-/// other (a signed copy: the original's stream, then the update's); `size` agrees; unknown
-/// keys are `None`. A store that hands out direct URLs gives none for an unknown key.
+/// first chunk, for a 25 MB blob, an empty one, blobs of sizes around and across 256 KiB
+/// chunks, and a delta's two parts read one after the other (a signed copy: the original's
+/// stream, then the update's); `size` agrees; unknown keys are `None`. A store that hands out
+/// direct URLs gives none for an unknown key. A key overwritten or deleted during a stream
+/// never gives a mix of bytes; forty slow readers, some dropped half-way, block nothing.
 pub async fn blob_streams(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     use futures_util::StreamExt;
 
@@ -154,6 +156,134 @@ pub async fn blob_streams(_: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
             && whole.len() == big.len() + update.len(),
         "a delta read through two streams is the original followed by the update"
     );
+
+    // Sizes around the chunk sizes of the stores that cut blobs into chunks (256 KiB), and
+    // several chunks with a short last one.
+    const K256: usize = 256 * 1024;
+    for len in [1, K256 - 1, K256, K256 + 1, 3 * K256 + 12_345] {
+        let bytes = noise(len);
+        let key = format!("blob_{}", crate::ids::random_base62(32));
+        blobs.put(&key, bytes.clone(), t(0)).await.unwrap();
+        assert_eq!(blobs.size(&key).await.unwrap(), Some(len as u64), "{len}");
+        let stream = blobs.get_stream(&key).await.unwrap().expect("stored");
+        assert_eq!(stream.size(), len as u64, "{len}");
+        let back = stream.collect().await.unwrap();
+        assert!(
+            back == bytes,
+            "a blob of {len} bytes differs after streaming"
+        );
+        assert!(blobs.delete(&key).await.unwrap());
+    }
+
+    stream_while_overwritten(&blobs).await;
+    slow_readers_hold_nothing(&blobs).await;
+}
+
+/// What a stream gives when its key is overwritten (a retried `put`) or deleted after its
+/// first chunk: the bytes it started with, whole, or an error; never a mix, never fewer bytes
+/// that look whole. Later reads see the new state.
+async fn stream_while_overwritten(blobs: &Arc<dyn BlobStore>) {
+    use futures_util::StreamExt;
+
+    let old = noise(3 * 256 * 1024 + 12_345);
+    let mut new = noise(2 * 256 * 1024 + 99).to_vec();
+    new.iter_mut().for_each(|b| *b = !*b); // differs from `old` at every byte
+    let new = Bytes::from(new);
+    for overwrite in [true, false] {
+        let key = format!("blob_{}", crate::ids::random_base62(32));
+        blobs.put(&key, old.clone(), t(0)).await.unwrap();
+        let mut stream = blobs.get_stream(&key).await.unwrap().expect("stored");
+        assert_eq!(stream.size(), old.len() as u64);
+        let mut got = stream
+            .next()
+            .await
+            .expect("a first chunk")
+            .unwrap()
+            .to_vec();
+        if overwrite {
+            blobs.put(&key, new.clone(), t(1000)).await.unwrap();
+        } else {
+            assert!(blobs.delete(&key).await.unwrap());
+        }
+        let mut failed = false;
+        while let Some(chunk) = stream.next().await {
+            match chunk {
+                Ok(c) => got.extend_from_slice(&c),
+                Err(_) => {
+                    failed = true;
+                    break;
+                }
+            }
+        }
+        if failed {
+            assert!(stream.next().await.is_none(), "nothing follows the error");
+            assert!(
+                old.starts_with(&got),
+                "the bytes before the error are the old ones"
+            );
+        } else {
+            assert!(
+                got == old,
+                "a stream that ends without error gives the old bytes whole"
+            );
+        }
+        if overwrite {
+            assert_eq!(blobs.get(&key).await.unwrap(), Some(new.clone()));
+            assert_eq!(blobs.size(&key).await.unwrap(), Some(new.len() as u64));
+            let again = blobs.get_stream(&key).await.unwrap().unwrap();
+            assert_eq!(again.size(), new.len() as u64);
+            assert!(again.collect().await.unwrap() == new);
+            assert!(blobs.delete(&key).await.unwrap());
+        } else {
+            assert_eq!(blobs.get(&key).await.unwrap(), None);
+            assert!(blobs.get_stream(&key).await.unwrap().is_none());
+        }
+    }
+}
+
+/// Forty readers that stopped after their first chunk (slow clients) hold nothing that others
+/// wait for: while they wait, blobs are written, read and deleted; half of them are then
+/// dropped half-way, the other half read on to the end, and the store still serves everyone.
+async fn slow_readers_hold_nothing(blobs: &Arc<dyn BlobStore>) {
+    use futures_util::StreamExt;
+
+    let bytes = noise(3 * 256 * 1024 + 12_345);
+    let key = format!("blob_{}", crate::ids::random_base62(32));
+    blobs.put(&key, bytes.clone(), t(0)).await.unwrap();
+    let mut readers = Vec::new();
+    for _ in 0..40 {
+        let mut stream = blobs.get_stream(&key).await.unwrap().expect("stored");
+        let first = stream.next().await.expect("a first chunk").unwrap();
+        readers.push((first.to_vec(), stream));
+    }
+    let other = format!("blob_{}", crate::ids::random_base62(32));
+    blobs.put(&other, bytes.clone(), t(0)).await.unwrap();
+    let read = blobs.get_stream(&other).await.unwrap().unwrap();
+    assert!(read.collect().await.unwrap() == bytes);
+    assert!(blobs.delete(&other).await.unwrap());
+
+    let finishing = readers.split_off(20);
+    drop(readers); // dropped half-way
+    for (mut got, mut stream) in finishing {
+        while let Some(chunk) = stream.next().await {
+            got.extend_from_slice(&chunk.unwrap());
+        }
+        assert!(got == bytes, "a slow reader's bytes differ");
+    }
+    blobs.put(&other, bytes.clone(), t(0)).await.unwrap();
+    assert!(
+        blobs
+            .get_stream(&other)
+            .await
+            .unwrap()
+            .unwrap()
+            .collect()
+            .await
+            .unwrap()
+            == bytes
+    );
+    assert!(blobs.delete(&other).await.unwrap());
+    assert!(blobs.delete(&key).await.unwrap());
 }
 
 /// `len` bytes that do not compress, every byte value included.

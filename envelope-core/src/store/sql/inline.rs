@@ -5,7 +5,7 @@
 //! a read by key (a few microseconds on a cached page). Every API request starts with such a
 //! read (its key and account), and most then read one record, so for the hot point reads this
 //! module keeps a few plain connections (rusqlite, over the same SQLite library as sqlx) and runs
-//! the statement right where the caller is. Lists, blobs and every write stay on sqlx.
+//! the statement right where the caller is. Lists, blob chunks and every write stay on sqlx.
 //!
 //! The connections are read-only (`query_only`), share the database's WAL, read the database
 //! file through a memory map, and are kept in a small free list; a read takes one, or opens one when all are busy. A read blocks its thread

@@ -15,12 +15,14 @@ use super::inline::InlineReads;
 
 /// A SQLite database: one connection for writes (writes are serialized anyway, and one
 /// connection keeps the pages they touch in its cache), a pool for the reads that stay on sqlx
-/// (lists, blobs), the group commit of the writes (see `group_commit.rs`) and the connections for
-/// point reads on the calling thread (see `inline.rs`).
+/// (lists), a small pool for blob chunks (see `blobs.rs`), the group commit of the writes (see
+/// `group_commit.rs`) and the connections for point reads on the calling thread (see
+/// `inline.rs`).
 #[derive(Debug, Clone)]
 pub(crate) struct Lite {
     pub(crate) writer: SqlitePool,
     pub(crate) pool: SqlitePool,
+    pub(crate) blob_reads: SqlitePool,
     pub(crate) commits: GroupCommit,
     pub(crate) reads: Arc<InlineReads>,
 }
@@ -61,6 +63,9 @@ impl Lite {
         let writer = pool_options(1)
             .connect_with(options.clone().pragma("cache_size", WRITER_CACHE_KIB))
             .await?;
+        let blob_reads = pool_options(BLOB_READERS)
+            .connect_with(options.clone().pragma("cache_size", BLOB_READER_CACHE_KIB))
+            .await?;
         let pool = pool_options(8).connect_with(options).await?;
         let commits = match sync {
             Some(sync) => GroupCommit::with_wal_sync(sync),
@@ -71,6 +76,7 @@ impl Lite {
         Ok(Lite {
             writer,
             pool,
+            blob_reads,
             commits,
             reads,
         })
@@ -94,6 +100,7 @@ impl Lite {
                 tracing::warn!(error = %e, "final WAL checkpoint failed");
             }
         }
+        self.blob_reads.close().await;
         self.pool.close().await;
         self.writer.close().await;
     }
@@ -106,6 +113,17 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// The writer connection's page cache (`PRAGMA cache_size`, negative: KiB). Every write goes
 /// through it, so the index and table pages that writes touch stay hot.
 const WRITER_CACHE_KIB: &str = "-32768";
+
+/// Connections that read blob chunks. Each chunk is one short statement and a slow reader
+/// holds no connection between chunks, so a few serve many downloads; few also bound the page
+/// caches that stay allocated once the readers leave.
+const BLOB_READERS: u32 = 4;
+
+/// Their page cache (`PRAGMA cache_size`, negative: KiB). A chunk's overflow pages are read
+/// once per download and seldom again soon, so caching them buys little; a small cache keeps
+/// what a burst of downloads leaves behind small (4 x 512 KiB). No `mmap_size`: pages of a map
+/// would count in the process's memory for as long as the map lives.
+const BLOB_READER_CACHE_KIB: &str = "-512";
 
 /// Commits between two WAL checkpoints (SQLite's own default is every 1 000 pages, run inside
 /// the `COMMIT` that crosses the mark, while the writer holds the lock).
