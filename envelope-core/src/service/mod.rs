@@ -15,6 +15,7 @@ mod download;
 mod email_content;
 mod envelopes;
 mod events;
+pub mod fair_gate;
 mod fields;
 mod health;
 mod json;
