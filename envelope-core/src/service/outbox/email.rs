@@ -35,13 +35,13 @@ use std::sync::{Arc, OnceLock};
 use chrono::Duration;
 use tokio::sync::Notify;
 
-use crate::service::fair_gate;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::{EmailId, EnvelopeId};
 use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{EmailFailure, EmailKind, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
 use crate::service::SigningService;
+use crate::service::fair_gate;
 use crate::service::notify::Rendered;
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;
