@@ -12,8 +12,7 @@ use hyper::body::{Body, Incoming};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Response, StatusCode};
 
-use envelope_core::service::fair_gate::Slot;
-use envelope_core::service::{Params, idempotency_fingerprint};
+use envelope_core::service::{FairSlot, Params, idempotency_fingerprint};
 use envelope_core::store::{IdempotencyBegin, StoredResponse};
 use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
 
@@ -277,7 +276,7 @@ async fn run_detached(
     route: Route,
     query: Params,
     body: RawBody,
-    slot: Option<Slot>,
+    slot: Option<FairSlot>,
 ) -> Result<Reply, ApiError> {
     if route.is_read() {
         return handlers::dispatch(svc, &ctx, route, query, body).await;
@@ -304,7 +303,7 @@ async fn read_body(
     body: Incoming,
     policy: BodyPolicy,
     account: &str,
-) -> Result<(RawBody, Option<Slot>), ApiError> {
+) -> Result<(RawBody, Option<FairSlot>), ApiError> {
     let limits = &app.limits;
     let (accepted, small) = match policy {
         BodyPolicy::None => return Ok((RawBody::Empty, None)),

@@ -30,7 +30,7 @@ use hyper::HeaderMap;
 use hyper::body::Incoming;
 
 use envelope_core::Error;
-use envelope_core::service::fair_gate::{FairGate, Slot};
+use envelope_core::service::{FairGate, FairSlot};
 
 use super::{BodyLimits, Frames, SpoolBudget};
 use crate::error::ApiError;
@@ -56,7 +56,7 @@ pub struct Spooled {
     /// The whole body.
     pub bytes: Vec<u8>,
     /// Held until the operation that reads `bytes` ends.
-    pub slot: Slot,
+    pub slot: FairSlot,
 }
 
 impl Uploads {
