@@ -1,10 +1,11 @@
 //! [`App`]: the service and the HTTP limits one server runs with.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use envelope_core::SigningService;
 
-use crate::body::UploadMemory;
+use crate::body::Uploads;
 use crate::client_addr::TrustedProxies;
 use crate::signing_page::security::PageSettings;
 
@@ -31,11 +32,13 @@ pub struct HttpLimits {
     pub body_idle_timeout: Duration,
     /// Longest time to receive a whole body.
     pub body_total_timeout: Duration,
-    /// Memory that upload bodies (the two creates) may hold at once, across all requests; an
-    /// upload reserves its declared length before its body is read (`body/memory.rs`).
-    pub max_upload_memory: usize,
-    /// How long an upload waits for that memory before it is answered `503 service_busy`.
-    pub upload_memory_wait: Duration,
+    /// Disk that spooled upload bodies (the two creates) may hold at once, across all
+    /// requests; an upload reserves its declared length before its body is read, and one
+    /// account at most half of it (`body/budget.rs`).
+    pub max_upload_spool: usize,
+    /// How long an upload waits for room in the spool, and again for its turn to be read into
+    /// memory (`body/spool.rs`), before it is answered `503 service_busy` with `Retry-After`.
+    pub upload_wait: Duration,
     /// Longest time a response write may make no progress (a client that stops reading);
     /// then the connection is closed.
     pub write_stall_timeout: Duration,
@@ -68,11 +71,12 @@ impl HttpLimits {
             header_read_timeout: c.header_read_timeout,
             body_idle_timeout: Duration::from_secs(20),
             body_total_timeout: Duration::from_secs(300),
-            // Five of the largest JSON uploads (six multipart ones) at once: with the PDF pool's
-            // work and one blob write, ten concurrent 25 MB uploads stay under 400 MB
-            // (docs/ROBUSTNESS.md).
-            max_upload_memory: (max_file_bytes.div_ceil(3) * 4 + SLACK) * 5,
-            upload_memory_wait: Duration::from_secs(10),
+            // Sixty of the largest JSON uploads on disk at once (about 2 GiB), thirty per
+            // account: memory no longer depends on it (body/spool.rs).
+            max_upload_spool: (max_file_bytes.div_ceil(3) * 4 + SLACK) * 60,
+            // A turn comes every few hundred milliseconds per PDF worker: thirty seconds is a
+            // burst of dozens of uploads, well within a client's usual timeout.
+            upload_wait: Duration::from_secs(30),
             write_stall_timeout: Duration::from_secs(20),
             max_connections: c.max_connections,
             max_connections_per_address: c.max_connections_per_address,
@@ -147,15 +151,22 @@ pub struct App {
     pub(crate) svc: SigningService,
     pub(crate) limits: HttpLimits,
     pub(crate) pages: PageSettings,
-    pub(crate) upload_memory: UploadMemory,
+    pub(crate) uploads: Uploads,
     pub(crate) trusted_proxies: TrustedProxies,
     /// How long a presigned download URL works, when files stored as one blob are answered
     /// with a redirect to the blob store (`--blob-presigned-downloads`); `None`: proxied.
     pub(crate) presigned_downloads: Option<Duration>,
 }
 
-fn upload_memory(limits: &HttpLimits) -> UploadMemory {
-    UploadMemory::new(limits.max_upload_memory, limits.upload_memory_wait)
+/// Uploads spooled in `dir`, read into memory as many at once as the PDF pool has slots: more
+/// would only wait for the pool with their bytes in memory.
+fn uploads(svc: &SigningService, limits: &HttpLimits, dir: PathBuf) -> Uploads {
+    Uploads::new(
+        dir,
+        limits.max_upload_spool,
+        svc.settings().pdf_pool.capacity,
+        limits.upload_wait,
+    )
 }
 
 impl App {
@@ -164,8 +175,8 @@ impl App {
     pub fn new(svc: SigningService) -> App {
         let limits = HttpLimits::for_max_file(svc.settings().limits.max_file_bytes);
         App {
+            uploads: uploads(&svc, &limits, std::env::temp_dir()),
             svc,
-            upload_memory: upload_memory(&limits),
             limits,
             pages: PageSettings::default(),
             trusted_proxies: TrustedProxies::none(),
@@ -175,8 +186,16 @@ impl App {
 
     /// Body, connection and timeout limits other than the defaults of the service's file size.
     pub fn with_limits(mut self, limits: HttpLimits) -> App {
-        self.upload_memory = upload_memory(&limits);
+        self.uploads = uploads(&self.svc, &limits, self.uploads.dir().to_path_buf());
         self.limits = limits;
+        self
+    }
+
+    /// Where upload bodies are spooled while they arrive (`body/spool.rs`); by default the
+    /// system's temporary directory (`serve` uses `<data-dir>/spool`). The directory must exist;
+    /// its files are unlinked as they are made, so several servers may share it.
+    pub fn with_upload_spool_dir(mut self, dir: PathBuf) -> App {
+        self.uploads = uploads(&self.svc, &self.limits, dir);
         self
     }
 
@@ -209,5 +228,11 @@ impl App {
     /// The limits in force.
     pub fn limits(&self) -> &HttpLimits {
         &self.limits
+    }
+
+    /// Bytes of the upload spool budget reserved now (each upload's declared length, rounded
+    /// up to 64 KiB): 0 when no upload is arriving or waiting on disk.
+    pub fn upload_spool_reserved(&self) -> usize {
+        self.uploads.spool_reserved()
     }
 }

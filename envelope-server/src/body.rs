@@ -4,10 +4,12 @@
 //! This module decides nothing about parameters themselves: it only hands the core what the
 //! client sent. It must never buffer more than the route's limit.
 
-mod memory;
+mod budget;
 mod multipart;
+mod spool;
 
-pub use memory::{Reservation, UploadMemory};
+pub use budget::{Reservation, SpoolBudget};
+pub use spool::{Spooled, Uploads};
 
 use std::time::Duration;
 
@@ -126,8 +128,74 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
         .ok()
 }
 
-/// Reads the whole body, refusing it as soon as it is known to be over `limits.max_bytes`: at
-/// once from Content-Length, otherwise while counting the chunks.
+/// The data chunks of a body, under its size limit and deadlines: `413` past the limit (at
+/// once from Content-Length, otherwise while counting), `408` when the client pauses or takes
+/// too long, `400 invalid_body` when the connection fails. Reading into memory, spooling to
+/// disk and draining a refused body all read through it, so they answer alike.
+pub(crate) struct Frames {
+    body: Incoming,
+    limits: BodyLimits,
+    deadline: Instant,
+    seen: usize,
+    /// Content-Length, when declared and readable.
+    pub(crate) declared: Option<u64>,
+}
+
+impl Frames {
+    /// Starts reading `body`; `413` at once when the declared length is over the limit.
+    pub(crate) fn start(
+        headers: &HeaderMap,
+        body: Incoming,
+        limits: BodyLimits,
+    ) -> Result<Frames, ApiError> {
+        let declared = content_length(headers);
+        if declared.is_some_and(|n| n > limits.max_bytes as u64) {
+            return Err(ApiError::BodyTooLarge {
+                max_bytes: limits.max_bytes,
+            });
+        }
+        Ok(Frames {
+            body,
+            limits,
+            deadline: Instant::now() + limits.total_timeout,
+            seen: 0,
+            declared,
+        })
+    }
+
+    /// The next chunk of data, `None` at the end of the body.
+    pub(crate) async fn next(&mut self) -> Result<Option<Bytes>, ApiError> {
+        loop {
+            if self.body.is_end_stream() {
+                return Ok(None);
+            }
+            let next = self.deadline.min(Instant::now() + self.limits.idle_timeout);
+            let frame = match timeout_at(next, self.body.frame()).await {
+                Err(_) => return Err(ApiError::BodyTimeout),
+                Ok(None) => return Ok(None),
+                Ok(Some(Err(e))) => {
+                    return Err(Error::InvalidBody {
+                        message: format!("The request body could not be read: {e}."),
+                    }
+                    .into());
+                }
+                Ok(Some(Ok(frame))) => frame,
+            };
+            // Trailers carry no data: read on.
+            if let Ok(data) = frame.into_data() {
+                if self.seen + data.len() > self.limits.max_bytes {
+                    return Err(ApiError::BodyTooLarge {
+                        max_bytes: self.limits.max_bytes,
+                    });
+                }
+                self.seen += data.len();
+                return Ok(Some(data));
+            }
+        }
+    }
+}
+
+/// Reads the whole body under `limits` ([`Frames`]).
 ///
 /// The buffer is reserved at the declared length (within the limit), so that a large body is
 /// never copied while it grows. Reserving is not holding: the pages of a large buffer become
@@ -135,42 +203,25 @@ pub fn content_length(headers: &HeaderMap) -> Option<u64> {
 /// address space, not memory.
 pub async fn read_limited(
     headers: &HeaderMap,
-    mut body: Incoming,
+    body: Incoming,
     limits: BodyLimits,
 ) -> Result<Vec<u8>, ApiError> {
-    let too_large = ApiError::BodyTooLarge {
-        max_bytes: limits.max_bytes,
-    };
-    let declared = content_length(headers);
-    if declared.is_some_and(|n| n > limits.max_bytes as u64) {
-        return Err(too_large);
-    }
-    if body.is_end_stream() {
-        return Ok(Vec::new());
-    }
-    let mut buf = Vec::with_capacity(declared.unwrap_or(0) as usize);
-    let deadline = Instant::now() + limits.total_timeout;
-    loop {
-        let next = deadline.min(Instant::now() + limits.idle_timeout);
-        let frame = match timeout_at(next, body.frame()).await {
-            Err(_) => return Err(ApiError::BodyTimeout),
-            Ok(None) => break,
-            Ok(Some(Err(e))) => {
-                return Err(Error::InvalidBody {
-                    message: format!("The request body could not be read: {e}."),
-                }
-                .into());
-            }
-            Ok(Some(Ok(frame))) => frame,
-        };
-        if let Ok(data) = frame.into_data() {
-            if buf.len() + data.len() > limits.max_bytes {
-                return Err(too_large);
-            }
-            buf.extend_from_slice(&data);
-        }
+    let mut frames = Frames::start(headers, body, limits)?;
+    let mut buf = Vec::with_capacity(frames.declared.unwrap_or(0) as usize);
+    while let Some(data) = frames.next().await? {
+        buf.extend_from_slice(&data);
     }
     Ok(buf)
+}
+
+/// Reads and discards the body under `limits`, so that a client that sends its whole body
+/// before it reads the answer (Python's `http.client`, `requests`) gets to read a refusal made
+/// before the body was read; hyper closes the connection at once when a body is left unread.
+/// A body past the limit or the deadlines is left there: hyper closes the connection then.
+pub async fn drain(headers: &HeaderMap, body: Incoming, limits: BodyLimits) {
+    if let Ok(mut frames) = Frames::start(headers, body, limits) {
+        while let Ok(Some(_)) = frames.next().await {}
+    }
 }
 
 /// Parameters of a JSON body (an empty body is no parameters), read into bounded values.

@@ -12,13 +12,13 @@ use hyper::body::{Body, Incoming};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Response, StatusCode};
 
-use envelope_core::service::{Params, idempotency_fingerprint};
+use envelope_core::service::{FairSlot, Params, idempotency_fingerprint};
 use envelope_core::store::{IdempotencyBegin, StoredResponse};
 use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
 
 use crate::address_limit::limit_by_address;
 use crate::app::App;
-use crate::body::{BodyLimits, MediaType, RawBody, Reservation, query_params, read_limited};
+use crate::body::{BodyLimits, MediaType, RawBody, drain, query_params, read_limited};
 use crate::error::ApiError;
 use crate::handlers;
 use crate::health;
@@ -201,8 +201,7 @@ async fn api(
     }
     let route = router::resolve(&parts.method, segments)?;
     meta.route = Some(route.template());
-    let (body, reservation) =
-        read_body(app, parts, body, route.body_policy(), &ctx.account.id).await?;
+    let (body, slot) = read_body(app, parts, body, route.body_policy(), &ctx.account.id).await?;
     let query = query_params(parts.uri.query());
 
     let idempotency_key = match parts.headers.get("idempotency-key") {
@@ -214,7 +213,7 @@ async fn api(
         _ => None,
     };
     let Some(idem) = idempotency_key else {
-        return run_detached(svc, ctx, route, query, body, reservation).await;
+        return run_detached(svc, ctx, route, query, body, slot).await;
     };
     let path_and_query = parts
         .uri
@@ -235,7 +234,7 @@ async fn api(
             if let IdempotencyBegin::Started { origin } = begun {
                 run_ctx.idempotency_origin = Some(origin);
             }
-            let reply = match run_detached(svc, run_ctx, route, query, body, reservation).await {
+            let reply = match run_detached(svc, run_ctx, route, query, body, slot).await {
                 Ok(reply) => reply,
                 Err(e) => e.into_reply(&meta.request_id),
             };
@@ -277,7 +276,7 @@ async fn run_detached(
     route: Route,
     query: Params,
     body: RawBody,
-    reservation: Option<Reservation>,
+    slot: Option<FairSlot>,
 ) -> Result<Reply, ApiError> {
     if route.is_read() {
         return handlers::dispatch(svc, &ctx, route, query, body).await;
@@ -285,8 +284,8 @@ async fn run_detached(
     let svc = svc.clone();
     let task = tokio::spawn(async move {
         let reply = handlers::dispatch(&svc, &ctx, route, query, body).await;
-        // The body's memory is given back when the operation that holds it ends.
-        drop(reservation);
+        // The upload's turn (its body in memory) ends with the operation that holds it.
+        drop(slot);
         reply
     });
     match task.await {
@@ -296,13 +295,15 @@ async fn run_detached(
 }
 
 /// Reads the body a route takes, checking its type first and its size before and while reading.
+/// An upload goes through the spool (`body/spool.rs`) and comes back with the slot that its
+/// bytes in memory hold until the operation ends.
 async fn read_body(
     app: &App,
     parts: &Parts,
     body: Incoming,
     policy: BodyPolicy,
     account: &str,
-) -> Result<(RawBody, Option<Reservation>), ApiError> {
+) -> Result<(RawBody, Option<FairSlot>), ApiError> {
     let limits = &app.limits;
     let (accepted, small) = match policy {
         BodyPolicy::None => return Ok((RawBody::Empty, None)),
@@ -313,31 +314,33 @@ async fn read_body(
     let declared_empty =
         body.is_end_stream() || crate::body::content_length(&parts.headers) == Some(0);
     let media = MediaType::of(&parts.headers);
+    let read = |max_bytes| BodyLimits {
+        max_bytes,
+        idle_timeout: limits.body_idle_timeout,
+        total_timeout: limits.body_total_timeout,
+    };
     let max_bytes = match &media {
         _ if declared_empty => return Ok((RawBody::Empty, None)),
         MediaType::Json if small => limits.max_small_body,
         MediaType::Json => limits.max_json_upload_body,
         MediaType::Multipart { .. } if !small => limits.max_multipart_body,
-        _ => return Err(unsupported),
+        _ if small => return Err(unsupported),
+        _ => {
+            // An upload's client may send its whole file before it reads an answer.
+            drain(&parts.headers, body, read(limits.max_multipart_body)).await;
+            return Err(unsupported);
+        }
     };
-    let read = BodyLimits {
-        max_bytes,
-        idle_timeout: limits.body_idle_timeout,
-        total_timeout: limits.body_total_timeout,
+    let (bytes, slot) = if small {
+        let bytes = read_limited(&parts.headers, body, read(max_bytes)).await?;
+        (bytes, None)
+    } else {
+        let spooled = app
+            .uploads
+            .receive(account, &parts.headers, body, read(max_bytes))
+            .await?;
+        (spooled.bytes, Some(spooled.slot))
     };
-    // Uploads reserve their memory before a byte is read (body/memory.rs); a declared length
-    // over the limit is refused by `read_limited` without waiting.
-    let declared = crate::body::content_length(&parts.headers).map(|n| n as usize);
-    let reservation = match declared {
-        _ if small => None,
-        Some(n) if n > max_bytes => None,
-        n => Some(
-            app.upload_memory
-                .reserve(account, n.unwrap_or(max_bytes))
-                .await?,
-        ),
-    };
-    let bytes = read_limited(&parts.headers, body, read).await?;
     let body = match media {
         MediaType::Multipart { boundary } => RawBody::Multipart {
             boundary,
@@ -345,7 +348,7 @@ async fn read_body(
         },
         _ => RawBody::Json(bytes),
     };
-    Ok((body, reservation))
+    Ok((body, slot))
 }
 
 #[cfg(test)]

@@ -55,8 +55,12 @@ pub struct ServeOptions {
     pub connections: ConnectionLimits,
     /// Slots of the PDF pool; `None` is the core's default (one per core, at least 2).
     pub pdf_workers: Option<usize>,
-    /// Memory upload bodies may hold at once; `None` is `HttpLimits`' default.
-    pub max_upload_memory: Option<usize>,
+    /// Where upload bodies are spooled while they arrive; `None` is `<data_dir>/spool`.
+    pub upload_spool_dir: Option<std::path::PathBuf>,
+    /// Disk spooled upload bodies may hold at once; `None` is `HttpLimits`' default.
+    pub max_upload_spool: Option<usize>,
+    /// How long an upload waits for spool room or its turn; `None` is `HttpLimits`' default.
+    pub upload_wait: Option<Duration>,
     /// Reverse proxies trusted to name the client (`--trusted-proxies`), and the one header they
     /// name it in (`--client-ip-header`).
     pub trusted_proxies: TrustedProxies,
@@ -74,6 +78,21 @@ pub struct ServeOptions {
     /// Downloads of originals and audit trails answered with `302` to a presigned URL of the
     /// `s3://` bucket (`--blob-presigned-downloads`); refused at start without one.
     pub blob_presigned_downloads: bool,
+}
+
+/// The upload spool directory, created owner-only, with what a crash left in it removed
+/// (`body/spool.rs`).
+fn upload_spool_dir(opts: &ServeOptions) -> Result<std::path::PathBuf, BoxError> {
+    let dir = opts
+        .upload_spool_dir
+        .clone()
+        .unwrap_or_else(|| opts.store.data_dir.join("spool"));
+    envelope_core::private_files::create_dir_all(&dir)
+        .map_err(|e| format!("cannot create the upload spool {}: {e}", dir.display()))?;
+    let removed = crate::body::Uploads::sweep(&dir)
+        .map_err(|e| format!("cannot sweep the upload spool {}: {e}", dir.display()))?;
+    tracing::info!(dir = %dir.display(), removed, "upload spool ready");
+    Ok(dir)
 }
 
 /// How long a presigned download URL works: long enough for a client to follow the redirect
@@ -347,9 +366,14 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         app = app.with_presigned_downloads(ttl);
     }
     let mut limits = app.limits().clone().with_connections(opts.connections);
-    if let Some(bytes) = opts.max_upload_memory {
-        limits.max_upload_memory = bytes;
+    if let Some(bytes) = opts.max_upload_spool {
+        limits.max_upload_spool = bytes;
     }
+    if let Some(wait) = opts.upload_wait {
+        limits.upload_wait = wait;
+    }
+    let spool_dir = upload_spool_dir(&opts)?;
+    let app = app.with_upload_spool_dir(spool_dir);
     let stopped = run_until_store_fails(
         listener,
         app.with_limits(limits),

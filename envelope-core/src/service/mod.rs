@@ -15,6 +15,7 @@ mod download;
 mod email_content;
 mod envelopes;
 mod events;
+mod fair_gate;
 mod fields;
 mod health;
 mod json;
@@ -45,6 +46,7 @@ pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer}
 pub use deliveries::{AttemptView, DeliveryView};
 pub use download::{Download, DownloadLink, FileBody};
 pub use envelopes::{CcParam, CreateEnvelopeParams, MAX_CC, MAX_DOCUMENTS, SignerParam};
+pub use fair_gate::{FairGate, Slot as FairSlot};
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::{
     EXPIRED_LINKS_KEPT_DAYS, FileKind, FileLinkView, Reassign, Reminder, ReminderSkip,

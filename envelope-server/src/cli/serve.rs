@@ -89,10 +89,20 @@ pub(crate) struct ServeArgs {
     /// A request that finds every slot busy for 2 s is answered 503 service_busy.
     #[arg(long, env = "ENVELOPE_PDF_WORKERS", value_parser = clap::value_parser!(u32).range(1..))]
     pdf_workers: Option<u32>,
-    /// Memory that upload bodies may hold at once, in MiB; default five of the largest JSON
-    /// uploads (about 180 MiB). An upload waits up to 10 s for room, then gets 503.
-    #[arg(long, env = "ENVELOPE_MAX_UPLOAD_MEMORY_MIB", value_parser = clap::value_parser!(u32).range(1..))]
-    max_upload_memory_mib: Option<u32>,
+    /// Directory where upload bodies are written while they arrive (files 0600, unlinked as
+    /// they are made, so nothing outlives its request); default <data-dir>/spool.
+    #[arg(long, env = "ENVELOPE_UPLOAD_SPOOL_DIR")]
+    upload_spool_dir: Option<std::path::PathBuf>,
+    /// Disk that upload bodies may hold in the spool at once, in MiB; one account at most half.
+    /// Default sixty of the largest JSON uploads (about 2 GiB). Past it an upload waits
+    /// --upload-wait for room, then gets 503 service_busy with Retry-After.
+    #[arg(long, env = "ENVELOPE_MAX_UPLOAD_SPOOL_MIB", value_parser = clap::value_parser!(u32).range(1..))]
+    max_upload_spool_mib: Option<u32>,
+    /// How long an upload waits for room in the spool, and again for its turn to be read and
+    /// inspected (as many at once as --pdf-workers, in turns by account), before it gets 503
+    /// service_busy with Retry-After.
+    #[arg(long, env = "ENVELOPE_UPLOAD_WAIT", default_value = "30s", value_parser = parse_duration)]
+    upload_wait: Duration,
     /// Reverse proxies whose --client-ip-header names the client: CIDR[,CIDR...] such as
     /// "10.0.0.0/8,127.0.0.1". The client is the rightmost address of that header that is not
     /// one of them. Without it every forwarding header is ignored.
@@ -206,7 +216,9 @@ impl ServeArgs {
             },
             connections: self.connections.limits(),
             pdf_workers: self.pdf_workers.map(|n| n as usize),
-            max_upload_memory: self.max_upload_memory_mib.map(|m| m as usize * 1024 * 1024),
+            upload_spool_dir: self.upload_spool_dir,
+            max_upload_spool: self.max_upload_spool_mib.map(|m| m as usize * 1024 * 1024),
+            upload_wait: Some(self.upload_wait),
             trusted_proxies: self
                 .trusted_proxies
                 .unwrap_or_default()

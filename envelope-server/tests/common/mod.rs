@@ -36,6 +36,8 @@ pub struct Options {
     /// Limits of the page renderer (the server binary's `render-page` worker, as `serve`
     /// starts it); `None` is its defaults.
     pub render_limits: Option<envelope_core::render::RenderLimits>,
+    /// Where uploads are spooled; `None`: the system's temporary directory.
+    pub spool_dir: Option<std::path::PathBuf>,
 }
 
 /// The page renderer `serve` sets: this package's binary, started as its worker.
@@ -60,6 +62,8 @@ pub struct TestServer {
     pub account: envelope_core::AccountId,
     pub test_key: String,
     pub live_key: String,
+    /// The app being served (a clone: its budgets are shared with the server's).
+    pub app: App,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<JoinHandle<std::io::Result<()>>>,
 }
@@ -158,8 +162,11 @@ impl TestServer {
         if let Some(proxies) = opts.trusted_proxies {
             app = app.with_trusted_proxies(proxies);
         }
+        if let Some(dir) = opts.spool_dir {
+            app = app.with_upload_spool_dir(dir);
+        }
         let (tx, rx) = oneshot::channel::<()>();
-        let task = tokio::spawn(run(listener, app, async {
+        let task = tokio::spawn(run(listener, app.clone(), async {
             let _ = rx.await;
         }));
         TestServer {
@@ -169,6 +176,7 @@ impl TestServer {
             account: acct.account.id.clone(),
             test_key: acct.test_key.secret.clone(),
             live_key: acct.live_key.secret.clone(),
+            app,
             shutdown: Some(tx),
             task: Some(task),
         }

@@ -25,4 +25,5 @@ mod sealing;
 mod signing;
 mod templates;
 mod testmode;
+mod uploads;
 mod webhooks;

@@ -250,11 +250,11 @@ async fn a_signing_post_is_read_only_behind_a_working_link_and_capped() {
     );
 }
 
-/// A server whose uploads may hold `budget` bytes at once, waiting `wait` for room.
+/// A server whose uploads may hold `budget` bytes of spool at once, waiting `wait` for room.
 async fn upload_budget_server(budget: usize, wait: Duration) -> TestServer {
     let mut limits = envelope_server::HttpLimits::for_max_file(25 * 1024 * 1024);
-    limits.max_upload_memory = budget;
-    limits.upload_memory_wait = wait;
+    limits.max_upload_spool = budget;
+    limits.upload_wait = wait;
     TestServer::start_with(Options {
         limits: Some(limits),
         ..Options::default()
@@ -263,7 +263,7 @@ async fn upload_budget_server(budget: usize, wait: Duration) -> TestServer {
 }
 
 #[tokio::test]
-async fn uploads_wait_for_the_memory_budget_then_get_503_and_later_succeed() {
+async fn uploads_wait_for_the_spool_budget_then_get_503_and_later_succeed() {
     let s = upload_budget_server(1024 * 1024, Duration::from_millis(300)).await;
     let body = serde_json::to_vec(&envelope_body(&client_contract(), client_signer())).unwrap();
     assert!(body.len() < 1024 * 1024, "the upload fits the budget alone");

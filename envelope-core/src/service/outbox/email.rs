@@ -26,7 +26,7 @@
 //!
 //! Fairness between accounts: the worker takes due envelopes in turns by account
 //! ([`OutboxStore::due_emails`](crate::store::OutboxStore::due_emails)), and the sends of this process wait
-//! for a slot in turns by account too ([`super::fair_gate`]), so one account's burst delays
+//! for a slot in turns by account too ([`crate::service::fair_gate`]), so one account's burst delays
 //! another account's email by a few sends at most, never by the length of the burst.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -35,13 +35,13 @@ use std::sync::{Arc, OnceLock};
 use chrono::Duration;
 use tokio::sync::Notify;
 
-use super::fair_gate;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::{EmailId, EnvelopeId};
 use crate::model::reach::{self, IssuedLink, LinkVia};
 use crate::model::{EmailFailure, EmailKind, EmailStatus, EnvelopeRecord, EventType, Mode, Scope};
 use crate::service::SigningService;
+use crate::service::fair_gate;
 use crate::service::notify::Rendered;
 use crate::store::StoreError;
 use crate::webhook::RetrySchedule;

@@ -12,7 +12,6 @@
 //! only transport; they must never claim, retry or record anything themselves.
 
 mod email;
-mod fair_gate;
 mod webhook;
 
 pub(crate) use email::InFlight;

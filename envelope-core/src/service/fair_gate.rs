@@ -1,14 +1,17 @@
-//! The slots of this process's email sends, handed out in turns by account.
+//! Slots of a scarce resource, handed out in turns by account.
 //!
-//! Every send of the outbox (a first attempt right after a write, or one the worker started)
-//! holds a [`Slot`] while it runs. While slots are free, a send takes one at once. When they
-//! are all taken, sends wait in a queue per account, and each freed slot goes to the next
-//! account in turn, which then goes to the back of the line: an account that queued a thousand
-//! sends gets one slot per turn, like an account that queued one. Without this, the waiting was
-//! first come, first served (the SMTP connection pool's queue), so one account's burst delayed
-//! every other account's email, email codes included, by the length of the burst.
+//! Each user holds a [`Slot`] while it works: the email outbox for every send (a first attempt
+//! right after a write, or one the worker started), the HTTP server for every upload from the
+//! moment its body is read into memory until its operation ends. While slots are free, a caller
+//! takes one at once. When they are all taken, callers wait in a queue per account, and each
+//! freed slot goes to the next account in turn, which then goes to the back of the line: an
+//! account that queued a thousand sends (or fifty uploads) gets one slot per turn, like an
+//! account that queued one. Without this, the waiting was first come, first served (the SMTP
+//! connection pool's queue), so one account's burst delayed every other account's work by the
+//! length of the burst.
 //!
-//! It must never hold a slot for a send that is gone: a slot handed to a waiter that no longer
+//! A caller bounds its own wait (`tokio::time::timeout` around [`FairGate::acquire`]). The gate
+//! must never hold a slot for a caller that is gone: a slot handed to a waiter that no longer
 //! waits goes to the next one.
 
 use std::collections::VecDeque;
@@ -18,20 +21,20 @@ use tokio::sync::oneshot;
 
 /// See the module documentation.
 #[derive(Debug)]
-pub(crate) struct FairGate {
+pub struct FairGate {
     state: Mutex<State>,
 }
 
 #[derive(Debug)]
 struct State {
     free: usize,
-    /// Accounts with waiting sends, in turn order, each with its sends in arrival order.
+    /// Accounts with waiting callers, in turn order, each with its callers in arrival order.
     turns: VecDeque<(String, VecDeque<oneshot::Sender<Slot>>)>,
 }
 
-/// The right to run one send; given back when dropped.
+/// The right to do one piece of work; given back when dropped.
 #[derive(Debug)]
-pub(crate) struct Slot {
+pub struct Slot {
     gate: Option<Arc<FairGate>>,
 }
 
@@ -44,8 +47,8 @@ impl Drop for Slot {
 }
 
 impl FairGate {
-    /// A gate of `slots` sends at once (at least one).
-    pub(crate) fn new(slots: usize) -> Arc<FairGate> {
+    /// A gate of `slots` callers at once (at least one).
+    pub fn new(slots: usize) -> Arc<FairGate> {
         Arc::new(FairGate {
             state: Mutex::new(State {
                 free: slots.max(1),
@@ -58,8 +61,8 @@ impl FairGate {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Waits for a slot for a send of `account`.
-    pub(crate) async fn acquire(self: &Arc<Self>, account: &str) -> Slot {
+    /// Waits for a slot for work of `account`.
+    pub async fn acquire(self: &Arc<Self>, account: &str) -> Slot {
         let rx = {
             let mut s = self.lock();
             if s.free > 0 {
@@ -77,7 +80,7 @@ impl FairGate {
             }
             rx
         };
-        // The sender is dropped unsent only with the gate itself; run without a slot then.
+        // The sender is dropped unsent only with the gate itself; go on without a slot then.
         rx.await.unwrap_or(Slot { gate: None })
     }
 
@@ -106,7 +109,7 @@ impl FairGate {
             };
             match tx.send(slot) {
                 Ok(()) => return,
-                // That send is gone: the slot goes to the next one (not through `Drop`,
+                // That caller is gone: the slot goes to the next one (not through `Drop`,
                 // which would release it from inside this loop).
                 Err(mut unused) => {
                     unused.gate = None;
@@ -115,9 +118,8 @@ impl FairGate {
         }
     }
 
-    /// Sends waiting for a slot, of every account.
-    #[cfg(test)]
-    fn waiting(&self) -> usize {
+    /// Callers waiting for a slot, of every account.
+    pub fn waiting(&self) -> usize {
         self.lock().turns.iter().map(|(_, w)| w.len()).sum()
     }
 }

@@ -1,16 +1,12 @@
-//! A server-wide budget for the memory that upload bodies hold.
+//! A server-wide budget for the disk that spooled upload bodies hold.
 //!
-//! An upload is held in memory from its first byte until its operation ends (the idempotency
-//! fingerprint hashes the whole body, and the PDF reader needs all of it), so N concurrent 25 MB
-//! uploads cost N times 25 MB no matter how few of them the PDF pool inspects at once. The budget
-//! makes the total independent of N: before reading a body, a request reserves what its
-//! Content-Length declares (the route's limit when it declares none), waits briefly for earlier
-//! uploads to finish when the budget is spent, and is answered `503 service_busy` with
-//! `Retry-After` when the wait is over. A reservation is released when the operation ends, not
-//! when the client goes away, because the operation goes on without it.
-//!
-//! Small bodies (JSON actions, at most `max_small_body`) take no reservation: they are bounded
-//! by the connection caps.
+//! An upload is written to a spool file as it arrives (`body/spool.rs`) and stays there until
+//! it is read back for its operation, so N concurrent 25 MB uploads hold N times 25 MB of disk
+//! while they arrive. The budget bounds that total: before reading a body, a request reserves
+//! what its Content-Length declares (the route's limit when it declares none), waits briefly for
+//! earlier uploads to leave the spool when the budget is spent, and is answered `503
+//! service_busy` with `Retry-After` when the wait is over. A reservation is given back when its
+//! spool file is read into memory or dropped (the request failed or its client went away).
 //!
 //! One account may hold at most half of the budget at once: a client that declares large
 //! bodies and trickles them (each may take the body timeouts to end) could otherwise hold the
@@ -30,7 +26,7 @@ const UNIT: usize = 64 * 1024;
 
 /// The budget itself: shared by every request of one [`crate::App`].
 #[derive(Debug, Clone)]
-pub struct UploadMemory {
+pub struct SpoolBudget {
     units: Arc<Semaphore>,
     total_units: usize,
     wait: Duration,
@@ -38,7 +34,7 @@ pub struct UploadMemory {
     held: Arc<Mutex<HashMap<String, usize>>>,
 }
 
-/// A reservation: dropping it gives the memory back to the budget.
+/// A reservation: dropping it gives the disk back to the budget.
 #[derive(Debug)]
 pub struct Reservation {
     _permit: OwnedSemaphorePermit,
@@ -59,11 +55,11 @@ impl Drop for Reservation {
     }
 }
 
-impl UploadMemory {
+impl SpoolBudget {
     /// A budget of `max_bytes` (at least one unit), for which a request waits at most `wait`.
-    pub fn new(max_bytes: usize, wait: Duration) -> UploadMemory {
+    pub fn new(max_bytes: usize, wait: Duration) -> SpoolBudget {
         let total_units = max_bytes.div_ceil(UNIT).max(1);
-        UploadMemory {
+        SpoolBudget {
             units: Arc::new(Semaphore::new(total_units)),
             total_units,
             wait,
@@ -72,7 +68,7 @@ impl UploadMemory {
     }
 
     /// Reserves `bytes` for `account` (capped at the whole budget, so that one body larger than
-    /// the budget still runs, alone), waiting for earlier uploads to finish; `Error::Busy` when
+    /// the budget still runs, alone), waiting for earlier uploads to leave the spool; `Error::Busy` when
     /// the wait is over, or at once when the account already holds its share.
     pub async fn reserve(&self, account: &str, bytes: usize) -> Result<Reservation, Error> {
         let busy = || Error::Busy {
@@ -118,6 +114,11 @@ impl UploadMemory {
     pub fn available(&self) -> usize {
         self.units.available_permits() * UNIT
     }
+
+    /// Bytes reserved now, in whole units (for tests and logs).
+    pub fn reserved(&self) -> usize {
+        (self.total_units - self.units.available_permits()) * UNIT
+    }
 }
 
 #[cfg(test)]
@@ -126,7 +127,7 @@ mod tests {
 
     #[tokio::test]
     async fn reservations_wait_for_each_other_then_give_up() {
-        let budget = UploadMemory::new(10 * UNIT, Duration::from_millis(50));
+        let budget = SpoolBudget::new(10 * UNIT, Duration::from_millis(50));
         let a = budget.reserve("acct_a", 6 * UNIT).await.unwrap();
         assert_eq!(budget.available(), 4 * UNIT);
         // Does not fit beside `a`: waits, then busy.
@@ -147,7 +148,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_body_larger_than_the_budget_runs_alone() {
-        let budget = UploadMemory::new(4 * UNIT, Duration::from_millis(50));
+        let budget = SpoolBudget::new(4 * UNIT, Duration::from_millis(50));
         let big = budget.reserve("acct_a", 100 * UNIT).await.unwrap();
         assert_eq!(budget.available(), 0);
         assert!(budget.reserve("acct_c", 1).await.is_err());
@@ -158,7 +159,7 @@ mod tests {
     #[tokio::test]
     async fn one_account_holds_at_most_half_and_others_keep_the_rest() {
         // A long wait: the refusal past the share must not wait for it.
-        let budget = UploadMemory::new(10 * UNIT, Duration::from_secs(3600));
+        let budget = SpoolBudget::new(10 * UNIT, Duration::from_secs(3600));
         let first = budget.reserve("acct_a", 4 * UNIT).await.unwrap();
         assert!(matches!(
             budget.reserve("acct_a", 2 * UNIT).await,
