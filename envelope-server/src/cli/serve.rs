@@ -103,6 +103,11 @@ pub(crate) struct ServeArgs {
     /// service_busy with Retry-After.
     #[arg(long, env = "ENVELOPE_UPLOAD_WAIT", default_value = "30s", value_parser = parse_duration)]
     upload_wait: Duration,
+    /// Accepted and ignored, with a warning: uploads are spooled to disk since issue 31, so
+    /// memory no longer needs a budget of its own (`--max-upload-spool-mib` bounds the disk).
+    /// Kept so that a deployment that still sets it starts.
+    #[arg(long, env = "ENVELOPE_MAX_UPLOAD_MEMORY_MIB", hide = true)]
+    max_upload_memory_mib: Option<u32>,
     /// Reverse proxies whose --client-ip-header names the client: CIDR[,CIDR...] such as
     /// "10.0.0.0/8,127.0.0.1". The client is the rightmost address of that header that is not
     /// one of them. Without it every forwarding header is ignored.
@@ -187,6 +192,12 @@ impl ServeArgs {
 
     /// The library's options; the signing keys' passwords come from the environment only.
     fn options(self) -> ServeOptions {
+        if self.max_upload_memory_mib.is_some() {
+            tracing::warn!(
+                "--max-upload-memory-mib (ENVELOPE_MAX_UPLOAD_MEMORY_MIB) is ignored: uploads are \
+                 spooled to disk; --max-upload-spool-mib bounds them"
+            );
+        }
         ServeOptions {
             listen: self.listen,
             store: self.store.options(),
