@@ -74,6 +74,7 @@ pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> Envelo
             size: 1,
             sha256: "0".into(),
             delta: None,
+            sha256_state: None,
         },
         signed: None,
         audit_trail: None,
