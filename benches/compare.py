@@ -16,6 +16,9 @@ whole processes, alternating A B A B after one warm-up run of each:
 - sealing: our `stamp --seal` (discovery, the 10 stamps and a PAdES seal in one update) against
   pyHanko sealing the same file with the same key (a seal alone, no stamps).
 
+Before the pairs it prints the floor of any such tool as whole processes of the system's own
+`sha256sum` (read and hash), `cp` (read and write) and `true` (start a process).
+
 It prints the median wall time of each and the ratio (theirs / ours), and checks each output:
 ours and pypdf's keep the original as their byte prefix; the sealed ones are validated by
 pyHanko. The tools' own modes are the subcommands `pypdf-stamp` and `pyhanko-seal`, run as

@@ -6,8 +6,10 @@
 //!
 //! With `--seal`, the stamps and a PAdES seal go into one incremental update, exactly as a
 //! completed envelope's signed copy is made: sealed with the ECDSA P-256 key and chain given by
-//! `--key` and `--cert` (PEM), or with a fresh self-signed development certificate. This is the
-//! whole-process figure that `benches/compare.py` puts beside pyHanko.
+//! `--key` and `--cert` (PEM), or with a fresh self-signed development certificate. The one
+//! SHA-256 pass over the original runs on its own thread from the start, beside discovery and
+//! the write of the original (completion starts instead from the state kept at upload). This is
+//! the whole-process figure that `benches/compare.py` puts beside pyHanko.
 
 use std::io::Write as _;
 use std::process::ExitCode;
