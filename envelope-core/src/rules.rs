@@ -273,6 +273,11 @@ pub fn delete_files(env: &mut EnvelopeRecord, before: Timestamp, now: Timestamp)
         return false;
     }
     env.files_deleted_at = Some(now);
+    // A kept SHA-256 state ends with up to 63 bytes of the file itself: it goes with the file.
+    env.original.sha256_state = None;
+    for d in &mut env.more_documents {
+        d.original.sha256_state = None;
+    }
     true
 }
 

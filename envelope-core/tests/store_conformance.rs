@@ -714,6 +714,7 @@ mod backfill {
             size,
             sha256: "0".into(),
             delta: None,
+            sha256_state: None,
         }
     }
 

@@ -534,6 +534,13 @@ pub struct StoredFile {
     /// the blob `blob`. Absent for whole files, and for signed copies stored before deltas.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delta: Option<Delta>,
+    /// The SHA-256 state after the whole file, kept for originals large enough that hashing them
+    /// again costs more than keeping it (the signed copy's seal continues it and feeds only its
+    /// update, docs/PDF.md "Sealing"). Absent (left out) for other files, in records written
+    /// before it, and once the envelope completed or its files were deleted; a state that does
+    /// not describe the file is ignored ([`StoredFile::resumed_sha256`]). No view shows it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256_state: Option<super::Sha256State>,
 }
 
 /// How a [`StoredFile`] is kept as an appended update (docs/STORAGE.md, "Signed copies").
@@ -549,6 +556,18 @@ impl StoredFile {
     /// Bytes its own blob holds: what it adds to the account's stored bytes.
     pub fn stored_size(&self) -> u64 {
         self.delta.as_ref().map_or(self.size, |d| d.stored)
+    }
+
+    /// A SHA-256 that has consumed `bytes` (this file's, as read from its blob), continued from
+    /// the kept state instead of hashed again: only for a whole file whose state claims exactly
+    /// `bytes.len()` bytes and finishes to the digest this record states. `None` otherwise (no
+    /// state, another length, a state of other bytes): the caller hashes `bytes` itself.
+    pub(crate) fn resumed_sha256(&self, bytes: &[u8]) -> Option<sha2::Sha256> {
+        let state = self.sha256_state.as_ref()?;
+        if self.delta.is_some() || self.size != bytes.len() as u64 {
+            return None;
+        }
+        state.resume(bytes.len() as u64, &self.sha256)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod envelope;
 pub mod event;
 pub mod identity;
 pub mod reach;
+mod sha256_state;
 pub mod template;
 pub mod webhook;
 
@@ -29,6 +30,7 @@ pub use envelope::{
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
 pub use reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
+pub use sha256_state::Sha256State;
 pub use template::{Template, TemplateRecord};
 pub use webhook::{
     Delivery as WebhookDelivery, DeliveryAttempt, DeliveryNext, DeliveryStatus, DueDelivery,

@@ -277,7 +277,21 @@ pub fn stamp_for_seal(
     request: &StampRequest,
     spec: &SealSpec,
 ) -> Result<PreparedSeal, PdfError> {
-    stamp::stamp_for_seal(original, request, spec)
+    stamp::stamp_for_seal(original, None, request, spec)
+}
+
+/// [`stamp_for_seal`] for an original whose SHA-256 state was kept when it was stored:
+/// `hashed` has consumed exactly `original` and nothing else, so nothing hashes the original
+/// again and the seal's two hashes feed only the update. A state of other bytes makes a seal that
+/// does not validate and a wrong file digest: the caller checks it first
+/// (`StoredFile::resumed_sha256` checks length and digest).
+pub fn stamp_for_seal_hashed(
+    original: &[u8],
+    hashed: sha2::Sha256,
+    request: &StampRequest,
+    spec: &SealSpec,
+) -> Result<PreparedSeal, PdfError> {
+    stamp::stamp_for_seal(original, Some(hashed), request, spec)
 }
 
 /// Prepares an incremental update holding only the seal's field for a finished document (the

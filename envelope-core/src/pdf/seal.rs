@@ -156,7 +156,7 @@ impl PreparedSeal {
 /// Appends an update holding only the seal's field to `pdf` (for documents made elsewhere, such
 /// as the audit trail).
 pub fn prepare_existing(pdf: &[u8], spec: &SealSpec) -> Result<PreparedSeal, PdfError> {
-    beside_the_hash(pdf, || {
+    beside_the_hash(pdf, None, || {
         let mut doc = Document::load(pdf)?;
         let pages = pages::pages(&mut doc, None)?;
         let up = Update::new(&doc);
@@ -173,10 +173,18 @@ const HASH_BESIDE_FROM: usize = 1 << 20;
 /// 24 MB bench document it is 17 ms of the 21 that stamping and sealing take in a row, so run
 /// beside it the rest costs almost nothing (docs/PERFORMANCE.md). Where no thread can be started,
 /// the hash runs after `work`, as it would anyway.
+///
+/// `hashed`: a SHA-256 that has already consumed `original` and nothing else (kept since the
+/// original was stored, [`crate::pdf::stamp_for_seal_hashed`]); then nothing hashes the original
+/// and only `work` runs.
 pub(crate) fn beside_the_hash(
     original: &[u8],
+    hashed: Option<Sha256>,
     work: impl FnOnce() -> Result<Unhashed, PdfError>,
 ) -> Result<PreparedSeal, PdfError> {
+    if let Some(hashed) = hashed {
+        return Ok(work()?.hashed(hashed));
+    }
     let hash = || {
         let mut h = Sha256::new();
         h.update(original);
@@ -458,7 +466,7 @@ mod tests {
         let request = typed_in_every_field(&pdf, "Ada");
         for prepared in [
             prepare_existing(&pdf, &spec()).expect("prepare"),
-            super::super::stamp::stamp_for_seal(&pdf, &request, &spec()).expect("stamp"),
+            super::super::stamp::stamp_for_seal(&pdf, None, &request, &spec()).expect("stamp"),
         ] {
             let [_, a, b, _] = prepared.byte_range();
             let digest = prepared.digest();
@@ -471,6 +479,44 @@ mod tests {
             ranges.update(&file[b..]);
             assert_eq!(digest, <[u8; 32]>::from(ranges.finalize()));
             assert_eq!(<[u8; 32]>::from(Sha256::digest(&file)), sha);
+        }
+    }
+
+    /// An original's SHA-256 state kept from before (`hashed`) gives the very seal that hashing
+    /// it here gives: the same update, the same `/ByteRange` digest, and the plain SHA-256 of the
+    /// sealed file, for originals ending just before, on and just after 64-byte blocks, small and
+    /// past [`HASH_BESIDE_FROM`].
+    #[test]
+    fn a_kept_hash_state_seals_as_hashing_the_original_does() {
+        use envelope_testkit::textpdf;
+        let contract = textpdf::client_contract();
+        for size in [2_000, HASH_BESIDE_FROM + 10] {
+            let base = textpdf::padded(&contract, size, 3).len();
+            for want in [63, 0, 1, 56] {
+                let pdf = textpdf::padded(&contract, size + (want + 64 - base % 64) % 64, 3);
+                assert_eq!(pdf.len() % 64, want);
+                let request = typed_in_every_field(&pdf, "Ada");
+                let cold = super::super::stamp::stamp_for_seal(&pdf, None, &request, &spec())
+                    .expect("stamp");
+                let kept = super::super::stamp::stamp_for_seal(
+                    &pdf,
+                    Some(Sha256::new_with_prefix(&pdf)),
+                    &request,
+                    &spec(),
+                )
+                .expect("stamp");
+                assert_eq!(kept.update(), cold.update(), "{size} {want}");
+                for prepared in [cold, kept] {
+                    let [_, a, b, _] = prepared.byte_range();
+                    let digest = prepared.digest();
+                    let sealed = prepared.fill(&[0xEF; 50]).expect("fill");
+                    let sha = sealed.sha256;
+                    let file = sealed.into_whole(&pdf).expect("whole");
+                    let ranges = Sha256::new_with_prefix(&file[..a]).chain_update(&file[b..]);
+                    assert_eq!(digest, <[u8; 32]>::from(ranges.finalize()));
+                    assert_eq!(<[u8; 32]>::from(Sha256::digest(&file)), sha);
+                }
+            }
         }
     }
 
@@ -506,7 +552,8 @@ mod tests {
             sealed(&stream, prepare_existing(&stream, &spec).expect("prepare")),
             sealed(
                 &classic,
-                super::super::stamp::stamp_for_seal(&classic, &request, &spec).expect("stamp"),
+                super::super::stamp::stamp_for_seal(&classic, None, &request, &spec)
+                    .expect("stamp"),
             ),
         ];
         // (digest of the ranges, SHA-256 of the sealed file), measured on the whole-file build.

@@ -23,6 +23,7 @@ use super::text::Extractor;
 use super::writer::Update;
 use super::{FieldStamp, PageSize, PdfError, SignatureBlock, SignedBy, StampRequest, StampValue};
 use crate::field::{FieldSource, FieldType};
+use sha2::Sha256;
 
 /// Produces `original ++ update`.
 #[cfg_attr(not(feature = "internals"), allow(dead_code))] // tests, benches and examples
@@ -44,13 +45,15 @@ pub fn stamp_update(original: &[u8], request: &StampRequest) -> Result<Vec<u8>, 
 }
 
 /// Produces the update that also holds the seal's field and its signature dictionary with
-/// placeholders (the seal is created in the same revision as the stamps), and hashes `original`.
+/// placeholders (the seal is created in the same revision as the stamps), and hashes `original`
+/// unless `hashed` (a SHA-256 that has consumed exactly `original`) is given.
 pub fn stamp_for_seal(
     original: &[u8],
+    hashed: Option<Sha256>,
     request: &StampRequest,
     spec: &SealSpec,
 ) -> Result<PreparedSeal, PdfError> {
-    seal::beside_the_hash(original, || {
+    seal::beside_the_hash(original, hashed, || {
         let mut doc = Document::load(original)?;
         let pages = pages::pages(&mut doc, None)?;
         let mut up = Update::new(&doc);

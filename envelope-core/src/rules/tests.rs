@@ -74,6 +74,7 @@ pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> Envelo
             size: 1,
             sha256: "0".into(),
             delta: None,
+            sha256_state: None,
         },
         signed: None,
         audit_trail: None,
@@ -289,9 +290,12 @@ fn live_retention_deletes_files_of_finished_envelopes_only() {
             EnvelopeStatus::Voided => e.voided_at = Some(t(50)),
             _ => {}
         }
+        // A voided envelope's original still has its SHA-256 state (its tail is file content).
+        e.original.sha256_state = Some(crate::model::Sha256State::of(b"%PDF-1.7 ...").1);
         let finished = matches!(s, EnvelopeStatus::Completed | EnvelopeStatus::Voided);
         assert_eq!(delete_files(&mut e, before, t(200)), finished, "{s:?}");
         assert_eq!(e.files_deleted_at, finished.then_some(t(200)));
+        assert_eq!(e.original.sha256_state.is_none(), finished, "{s:?}");
         if finished {
             assert!(e.held_files().is_empty());
             assert!(!e.view().files.signed && !e.view().files.audit_trail);

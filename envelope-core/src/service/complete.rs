@@ -114,6 +114,16 @@ impl SigningService {
                 .ok_or_else(|| Error::Internal(format!("original {} is missing", file.blob)))?;
             // `Bytes`: the same buffer, shared with the blocking task that stamps.
             let original_kept = original.clone();
+            // The original's SHA-256 state, kept since it was stored: the seal then hashes only
+            // the update. A state that does not describe these bytes is not used.
+            let hashed = file.resumed_sha256(&original);
+            if hashed.is_none() && file.sha256_state.is_some() {
+                tracing::warn!(
+                    envelope = %rec.id,
+                    blob = %file.blob,
+                    "the kept SHA-256 state does not describe the stored original: hashing it again"
+                );
+            }
             // A signature page goes on the last document.
             let mut request = stamp_request_for(rec, n, n == count)?;
             if !rec.mode.is_live() {
@@ -125,7 +135,13 @@ impl SigningService {
                 (Some(sealer), Some(spec)) => {
                     let prepared = self
                         .completion_blocking("stamp", move || {
-                            pdf::stamp_for_seal(&original, &request, &spec).map(|p| {
+                            match hashed {
+                                Some(h) => {
+                                    pdf::stamp_for_seal_hashed(&original, h, &request, &spec)
+                                }
+                                None => pdf::stamp_for_seal(&original, &request, &spec),
+                            }
+                            .map(|p| {
                                 let digest = p.digest();
                                 (p, digest)
                             })
@@ -138,8 +154,8 @@ impl SigningService {
                 _ => self
                     .completion_blocking("stamp", move || {
                         pdf::stamp_update(&original, &request).map(|update| {
-                            let mut whole = Sha256::new();
-                            whole.update(&original);
+                            let mut whole =
+                                hashed.unwrap_or_else(|| Sha256::new_with_prefix(&original));
                             whole.update(&update);
                             (update, <[u8; 32]>::from(whole.finalize()))
                         })
@@ -193,6 +209,11 @@ impl SigningService {
         rec.signed = signed_files.next();
         for (d, signed) in rec.more_documents.iter_mut().zip(signed_files) {
             d.signed = Some(signed);
+        }
+        // Nothing seals these originals again: their states leave the record.
+        rec.original.sha256_state = None;
+        for d in &mut rec.more_documents {
+            d.original.sha256_state = None;
         }
         rec.audit_trail = Some(audit_file);
         Ok(super::events::record(rec, EventType::Completed, None, now))

@@ -16,11 +16,16 @@ use crate::i18n::Locale;
 use crate::ids::{self, EnvelopeId, RecipientId, TemplateId};
 use crate::model::{
     CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, MoreDocument,
-    Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
+    Sha256State, Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
 use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, BlobStream, EnvelopeFilter};
+
+/// From this many bytes on, an original keeps its SHA-256 state ([`StoredFile::sha256_state`]):
+/// sealing its signed copy then hashes only the update. Below it, hashing the original again
+/// costs under a millisecond, less than the state's ~230 bytes in every record are worth.
+pub(crate) const KEEP_SHA256_STATE_FROM: u64 = 1 << 20;
 
 /// One signer as given on create.
 #[derive(Debug, Clone, PartialEq)]
@@ -609,24 +614,30 @@ impl SigningService {
         Ok(())
     }
 
-    /// Stores bytes under a new key and describes them.
+    /// Stores bytes made here (an audit trail, a signed copy kept whole) under a new key and
+    /// describes them. Nothing seals them again: no SHA-256 state is kept.
     pub(crate) async fn put_file(
         &self,
         file_name: &str,
         bytes: bytes::Bytes,
     ) -> Result<StoredFile> {
         let blob = format!("blob_{}", ids::random_base62(32));
-        self.put_file_as(blob, file_name, bytes).await
+        let mut file = self.put_file_as(blob, file_name, bytes).await?;
+        file.sha256_state = None;
+        Ok(file)
     }
 
-    /// Stores bytes under `blob` (a retried put of the same key overwrites) and describes them.
+    /// Stores an original (an upload, a template's file) under `blob` (a retried put of the same
+    /// key overwrites) and describes it. From [`KEEP_SHA256_STATE_FROM`] bytes on, the one
+    /// SHA-256 pass that gives its digest also leaves the state that the signed copy's seal
+    /// continues ([`StoredFile::sha256_state`]).
     pub(crate) async fn put_file_as(
         &self,
         blob: String,
         file_name: &str,
         bytes: bytes::Bytes,
     ) -> Result<StoredFile> {
-        let sha256 = ids::sha256_hex(&bytes);
+        let (sha256, state) = Sha256State::of(&bytes);
         let size = bytes.len() as u64;
         self.inner.blobs.put(&blob, bytes, self.now()).await?;
         Ok(StoredFile {
@@ -635,6 +646,7 @@ impl SigningService {
             size,
             sha256,
             delta: None,
+            sha256_state: (size >= KEEP_SHA256_STATE_FROM).then_some(state),
         })
     }
 
@@ -673,6 +685,7 @@ impl SigningService {
                 base: base.blob.clone(),
                 stored,
             }),
+            sha256_state: None,
         })
     }
 

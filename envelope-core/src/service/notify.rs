@@ -446,6 +446,7 @@ mod tests {
             size: 9,
             sha256: "0".into(),
             delta: None,
+            sha256_state: None,
         };
         EnvelopeRecord {
             id: "env_1".parse().unwrap(),

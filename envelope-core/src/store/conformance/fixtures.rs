@@ -71,6 +71,7 @@ fn file(name: &str) -> StoredFile {
         size: 1234,
         sha256: ids::sha256_hex(name.as_bytes()),
         delta: None,
+        sha256_state: None,
     }
 }
 

@@ -22,6 +22,7 @@ fn own_file(name: &str, size: u64) -> StoredFile {
         size,
         sha256: crate::ids::sha256_hex(name.as_bytes()),
         delta: None,
+        sha256_state: None,
     }
 }
 

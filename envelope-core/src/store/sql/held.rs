@@ -149,6 +149,7 @@ mod tests {
             size: 1,
             sha256: String::new(),
             delta: None,
+            sha256_state: None,
         };
         let (a, b) = (f("blob_a"), f("blob_b"));
         assert_eq!(column(&[&a, &b]), "blob_a blob_b");
