@@ -16,7 +16,7 @@ of the three bodies a stranger holding one link can ask for,
 starts N `curl --limit-rate` readers at once, samples the server's resident set (VmRSS of
 /proc/<pid>/status) every 100 ms while they read, checks that every reader got every byte (and
 the bytes of one against the server's own answer read at full speed), and prints the RSS before,
-the peak, and the RSS 3 s after the last reader left. Needs curl.
+the peak, and the RSS 12 s after the last reader left. Needs curl.
 """
 
 import argparse
@@ -36,7 +36,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import big_document  # noqa: E402  (the same 24 MB file as the PDF benches)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SERVER = os.path.join(ROOT, "target", "release", "envelope-server")
+SERVER = os.environ.get("ENVELOPE_BIN", os.path.join(ROOT, "target", "release", "envelope-server"))
+# Seconds between the last reader leaving and the RSS read "after": jemalloc hands freed pages
+# back to the system after its dirty-page decay (10 s by default).
+AFTER = 12
 
 
 def free_port():
@@ -137,7 +140,7 @@ def readers(pid, label, url, n, rate):
         with open(os.path.join(out, "0"), "rb") as f:
             if hashlib.sha256(f.read()).hexdigest() != expected:
                 sys.exit(f"{label}: a slow reader got other bytes than a fast one")
-    time.sleep(3)
+    time.sleep(AFTER)
     after = rss_kib(pid)
     return size, before, peak[0], after
 
@@ -189,7 +192,7 @@ def main():
                 ("signed download", download_url(api, key, signed, "signed")),
             ]
             print(f"{args.readers} readers at {args.rate}/s each; server RSS in MB "
-                  f"(before / peak / 3 s after they left)")
+                  f"(before / peak / {AFTER} s after they left)")
             for label, url in targets:
                 size, before, peak, after = readers(proc.pid, label, url, args.readers, args.rate)
                 mb = lambda k: k / 1024  # noqa: E731
