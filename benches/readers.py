@@ -165,7 +165,7 @@ def main():
             [SERVER, "--data-dir", os.path.join(work, "data"), "--listen", f"127.0.0.1:{port}",
              "--public-url", base, "--rate-limit", "1000000"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-            env=dict(os.environ, RUST_LOG="warn"),
+            env=dict(os.environ, ENVELOPE_LOG=os.environ.get("ENVELOPE_LOG", "warn")),
         )
         key = None
         for line in proc.stdout:
@@ -175,7 +175,10 @@ def main():
                 break
         if key is None:
             sys.exit("the server printed no test key")
-        threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+        log_path = os.environ.get("READERS_LOG", os.path.join(work, "server.log"))
+        log = open(log_path, "w")
+        threading.Thread(target=lambda: [log.write(line) or log.flush() for line in proc.stdout],
+                         daemon=True).start()
         try:
             for _ in range(600):
                 try:

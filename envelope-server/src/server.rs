@@ -20,6 +20,11 @@ use tokio::time::Instant;
 use crate::app::App;
 use admission::{Admission, Refusal};
 
+/// Bytes asked for as each connection's send buffer (`SO_SNDBUF`; Linux doubles it for its
+/// bookkeeping). Room for 10 MB/s at 100 ms of round trip, while a reader at 200 KB/s makes the
+/// socket writable again within a few seconds (docs/PERFORMANCE.md, "Slow readers").
+const SEND_BUFFER: usize = 512 * 1024;
+
 /// Refusals that may linger at once (each holds its socket for at most a second); past this,
 /// a refused connection gets its `503` only if the socket takes it without waiting.
 const MAX_LINGERING_REFUSALS: usize = 256;
@@ -62,6 +67,11 @@ pub async fn run(
             () = &mut shutdown => break,
         };
         let _ = stream.set_nodelay(true);
+        // A bounded send buffer, so that a slow reader's socket turns writable every few
+        // hundred kilobytes it reads: with the kernel's autotuned buffer (up to 4 MB) a client
+        // reading a large download at 200 KB/s left writes pending for more than the write
+        // stall timeout and was cut off mid-file as if it had stopped reading.
+        let _ = socket2::SockRef::from(&stream).set_send_buffer_size(SEND_BUFFER);
         match admission.admit(peer.ip()) {
             Ok(ticket) => {
                 let serve = conn::serve(

@@ -538,7 +538,7 @@ pub struct StoredFile {
     /// again costs more than keeping it (the signed copy's seal continues it and feeds only its
     /// update, docs/PDF.md "Sealing"). Absent (left out) for other files, in records written
     /// before it, and once the envelope completed or its files were deleted; a state that does
-    /// not describe the file is ignored ([`StoredFile::resumed_sha256`]). No view shows it.
+    /// not describe the file is ignored (`StoredFile::resumed_sha256`). No view shows it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sha256_state: Option<super::Sha256State>,
 }
