@@ -21,6 +21,7 @@ the peak, and the RSS 12 s after the last reader left. Needs curl.
 
 import argparse
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -30,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -40,6 +42,7 @@ SERVER = os.environ.get("ENVELOPE_BIN", os.path.join(ROOT, "target", "release", 
 # Seconds between the last reader leaving and the RSS read "after": jemalloc hands freed pages
 # back to the system after its dirty-page decay (10 s by default).
 AFTER = 12
+CLIENT = "curl"
 
 
 def free_port():
@@ -104,6 +107,45 @@ def download_url(api, key, envelope, kind):
     return json.loads(body)["url"]
 
 
+def rate_bytes(rate):
+    units = {"k": 1024, "m": 1024 * 1024}
+    return int(float(rate[:-1]) * units[rate[-1].lower()]) if rate[-1].lower() in units else int(rate)
+
+
+def steady_readers(url, n, rate):
+    """N readers in threads, each reading 16 KiB at a time at `rate` on average, evenly (as a
+    browser on a slow link reads), rather than in curl's bursts and pauses."""
+    per_sec = rate_bytes(rate)
+    parts = urllib.parse.urlsplit(url)
+    answers = [None] * n
+
+    def one(i):
+        c = http.client.HTTPConnection(parts.hostname, parts.port, timeout=600)
+        c.request("GET", parts.path + ("?" + parts.query if parts.query else ""))
+        r = c.getresponse()
+        h = hashlib.sha256()
+        got = 0
+        start = time.monotonic()
+        while True:
+            chunk = r.read(16384)
+            if not chunk:
+                break
+            h.update(chunk)
+            got += len(chunk)
+            ahead = got / per_sec - (time.monotonic() - start)
+            if ahead > 0:
+                time.sleep(ahead)
+        answers[i] = (f"{r.status} {got}", h.hexdigest())
+        c.close()
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return answers
+
+
 def readers(pid, label, url, n, rate):
     """N slow readers of `url` at once; returns (before, peak, after) RSS in KiB."""
     status, whole, _ = request("GET", url)
@@ -124,6 +166,17 @@ def readers(pid, label, url, n, rate):
 
     sampler = threading.Thread(target=sample)
     sampler.start()
+    if CLIENT == "steady":
+        answers = steady_readers(url, n, rate)
+        done.set()
+        sampler.join()
+        bad = [a for a in answers if a[0] != f"200 {size}"]
+        if bad:
+            sys.exit(f"{label}: {len(bad)} readers did not get the {size} bytes: {bad[:3]}")
+        if answers[0][1] != expected:
+            sys.exit(f"{label}: a slow reader got other bytes than a fast one")
+        time.sleep(AFTER)
+        return size, before, peak[0], rss_kib(pid)
     with tempfile.TemporaryDirectory() as out:
         procs = [
             subprocess.Popen(["curl", "-s", "--limit-rate", rate, "-o", os.path.join(out, str(i)),
@@ -151,7 +204,11 @@ def main():
     p.add_argument("--rate", default="200k", help="curl --limit-rate of each reader")
     p.add_argument("--pages", type=int, default=200)
     p.add_argument("--no-build", action="store_true")
+    p.add_argument("--client", choices=["curl", "steady"], default="curl",
+                   help="curl --limit-rate (bursts, then pauses), or steady 16 KiB reads")
     args = p.parse_args()
+    global CLIENT
+    CLIENT = args.client
     if not args.no_build:
         subprocess.run(["cargo", "build", "--release", "-p", "envelope-server",
                         "--bin", "envelope-server"], cwd=ROOT, check=True)
