@@ -34,8 +34,7 @@ async fn create(client: &reqwest::Client, base: &str, key: &str, pdf: &[u8]) -> 
     created.body["id"].as_str().unwrap().to_string()
 }
 
-async fn url_of(client: &reqwest::Client, req: reqwest::RequestBuilder) -> String {
-    let _ = client;
+async fn url_of(req: reqwest::RequestBuilder) -> String {
     let a = send(req).await.expect("answered");
     assert_eq!(a.status, 200, "{}", a.body);
     a.body["url"].as_str().unwrap().to_string()
@@ -147,11 +146,10 @@ async fn a_stream_ends_when_its_client_goes_away() {
         http.get(format!("{base}/v1/envelopes/{id}/files/{kind}"))
             .bearer_auth(&key)
     };
-    let original = url_of(&http, files(&unsigned, "original")).await;
-    let signed_copy = url_of(&http, files(&signed, "signed")).await;
-    let archive = url_of(&http, files(&signed, "archive")).await;
+    let original = url_of(files(&unsigned, "original")).await;
+    let signed_copy = url_of(files(&signed, "signed")).await;
+    let archive = url_of(files(&signed, "archive")).await;
     let link = url_of(
-        &http,
         http.post(format!("{base}/v1/envelopes/{unsigned}/signing_url"))
             .bearer_auth(&key)
             .json(&Value::Object(Default::default())),
