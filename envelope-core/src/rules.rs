@@ -47,8 +47,17 @@ pub fn void(env: &mut EnvelopeRecord, reason: &str, now: Timestamp) -> Result<()
 
 /// True when the envelope is past its expiry and still open (it must be voided as expired).
 pub fn is_expired(env: &EnvelopeRecord, now: Timestamp) -> bool {
-    matches!(env.status, EnvelopeStatus::Draft | EnvelopeStatus::Sent)
-        && env.expires_at.is_some_and(|t| t <= now)
+    is_expired_at(env.status, env.expires_at, now)
+}
+
+/// [`is_expired`] of an envelope with this status and expiry.
+pub fn is_expired_at(
+    status: EnvelopeStatus,
+    expires_at: Option<Timestamp>,
+    now: Timestamp,
+) -> bool {
+    matches!(status, EnvelopeStatus::Draft | EnvelopeStatus::Sent)
+        && expires_at.is_some_and(|t| t <= now)
 }
 
 /// Indices of the signers who can act now, in signing order.

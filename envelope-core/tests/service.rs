@@ -1563,3 +1563,82 @@ async fn an_envelope_from_a_template_takes_its_signers_locales() {
         .unwrap();
     assert_eq!(p.subject, "[Test] Please sign: MSA");
 }
+
+/// `get_envelope_json` answers the bytes of `get_envelope`'s view through every change: its own
+/// writes, another service's writes on the same store (another process), an expiry that came due
+/// while the view was kept, and never for another account or mode.
+#[tokio::test]
+async fn the_json_of_an_envelope_follows_every_change() {
+    let store: Arc<dyn envelope_core::store::Store> =
+        Arc::new(envelope_core::store::MemoryStore::new());
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap(),
+    ));
+    let service = || {
+        SigningService::builder()
+            .store(store.clone())
+            .mailer(Arc::new(MemoryMailer::new()))
+            .clock(clock.clone())
+            .build()
+    };
+    let (svc, other) = (service(), service());
+    let acct = svc.admin().create_account("Acme").await.unwrap();
+    let test = svc.authenticate(&acct.test_key.secret).await.unwrap();
+    let live = svc.authenticate(&acct.live_key.secret).await.unwrap();
+    let json_of = |v: &envelope_core::model::Envelope| serde_json::to_vec(v).unwrap();
+    let create = async |days: u32| {
+        let limits = svc.settings().limits.clone();
+        let body =
+            json!({"signers": signers2(), "data": {"start_date": "x"}, "expires_in_days": days});
+        let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), Some(upload()), &limits)
+            .unwrap();
+        svc.create_envelope(&test, p).await.unwrap()
+    };
+
+    let env = create(2).await;
+    let first = svc.get_envelope_json(&test, &env.id).await.unwrap();
+    assert_eq!(&first[..], json_of(&env));
+    assert_eq!(svc.get_envelope_json(&test, &env.id).await.unwrap(), first);
+
+    // This service's own write.
+    clock.advance(Duration::hours(2));
+    svc.remind(&test, &env.id).await.unwrap();
+    let reminded = svc.get_envelope(&test, &env.id).await.unwrap();
+    assert_ne!(json_of(&reminded), json_of(&env));
+    let got = svc.get_envelope_json(&test, &env.id).await.unwrap();
+    assert_eq!(&got[..], json_of(&reminded));
+
+    // Another service on the same store writes: this one's kept view is not given again.
+    let other_ctx = other.authenticate(&acct.test_key.secret).await.unwrap();
+    let voided = other
+        .void_envelope(&other_ctx, &env.id, Some("replaced"))
+        .await
+        .unwrap();
+    let got = svc.get_envelope_json(&test, &env.id).await.unwrap();
+    assert_eq!(&got[..], json_of(&voided));
+    let shown: Value = serde_json::from_slice(&got).unwrap();
+    assert_eq!(shown["status"], "voided");
+
+    // An expiry that comes due while the view is kept.
+    let env = create(1).await;
+    let sent: Value =
+        serde_json::from_slice(&svc.get_envelope_json(&test, &env.id).await.unwrap()).unwrap();
+    assert_eq!(sent["status"], "sent");
+    clock.advance(Duration::days(1));
+    let expired = svc.get_envelope_json(&test, &env.id).await.unwrap();
+    let shown: Value = serde_json::from_slice(&expired).unwrap();
+    assert_eq!(shown["status"], "voided");
+    assert_eq!(shown["void_reason"], "expired");
+    assert_eq!(
+        &expired[..],
+        json_of(&svc.get_envelope(&test, &env.id).await.unwrap())
+    );
+
+    // Another mode or account: missing, as for `get_envelope`.
+    let e = svc.get_envelope_json(&live, &env.id).await.unwrap_err();
+    assert_eq!(e.code(), "resource_missing", "{e:?}");
+    let stranger = svc.admin().create_account("Other").await.unwrap();
+    let stranger = svc.authenticate(&stranger.test_key.secret).await.unwrap();
+    let e = svc.get_envelope_json(&stranger, &env.id).await.unwrap_err();
+    assert_eq!(e.code(), "resource_missing", "{e:?}");
+}

@@ -204,6 +204,7 @@ macro_rules! all_clauses {
             envelope_writes_events_and_outbox,
             optimistic_concurrency,
             optimistic_concurrency_raced,
+            envelope_stamps,
             allowance,
             allowance_raced,
             list_pagination,

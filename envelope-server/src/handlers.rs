@@ -10,6 +10,7 @@ use envelope_core::service::{
 };
 use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};
+use hyper::StatusCode;
 use hyper::header::HeaderValue;
 
 use crate::body::{RawBody, json_params, multipart_params};
@@ -76,7 +77,10 @@ pub async fn dispatch(
             query.finish()?;
             Reply::ok(&svc.list_envelopes(ctx, &list, template.as_deref()).await?)
         }
-        Route::GetEnvelope(id) => Reply::ok(&svc.get_envelope(ctx, &id.parse()?).await?),
+        Route::GetEnvelope(id) => Ok(Reply::raw_json(
+            StatusCode::OK,
+            svc.get_envelope_json(ctx, &id.parse()?).await?,
+        )),
         Route::SendEnvelope(id) => {
             plain_params(body).await?.finish()?;
             Reply::ok(&svc.send_envelope(ctx, &id.parse()?).await?)

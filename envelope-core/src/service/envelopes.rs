@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use bytes::Bytes;
 use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
@@ -1023,6 +1024,30 @@ impl SigningService {
     /// `GET /envelopes/{id}`.
     pub async fn get_envelope(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Envelope> {
         Ok(self.load_envelope(ctx, id).await?.view())
+    }
+
+    /// `GET /envelopes/{id}` as the JSON of [`Envelope`], the bytes `serde_json::to_vec` makes of
+    /// [`SigningService::get_envelope`]'s answer. The JSON made from a record is kept by its
+    /// version (`views.rs`): while the store's stamp shows that version, the answer is the kept
+    /// bytes and no record is read.
+    pub async fn get_envelope_json(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Bytes> {
+        let stamp = self
+            .inner
+            .store
+            .envelope_stamp(&ctx.scope(), id)
+            .await?
+            .ok_or_else(|| Error::not_found("envelope", id))?;
+        let due = rules::is_expired_at(stamp.status, stamp.expires_at, self.now());
+        if !due && let Some(json) = self.inner.views.get(id, stamp.version) {
+            return Ok(json);
+        }
+        let rec = self.load_envelope(ctx, id).await?;
+        let json =
+            Bytes::from(serde_json::to_vec(&rec.view()).map_err(|e| {
+                Error::Internal(format!("envelope view serialization failed: {e}"))
+            })?);
+        self.inner.views.put(id, rec.version, json.clone());
+        Ok(json)
     }
 
     /// `GET /envelopes`: newest first, optionally only those made from `template`.

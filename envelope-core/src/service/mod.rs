@@ -34,8 +34,10 @@ mod retention;
 mod sealing;
 mod signing;
 mod templates;
+mod views;
 mod webhooks;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use chrono::Duration;
@@ -273,6 +275,8 @@ pub(crate) struct Inner {
     pub pictures: Option<signing::Pictures>,
     /// What signers are shown of unsigned documents, by version (`signing/preview.rs`).
     pub previews: signing::Previews,
+    /// Envelope views as JSON, by record version (`views.rs`).
+    pub views: views::EnvelopeViews,
 }
 
 /// The signing service. Cheap to clone; share one per process.
@@ -422,6 +426,7 @@ impl SigningServiceBuilder {
                     failed: Default::default(),
                 }),
                 previews: signing::Previews::default(),
+                views: views::EnvelopeViews::default(),
                 settings,
             }),
         }

@@ -31,8 +31,9 @@ pub use accounts::{accounts_and_keys, links, scope_isolation};
 pub use blobs::{blob_listing, blob_streams, blobs};
 pub use email::{due_emails_fairness, email_budget, email_budget_raced};
 pub use envelopes::{
-    allowance, allowance_raced, due_emails, envelope_writes_events_and_outbox, expired_envelopes,
-    optimistic_concurrency, optimistic_concurrency_raced, templates, webhook_endpoints,
+    allowance, allowance_raced, due_emails, envelope_stamps, envelope_writes_events_and_outbox,
+    expired_envelopes, optimistic_concurrency, optimistic_concurrency_raced, templates,
+    webhook_endpoints,
 };
 pub use health::{key_check, readiness};
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
@@ -52,8 +53,8 @@ use bytes::Bytes;
 
 use self::fixtures::*;
 use super::{
-    AllowanceDebit, BlobInfo, BlobStore, EnvelopeFilter, IdempotencyBegin, Listed, PageRequest,
-    PurgeBefore, Store, StoreError, StoredResponse,
+    AllowanceDebit, BlobInfo, BlobStore, EnvelopeFilter, EnvelopeStamp, IdempotencyBegin, Listed,
+    PageRequest, PurgeBefore, Store, StoreError, StoredResponse,
 };
 use crate::ids::{
     AccountId, ApiKeyId, DeliveryId, EnvelopeId, EventId, TemplateId, WebhookEndpointId,
@@ -70,6 +71,7 @@ pub const CLAUSES: &[&str] = &[
     "envelope_writes_events_and_outbox",
     "optimistic_concurrency",
     "optimistic_concurrency_raced",
+    "envelope_stamps",
     "allowance",
     "allowance_raced",
     "list_pagination",
@@ -110,6 +112,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     envelope_writes_events_and_outbox(store.clone(), blobs.clone()).await;
     optimistic_concurrency(store.clone(), blobs.clone()).await;
     optimistic_concurrency_raced(store.clone(), blobs.clone()).await;
+    envelope_stamps(store.clone(), blobs.clone()).await;
     allowance(store.clone(), blobs.clone()).await;
     allowance_raced(store.clone(), blobs.clone()).await;
     list_pagination(store.clone(), blobs.clone()).await;

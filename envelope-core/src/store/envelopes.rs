@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 
 use super::*;
+use crate::model::EnvelopeStatus;
 
 /// Envelopes, written together with their events, webhook deliveries and allowance debit.
 ///
@@ -32,10 +33,15 @@ use super::*;
 ///   the envelope's stored events without their personal data in one transaction: afterwards no
 ///   read (record, event, event list) returns what was erased.
 ///
+/// - **Stamps**: [`EnvelopeStore::envelope_stamp`] answers what [`EnvelopeStore::get_envelope`]
+///   would, reduced to [`EnvelopeStamp`]: every write that changes a record gives it a higher
+///   version, so a copy made from the record of one version stays right while the stamp shows
+///   that version.
+///
 /// Conformance clauses: `envelope_writes_events_and_outbox`, `optimistic_concurrency`,
 /// `optimistic_concurrency_raced`, `allowance`, `allowance_raced`, `expired_envelopes`,
 /// `list_pagination`, `list_filters`, `storage_accounting`, `storage_quota_raced`,
-/// `erase_envelope`.
+/// `erase_envelope`, `envelope_stamps`.
 #[async_trait]
 pub trait EnvelopeStore: Send + Sync + 'static {
     /// Inserts a new envelope (version 1) with its events, one pending delivery per subscribed
@@ -74,6 +80,21 @@ pub trait EnvelopeStore: Send + Sync + 'static {
         scope: &Scope,
         id: &EnvelopeId,
     ) -> StoreResult<Option<EnvelopeRecord>>;
+    /// The version, status and expiry of the envelope with this ID in `scope`, without the rest
+    /// of its record; `None` exactly when [`EnvelopeStore::get_envelope`] would answer `None`.
+    /// The service keeps the views it serialized by version (`service/views.rs`) and asks this
+    /// before it answers from one. The default reads the whole record; stores that can read
+    /// three columns should.
+    async fn envelope_stamp(
+        &self,
+        scope: &Scope,
+        id: &EnvelopeId,
+    ) -> StoreResult<Option<EnvelopeStamp>> {
+        Ok(self
+            .get_envelope(scope, id)
+            .await?
+            .map(|r| EnvelopeStamp::of(&r)))
+    }
     /// A page of the scope's envelopes that pass `filter`, newest first, after the
     /// `starting_after` cursor; [`Listed::UnknownCursor`] when the cursor names no envelope in
     /// scope.
@@ -89,6 +110,29 @@ pub trait EnvelopeStore: Send + Sync + 'static {
         now: Timestamp,
         limit: usize,
     ) -> StoreResult<Vec<EnvelopeRecord>>;
+}
+
+/// What decides whether a copy made from an envelope's record is still good: its version, and
+/// what an expiry that has come due since would change (the status and `expires_at`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EnvelopeStamp {
+    /// The record's version.
+    pub version: u64,
+    /// The record's status.
+    pub status: EnvelopeStatus,
+    /// When the envelope expires, if it does.
+    pub expires_at: Option<Timestamp>,
+}
+
+impl EnvelopeStamp {
+    /// The stamp of `record`.
+    pub fn of(record: &EnvelopeRecord) -> EnvelopeStamp {
+        EnvelopeStamp {
+            version: record.version,
+            status: record.status,
+            expires_at: record.expires_at,
+        }
+    }
 }
 
 /// A debit of one live signature from the account's allowance for a period.

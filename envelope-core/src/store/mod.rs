@@ -75,7 +75,7 @@ use serde::{Deserialize, Serialize};
 pub use accounts::{AccountStore, ApiKeyStore};
 pub use copy::{COPY_PAGE, CopyReport, copy_blobs};
 pub use dir::DirBlobStore;
-pub use envelopes::{AllowanceDebit, EnvelopeFilter, EnvelopeStore};
+pub use envelopes::{AllowanceDebit, EnvelopeFilter, EnvelopeStamp, EnvelopeStore};
 pub use events::EventStore;
 pub use health::{HealthStore, NotReady, NotReadyCause};
 pub use idempotency::{IdempotencyBegin, IdempotencyStore, StoredResponse};

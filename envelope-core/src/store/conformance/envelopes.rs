@@ -263,6 +263,59 @@ pub async fn optimistic_concurrency(store: Arc<dyn Store>, _: Arc<dyn BlobStore>
     assert_eq!(store.get_envelope(&s, &env.id).await.unwrap(), Some(a));
 }
 
+/// Stamps: what `get_envelope` would answer, reduced to version, status and expiry, through
+/// every write; missing for another scope and for an unknown ID.
+pub async fn envelope_stamps(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    let s = new_scope(&*store, 10).await;
+    let env = envelope(&s);
+    assert_eq!(store.envelope_stamp(&s, &env.id).await.unwrap(), None);
+    store.create_envelope(&env, &[], None).await.unwrap();
+    let stamp = store.envelope_stamp(&s, &env.id).await.unwrap();
+    assert_eq!(stamp, Some(EnvelopeStamp::of(&env)));
+    assert_eq!(stamp.map(|st| st.version), Some(1));
+
+    let mut sent = next(&env);
+    sent.status = EnvelopeStatus::Sent;
+    sent.expires_at = Some(t(500));
+    store.update_envelope(&sent, &[], None).await.unwrap();
+    let stamp = store.envelope_stamp(&s, &env.id).await.unwrap().unwrap();
+    assert_eq!(stamp, EnvelopeStamp::of(&sent));
+    assert_eq!(
+        (stamp.version, stamp.status, stamp.expires_at),
+        (2, EnvelopeStatus::Sent, Some(t(500)))
+    );
+
+    let mut voided = next(&sent);
+    voided.status = EnvelopeStatus::Voided;
+    voided.expires_at = None;
+    store.update_envelope(&voided, &[], None).await.unwrap();
+    assert_eq!(
+        store.envelope_stamp(&s, &env.id).await.unwrap(),
+        Some(EnvelopeStamp::of(&voided))
+    );
+    // A write that lost its race changes nothing, the stamp included.
+    assert!(
+        store
+            .update_envelope(&next(&sent), &[], None)
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        store.envelope_stamp(&s, &env.id).await.unwrap(),
+        Some(EnvelopeStamp::of(&voided))
+    );
+
+    let other = new_scope(&*store, 0).await;
+    assert_eq!(store.envelope_stamp(&other, &env.id).await.unwrap(), None);
+    let live = Scope {
+        account: s.account.clone(),
+        mode: Mode::Live,
+    };
+    assert_eq!(store.envelope_stamp(&live, &env.id).await.unwrap(), None);
+    let missing = envelope(&s);
+    assert_eq!(store.envelope_stamp(&s, &missing.id).await.unwrap(), None);
+}
+
 /// Many tasks update from the same version at once: exactly one wins.
 pub async fn optimistic_concurrency_raced(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let s = new_scope(&*store, 10).await;

@@ -81,6 +81,19 @@ impl EnvelopeStore for MemoryStore {
         Ok(self.lock().envelopes.get(scope, id))
     }
 
+    async fn envelope_stamp(
+        &self,
+        scope: &Scope,
+        id: &EnvelopeId,
+    ) -> StoreResult<Option<EnvelopeStamp>> {
+        let g = self.lock();
+        Ok(g.envelopes
+            .by_id
+            .get(id.as_str())
+            .filter(|e| e.in_scope(scope))
+            .map(EnvelopeStamp::of))
+    }
+
     async fn list_envelopes(
         &self,
         scope: &Scope,
