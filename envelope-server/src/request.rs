@@ -3,6 +3,7 @@
 //!
 //! Every outcome, errors and panics included, leaves here as a response with the common headers.
 
+use std::borrow::Cow;
 use std::net::{IpAddr, SocketAddr};
 use std::panic::AssertUnwindSafe;
 use std::time::Instant;
@@ -104,17 +105,17 @@ fn is_probe(path: &str) -> bool {
 }
 
 /// Link tokens are secrets: paths that carry one are logged without it.
-pub fn redact(path: &str) -> String {
+pub fn redact(path: &str) -> Cow<'_, str> {
     for prefix in ["/files/", "/sign/"] {
         if let Some(rest) = path.strip_prefix(prefix) {
             let tail = rest.split_once('/').map(|(_, t)| t);
-            return match tail {
+            return Cow::Owned(match tail {
                 Some(t) => format!("{prefix}[redacted]/{t}"),
                 None => format!("{prefix}[redacted]"),
-            };
+            });
         }
     }
-    path.to_string()
+    Cow::Borrowed(path)
 }
 
 async fn process(
@@ -189,7 +190,7 @@ async fn api(
             return Err(e.into());
         }
     };
-    ctx.ip_address = Some(client.to_string());
+    ctx.ip_address = Some(client);
     meta.mode = ctx.mode();
     let rate = svc.rate_limit(&ctx.key.id);
     meta.rate = Some(rate);

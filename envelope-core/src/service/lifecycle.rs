@@ -668,7 +668,7 @@ impl SigningService {
             at: now,
             to: None,
             api_key: Some(ctx.key.id.clone()),
-            ip_address: ctx.ip_address.clone(),
+            ip_address: ctx.ip_address.map(|ip| ip.to_string()),
         };
         let signer_id = link.signer.clone();
         self.transition(ctx, id, |env, _| {

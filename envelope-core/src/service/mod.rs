@@ -219,8 +219,9 @@ pub struct AuthContext {
     pub idempotency_origin: Option<String>,
     /// The client address the request came from, when the caller knows it (the server sets
     /// it). Recorded with what the request leaves as evidence, such as a signing link issued
-    /// through the API (extensions E8). `None` (the default) records none.
-    pub ip_address: Option<String>,
+    /// through the API (extensions E8). `None` (the default) records none. Written out only
+    /// where it is recorded.
+    pub ip_address: Option<IpAddr>,
 }
 
 impl AuthContext {

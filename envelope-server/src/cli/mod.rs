@@ -152,9 +152,10 @@ impl Cli {
             .with_env_filter(filter)
             .with_writer(std::io::stderr);
         match self.log_format {
-            LogFormat::Text => logs
-                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-                .init(),
+            // Plain text, in a terminal too: tracing-subscriber is built without its `ansi`
+            // feature, whose styling of every field name cost a quarter of the instructions of a
+            // cached `GET /v1/envelopes/{id}` even with colours off (docs/PERFORMANCE.md).
+            LogFormat::Text => logs.with_ansi(false).init(),
             LogFormat::Json => logs
                 .json()
                 .flatten_event(true)
