@@ -160,14 +160,19 @@ def main():
     p.add_argument("--n1", type=int, default=500)
     p.add_argument("--n2", type=int, default=2500)
     p.add_argument("--top", type=int, default=25, help="functions of the breakdown to show")
+    p.add_argument("--keep", help="a directory to keep callgrind's outputs in")
+    p.add_argument("--no-build", action="store_true", help="use the release build as it is")
     args = p.parse_args()
-    subprocess.run(
-        ["cargo", "build", "--release", "-p", "envelope-server",
-         "--bin", "envelope-server", "--example", "bare_hyper"],
-        cwd=ROOT, check=True,
-    )
-    with tempfile.TemporaryDirectory() as work:
-        s1, body, _ = server_run(args.n1, work, "n1")
+    if not args.no_build:
+        subprocess.run(
+            ["cargo", "build", "--release", "-p", "envelope-server",
+             "--bin", "envelope-server", "--example", "bare_hyper"],
+            cwd=ROOT, check=True,
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        work = args.keep or tmp
+        os.makedirs(work, exist_ok=True)
+        s1, body, small = server_run(args.n1, work, "n1")
         s2, _, big = server_run(args.n2, work, "n2")
         body_file = os.path.join(work, "body.json")
         with open(body_file, "wb") as f:
@@ -180,15 +185,37 @@ def main():
         print(f"  envelope-server: {per_get:,.0f} instructions per GET ({s1:,} / {s2:,} in all)")
         print(f"  bare hyper:      {per_bare:,.0f} instructions per GET ({b1:,} / {b2:,} in all)")
         print(f"  ratio:           {per_get / per_bare:.1f}x")
-        print(f"\nwhere the server's instructions go (self cost, the {args.n2}-GET run, start-up included):")
-        annotate = subprocess.run(
-            ["callgrind_annotate", "--inclusive=no", big], capture_output=True, text=True
-        ).stdout.splitlines()
-        shown = 0
-        for line in annotate:
-            if re.match(r"^\s*[\d,]+ \(", line) and shown < args.top:
-                print("  " + line.strip()[:160])
-                shown += 1
+        n = args.n2 - args.n1
+        for inclusive in (False, True):
+            kind = "inclusive" if inclusive else "self"
+            print(f"\nwhere one GET's instructions go ({kind} cost per GET: the difference of the two runs / {n}):")
+            rows = sorted(
+                per_function(big, inclusive, small, n).items(), key=lambda kv: -kv[1]
+            )
+            for name, cost in rows[: args.top]:
+                print(f"  {cost:>9,.0f}  {cost / per_get:6.1%}  {name[:130]}")
+
+
+def costs(out, inclusive):
+    """Instructions by function, as callgrind_annotate counts them over the whole run."""
+    text = subprocess.run(
+        ["callgrind_annotate", f"--inclusive={'yes' if inclusive else 'no'}",
+         "--threshold=100", "--auto=no", "--tree=none", out],
+        capture_output=True, text=True, check=True,
+    ).stdout
+    found = {}
+    for line in text.splitlines():
+        m = re.match(r"^\s*([\d,]+) \([^)]*\)\s+(?:\*\s+)?(.*)$", line)
+        if m:
+            found[m.group(2).strip()] = found.get(m.group(2).strip(), 0) + int(m.group(1).replace(",", ""))
+    return found
+
+
+def per_function(big, inclusive, small, n):
+    """Per GET: what each function cost in the larger run less the smaller, over the GETs
+    between them, so that start-up falls out."""
+    b, s = costs(big, inclusive), costs(small, inclusive)
+    return {k: (v - s.get(k, 0)) / n for k, v in b.items() if v - s.get(k, 0) > 0}
 
 
 if __name__ == "__main__":
