@@ -8,7 +8,6 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use envelope_core::field::FieldType;
-use envelope_core::{Clock, SystemClock, Timestamp};
 use envelope_core::pdf::{
     self, AuditEvent, AuditSigner, AuditTrail, FieldStamp, PdfInfo, PdfLimits, PreparedSeal,
     SealSpec, SignatureBlock, StampRequest, StampValue, inspect,
@@ -17,6 +16,7 @@ use envelope_core::seal::{
     DevelopmentIdentity, LocalSealer, LocalTimestampAuthority, SealError, Sealer, SigningIdentity,
     TimestampAuthority,
 };
+use envelope_core::{Clock, SystemClock, Timestamp};
 use sha2::{Digest, Sha256};
 use support::*;
 

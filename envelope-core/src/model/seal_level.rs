@@ -87,7 +87,12 @@ mod tests {
 
     #[test]
     fn levels_are_written_as_on_the_wire_and_ordered_by_what_they_prove() {
-        let all = [SealLevel::BB, SealLevel::BT, SealLevel::BLt, SealLevel::BLta];
+        let all = [
+            SealLevel::BB,
+            SealLevel::BT,
+            SealLevel::BLt,
+            SealLevel::BLta,
+        ];
         for (level, text) in all.iter().zip(["b-b", "b-t", "b-lt", "b-lta"]) {
             assert_eq!(level.as_str(), text);
             assert_eq!(serde_json::to_value(level).unwrap(), text);
@@ -104,7 +109,11 @@ mod tests {
     fn the_envelope_shows_its_lowest_level() {
         for (documents, audit_trail, level) in [
             (vec![SealLevel::BT], SealLevel::BT, SealLevel::BT),
-            (vec![SealLevel::BT, SealLevel::BB], SealLevel::BT, SealLevel::BB),
+            (
+                vec![SealLevel::BT, SealLevel::BB],
+                SealLevel::BT,
+                SealLevel::BB,
+            ),
             (vec![SealLevel::BT], SealLevel::BB, SealLevel::BB),
             (vec![SealLevel::BB], SealLevel::BB, SealLevel::BB),
         ] {

@@ -21,7 +21,7 @@ use der::{DecodeValue, EncodeValue, FixedTag, Header, Length, Reader, Tag, Write
 const MAX_LEN: usize = 64;
 
 /// A `genTime` as the token holds it (so that a token decoded and encoded again keeps its bytes);
-/// [`GenTime::instant`] reads it.
+/// `GenTime::instant` reads it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct GenTime(Vec<u8>);
 
@@ -51,7 +51,7 @@ impl GenTime {
         parse(&self.0)
     }
 
-    /// The characters received, for an error message: lossy, and at most [`MAX_LEN`] of them.
+    /// The characters received, for an error message: lossy, and at most `MAX_LEN` of them.
     pub(super) fn shown(&self) -> String {
         String::from_utf8_lossy(&self.0[..self.0.len().min(MAX_LEN)]).into_owned()
     }
@@ -195,14 +195,21 @@ mod tests {
             ("20261128250000Z", "impossible time"),
             ("20261128036000Z", "impossible time"),
             ("20261128030061Z", "impossible time"),
-            ("20261128030000.55555555555555555555555555555555555555555555555555Z", "too long"),
+            (
+                "20261128030000.55555555555555555555555555555555555555555555555555Z",
+                "too long",
+            ),
         ] {
             let err = at(text).expect_err(text);
             assert!(err.contains(reason), "{text}: {err}");
         }
         // Bytes that are not text at all.
         assert!(GenTime(vec![0xff; 15]).instant().is_err());
-        assert!(GenTime(b"2026112803\xc3\xa9000Z".to_vec()).instant().is_err());
+        assert!(
+            GenTime(b"2026112803\xc3\xa9000Z".to_vec())
+                .instant()
+                .is_err()
+        );
     }
 
     #[test]

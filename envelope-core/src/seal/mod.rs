@@ -133,7 +133,8 @@ impl LocalSealer {
         }
     }
 
-    /// Adds a timestamp from `tsa` to every seal (PAdES B-T).
+    /// Adds a timestamp from `tsa` to every seal (PAdES B-T): [`Sealer::sign`] then fails when
+    /// the authority does, and [`Sealer::sign_without_timestamp`] is the B-B seal without it.
     pub fn with_timestamps(mut self, tsa: Arc<dyn TimestampAuthority>) -> Self {
         self.tsa = Some(tsa);
         self

@@ -411,7 +411,10 @@ mod tests {
         ] {
             match timestamp(&AtTime(tsa(), gen_time), b"signature bytes").await {
                 Err(SealError::Timestamp(m)) => {
-                    assert!(m.contains("genTime") && m.contains(reason), "{gen_time}: {m}")
+                    assert!(
+                        m.contains("genTime") && m.contains(reason),
+                        "{gen_time}: {m}"
+                    )
                 }
                 other => panic!("{gen_time}: {other:?}"),
             }

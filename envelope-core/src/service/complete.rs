@@ -202,9 +202,9 @@ impl SigningService {
                 // The audit trail is no delta of a stored file: it is kept whole.
                 let (sealed, level) = seals.seal(prepared, "audit trail").await?;
                 audit_level = Some(level);
-                sealed.into_whole(&audit).map_err(|e| {
-                    Error::Internal(format!("sealing the audit trail failed: {e}"))
-                })?
+                sealed
+                    .into_whole(&audit)
+                    .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?
             }
             _ => audit,
         };
@@ -717,5 +717,147 @@ fn audit_trail(
         },
         signing_certificate_sha256,
         generated_at: now.to_rfc3339(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use async_trait::async_trait;
+
+    use super::*;
+    use crate::seal::CertificateInfo;
+
+    /// A sealer whose `sign` answers `fail` (a timestamp that cannot be had) or succeeds, and
+    /// counts its calls.
+    struct Counting {
+        info: CertificateInfo,
+        timestamps: bool,
+        fail: fn() -> SealError,
+        signed: AtomicUsize,
+        signed_without: AtomicUsize,
+    }
+
+    impl Counting {
+        fn new(timestamps: bool, fail: fn() -> SealError) -> Self {
+            Counting {
+                info: CertificateInfo {
+                    sha256_fingerprint: "00".repeat(32),
+                    subject: "CN=Counting".into(),
+                    development: true,
+                },
+                timestamps,
+                fail,
+                signed: AtomicUsize::new(0),
+                signed_without: AtomicUsize::new(0),
+            }
+        }
+    }
+
+    #[async_trait]
+    impl Sealer for Counting {
+        fn certificate(&self) -> &CertificateInfo {
+            &self.info
+        }
+        fn capacity(&self) -> usize {
+            16 * 1024
+        }
+        fn timestamps(&self) -> bool {
+            self.timestamps
+        }
+        async fn sign(&self, _: [u8; 32]) -> std::result::Result<Vec<u8>, SealError> {
+            self.signed.fetch_add(1, Ordering::Relaxed);
+            Err((self.fail)())
+        }
+        async fn sign_without_timestamp(
+            &self,
+            _: [u8; 32],
+        ) -> std::result::Result<Vec<u8>, SealError> {
+            self.signed_without.fetch_add(1, Ordering::Relaxed);
+            Ok(b"cms".to_vec())
+        }
+    }
+
+    fn record() -> EnvelopeRecord {
+        crate::rules::tests::env(EnvelopeStatus::Completed, false, 1)
+    }
+
+    #[tokio::test]
+    async fn a_timestamp_that_cannot_be_had_is_asked_for_once_per_envelope() {
+        type Failure = fn() -> SealError;
+        let cases: [(&str, Failure); 2] = [
+            ("unavailable", || SealError::Unavailable {
+                source: "connection refused".into(),
+            }),
+            ("refused", || SealError::Timestamp("status 2".into())),
+        ];
+        for (name, fail) in cases {
+            let sealer = Counting::new(true, fail);
+            let rec = record();
+            let mut seals = Seals::new(&sealer, &rec);
+            assert_eq!(seals.target_level(), SealLevel::BT);
+            for n in 0..3 {
+                let (cms, level) = seals.sign([0; 32], "document").await.unwrap();
+                assert_eq!(
+                    (cms.as_slice(), level),
+                    (&b"cms"[..], SealLevel::BB),
+                    "{name} {n}"
+                );
+            }
+            assert_eq!(sealer.signed.load(Ordering::Relaxed), 1, "{name}");
+            assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 3, "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn other_failures_fail_the_seal() {
+        // A key that cannot sign is no timestamp problem: no weaker seal hides it.
+        let sealer = Counting::new(true, || SealError::Key("gone".into()));
+        let rec = record();
+        let mut seals = Seals::new(&sealer, &rec);
+        assert!(matches!(
+            seals.sign([0; 32], "document").await,
+            Err(SealError::Key(_))
+        ));
+        assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 0);
+        // A sealer without timestamps is B-B, and its own failure is the seal's.
+        let sealer = Counting::new(false, || SealError::Unavailable {
+            source: "remote signer down".into(),
+        });
+        let mut seals = Seals::new(&sealer, &rec);
+        assert_eq!(seals.target_level(), SealLevel::BB);
+        assert!(matches!(
+            seals.sign([0; 32], "document").await,
+            Err(SealError::Unavailable { .. })
+        ));
+        assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn records_without_levels_read_and_show_no_seal() {
+        let rec = record();
+        let json = serde_json::to_value(&rec).unwrap();
+        assert!(json.get("seal").is_none(), "left out when none: {json}");
+        let read: EnvelopeRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read.seal, None);
+        assert_eq!(
+            serde_json::to_value(read.view()).unwrap()["seal"],
+            serde_json::Value::Null
+        );
+
+        let mut sealed = record();
+        sealed.seal = Some(SealRecord {
+            target_level: SealLevel::BT,
+            documents: vec![SealLevel::BT],
+            audit_trail: SealLevel::BB,
+        });
+        let json = serde_json::to_value(&sealed).unwrap();
+        let read: EnvelopeRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read, sealed);
+        assert_eq!(
+            serde_json::to_value(read.view()).unwrap()["seal"],
+            serde_json::json!({"level": "b-b", "target_level": "b-t"})
+        );
     }
 }
