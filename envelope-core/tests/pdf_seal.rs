@@ -13,8 +13,10 @@ use envelope_core::pdf::{
     SealSpec, SignatureBlock, StampRequest, StampValue, inspect,
 };
 use envelope_core::seal::{
-    DevelopmentIdentity, LocalSealer, LocalTimestampAuthority, Sealer, SigningIdentity,
+    DevelopmentIdentity, LocalSealer, LocalTimestampAuthority, SealError, Sealer, SigningIdentity,
+    TimestampAuthority,
 };
+use envelope_core::{Clock, SystemClock, Timestamp};
 use sha2::{Digest, Sha256};
 use support::*;
 
@@ -355,6 +357,73 @@ fn a_timestamp_token_makes_it_pades_b_t() {
         "pyHanko found no valid timestamp:\n{out}\n{}",
         pyhanko(&sealed, &[&tsa_cert], true)
     );
+}
+
+/// The wall clock at half past its second: a `genTime` with a fraction whatever the wall
+/// clock's milliseconds.
+struct HalfPast;
+
+impl Clock for HalfPast {
+    fn now(&self) -> Timestamp {
+        Timestamp::from_millis(SystemClock.now().unix_seconds() * 1000 + 500).unwrap()
+    }
+}
+
+#[test]
+fn a_timestamp_with_fractional_seconds_makes_it_pades_b_t() {
+    let tsa = SigningIdentity::generate_timestamp_authority("Envelope test TSA").unwrap();
+    let tsa_cert = tsa.cert_pem.clone();
+    let authority = LocalTimestampAuthority::new(tsa.identity)
+        .with_clock(std::sync::Arc::new(HalfPast))
+        .with_fractional_seconds();
+    let sealer = sealer().with_timestamps(std::sync::Arc::new(authority));
+    let sealed = stamp_and_seal(&libreoffice_contract(Layout::Classic), &sealer);
+    assert_pdfsig_valid("fractional genTime", &sealed);
+    let out = assert_pyhanko_valid("fractional genTime", &sealed, &[&tsa_cert]);
+    assert!(
+        out.contains("TIMESTAMP_TOKEN<INTACT:TRUSTED>"),
+        "pyHanko found no valid timestamp:\n{out}\n{}",
+        pyhanko(&sealed, &[&tsa_cert], true)
+    );
+}
+
+/// A timestamp authority that cannot be reached.
+#[derive(Debug)]
+struct Unreachable;
+
+#[async_trait::async_trait]
+impl TimestampAuthority for Unreachable {
+    async fn exchange(&self, _: Vec<u8>) -> Result<Vec<u8>, envelope_core::error::BoxError> {
+        Err("connection refused".into())
+    }
+}
+
+#[test]
+fn without_its_timestamp_authority_a_sealer_still_seals_pades_b_b() {
+    let sealer = sealer().with_timestamps(std::sync::Arc::new(Unreachable));
+    assert!(sealer.timestamps());
+    let pdf = libreoffice_contract(Layout::Classic);
+    let info = inspect(&pdf, &PdfLimits::default()).expect("inspect");
+    let prepared = pdf::stamp_for_seal(&pdf, &fill(&info), &spec(&sealer)).expect("stamp");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    // `sign` keeps its level or fails; the fallback is the caller's.
+    match rt.block_on(sealer.sign(prepared.digest())) {
+        Err(SealError::Unavailable { .. }) => {}
+        other => panic!("sign without its TSA: {other:?}"),
+    }
+    let cms = rt
+        .block_on(sealer.sign_without_timestamp(prepared.digest()))
+        .expect("sign without a timestamp");
+    let sealed = prepared
+        .fill(&cms)
+        .expect("fill")
+        .into_whole(&pdf)
+        .expect("whole");
+    assert_pdfsig_valid("without a timestamp", &sealed);
+    let out = assert_pyhanko_valid("without a timestamp", &sealed, &[]);
+    assert!(!out.contains("TIMESTAMP_TOKEN"), "{out}");
 }
 
 fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {

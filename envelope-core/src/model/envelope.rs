@@ -8,6 +8,7 @@ use super::Mode;
 use super::email::{EmailRecord, EmailStatus, SignerEmail};
 use super::identity::{IdentityRecord, SignerAuthView};
 use super::reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
+use super::seal_level::{EnvelopeSeal, SealRecord};
 use crate::clock::Timestamp;
 use crate::field::PlacedField;
 use crate::i18n::Locale;
@@ -223,6 +224,11 @@ pub struct Envelope {
     /// kept); downloads then answer `file_deleted`.
     #[serde(default)]
     pub files_deleted_at: Option<Timestamp>,
+    /// The PAdES level the sealed files reached and the one the service is set up for
+    /// (extensions E10); `null` until the envelope is completed, and for one completed unsealed
+    /// or before levels were recorded.
+    #[serde(default)]
+    pub seal: Option<EnvelopeSeal>,
 }
 
 /// A value a signer gave for one field.
@@ -666,6 +672,10 @@ pub struct EnvelopeRecord {
     /// are gone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files_deleted_at: Option<Timestamp>,
+    /// The level each sealed file reached (extensions E10); `None` (left out) until the
+    /// envelope completed sealed, and in records written before levels were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seal: Option<SealRecord>,
 }
 
 impl EnvelopeRecord {
@@ -703,6 +713,7 @@ impl EnvelopeRecord {
             voided_at: self.voided_at,
             expires_at: self.expires_at,
             files_deleted_at: self.files_deleted_at,
+            seal: self.seal.as_ref().map(SealRecord::view),
         }
     }
 

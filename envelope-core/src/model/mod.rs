@@ -11,6 +11,7 @@ pub mod envelope;
 pub mod event;
 pub mod identity;
 pub mod reach;
+mod seal_level;
 mod sha256_state;
 pub mod template;
 pub mod webhook;
@@ -30,6 +31,7 @@ pub use envelope::{
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
 pub use reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
+pub use seal_level::{EnvelopeSeal, SealLevel, SealRecord};
 pub use sha256_state::Sha256State;
 pub use template::{Template, TemplateRecord};
 pub use webhook::{

@@ -82,6 +82,7 @@ pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> Envelo
         more_documents: vec![],
         emails: vec![],
         files_deleted_at: None,
+        seal: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The PAdES seal's cryptography: the signing identity (an ECDSA P-256 key and its certificate
 //! chain), the detached CMS `SignedData` (CAdES: signing-certificate-v2, SHA-256) and, optionally,
-//! an RFC 3161 signature timestamp (PAdES B-T).
+//! an RFC 3161 signature timestamp (PAdES B-T). A timestamp that cannot be had never stops a
+//! seal: the caller seals without it (B-B) through [`Sealer::sign_without_timestamp`].
 //!
 //! | implementation | what signs |
 //! |---|---|
@@ -16,6 +17,7 @@
 //! key reach a log line, a `Debug` string or an error message.
 
 mod cms;
+mod gen_time;
 #[cfg(feature = "https")]
 mod http_tsa;
 mod identity;
@@ -57,20 +59,55 @@ pub enum SealError {
 
 /// Signs the digest of a PDF's `/ByteRange` as a detached CMS `SignedData`.
 ///
-/// Contract: [`Sealer::sign`] returns the DER of a `ContentInfo` holding a `SignedData` without
-/// encapsulated content whose signer's message-digest attribute is `digest` (SHA-256), signed by
-/// the certificate described by [`Sealer::certificate`], carrying the signing-certificate-v2
-/// attribute (SubFilter `ETSI.CAdES.detached`), and never longer than [`Sealer::capacity`]
-/// bytes. It may take time (a remote signer, a timestamp authority) and fails with
-/// [`SealError::Unavailable`] when a remote part is down.
+/// # Contract
+///
+/// - [`Sealer::sign`] returns the DER of a `ContentInfo` holding a `SignedData` without
+///   encapsulated content whose signer's message-digest attribute is `digest` (SHA-256), signed
+///   by the certificate described by [`Sealer::certificate`], carrying the signing-certificate-v2
+///   attribute (SubFilter `ETSI.CAdES.detached`), and never longer than [`Sealer::capacity`]
+///   bytes. It may take time (a remote signer, a timestamp authority) and fails with
+///   [`SealError::Unavailable`] when a remote part is down.
+/// - A sealer whose [`Sealer::timestamps`] is `true` puts an RFC 3161 signature timestamp
+///   (unsigned attribute `id-aa-signatureTimeStampToken`) into every CMS that `sign` returns,
+///   which makes the seal PAdES B-T, or fails: it never returns a CMS without it. When the
+///   timestamp cannot be had it fails with [`SealError::Unavailable`] (the authority did not
+///   answer) or [`SealError::Timestamp`] (it refused, or answered with something unusable).
+/// - [`Sealer::sign_without_timestamp`] returns the same CMS without a timestamp (PAdES B-B),
+///   and asks no timestamp authority. Its default calls `sign`, which is right for a sealer
+///   that never timestamps (the defaults of both methods describe one).
+///
+/// # Levels, and who falls back
+///
+/// The sealer does not choose a weaker seal on its own: `sign` gives the level it is configured
+/// for or fails, and `timestamps` says what that level is. The caller decides what a failure
+/// means. `SigningService` (completion, `service/complete.rs`) never lets a missing timestamp
+/// stop an envelope: when `sign` of a timestamping sealer fails with `Unavailable` or
+/// `Timestamp`, it logs a warning with the reason, seals that document with
+/// `sign_without_timestamp`, and records the level each document reached (`b-t` or `b-b`,
+/// the envelope's `seal`). A sealer whose own signing is down (a remote signer, not its
+/// timestamp authority) fails `sign_without_timestamp` too, and the completion fails as
+/// unavailable, as before. B-LT and B-LTA add to the PDF, not to the CMS: they are not a
+/// sealer's business.
 #[async_trait]
 pub trait Sealer: Send + Sync + 'static {
     /// The certificate that signs (shown in the account view and the audit trail).
     fn certificate(&self) -> &CertificateInfo;
-    /// Bytes to reserve for the CMS in the PDF.
+    /// Bytes to reserve for the CMS in the PDF (room for a timestamp when
+    /// [`Self::timestamps`]).
     fn capacity(&self) -> usize;
-    /// The CMS over data whose SHA-256 is `digest`.
+    /// Whether [`Self::sign`] adds a signature timestamp (PAdES B-T); `false` (B-B) unless the
+    /// sealer says so.
+    fn timestamps(&self) -> bool {
+        false
+    }
+    /// The CMS over data whose SHA-256 is `digest`, with a signature timestamp when
+    /// [`Self::timestamps`].
     async fn sign(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError>;
+    /// The CMS over data whose SHA-256 is `digest`, without a signature timestamp (PAdES B-B),
+    /// whatever [`Self::timestamps`] says: the seal made when the timestamp cannot be had.
+    async fn sign_without_timestamp(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError> {
+        self.sign(digest).await
+    }
 }
 
 /// A [`Sealer`] with the key in memory: deterministic ECDSA (RFC 6979), and an RFC 3161 token
@@ -96,7 +133,8 @@ impl LocalSealer {
         }
     }
 
-    /// Adds a timestamp from `tsa` to every seal (PAdES B-T).
+    /// Adds a timestamp from `tsa` to every seal (PAdES B-T): [`Sealer::sign`] then fails when
+    /// the authority does, and [`Sealer::sign_without_timestamp`] is the B-B seal without it.
     pub fn with_timestamps(mut self, tsa: Arc<dyn TimestampAuthority>) -> Self {
         self.tsa = Some(tsa);
         self
@@ -123,12 +161,21 @@ impl Sealer for LocalSealer {
         (self.identity.chain_der_len() + BASE_CAPACITY + tsa).max(16 * 1024)
     }
 
+    fn timestamps(&self) -> bool {
+        self.tsa.is_some()
+    }
+
     async fn sign(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError> {
         let mut info = cms::signer_info(&self.identity, cms::ID_DATA, &digest)?;
         if let Some(tsa) = &self.tsa {
             let token = tsp::timestamp(tsa.as_ref(), info.signature.as_bytes()).await?;
             cms::add_timestamp(&mut info, &token)?;
         }
+        cms::signed_data(&self.identity, info, cms::ID_DATA, None)
+    }
+
+    async fn sign_without_timestamp(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError> {
+        let info = cms::signer_info(&self.identity, cms::ID_DATA, &digest)?;
         cms::signed_data(&self.identity, info, cms::ID_DATA, None)
     }
 }

@@ -3,15 +3,19 @@
 //!
 //! The transport is a seam ([`TimestampAuthority`]): the server sends the request over HTTP,
 //! tests answer in process. This module checks that the token is granted and is for this
-//! signature (message imprint and nonce); whether the authority is trusted is the validator's
-//! question, as for any PAdES signature.
+//! signature (message imprint and nonce) and that its `genTime` is a time (with or without
+//! fractions of a second: `gen_time.rs`); whether the authority is trusted is the validator's
+//! question, as for any PAdES signature. Every fault of an answer is [`SealError::Timestamp`],
+//! every fault of the transport [`SealError::Unavailable`]: either way the caller may seal
+//! without a timestamp ([`super::Sealer::sign_without_timestamp`]).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ::cms::content_info::ContentInfo;
 use ::cms::signed_data::SignedData;
 use async_trait::async_trait;
-use der::asn1::{GeneralizedTime, Int, ObjectIdentifier as Oid, OctetString};
+use chrono::Timelike;
+use der::asn1::{Int, ObjectIdentifier as Oid, OctetString};
 use der::{Decode, Encode, Sequence};
 use sha2::{Digest, Sha256};
 use spki::AlgorithmIdentifierOwned;
@@ -20,6 +24,7 @@ use x509_cert::ext::pkix::name::GeneralName;
 
 use super::SealError;
 use super::cms::{self, ID_CT_TST_INFO, SHA256};
+use super::gen_time::GenTime;
 use super::identity::SigningIdentity;
 use crate::clock::{Clock, SystemClock};
 use crate::error::BoxError;
@@ -87,7 +92,8 @@ struct TstInfo {
     policy: Oid,
     message_imprint: MessageImprint,
     serial_number: Int,
-    gen_time: GeneralizedTime,
+    /// Read by hand: `der`'s `GeneralizedTime` refuses the fractions RFC 3161 allows.
+    gen_time: GenTime,
     #[asn1(optional = "true")]
     accuracy: Option<Accuracy>,
     #[asn1(default = "Default::default")]
@@ -172,8 +178,16 @@ pub async fn timestamp(
         .encap_content_info
         .econtent
         .ok_or_else(|| bad("the token has no content"))?;
-    let tst_der: OctetString = econtent.decode_as()?;
+    let tst_der: OctetString = econtent
+        .decode_as()
+        .map_err(|_| bad("the token's content is not an OCTET STRING"))?;
     let tst = TstInfo::from_der(tst_der.as_bytes()).map_err(|_| bad("unreadable TSTInfo"))?;
+    if let Err(why) = tst.gen_time.instant() {
+        return Err(SealError::Timestamp(format!(
+            "the token's genTime {:?} is not a time RFC 3161 allows: {why}",
+            tst.gen_time.shown()
+        )));
+    }
     if tst.message_imprint.hash_algorithm.oid != SHA256
         || tst.message_imprint.hashed_message != message_imprint.hashed_message
     {
@@ -182,17 +196,21 @@ pub async fn timestamp(
     if tst.nonce.as_ref() != Some(&nonce) {
         return Err(bad("the token's nonce does not match the request"));
     }
-    Ok(token.to_der()?)
+    token
+        .to_der()
+        .map_err(|_| bad("the token cannot be encoded again"))
 }
 
 /// A timestamp authority in process: it grants every well-formed request, signing with its own
 /// identity (see [`SigningIdentity::generate_timestamp_authority`]) at the time of its clock
-/// (the system's unless [`Self::with_clock`]). For tests and local development;
-/// [`Self::respond`] also serves an HTTP stub.
+/// (the system's unless [`Self::with_clock`]), to the second unless
+/// [`Self::with_fractional_seconds`]. For tests and local development; [`Self::respond`] also
+/// serves an HTTP stub.
 pub struct LocalTimestampAuthority {
     identity: SigningIdentity,
     serial: AtomicU64,
     clock: std::sync::Arc<dyn Clock>,
+    fractional_seconds: bool,
 }
 
 impl std::fmt::Debug for LocalTimestampAuthority {
@@ -213,6 +231,7 @@ impl LocalTimestampAuthority {
             identity,
             serial: AtomicU64::new(1),
             clock: std::sync::Arc::new(SystemClock),
+            fractional_seconds: false,
         }
     }
 
@@ -222,10 +241,28 @@ impl LocalTimestampAuthority {
         self
     }
 
+    /// Gives `genTime` to the millisecond, as certomancer and many public TSAs do
+    /// (`20261128030000.123Z`; DER, so no trailing zeros, and no fraction on a whole second).
+    pub fn with_fractional_seconds(mut self) -> Self {
+        self.fractional_seconds = true;
+        self
+    }
+
     /// The DER `TimeStampResp` for a DER `TimeStampReq`: a token, or status 2 (rejection) for a
     /// request it cannot read.
     pub fn respond(&self, request: &[u8]) -> Vec<u8> {
-        self.try_respond(request).unwrap_or_else(|_| {
+        let now = self.clock.now();
+        let at = if self.fractional_seconds {
+            now.datetime()
+        } else {
+            now.datetime().with_nanosecond(0).unwrap_or(now.datetime())
+        };
+        self.respond_at(request, GenTime::at(at))
+    }
+
+    /// [`Self::respond`] with this `genTime`, whatever it says.
+    fn respond_at(&self, request: &[u8], gen_time: GenTime) -> Vec<u8> {
+        self.try_respond(request, gen_time).unwrap_or_else(|_| {
             TimeStampResp {
                 status: PkiStatusInfo {
                     status: 2,
@@ -239,18 +276,15 @@ impl LocalTimestampAuthority {
         })
     }
 
-    fn try_respond(&self, request: &[u8]) -> Result<Vec<u8>, SealError> {
+    fn try_respond(&self, request: &[u8], gen_time: GenTime) -> Result<Vec<u8>, SealError> {
         let req = TimeStampReq::from_der(request)?;
         let serial = self.serial.fetch_add(1, Ordering::Relaxed);
-        let now = std::time::Duration::from_secs(self.clock.now().unix_seconds().max(0) as u64);
         let tst = TstInfo {
             version: 1,
             policy: TEST_POLICY,
             message_imprint: req.message_imprint,
             serial_number: positive_int(&serial.to_be_bytes())?,
-            gen_time: GeneralizedTime::from_unix_duration(std::time::Duration::from_secs(
-                now.as_secs(),
-            ))?,
+            gen_time,
             accuracy: None,
             ordering: false,
             nonce: req.nonce,
@@ -326,10 +360,78 @@ mod tests {
             .unwrap();
         let tst: OctetString = sd.encap_content_info.econtent.unwrap().decode_as().unwrap();
         let tst = TstInfo::from_der(tst.as_bytes()).unwrap();
-        assert_eq!(
-            tst.gen_time.to_unix_duration().as_secs() as i64,
-            at.unix_seconds()
-        );
+        assert_eq!(tst.gen_time.instant().unwrap(), at.datetime());
+        assert_eq!(tst.gen_time.shown(), "20310506070809Z");
+    }
+
+    /// The `genTime` of a token, as a TSA sent it.
+    fn gen_time_of(token: &[u8]) -> GenTime {
+        let sd: SignedData = ContentInfo::from_der(token)
+            .unwrap()
+            .content
+            .decode_as()
+            .unwrap();
+        let tst: OctetString = sd.encap_content_info.econtent.unwrap().decode_as().unwrap();
+        TstInfo::from_der(tst.as_bytes()).unwrap().gen_time
+    }
+
+    /// An authority that grants every request with this `genTime`, as written.
+    #[derive(Debug)]
+    struct AtTime(LocalTimestampAuthority, &'static str);
+
+    #[async_trait]
+    impl TimestampAuthority for AtTime {
+        async fn exchange(&self, request: Vec<u8>) -> Result<Vec<u8>, BoxError> {
+            Ok(self.0.respond_at(&request, GenTime::raw(self.1)))
+        }
+    }
+
+    #[tokio::test]
+    async fn tokens_with_fractional_seconds_are_accepted_as_they_came() {
+        for gen_time in [
+            "20261128030000Z",
+            "20261128030000.5Z",
+            "20261128030000.123456Z",
+        ] {
+            let token = timestamp(&AtTime(tsa(), gen_time), b"signature bytes")
+                .await
+                .unwrap_or_else(|e| panic!("{gen_time}: {e}"));
+            // Kept byte for byte: the validator reads the TSA's own signed bytes.
+            assert_eq!(gen_time_of(&token).shown(), gen_time);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_token_whose_gen_time_is_no_time_is_refused_with_the_reason() {
+        for (gen_time, reason) in [
+            ("20261128030000+0100", "offset"),
+            ("20261128030000.Z", "without digits"),
+            ("20261340030000Z", "impossible date"),
+            ("tomorrow", "too short"),
+        ] {
+            match timestamp(&AtTime(tsa(), gen_time), b"signature bytes").await {
+                Err(SealError::Timestamp(m)) => {
+                    assert!(
+                        m.contains("genTime") && m.contains(reason),
+                        "{gen_time}: {m}"
+                    )
+                }
+                other => panic!("{gen_time}: {other:?}"),
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn with_fractional_seconds_the_authority_gives_milliseconds() {
+        let at = crate::clock::Timestamp::parse("2031-05-06T07:08:09.120Z").unwrap();
+        let clock = std::sync::Arc::new(crate::clock::ManualClock::new(at));
+        let authority = tsa().with_clock(clock).with_fractional_seconds();
+        let token = timestamp(&authority, b"signature bytes")
+            .await
+            .expect("token");
+        let gen_time = gen_time_of(&token);
+        assert_eq!(gen_time.shown(), "20310506070809.12Z");
+        assert_eq!(gen_time.instant().unwrap(), at.datetime());
     }
 
     #[test]

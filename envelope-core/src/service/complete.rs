@@ -11,8 +11,8 @@ use crate::error::{Error, Result};
 use crate::field::FieldType;
 use crate::ids::EnvelopeId;
 use crate::model::{
-    Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SignerRecord, SignerStatus,
-    SignerValue, StoredFile,
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SealLevel, SealRecord,
+    SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -83,7 +83,8 @@ impl SigningService {
     /// envelope's with the test-mode mark on every page), renders the audit trail, seals both
     /// with the sealer of the envelope's mode, stores them, and marks the envelope completed;
     /// gives the `envelope.completed` event, for the caller's write of the record. Blobs are
-    /// written before the record that names them.
+    /// written before the record that names them. A timestamp that cannot be had seals without
+    /// it (`Seals`); the level each file reached goes into the record (`seal`).
     pub(crate) async fn finalize(
         &self,
         rec: &mut EnvelopeRecord,
@@ -100,6 +101,8 @@ impl SigningService {
             capacity: s.capacity(),
         });
         let count = rec.document_count();
+        let mut seals = sealer.as_deref().map(|s| Seals::new(s, rec));
+        let mut levels = Vec::with_capacity(count as usize);
         let mut signed_files = Vec::with_capacity(count as usize);
         for n in 1..=count {
             let (file, _) = rec
@@ -131,8 +134,8 @@ impl SigningService {
             }
             // The update alone, and the whole file's SHA-256 from one pass over the original:
             // the signed copy (`original ++ update`) is never built in memory.
-            let (update, sha256) = match (&sealer, spec.clone()) {
-                (Some(sealer), Some(spec)) => {
+            let (update, sha256) = match (&mut seals, spec.clone()) {
+                (Some(seals), Some(spec)) => {
                     let prepared = self
                         .completion_blocking("stamp", move || {
                             match hashed {
@@ -148,7 +151,8 @@ impl SigningService {
                         })
                         .await?
                         .map_err(stamp_error)?;
-                    let sealed = seal(sealer.as_ref(), prepared).await?;
+                    let (sealed, level) = seals.seal(prepared, &format!("document {n}")).await?;
+                    levels.push(level);
                     (sealed.update, sealed.sha256)
                 }
                 _ => self
@@ -184,8 +188,9 @@ impl SigningService {
             .completion_blocking("audit_trail", move || pdf::audit_trail(&trail))
             .await?
             .map_err(|e| Error::Internal(format!("audit trail failed: {e}")))?;
-        let audit = match (&sealer, spec) {
-            (Some(sealer), Some(spec)) => {
+        let mut audit_level = None;
+        let audit = match (&mut seals, spec) {
+            (Some(seals), Some(spec)) => {
                 let (audit, prepared) = self
                     .completion_blocking("audit_trail", move || {
                         let prepared = pdf::prepare_seal(&audit, &spec)?;
@@ -195,12 +200,21 @@ impl SigningService {
                     .await?
                     .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
                 // The audit trail is no delta of a stored file: it is kept whole.
-                seal(sealer.as_ref(), prepared)
-                    .await?
+                let (sealed, level) = seals.seal(prepared, "audit trail").await?;
+                audit_level = Some(level);
+                sealed
                     .into_whole(&audit)
                     .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?
             }
             _ => audit,
+        };
+        rec.seal = match (&seals, audit_level) {
+            (Some(seals), Some(audit_trail)) => Some(SealRecord {
+                target_level: seals.target_level(),
+                documents: levels,
+                audit_trail,
+            }),
+            _ => None,
         };
         let audit_file = self
             .put_file(&format!("{base}-audit-trail.pdf"), audit.into())
@@ -234,23 +248,89 @@ fn stamp_error(e: pdf::PdfError) -> Error {
     }
 }
 
-/// Signs a prepared document's digest and writes the CMS into its update. A timestamp authority
-/// that is down makes the completion fail as unavailable (the signer may retry), never a weaker
-/// seal.
-async fn seal(
-    sealer: &dyn Sealer,
-    (prepared, digest): (pdf::PreparedSeal, [u8; 32]),
-) -> Result<pdf::SealedUpdate> {
-    let started = std::time::Instant::now();
-    let cms = sealer.sign(digest).await;
-    metrics::histogram!("envelope_seal_seconds").record(started.elapsed().as_secs_f64());
-    let cms = cms.map_err(|e| match e {
-        SealError::Unavailable { source } => Error::Unavailable { source },
-        other => Error::Internal(format!("sealing failed: {other}")),
-    })?;
-    prepared
-        .fill(&cms)
-        .map_err(|e| Error::Internal(format!("sealing failed: {e}")))
+/// The seals of one completion, and the level each reached.
+///
+/// A timestamp that cannot be had never holds an envelope (extensions E10): when the sealer's
+/// `sign` fails for its timestamp (`SealError::Unavailable` or `SealError::Timestamp`), the
+/// file is sealed with `sign_without_timestamp` (PAdES B-B), a warning says why, and the level
+/// is recorded. After one such failure the envelope's later files are sealed without asking the
+/// authority again: a TSA that is down (or slow to time out) costs the signer one wait, not one
+/// per document. Only a sealer that cannot sign at all fails the completion, as unavailable
+/// (the signer may retry).
+struct Seals<'a> {
+    sealer: &'a dyn Sealer,
+    envelope: EnvelopeId,
+    /// Set by the first timestamp that could not be had.
+    timestamp_failed: bool,
+}
+
+impl<'a> Seals<'a> {
+    fn new(sealer: &'a dyn Sealer, rec: &EnvelopeRecord) -> Self {
+        Seals {
+            sealer,
+            envelope: rec.id.clone(),
+            timestamp_failed: false,
+        }
+    }
+
+    /// What the sealer is set up to reach.
+    fn target_level(&self) -> SealLevel {
+        if self.sealer.timestamps() {
+            SealLevel::BT
+        } else {
+            SealLevel::BB
+        }
+    }
+
+    /// Signs a prepared file's digest and writes the CMS into its update; `what` names the file
+    /// in the warning.
+    async fn seal(
+        &mut self,
+        (prepared, digest): (pdf::PreparedSeal, [u8; 32]),
+        what: &str,
+    ) -> Result<(pdf::SealedUpdate, SealLevel)> {
+        let started = std::time::Instant::now();
+        let signed = self.sign(digest, what).await;
+        metrics::histogram!("envelope_seal_seconds").record(started.elapsed().as_secs_f64());
+        let (cms, level) = signed.map_err(|e| match e {
+            SealError::Unavailable { source } => Error::Unavailable { source },
+            other => Error::Internal(format!("sealing failed: {other}")),
+        })?;
+        let sealed = prepared
+            .fill(&cms)
+            .map_err(|e| Error::Internal(format!("sealing failed: {e}")))?;
+        Ok((sealed, level))
+    }
+
+    async fn sign(
+        &mut self,
+        digest: [u8; 32],
+        what: &str,
+    ) -> std::result::Result<(Vec<u8>, SealLevel), SealError> {
+        if !self.sealer.timestamps() {
+            return Ok((self.sealer.sign(digest).await?, SealLevel::BB));
+        }
+        if !self.timestamp_failed {
+            match self.sealer.sign(digest).await {
+                Ok(cms) => return Ok((cms, SealLevel::BT)),
+                Err(e @ (SealError::Unavailable { .. } | SealError::Timestamp(_))) => {
+                    tracing::warn!(
+                        envelope = %self.envelope,
+                        file = what,
+                        error = %e,
+                        "no signature timestamp: this envelope's files are sealed without one \
+                         (PAdES B-B instead of B-T), and the envelope completes"
+                    );
+                    self.timestamp_failed = true;
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((
+            self.sealer.sign_without_timestamp(digest).await?,
+            SealLevel::BB,
+        ))
+    }
 }
 
 /// Values the test helper signs with: the signer's name as a typed signature, its initials,
@@ -637,5 +717,147 @@ fn audit_trail(
         },
         signing_certificate_sha256,
         generated_at: now.to_rfc3339(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use async_trait::async_trait;
+
+    use super::*;
+    use crate::seal::CertificateInfo;
+
+    /// A sealer whose `sign` answers `fail` (a timestamp that cannot be had) or succeeds, and
+    /// counts its calls.
+    struct Counting {
+        info: CertificateInfo,
+        timestamps: bool,
+        fail: fn() -> SealError,
+        signed: AtomicUsize,
+        signed_without: AtomicUsize,
+    }
+
+    impl Counting {
+        fn new(timestamps: bool, fail: fn() -> SealError) -> Self {
+            Counting {
+                info: CertificateInfo {
+                    sha256_fingerprint: "00".repeat(32),
+                    subject: "CN=Counting".into(),
+                    development: true,
+                },
+                timestamps,
+                fail,
+                signed: AtomicUsize::new(0),
+                signed_without: AtomicUsize::new(0),
+            }
+        }
+    }
+
+    #[async_trait]
+    impl Sealer for Counting {
+        fn certificate(&self) -> &CertificateInfo {
+            &self.info
+        }
+        fn capacity(&self) -> usize {
+            16 * 1024
+        }
+        fn timestamps(&self) -> bool {
+            self.timestamps
+        }
+        async fn sign(&self, _: [u8; 32]) -> std::result::Result<Vec<u8>, SealError> {
+            self.signed.fetch_add(1, Ordering::Relaxed);
+            Err((self.fail)())
+        }
+        async fn sign_without_timestamp(
+            &self,
+            _: [u8; 32],
+        ) -> std::result::Result<Vec<u8>, SealError> {
+            self.signed_without.fetch_add(1, Ordering::Relaxed);
+            Ok(b"cms".to_vec())
+        }
+    }
+
+    fn record() -> EnvelopeRecord {
+        crate::rules::tests::env(EnvelopeStatus::Completed, false, 1)
+    }
+
+    #[tokio::test]
+    async fn a_timestamp_that_cannot_be_had_is_asked_for_once_per_envelope() {
+        type Failure = fn() -> SealError;
+        let cases: [(&str, Failure); 2] = [
+            ("unavailable", || SealError::Unavailable {
+                source: "connection refused".into(),
+            }),
+            ("refused", || SealError::Timestamp("status 2".into())),
+        ];
+        for (name, fail) in cases {
+            let sealer = Counting::new(true, fail);
+            let rec = record();
+            let mut seals = Seals::new(&sealer, &rec);
+            assert_eq!(seals.target_level(), SealLevel::BT);
+            for n in 0..3 {
+                let (cms, level) = seals.sign([0; 32], "document").await.unwrap();
+                assert_eq!(
+                    (cms.as_slice(), level),
+                    (&b"cms"[..], SealLevel::BB),
+                    "{name} {n}"
+                );
+            }
+            assert_eq!(sealer.signed.load(Ordering::Relaxed), 1, "{name}");
+            assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 3, "{name}");
+        }
+    }
+
+    #[tokio::test]
+    async fn other_failures_fail_the_seal() {
+        // A key that cannot sign is no timestamp problem: no weaker seal hides it.
+        let sealer = Counting::new(true, || SealError::Key("gone".into()));
+        let rec = record();
+        let mut seals = Seals::new(&sealer, &rec);
+        assert!(matches!(
+            seals.sign([0; 32], "document").await,
+            Err(SealError::Key(_))
+        ));
+        assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 0);
+        // A sealer without timestamps is B-B, and its own failure is the seal's.
+        let sealer = Counting::new(false, || SealError::Unavailable {
+            source: "remote signer down".into(),
+        });
+        let mut seals = Seals::new(&sealer, &rec);
+        assert_eq!(seals.target_level(), SealLevel::BB);
+        assert!(matches!(
+            seals.sign([0; 32], "document").await,
+            Err(SealError::Unavailable { .. })
+        ));
+        assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 0);
+    }
+
+    #[test]
+    fn records_without_levels_read_and_show_no_seal() {
+        let rec = record();
+        let json = serde_json::to_value(&rec).unwrap();
+        assert!(json.get("seal").is_none(), "left out when none: {json}");
+        let read: EnvelopeRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read.seal, None);
+        assert_eq!(
+            serde_json::to_value(read.view()).unwrap()["seal"],
+            serde_json::Value::Null
+        );
+
+        let mut sealed = record();
+        sealed.seal = Some(SealRecord {
+            target_level: SealLevel::BT,
+            documents: vec![SealLevel::BT],
+            audit_trail: SealLevel::BB,
+        });
+        let json = serde_json::to_value(&sealed).unwrap();
+        let read: EnvelopeRecord = serde_json::from_value(json).unwrap();
+        assert_eq!(read, sealed);
+        assert_eq!(
+            serde_json::to_value(read.view()).unwrap()["seal"],
+            serde_json::json!({"level": "b-b", "target_level": "b-t"})
+        );
     }
 }

@@ -951,6 +951,7 @@ impl SigningService {
             more_documents,
             emails: vec![],
             files_deleted_at: None,
+            seal: None,
         };
         let mut kinds = vec![EventType::Created];
         if p.send {

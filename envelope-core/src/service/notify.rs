@@ -513,6 +513,7 @@ mod tests {
             more_documents: vec![],
             emails: vec![],
             files_deleted_at: None,
+            seal: None,
         }
     }
 

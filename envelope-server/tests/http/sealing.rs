@@ -1,7 +1,9 @@
 //! Sealed documents through the server: the sealer `serve` builds (development certificate in
 //! the data dir, RFC 3161 timestamps from a TSA over real HTTP), the account's certificate
-//! field, and the downloaded signed PDF and audit trail checked by pdfsig and pyHanko
-//! (scripts/install-test-deps.sh installs both; a missing tool fails the test).
+//! field, the envelope's `seal` levels, and the downloaded signed PDF and audit trail checked
+//! by pdfsig and pyHanko (scripts/install-test-deps.sh installs both; a missing tool fails the
+//! test). A TSA that cannot be reached never holds a signature: the envelope completes sealed
+//! without timestamps (PAdES B-B).
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -16,17 +18,54 @@ use hyper_util::rt::TokioIo;
 use serde_json::Value;
 
 use envelope_core::seal::{LocalTimestampAuthority, SigningIdentity};
+use envelope_core::{Clock, SystemClock, Timestamp};
 use envelope_server::signing::{SigningOptions, load_sealers};
+use serde_json::json;
 
 use crate::common::pdf::client_contract;
+use crate::common::signing::{form_token, html, link, post_form, signing_envelope};
 use crate::common::{Options, TestServer, client_signer, envelope_body};
 
+/// Where a [`SealedServer`]'s timestamps come from.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Tsa {
+    /// [`tsa_stub`], with `genTime` to the second.
+    Stub,
+    /// [`tsa_stub`] with `genTime` at half past the second (`...30.5Z`), as many TSAs send it.
+    Fractional,
+    /// A port nothing listens on: every request is refused.
+    Closed,
+}
+
+/// The wall clock at half past its second: a `genTime` with a fraction whatever the wall
+/// clock's milliseconds.
+struct HalfPast;
+
+impl Clock for HalfPast {
+    fn now(&self) -> Timestamp {
+        Timestamp::from_millis(SystemClock.now().unix_seconds() * 1000 + 500).unwrap()
+    }
+}
+
+/// A URL on 127.0.0.1 where nothing listens (a port the system just gave and took back).
+fn closed_url() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    drop(listener);
+    format!("http://{addr}/tsa")
+}
+
 /// A timestamp authority on 127.0.0.1:0 speaking RFC 3161 over HTTP; returns its URL and the
-/// PEM of its certificate.
-pub(crate) async fn tsa_stub() -> (String, String) {
+/// PEM of its certificate. `fractional`: `genTime` at half past the second.
+pub(crate) async fn tsa_stub(fractional: bool) -> (String, String) {
     let dev = SigningIdentity::generate_timestamp_authority("Stub TSA").unwrap();
     let cert = dev.cert_pem.clone();
-    let tsa = Arc::new(LocalTimestampAuthority::new(dev.identity));
+    let tsa = LocalTimestampAuthority::new(dev.identity);
+    let tsa = Arc::new(if fractional {
+        tsa.with_clock(Arc::new(HalfPast)).with_fractional_seconds()
+    } else {
+        tsa
+    });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr: SocketAddr = listener.local_addr().unwrap();
     tokio::spawn(async move {
@@ -80,8 +119,16 @@ pub(crate) struct SealedServer {
 
 impl SealedServer {
     pub(crate) async fn start() -> SealedServer {
+        SealedServer::start_with(Tsa::Stub).await
+    }
+
+    pub(crate) async fn start_with(tsa: Tsa) -> SealedServer {
         let data = tempfile::tempdir().unwrap();
-        let (tsa_url, tsa_cert) = tsa_stub().await;
+        let (tsa_url, tsa_cert) = match tsa {
+            Tsa::Stub => tsa_stub(false).await,
+            Tsa::Fractional => tsa_stub(true).await,
+            Tsa::Closed => (closed_url(), String::new()),
+        };
         let opts = SigningOptions {
             tsa_url: Some(tsa_url),
             ..SigningOptions::default()
@@ -148,7 +195,30 @@ pub(crate) fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String
     )
 }
 
+/// pdfsig and pyHanko find the seal valid, covering the whole file, with a valid signature
+/// timestamp (PAdES B-T).
 pub(crate) fn check(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str) {
+    let verdict = validate(name, bytes, trust);
+    let expected =
+        format!("Seal:{fingerprint}:INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED");
+    assert!(
+        verdict.lines().any(|l| l == expected),
+        "{name}: pyHanko:\n{verdict}"
+    );
+}
+
+/// As [`check`], without a signature timestamp (PAdES B-B).
+fn check_without_timestamp(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str) {
+    let verdict = validate(name, bytes, trust);
+    let expected = format!("Seal:{fingerprint}:INTACT:TRUSTED,UNTOUCHED");
+    assert!(
+        verdict.lines().any(|l| l == expected),
+        "{name}: pyHanko:\n{verdict}"
+    );
+}
+
+/// pdfsig's checks, and pyHanko's verdict lines.
+fn validate(name: &str, bytes: &[u8], trust: &[&Path]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let sig = run("pdfsig", &[], dir.path(), bytes);
     for needle in ["Signature is Valid.", "Total document signed"] {
@@ -164,13 +234,7 @@ pub(crate) fn check(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str
         args.push("--trust");
         args.push(t.to_str().unwrap());
     }
-    let verdict = run("pyhanko", &args, dir.path(), bytes);
-    let expected =
-        format!("Seal:{fingerprint}:INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED");
-    assert!(
-        verdict.lines().any(|l| l == expected),
-        "{name}: pyHanko:\n{verdict}"
-    );
+    run("pyhanko", &args, dir.path(), bytes)
 }
 
 async fn download(s: &TestServer, id: &str, kind: &str) -> Bytes {
@@ -211,6 +275,7 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         .await
         .ok(201);
     let id = env["id"].as_str().unwrap();
+    assert_eq!(env["seal"], Value::Null, "no seal before completion");
     s.post_empty(
         &s.test_key,
         &format!("/v1/test_helpers/envelopes/{id}/complete"),
@@ -222,6 +287,7 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         .await
         .ok(200);
     assert_eq!(read["status"], "completed");
+    assert_eq!(read["seal"], json!({"level": "b-t", "target_level": "b-t"}));
 
     let trust = sealed.trust_test();
     let trust: Vec<&Path> = trust.iter().map(|p| p.as_path()).collect();
@@ -238,4 +304,117 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         text.contains(&fingerprint),
         "audit trail without the fingerprint:\n{text}"
     );
+}
+
+/// The test helper completes an envelope of the client contract; its object after.
+async fn complete_by_helper(s: &TestServer) -> Value {
+    let pdf = client_contract();
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            envelope_body(&pdf, client_signer()),
+        )
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap();
+    s.post_empty(
+        &s.test_key,
+        &format!("/v1/test_helpers/envelopes/{id}/complete"),
+    )
+    .await
+    .ok(200)
+}
+
+#[tokio::test]
+async fn a_timestamp_with_fractional_seconds_seals_pades_b_t() {
+    let sealed = SealedServer::start_with(Tsa::Fractional).await;
+    let s = &sealed.server;
+    let env = complete_by_helper(s).await;
+    assert_eq!(env["status"], "completed");
+    assert_eq!(env["seal"], json!({"level": "b-t", "target_level": "b-t"}));
+    let id = env["id"].as_str().unwrap();
+    let trust = sealed.trust_test();
+    let trust: Vec<&Path> = trust.iter().map(|p| p.as_path()).collect();
+    for kind in ["signed", "audit_trail"] {
+        let bytes = download(s, id, kind).await;
+        check(kind, &bytes, &trust, &sealed.test_fingerprint);
+    }
+}
+
+#[tokio::test]
+async fn a_timestamp_authority_that_is_down_never_holds_a_signature() {
+    let sealed = SealedServer::start_with(Tsa::Closed).await;
+    let s = &sealed.server;
+    // The development certificate alone: there is no timestamp to trust.
+    let trust = sealed.trust_test();
+    let trust = [trust[0].as_path()];
+    let fingerprint = &sealed.test_fingerprint;
+
+    // The last signer signs on the signing page: a success, and the envelope completes.
+    let env = signing_envelope(s, json!({"signing_order": true})).await;
+    let id = env["id"].as_str().unwrap();
+    let client = link(s, id, "Client").await;
+    let page = html(&s.send(s.client.get(s.url(&client))).await);
+    let csrf = form_token(&page, "sign-form");
+    let r = post_form(
+        s,
+        &client,
+        &[
+            ("csrf", csrf.as_str()),
+            ("text:company", "Acme"),
+            ("check:terms", "on"),
+            ("mode:Client_signature", "type"),
+            ("typed:Client_signature", "Ada Lovelace"),
+            ("mode:Client_initials", "type"),
+            ("typed:Client_initials", "AL"),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", html(&r));
+    let provider = link(s, id, "Provider").await;
+    let page = html(&s.send(s.client.get(s.url(&provider))).await);
+    let csrf = form_token(&page, "sign-form");
+    let r = post_form(
+        s,
+        &provider,
+        &[
+            ("csrf", csrf.as_str()),
+            ("mode:Provider_signature", "type"),
+            ("typed:Provider_signature", "Paul Provider"),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await;
+    let done = html(&r);
+    assert_eq!(r.status, 200, "{done}");
+    assert!(done.contains("Everyone has signed"), "{done}");
+    let read = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}"))
+        .await
+        .ok(200);
+    assert_eq!(read["status"], "completed");
+    assert!(
+        read["signers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|x| x["status"] == "completed"),
+        "{read}"
+    );
+    assert_eq!(read["seal"], json!({"level": "b-b", "target_level": "b-t"}));
+    for kind in ["signed", "audit_trail"] {
+        let bytes = download(s, id, kind).await;
+        check_without_timestamp(kind, &bytes, &trust, fingerprint);
+    }
+
+    // The test helper too.
+    let env = complete_by_helper(s).await;
+    assert_eq!(env["status"], "completed");
+    assert_eq!(env["seal"], json!({"level": "b-b", "target_level": "b-t"}));
+    let signed = download(s, env["id"].as_str().unwrap(), "signed").await;
+    check_without_timestamp("helper's signed copy", &signed, &trust, fingerprint);
 }

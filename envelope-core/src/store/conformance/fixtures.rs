@@ -161,6 +161,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         more_documents: vec![],
         emails: vec![],
         files_deleted_at: None,
+        seal: None,
     }
 }
 
