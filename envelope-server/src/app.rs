@@ -40,7 +40,10 @@ pub struct HttpLimits {
     /// memory (`body/spool.rs`), before it is answered `503 service_busy` with `Retry-After`.
     pub upload_wait: Duration,
     /// Longest time a response write may make no progress (a client that stops reading);
-    /// then the connection is closed.
+    /// then the connection is closed. 60 s, nginx's `send_timeout`: a client that limits its
+    /// rate (`curl --limit-rate`) reads what its socket holds in a burst and then pauses until
+    /// its average falls back, and with a receive buffer of some megabytes those pauses passed
+    /// 20 s (docs/PERFORMANCE.md, "Slow readers").
     pub write_stall_timeout: Duration,
     /// Open connections at most; past it a new connection is answered `503` at once and closed.
     pub max_connections: usize,
@@ -77,7 +80,7 @@ impl HttpLimits {
             // A turn comes every few hundred milliseconds per PDF worker: thirty seconds is a
             // burst of dozens of uploads, well within a client's usual timeout.
             upload_wait: Duration::from_secs(30),
-            write_stall_timeout: Duration::from_secs(20),
+            write_stall_timeout: Duration::from_secs(60),
             max_connections: c.max_connections,
             max_connections_per_address: c.max_connections_per_address,
             http2_idle_timeout: c.http2_idle_timeout,
