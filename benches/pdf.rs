@@ -180,6 +180,7 @@ fn audit_trail_bench(c: &mut Criterion) {
         signed_sha256: "cd".repeat(32),
         documents: vec![],
         signing_certificate_sha256: Some("ef".repeat(32)),
+        seal_levels: None,
         generated_at: "2025-03-01T10:00:00Z".into(),
     };
     c.bench_function("audit_trail/10_signers_60_events", |b| {

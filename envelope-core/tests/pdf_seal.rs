@@ -464,6 +464,7 @@ fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {
         signed_sha256: "cd".repeat(32),
         documents: vec![],
         signing_certificate_sha256: Some(sealer.certificate().sha256_fingerprint.clone()),
+        seal_levels: None,
         generated_at: "2024-05-01T12:00:00Z".into(),
     }
 }

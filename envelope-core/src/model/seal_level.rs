@@ -34,6 +34,16 @@ impl SealLevel {
             SealLevel::BLta => "b-lta",
         }
     }
+
+    /// The level's name as ETSI writes it, for people: `PAdES B-B`, `PAdES B-T`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            SealLevel::BB => "PAdES B-B",
+            SealLevel::BT => "PAdES B-T",
+            SealLevel::BLt => "PAdES B-LT",
+            SealLevel::BLta => "PAdES B-LTA",
+        }
+    }
 }
 
 /// What sealing an envelope reached, as its record keeps it: the level the service was set up to

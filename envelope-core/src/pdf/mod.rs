@@ -325,7 +325,19 @@ pub struct AuditTrail {
     /// Lowercase hex SHA-256 of the certificate that seals the signed copy and the audit trail
     /// (`None` when the documents are not sealed).
     pub signing_certificate_sha256: Option<String>,
+    /// When the documents are sealed: the level the service is set up to reach and the level
+    /// each signed document reached, in order (`PAdES B-T`, ...; extensions E10).
+    pub seal_levels: Option<SealLevels>,
     pub generated_at: String,
+}
+
+/// The seal levels the audit trail states (extensions E10), as names for people.
+#[derive(Debug, Clone)]
+pub struct SealLevels {
+    /// The level the service is set up to reach.
+    pub target: String,
+    /// The level each signed document reached at completion, in document order.
+    pub documents: Vec<String>,
 }
 
 /// One document of an envelope of several, as the audit trail lists it (extensions E5).

@@ -183,7 +183,11 @@ impl SigningService {
         let certificate = sealer
             .as_ref()
             .map(|s| s.certificate().sha256_fingerprint.clone());
-        let trail = audit_trail(rec, &signed_files, &service, certificate, now);
+        let stated = seals.as_ref().map(|s| pdf::SealLevels {
+            target: s.target_level().name().into(),
+            documents: levels.iter().map(|l| l.name().into()).collect(),
+        });
+        let trail = audit_trail(rec, &signed_files, &service, certificate, stated, now);
         let audit = self
             .completion_blocking("audit_trail", move || pdf::audit_trail(&trail))
             .await?
@@ -505,6 +509,7 @@ fn audit_trail(
     signed_files: &[StoredFile],
     service: &str,
     signing_certificate_sha256: Option<String>,
+    seal_levels: Option<pdf::SealLevels>,
     now: Timestamp,
 ) -> pdf::AuditTrail {
     let signed = &signed_files[0];
@@ -716,6 +721,7 @@ fn audit_trail(
             Vec::new()
         },
         signing_certificate_sha256,
+        seal_levels,
         generated_at: now.to_rfc3339(),
     }
 }

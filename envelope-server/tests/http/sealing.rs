@@ -304,6 +304,12 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         text.contains(&fingerprint),
         "audit trail without the fingerprint:\n{text}"
     );
+    // The level the signed copy's seal reached (extensions E10), at its target.
+    assert!(
+        text.contains("Seal level of the signed document") && text.contains("PAdES B-T"),
+        "audit trail without the seal level:\n{text}"
+    );
+    assert!(!text.contains("(target:"), "{text}");
 }
 
 /// The test helper completes an envelope of the client contract; its object after.
@@ -410,6 +416,15 @@ async fn a_timestamp_authority_that_is_down_never_holds_a_signature() {
         let bytes = download(s, id, kind).await;
         check_without_timestamp(kind, &bytes, &trust, fingerprint);
     }
+    // The audit trail states the gap.
+    let audit = download(s, id, "audit_trail").await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = run("pdftotext", &[], dir.path(), &audit);
+    let text = std::fs::read_to_string(dir.path().join("doc.txt")).unwrap_or(text);
+    assert!(
+        text.contains("PAdES B-B (target: PAdES B-T)"),
+        "audit trail without the level reached:\n{text}"
+    );
 
     // The test helper too.
     let env = complete_by_helper(s).await;

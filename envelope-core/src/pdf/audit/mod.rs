@@ -255,6 +255,7 @@ mod tests {
             signing_certificate_sha256: Some(
                 "5e884898da28047151d0e56f8dc6292773603d0d6aabbdd62a11ef721d1542d8".into(),
             ),
+            seal_levels: None,
             generated_at: "2025-03-01T12:30:00+01:00".into(),
         }
     }

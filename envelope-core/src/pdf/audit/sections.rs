@@ -298,6 +298,26 @@ impl<'f> Writer<'f> {
         if let Some(cert) = &trail.signing_certificate_sha256 {
             rows.push(("SHA-256 of the sealing certificate".into(), cert));
         }
+        // The level each signed document's seal reached (extensions E10), against the target.
+        let levels: Vec<(String, String)> = match &trail.seal_levels {
+            Some(l) if l.documents.len() == 1 => vec![(
+                "Seal level of the signed document".into(),
+                level_against_target(&l.documents[0], &l.target),
+            )],
+            Some(l) => l
+                .documents
+                .iter()
+                .enumerate()
+                .map(|(i, level)| {
+                    (
+                        format!("Document {}: seal level", i + 1),
+                        level_against_target(level, &l.target),
+                    )
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        rows.extend(levels.iter().map(|(label, value)| (label.clone(), value)));
         for (label, digest) in rows {
             let label = label.as_str();
             let label = Cell {
@@ -328,6 +348,13 @@ impl<'f> Writer<'f> {
                 "The signed document and this audit trail carry a PAdES signature by the \
                  certificate above (SHA-256 of its DER encoding): any change to either file \
                  breaks it.",
+            );
+        }
+        if trail.seal_levels.is_some() {
+            self.paragraph(
+                "Seal levels are those reached when this audit trail was made. A level below \
+                 the target means that a part of the seal could not be had then (the timestamp \
+                 authority could not be reached); the signature itself is complete.",
             );
         }
     }
@@ -416,4 +443,13 @@ fn or_dash(s: &str) -> String {
 fn opt(s: &Option<String>) -> String {
     s.as_deref()
         .map_or_else(|| NOT_REACHED.to_string(), or_dash)
+}
+
+/// `PAdES B-T`, or `PAdES B-B (target: PAdES B-T)` when the level is below the target.
+fn level_against_target(level: &str, target: &str) -> String {
+    if level == target {
+        level.to_string()
+    } else {
+        format!("{level} (target: {target})")
+    }
 }
