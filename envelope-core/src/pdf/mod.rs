@@ -14,6 +14,12 @@ use crate::field::{Field, PlacedField};
 pub use budget::{Limit, PdfLimits};
 pub use fonts::{SIGNATURE_FONT, Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
+// PAdES B-LT / B-LTA (extensions E10): the service wires these into completion and the sweep.
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+pub use ltv::{
+    DOC_TIMESTAMP_CAPACITY, EmbeddedSignature, ValidationData, dss_update,
+    prepare_document_timestamp, signatures, vri_key,
+};
 pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec, SealedUpdate};
 
@@ -27,6 +33,7 @@ mod fontinfo;
 mod fonts;
 mod image;
 mod lexer;
+mod ltv;
 mod metrics;
 mod object;
 mod options;
