@@ -73,16 +73,20 @@ pub fn dss_update(pdf: &[u8], data: &ValidationData) -> Result<Vec<u8>, PdfError
     let mut up = Update::new(&doc);
     let mut catalog = up.current(&mut doc, root)?;
     let (dss_ref, mut dss) = match catalog.get(b"DSS").cloned() {
-        Some(Object::Ref(r)) => (Some(r), doc.dict(Some(&Object::Ref(r)))?.unwrap_or_default()),
+        Some(Object::Ref(r)) => (
+            Some(r),
+            doc.dict(Some(&Object::Ref(r)))?.unwrap_or_default(),
+        ),
         Some(Object::Dict(d)) => (None, d),
         _ => (None, Dict::new()),
     };
     let mut changed = false;
     let mut all: [Vec<Object>; 3] = Default::default();
-    for ((key, _), (items, out)) in KINDS
-        .iter()
-        .zip([&data.certs, &data.ocsps, &data.crls].into_iter().zip(&mut all))
-    {
+    for ((key, _), (items, out)) in KINDS.iter().zip(
+        [&data.certs, &data.ocsps, &data.crls]
+            .into_iter()
+            .zip(&mut all),
+    ) {
         let mut refs = array(&mut doc, dss.get(key))?;
         let mut held: HashSet<Vec<u8>> = HashSet::new();
         for r in &refs {
@@ -158,13 +162,9 @@ pub fn prepare_document_timestamp(pdf: &[u8], capacity: usize) -> Result<Prepare
         root(&doc)?;
         let pages = pages::pages(&mut doc, None)?;
         let up = Update::new(&doc);
-        seal::place(
-            &mut doc,
-            &pages,
-            up,
-            timestamp_dictionary(capacity),
-            |i| format!("DocTimeStamp{i}"),
-        )
+        seal::place(&mut doc, &pages, up, timestamp_dictionary(capacity), |i| {
+            format!("DocTimeStamp{i}")
+        })
     })
 }
 
@@ -306,7 +306,11 @@ mod tests {
 
     fn data() -> ValidationData {
         ValidationData {
-            certs: vec![b"cert one".to_vec(), b"cert two".to_vec(), b"cert one".to_vec()],
+            certs: vec![
+                b"cert one".to_vec(),
+                b"cert two".to_vec(),
+                b"cert one".to_vec(),
+            ],
             ocsps: vec![b"an ocsp".to_vec()],
             crls: vec![],
         }
