@@ -1,6 +1,7 @@
 //! The PDF engine: reading and validating documents, finding their fields, stamping the signed
-//! copy as an incremental update, the signature page, the audit trail, and the place of the PAdES
-//! seal (the signature field and the `/ByteRange`; the CMS itself comes from [`crate::seal`]).
+//! copy as an incremental update, the signature page, the audit trail, the place of the PAdES
+//! seal (the signature field and the `/ByteRange`; the CMS itself comes from [`crate::seal`]),
+//! and its long-term data (the DSS and document timestamps, `pdf/ltv.rs`).
 //!
 //! This module knows nothing of envelopes, stores or HTTP: it takes bytes and plain values and
 //! gives bytes back. The service calls it from a blocking task (it is CPU-bound). Every read is
