@@ -1,6 +1,7 @@
 //! The PDF engine: reading and validating documents, finding their fields, stamping the signed
-//! copy as an incremental update, the signature page, the audit trail, and the place of the PAdES
-//! seal (the signature field and the `/ByteRange`; the CMS itself comes from [`crate::seal`]).
+//! copy as an incremental update, the signature page, the audit trail, the place of the PAdES
+//! seal (the signature field and the `/ByteRange`; the CMS itself comes from [`crate::seal`]),
+//! and its long-term data (the DSS and document timestamps, `pdf/ltv.rs`).
 //!
 //! This module knows nothing of envelopes, stores or HTTP: it takes bytes and plain values and
 //! gives bytes back. The service calls it from a blocking task (it is CPU-bound). Every read is
@@ -14,6 +15,12 @@ use crate::field::{Field, PlacedField};
 pub use budget::{Limit, PdfLimits};
 pub use fonts::{SIGNATURE_FONT, Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
+// PAdES B-LT / B-LTA (extensions E10): the service wires these into completion and the sweep.
+#[cfg_attr(not(feature = "internals"), allow(unused_imports))]
+pub use ltv::{
+    DOC_TIMESTAMP_CAPACITY, EmbeddedSignature, ValidationData, dss_update,
+    prepare_document_timestamp, signatures, vri_key,
+};
 pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec, SealedUpdate};
 
@@ -27,6 +34,7 @@ mod fontinfo;
 mod fonts;
 mod image;
 mod lexer;
+mod ltv;
 mod metrics;
 mod object;
 mod options;

@@ -94,7 +94,7 @@ impl SealedUpdate {
 }
 
 /// Width of the `/ByteRange` slot: `[0 a b c]` with 10-digit numbers, padded with spaces.
-const BYTE_RANGE_WIDTH: usize = 36;
+pub(crate) const BYTE_RANGE_WIDTH: usize = 36;
 /// Name of the seal's form field (made unique against existing fields).
 const FIELD_NAME: &str = "Seal";
 
@@ -235,16 +235,54 @@ impl Unhashed {
 pub(crate) fn prepare(
     doc: &mut Document<'_>,
     pages: &[Page],
-    mut up: Update,
+    up: Update,
     spec: &SealSpec,
+) -> Result<Unhashed, PdfError> {
+    let (body, range_at, hex_at) = signature_dictionary(spec);
+    let placeholder = Placeholder {
+        body,
+        range_at,
+        hex_at,
+        hex_len: spec.capacity * 2,
+    };
+    place(doc, pages, up, placeholder, |i| match i {
+        1 => FIELD_NAME.to_string(),
+        i => format!("{FIELD_NAME}_{i}"),
+    })
+}
+
+/// A signature dictionary's body, written, with the places of its `/ByteRange` slot and of the
+/// first hex digit of `/Contents` inside it.
+pub(crate) struct Placeholder {
+    pub body: Vec<u8>,
+    pub range_at: usize,
+    pub hex_at: usize,
+    /// Hex digits of `/Contents` (twice the bytes reserved).
+    pub hex_len: usize,
+}
+
+/// Adds an invisible signature field on the first page whose value is `placeholder`, named by
+/// the first of `name(1)`, `name(2)`, ... that no field of the form has, then writes the update
+/// and patches `/ByteRange` to the final positions. The seal and the document timestamp
+/// (`pdf/ltv.rs`) are both placed this way.
+pub(crate) fn place(
+    doc: &mut Document<'_>,
+    pages: &[Page],
+    mut up: Update,
+    placeholder: Placeholder,
+    name: impl Fn(usize) -> String,
 ) -> Result<Unhashed, PdfError> {
     let page = pages
         .first()
         .ok_or_else(|| PdfError::Invalid("the document has no page to hold the seal".into()))?;
-    let (body, range_at, hex_at) = signature_dictionary(spec);
-    let hex_len = spec.capacity * 2;
+    let Placeholder {
+        body,
+        range_at,
+        hex_at,
+        hex_len,
+    } = placeholder;
     let sig = up.add_raw(body);
-    let name = unique_name(doc, pages)?;
+    let name = unique_name(doc, pages, name)?;
     let field = up.add(Object::Dict(
         Dict::new()
             .with(b"FT", Object::name(b"Sig"))
@@ -306,8 +344,13 @@ fn pdf_date(t: DateTime<Utc>) -> String {
     s
 }
 
-/// `Seal`, or `Seal_2`, ... when the form already has a field of that name.
-fn unique_name(doc: &mut Document<'_>, pages: &[Page]) -> Result<String, PdfError> {
+/// The first of `name(1)`, `name(2)`, ... that is not a field of the form (nor the parent of
+/// one): `Seal`, or `Seal_2`, ... for the seal.
+fn unique_name(
+    doc: &mut Document<'_>,
+    pages: &[Page],
+    name: impl Fn(usize) -> String,
+) -> Result<String, PdfError> {
     let existing: Vec<String> = acroform::form_fields(doc, pages)?
         .into_iter()
         .map(|f| f.name)
@@ -317,13 +360,10 @@ fn unique_name(doc: &mut Document<'_>, pages: &[Page]) -> Result<String, PdfErro
             .iter()
             .any(|e| e == n || e.starts_with(&format!("{n}.")))
     };
-    let mut name = FIELD_NAME.to_string();
-    let mut i = 2;
-    while taken(&name) {
-        name = format!("{FIELD_NAME}_{i}");
-        i += 1;
-    }
-    Ok(name)
+    (1..=existing.len() + 1)
+        .map(name)
+        .find(|n| !taken(n))
+        .ok_or_else(|| PdfError::Invalid("no free name for the signature field".into()))
 }
 
 /// Appends `annot` to the page's `/Annots` (made a direct array in the new version of the page).
