@@ -7,7 +7,6 @@ use envelope_testkit::pdf as support;
 
 use std::sync::{Arc, OnceLock};
 
-use der::{Decode, Encode};
 use envelope_core::pdf::{self, DOC_TIMESTAMP_CAPACITY, PdfError, SealSpec, ValidationData};
 use envelope_core::seal::{
     DevelopmentIdentity, LocalSealer, LocalTimestampAuthority, Sealer, SigningIdentity,
@@ -56,25 +55,14 @@ fn seal_b_t(pdf: &[u8], authority: &Arc<LocalTimestampAuthority>) -> Vec<u8> {
         .expect("whole")
 }
 
-/// The DER `TimeStampResp`'s parts this test reads.
-#[derive(der::Sequence)]
-struct TimeStampResp {
-    status: der::Any,
-    #[asn1(optional = "true")]
-    token: Option<der::Any>,
-}
-
-/// A timestamp token from `authority` whose message imprint is `digest` (SHA-256): the DER
-/// `TimeStampReq` {version 1, messageImprint {sha256, digest}, certReq TRUE}.
+/// A timestamp token from `authority` whose message imprint is `digest` (SHA-256), asked the way
+/// the service asks (`seal::timestamp_digest`: nonce, status and imprint checked).
 fn token_over(authority: &LocalTimestampAuthority, digest: [u8; 32]) -> Vec<u8> {
-    let mut req = vec![
-        0x30, 0x37, 0x02, 0x01, 0x01, 0x30, 0x2f, 0x30, 0x0b, 0x06, 0x09, 0x60, 0x86, 0x48, 0x01,
-        0x65, 0x03, 0x04, 0x02, 0x01, 0x04, 0x20,
-    ];
-    req.extend_from_slice(&digest);
-    req.extend_from_slice(&[0x01, 0x01, 0xff]);
-    let resp = TimeStampResp::from_der(&authority.respond(&req)).expect("a TimeStampResp");
-    resp.token.expect("a granted token").to_der().unwrap()
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(envelope_core::seal::timestamp_digest(authority, digest))
+        .expect("a granted token over the digest")
 }
 
 /// `file` with a document timestamp from `authority` appended.

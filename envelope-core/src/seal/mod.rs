@@ -32,7 +32,7 @@ use crate::error::BoxError;
 #[cfg(feature = "https")]
 pub use http_tsa::HttpTimestampAuthority;
 pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};
-pub use tsp::{LocalTimestampAuthority, TimestampAuthority};
+pub use tsp::{LocalTimestampAuthority, TimestampAuthority, timestamp_digest};
 
 /// Why a seal could not be made.
 #[derive(Debug, thiserror::Error)]

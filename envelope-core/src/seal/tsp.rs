@@ -106,10 +106,10 @@ struct TstInfo {
     extensions: Option<Extensions>,
 }
 
-fn imprint(data: &[u8]) -> Result<MessageImprint, SealError> {
+fn imprint(digest: [u8; 32]) -> Result<MessageImprint, SealError> {
     Ok(MessageImprint {
         hash_algorithm: cms::sha256_algorithm(),
-        hashed_message: OctetString::new(Sha256::digest(data).to_vec())?,
+        hashed_message: OctetString::new(digest.to_vec())?,
     })
 }
 
@@ -137,11 +137,23 @@ fn positive_int(bytes: &[u8]) -> Result<Int, SealError> {
 
 /// Asks `tsa` for a token over `signature` (the SignerInfo's signature value) and returns the
 /// token (a DER `ContentInfo`) once it is checked to be granted and for this signature.
-pub async fn timestamp(
+pub(crate) async fn timestamp(
     tsa: &dyn TimestampAuthority,
     signature: &[u8],
 ) -> Result<Vec<u8>, SealError> {
-    let message_imprint = imprint(signature)?;
+    timestamp_digest(tsa, Sha256::digest(signature).into()).await
+}
+
+/// Asks `tsa` for a token whose message imprint is `digest` (SHA-256), and returns the token (a
+/// DER `ContentInfo`) once it is checked to be granted, for this digest and this request (its
+/// nonce). A document timestamp (PAdES B-LTA) is such a token over the SHA-256 of a
+/// `/ByteRange` ([`crate::pdf::PreparedSeal::digest`] of a
+/// [`crate::pdf::prepare_document_timestamp`]).
+pub async fn timestamp_digest(
+    tsa: &dyn TimestampAuthority,
+    digest: [u8; 32],
+) -> Result<Vec<u8>, SealError> {
+    let message_imprint = imprint(digest)?;
     let nonce = nonce()?;
     let req = TimeStampReq {
         version: 1,
@@ -452,7 +464,7 @@ mod tests {
         // A token answering another request (other imprint, other nonce).
         let other = TimeStampReq {
             version: 1,
-            message_imprint: imprint(b"other").unwrap(),
+            message_imprint: imprint(Sha256::digest(b"other").into()).unwrap(),
             req_policy: None,
             nonce: Some(nonce().unwrap()),
             cert_req: true,
