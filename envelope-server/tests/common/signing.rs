@@ -77,3 +77,49 @@ pub async fn post_form(
 pub fn html(r: &Resp) -> String {
     String::from_utf8(r.body.to_vec()).unwrap()
 }
+
+/// Signs [`signing_envelope`]'s document as its Client on the signing page at `path` (company,
+/// terms, typed signature and initials, consent); asserts a 200 and returns the page.
+pub async fn sign_as_client(s: &TestServer, path: &str) -> String {
+    let page = html(&s.send(s.client.get(s.url(path))).await);
+    let csrf = form_token(&page, "sign-form");
+    let r = post_form(
+        s,
+        path,
+        &[
+            ("csrf", &csrf),
+            ("text:company", "Zoë's Bakery"),
+            ("check:terms", "on"),
+            ("mode:Client_signature", "type"),
+            ("typed:Client_signature", "Ada Lovelace"),
+            ("mode:Client_initials", "type"),
+            ("typed:Client_initials", "AL"),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", html(&r));
+    html(&r)
+}
+
+/// Signs [`signing_envelope`]'s document as its Provider on the signing page at `path` (typed
+/// signature, consent); asserts a 200 and returns the page.
+pub async fn sign_as_provider(s: &TestServer, path: &str) -> String {
+    let page = html(&s.send(s.client.get(s.url(path))).await);
+    let csrf = form_token(&page, "sign-form");
+    let r = post_form(
+        s,
+        path,
+        &[
+            ("csrf", &csrf),
+            ("mode:Provider_signature", "type"),
+            ("typed:Provider_signature", "Paul Provider"),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", html(&r));
+    html(&r)
+}

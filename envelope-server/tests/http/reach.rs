@@ -10,7 +10,7 @@ use serde_json::json;
 use envelope_core::MemoryMailer;
 use envelope_core::mail::EmailKind;
 
-use crate::common::signing::{form_token, html, link, post_form, signing_envelope};
+use crate::common::signing::{link, sign_as_client, sign_as_provider, signing_envelope};
 use crate::common::{Options, TestServer};
 
 /// The audit trail's text, one space between words (its table wraps long cells).
@@ -61,46 +61,6 @@ fn emailed_link(mail: &MemoryMailer, s: &TestServer, to: &str) -> String {
         .take_while(|c| !c.is_whitespace())
         .collect();
     url.strip_prefix(&s.base).unwrap().to_string()
-}
-
-async fn sign_as_provider(s: &TestServer, path: &str) {
-    let page = html(&s.send(s.client.get(s.url(path))).await);
-    let csrf = form_token(&page, "sign-form");
-    let r = post_form(
-        s,
-        path,
-        &[
-            ("csrf", &csrf),
-            ("mode:Provider_signature", "type"),
-            ("typed:Provider_signature", "Paul Provider"),
-            ("consent", "yes"),
-        ],
-        Some(&s.base),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", html(&r));
-}
-
-async fn sign_as_client(s: &TestServer, path: &str) {
-    let page = html(&s.send(s.client.get(s.url(path))).await);
-    let csrf = form_token(&page, "sign-form");
-    let r = post_form(
-        s,
-        path,
-        &[
-            ("csrf", &csrf),
-            ("text:company", "Zoë's Bakery"),
-            ("check:terms", "on"),
-            ("mode:Client_signature", "type"),
-            ("typed:Client_signature", "Ada Lovelace"),
-            ("mode:Client_initials", "type"),
-            ("typed:Client_initials", "AL"),
-            ("consent", "yes"),
-        ],
-        Some(&s.base),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", html(&r));
 }
 
 #[tokio::test]

@@ -23,7 +23,7 @@ use envelope_server::signing::{SigningOptions, load_sealers};
 use serde_json::json;
 
 use crate::common::pdf::client_contract;
-use crate::common::signing::{form_token, html, link, post_form, signing_envelope};
+use crate::common::signing::{link, sign_as_client, sign_as_provider, signing_envelope};
 use crate::common::{Options, TestServer, client_signer, envelope_body};
 
 /// Where a [`SealedServer`]'s timestamps come from.
@@ -361,42 +361,9 @@ async fn a_timestamp_authority_that_is_down_never_holds_a_signature() {
     let env = signing_envelope(s, json!({"signing_order": true})).await;
     let id = env["id"].as_str().unwrap();
     let client = link(s, id, "Client").await;
-    let page = html(&s.send(s.client.get(s.url(&client))).await);
-    let csrf = form_token(&page, "sign-form");
-    let r = post_form(
-        s,
-        &client,
-        &[
-            ("csrf", csrf.as_str()),
-            ("text:company", "Acme"),
-            ("check:terms", "on"),
-            ("mode:Client_signature", "type"),
-            ("typed:Client_signature", "Ada Lovelace"),
-            ("mode:Client_initials", "type"),
-            ("typed:Client_initials", "AL"),
-            ("consent", "yes"),
-        ],
-        Some(&s.base),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", html(&r));
+    sign_as_client(s, &client).await;
     let provider = link(s, id, "Provider").await;
-    let page = html(&s.send(s.client.get(s.url(&provider))).await);
-    let csrf = form_token(&page, "sign-form");
-    let r = post_form(
-        s,
-        &provider,
-        &[
-            ("csrf", csrf.as_str()),
-            ("mode:Provider_signature", "type"),
-            ("typed:Provider_signature", "Paul Provider"),
-            ("consent", "yes"),
-        ],
-        Some(&s.base),
-    )
-    .await;
-    let done = html(&r);
-    assert_eq!(r.status, 200, "{done}");
+    let done = sign_as_provider(s, &provider).await;
     assert!(done.contains("Everyone has signed"), "{done}");
     let read = s
         .get(&s.test_key, &format!("/v1/envelopes/{id}"))
