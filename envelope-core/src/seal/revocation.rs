@@ -297,6 +297,8 @@ impl RevocationFetcher {
         issuer: &check::Cert,
     ) -> Result<Vec<u8>, RevocationError> {
         if let Some(answer) = self.cached(url, &[]) {
+            // Checked again: two issuers could name one URL.
+            check::crl(url, &answer, cert, issuer)?;
             return Ok(answer);
         }
         let answer = self.source.fetch(url, None, RevocationKind::Crl).await?;
