@@ -15,9 +15,9 @@ use super::{RevocationError, RevocationKind, RevocationSource};
 
 /// Most bytes of one answer that are read (a CA's CRL can be large; 1 MiB is far past an OCSP
 /// response or a certificate).
-pub const MAX_ANSWER: usize = 1024 * 1024;
+const MAX_ANSWER: usize = 1024 * 1024;
 /// How long one answer may take, connection included.
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+const TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Asks the services named in certificates over HTTP (RFC 5280 and RFC 6960 name plain HTTP:
 /// the answers are signed, the transport need not be; `https` URLs work too).
@@ -42,7 +42,7 @@ impl Default for HttpRevocationSource {
 }
 
 impl HttpRevocationSource {
-    /// A client with the [`TIMEOUT`] per answer.
+    /// A client that gives each answer 10 s (`TIMEOUT`).
     pub fn new() -> Self {
         let mut http = HttpConnector::new();
         http.enforce_http(false);
