@@ -82,7 +82,14 @@ async fn the_sealing_chain_gets_a_good_ocsp_answer_for_each_certificate() {
     let pki = Pki::shared();
     let chain = pki.chain_der("seal");
     let got = material(&pki, &chain).await;
-    assert_eq!(got.certs, chain, "the chain, leaf to root, once each");
+    // Compared as booleans: a failed assert_eq on DER vectors prints pages of numbers.
+    let responder = pki.cert_der("root-ocsp");
+    assert!(
+        got.certs == [chain.clone(), vec![responder]].concat(),
+        "not the chain (leaf to root, once each) then the root's delegated OCSP responder: {} \
+         certificates",
+        got.certs.len()
+    );
     assert_eq!(
         got.ocsps.len(),
         2,
@@ -94,6 +101,7 @@ async fn the_sealing_chain_gets_a_good_ocsp_answer_for_each_certificate() {
     assert!(seal.contains("Response verify OK"), "{seal}");
     assert!(seal.contains("Cert Status: good"), "{seal}");
     let interm = openssl_ocsp(&pki, &got.ocsps[1], "root", "interm");
+    assert!(interm.contains("Response verify OK"), "{interm}");
     assert!(interm.contains("Cert Status: good"), "{interm}");
 }
 
@@ -101,8 +109,39 @@ async fn the_sealing_chain_gets_a_good_ocsp_answer_for_each_certificate() {
 async fn a_chain_without_its_issuers_is_completed_from_ca_issuers() {
     let pki = Pki::shared();
     let got = material(&pki, &[pki.cert_der("seal")]).await;
-    assert_eq!(got.certs, pki.chain_der("seal"));
+    assert!(
+        got.certs[..3] == pki.chain_der("seal")[..],
+        "the issuers fetched are not the chain's"
+    );
+    assert_eq!(
+        got.certs.len(),
+        4,
+        "the chain and the root's OCSP responder"
+    );
     assert_eq!(got.ocsps.len(), 2);
+}
+
+#[tokio::test]
+async fn the_tsa_chain_merges_with_the_sealing_chain() {
+    let pki = Pki::shared();
+    let mut all = material(&pki, &pki.chain_der("seal")).await;
+    let tsa = material(&pki, &pki.chain_der("tsa")).await;
+    assert_eq!(
+        tsa.ocsps.len(),
+        1,
+        "the TSA's answer, from the root's responder"
+    );
+    let text = openssl_ocsp(&pki, &tsa.ocsps[0], "root", "tsa");
+    assert!(text.contains("Response verify OK"), "{text}");
+    assert!(text.contains("Cert Status: good"), "{text}");
+    all.merge(tsa);
+    assert_eq!(all.ocsps.len(), 3);
+    assert_eq!(
+        all.certs.len(),
+        5,
+        "seal, intermediate, root, responder, TSA: the root and the responder once"
+    );
+    assert!(all.certs.contains(&pki.cert_der("tsa")));
 }
 
 #[tokio::test]
@@ -322,7 +361,7 @@ async fn a_second_fetch_within_the_validity_is_served_from_the_cache() {
             asked,
             "{label}: asked again"
         );
-        assert_eq!(first, second);
+        assert!(first == second, "{label}: the cached material differs");
     }
 }
 

@@ -6,7 +6,8 @@
 //! The PKI (every key ECDSA P-256, in `testkit/pki/keys/`): a root CA, an intermediate CA, the
 //! sealing certificate `seal` (AIA with OCSP and caIssuers, a CRL distribution point), the same
 //! shape revoked (`seal-revoked`), one with only a CRL distribution point (`seal-crl-only`), and
-//! a TSA certificate (`tsa`) issued by the root. Every URL in the certificates names the running
+//! a TSA certificate (`tsa`) issued by the root. The intermediate answers OCSP with its own
+//! key; the root through a delegated responder certificate (`root-ocsp`). Every URL in the certificates names the running
 //! server: the configuration's URL prefix is replaced by `--service-url-prefix` with the port.
 //!
 //! There is no skip: a test that needs the PKI fails when certomancer is missing, with a
@@ -131,7 +132,7 @@ impl Pki {
     pub fn cert_pem(&self, label: &str) -> String {
         let path = match label {
             "root" => format!("/{ARCH}/certs/root/ca.crt.pem"),
-            "interm" | "tsa" => format!("/{ARCH}/certs/root/issued/{label}.crt.pem"),
+            "interm" | "tsa" | "root-ocsp" => format!("/{ARCH}/certs/root/issued/{label}.crt.pem"),
             _ => format!("/{ARCH}/certs/interm/issued/{label}.crt.pem"),
         };
         let (status, body) = self
@@ -151,7 +152,7 @@ impl Pki {
     pub fn chain_pem(&self, label: &str) -> String {
         match label {
             "root" => self.cert_pem("root"),
-            "interm" | "tsa" => self.cert_pem(label) + &self.cert_pem("root"),
+            "interm" | "tsa" | "root-ocsp" => self.cert_pem(label) + &self.cert_pem("root"),
             _ => self.cert_pem(label) + &self.cert_pem("interm") + &self.cert_pem("root"),
         }
     }
