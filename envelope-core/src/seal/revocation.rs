@@ -377,6 +377,73 @@ fn push_new(list: &mut Vec<Vec<u8>>, item: Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::clock::{ManualClock, Timestamp};
+
+    /// Never asked: the cache is driven directly.
+    struct Nowhere;
+
+    #[async_trait]
+    impl RevocationSource for Nowhere {
+        async fn fetch(
+            &self,
+            url: &str,
+            _: Option<Vec<u8>>,
+            _: RevocationKind,
+        ) -> Result<Vec<u8>, RevocationError> {
+            Err(RevocationError::invalid(url, "not asked in these tests"))
+        }
+    }
+
+    fn fetcher_at(clock: Arc<ManualClock>) -> RevocationFetcher {
+        RevocationFetcher::new(Arc::new(Nowhere)).with_clock(clock)
+    }
+
+    #[test]
+    fn an_answer_is_served_until_its_next_update_only() {
+        let start = Timestamp::from_millis(1_800_000_000_000).unwrap();
+        let clock = Arc::new(ManualClock::new(start));
+        let fetcher = fetcher_at(clock.clone());
+        let until = start.datetime() + chrono::Duration::minutes(10);
+        fetcher.remember("http://ocsp", vec![1], vec![9], until);
+        assert_eq!(fetcher.cached("http://ocsp", &[1]), Some(vec![9]));
+        assert_eq!(fetcher.cached("http://ocsp", &[2]), None, "another request");
+        assert_eq!(fetcher.cached("http://other", &[1]), None, "another URL");
+        clock.advance(chrono::Duration::minutes(10));
+        assert_eq!(fetcher.cached("http://ocsp", &[1]), None, "at nextUpdate");
+        // An answer already past its nextUpdate is not kept at all.
+        fetcher.remember("http://late", vec![], vec![9], until);
+        assert!(
+            !fetcher
+                .cache
+                .lock()
+                .unwrap()
+                .contains_key(&("http://late".into(), vec![]))
+        );
+    }
+
+    #[test]
+    fn the_cache_is_bounded_and_drops_the_soonest_to_expire() {
+        let start = Timestamp::from_millis(1_800_000_000_000).unwrap();
+        let fetcher = fetcher_at(Arc::new(ManualClock::new(start)));
+        let at = |minutes: i64| start.datetime() + chrono::Duration::minutes(minutes);
+        for i in 0..CACHE_ENTRIES {
+            fetcher.remember(
+                &format!("http://ocsp/{i}"),
+                vec![],
+                vec![1],
+                at(10 + i as i64),
+            );
+        }
+        fetcher.remember("http://ocsp/new", vec![], vec![2], at(1_000));
+        assert_eq!(fetcher.cache.lock().unwrap().len(), CACHE_ENTRIES);
+        assert_eq!(
+            fetcher.cached("http://ocsp/0", &[]),
+            None,
+            "the soonest went"
+        );
+        assert_eq!(fetcher.cached("http://ocsp/1", &[]), Some(vec![1]));
+        assert_eq!(fetcher.cached("http://ocsp/new", &[]), Some(vec![2]));
+    }
 
     #[test]
     fn merge_keeps_one_of_each() {
