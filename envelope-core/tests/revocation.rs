@@ -409,4 +409,31 @@ async fn the_pki_sealing_identity_seals_with_the_pki_timestamp() {
     );
     assert!(report.contains("Envelope Test Seal"), "{report}");
     assert!(report.contains("Total document signed"), "{report}");
+
+    // pyHanko, with the test root as its only trust anchor and revocation checking on: it
+    // follows the certificates' own AIA and CRL distribution points to the running PKI.
+    let root = dir.path().join("root.pem");
+    std::fs::write(&root, pki.cert_pem("root")).unwrap();
+    let out = std::process::Command::new("pyhanko")
+        .args(["sign", "validate", "--trust-replace", "--trust"])
+        .arg(&root)
+        .arg(&path)
+        .output()
+        .expect("run pyhanko (scripts/install-test-deps.sh installs it)");
+    let verdict = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let fingerprint = &sealer.certificate().sha256_fingerprint;
+    assert!(
+        verdict
+            .lines()
+            .any(|l| l.starts_with(&format!("Seal:{fingerprint}:INTACT:TRUSTED,"))),
+        "{verdict}"
+    );
+    assert!(
+        verdict.contains("TIMESTAMP_TOKEN<INTACT:TRUSTED>"),
+        "{verdict}"
+    );
 }
