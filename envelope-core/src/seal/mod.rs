@@ -39,7 +39,8 @@ pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};
 #[cfg(feature = "https")]
 pub use revocation::HttpRevocationSource;
 pub use revocation::{
-    RevocationError, RevocationFetcher, RevocationKind, RevocationMaterial, RevocationSource,
+    MemoryRevocationSource, RevocationError, RevocationFetcher, RevocationKind, RevocationMaterial,
+    RevocationSource,
 };
 pub use tsp::{LocalTimestampAuthority, TimestampAuthority};
 

@@ -6,6 +6,7 @@
 //!
 //! | [`RevocationSource`] | where the questions go |
 //! |---|---|
+//! | [`MemoryRevocationSource`] | answers held in memory, by URL (tests, offline use) |
 //! | `HttpRevocationSource` (feature `https`) | the URLs in the certificates, over HTTP, with a timeout and a size cap |
 //!
 //! # What is checked, and what is left to validators
@@ -136,6 +137,55 @@ pub trait RevocationSource: Send + Sync + 'static {
         body: Option<Vec<u8>>,
         kind: RevocationKind,
     ) -> Result<Vec<u8>, RevocationError>;
+}
+
+/// A [`RevocationSource`] that answers from memory: each URL's bytes as given (OCSP requests
+/// are not read, so one answer serves every request to its URL). For tests and offline use; an
+/// unknown URL is `Unavailable`, as a host that does not answer would be.
+#[derive(Debug, Default)]
+pub struct MemoryRevocationSource {
+    answers: HashMap<String, Vec<u8>>,
+    asked: Mutex<Vec<String>>,
+}
+
+impl MemoryRevocationSource {
+    /// A source that knows no URL.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Answers `url` with `answer`.
+    pub fn with_answer(mut self, url: &str, answer: Vec<u8>) -> Self {
+        self.answers.insert(url.to_string(), answer);
+        self
+    }
+
+    /// Every URL asked so far, in order.
+    pub fn asked(&self) -> Vec<String> {
+        self.asked.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+#[async_trait]
+impl RevocationSource for MemoryRevocationSource {
+    async fn fetch(
+        &self,
+        url: &str,
+        _: Option<Vec<u8>>,
+        _: RevocationKind,
+    ) -> Result<Vec<u8>, RevocationError> {
+        self.asked
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(url.to_string());
+        self.answers
+            .get(url)
+            .cloned()
+            .ok_or_else(|| RevocationError::Unavailable {
+                url: url.to_string(),
+                source: "no answer is held for this URL".into(),
+            })
+    }
 }
 
 /// Collects [`RevocationMaterial`] for certificate chains through a [`RevocationSource`], with a
@@ -379,23 +429,45 @@ mod tests {
     use super::*;
     use crate::clock::{ManualClock, Timestamp};
 
-    /// Never asked: the cache is driven directly.
-    struct Nowhere;
-
-    #[async_trait]
-    impl RevocationSource for Nowhere {
-        async fn fetch(
-            &self,
-            url: &str,
-            _: Option<Vec<u8>>,
-            _: RevocationKind,
-        ) -> Result<Vec<u8>, RevocationError> {
-            Err(RevocationError::invalid(url, "not asked in these tests"))
-        }
+    fn fetcher_at(clock: Arc<ManualClock>) -> RevocationFetcher {
+        RevocationFetcher::new(Arc::new(MemoryRevocationSource::new())).with_clock(clock)
     }
 
-    fn fetcher_at(clock: Arc<ManualClock>) -> RevocationFetcher {
-        RevocationFetcher::new(Arc::new(Nowhere)).with_clock(clock)
+    #[tokio::test]
+    async fn a_root_needs_no_answer_and_what_is_not_a_chain_is_invalid() {
+        let dev = crate::seal::SigningIdentity::generate_development("Root").unwrap();
+        let root = der::Encode::to_der(&dev.identity.chain()[0]).unwrap();
+        let source = Arc::new(MemoryRevocationSource::new());
+        let fetcher = RevocationFetcher::new(source.clone());
+        let got = fetcher.collect(std::slice::from_ref(&root)).await.unwrap();
+        assert_eq!(got.certs, vec![root]);
+        assert!(got.ocsps.is_empty() && got.crls.is_empty());
+        assert!(source.asked().is_empty(), "a root is not asked about");
+        assert!(matches!(
+            fetcher.collect(&[]).await,
+            Err(RevocationError::Invalid { .. })
+        ));
+        assert!(matches!(
+            fetcher.collect(&[b"not a certificate".to_vec()]).await,
+            Err(RevocationError::Invalid { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn the_memory_source_answers_what_it_holds() {
+        let source = MemoryRevocationSource::new().with_answer("http://crl", vec![1, 2]);
+        assert_eq!(
+            source
+                .fetch("http://crl", None, RevocationKind::Crl)
+                .await
+                .unwrap(),
+            vec![1, 2]
+        );
+        assert!(matches!(
+            source.fetch("http://else", None, RevocationKind::Crl).await,
+            Err(RevocationError::Unavailable { .. })
+        ));
+        assert_eq!(source.asked(), vec!["http://crl", "http://else"]);
     }
 
     #[test]
