@@ -4,7 +4,8 @@
 # real SMTP server that envelope-core/tests/mail_smtp.rs and envelope-server/tests/smtp send to),
 # chromium + chromium-driver (envelope-server/tests/browser drives the signing page), faketime
 # (envelope-server/tests/durability/retention.rs runs the real binary with its clock moved ahead)
-# and pyHanko with its CLI (the second, independent validator of sealed PDFs); from PyPI too, for
+# and pyHanko with its CLI (the second, independent validator of sealed PDFs), certomancer (the
+# test PKI: OCSP, CRLs, a TSA); from PyPI too, for
 # the OpenAPI tests (envelope-server/tests/openapi): schemathesis, openapi-python-client and
 # openapi-spec-validator, prometheus-client (its text parser reads the /metrics scrape of
 # envelope-server/tests/durability/metrics.rs), reportlab and pypdf (choice fields), and moto's
@@ -51,6 +52,14 @@ if ! command -v pyhanko >/dev/null 2>&1 || ! python3 -c 'import pyhanko' >/dev/n
   python3 -m pip install --quiet pyhanko pyhanko-cli \
     || python3 -m pip install --quiet --break-system-packages pyhanko pyhanko-cli
 fi
+# certomancer serves the test PKI of the long-term seals (testkit/src/pki.rs: OCSP, CRLs and an
+# RFC 3161 TSA on 127.0.0.1; envelope-core/tests/revocation.rs). Its `animate` command needs the
+# web-api extra (werkzeug). No Debian package: pip, like pyHanko above.
+if ! command -v certomancer >/dev/null 2>&1 || ! python3 -c 'import werkzeug' >/dev/null 2>&1; then
+  echo "installing: certomancer[web-api] (PyPI)"
+  python3 -m pip install --quiet "certomancer[web-api]>=0.16,<1" \
+    || python3 -m pip install --quiet --break-system-packages "certomancer[web-api]>=0.16,<1"
+fi
 # Major versions pinned: their command lines and the generated client's API are what the tests
 # call. pip, allowing a system Python that refuses by default (PEP 668), like pyHanko above.
 py_need=()
@@ -75,4 +84,5 @@ echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -
 echo "OpenAPI and metrics tools: $(schemathesis --version 2>/dev/null)," \
   "$(openapi-python-client --version 2>/dev/null)," \
   "$(python3 -m pip show openapi-spec-validator prometheus-client 2>/dev/null | grep -i '^\(name\|version\)' | paste -sd' ')"
+echo "test PKI: $(command -v certomancer) $(certomancer --version 2>/dev/null)"
 echo "S3 server: $(command -v moto_server) $(python3 -m pip show moto 2>/dev/null | grep -i '^version' | sed 's/Version: /moto /')"

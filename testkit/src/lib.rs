@@ -8,6 +8,8 @@
 //! - [`textpdf`]: a tiny writer of tagged text PDFs (the server's tests and the load bench).
 //! - [`moto`]: moto's S3-compatible server on a free local port.
 //! - [`smtp`]: an aiosmtpd SMTP server that keeps what it receives.
+//! - [`pki`]: certomancer's test PKI (root, intermediate, sealing certificates, OCSP, CRLs, a
+//!   TSA) on a free local port.
 //! - [`process`]: the `envelope-server` binary as a child process (the server's durability
 //!   tests and the scale-out bench), started, read and killed; the caller names the binary.
 //!
@@ -17,6 +19,7 @@
 
 pub mod moto;
 pub mod pdf;
+pub mod pki;
 pub mod process;
 pub mod smtp;
 pub mod textpdf;

@@ -10,7 +10,10 @@
 //! | [`TimestampAuthority`] | where the RFC 3161 request goes |
 //! |---|---|
 //! | [`LocalTimestampAuthority`] | answered in process (tests, development) |
-//! | `envelope_server::tsa::HttpTimestampAuthority` | `--tsa-url`, over HTTP |
+//! | `HttpTimestampAuthority` (feature `https`) | `--tsa-url`, over HTTP |
+//!
+//! [`RevocationFetcher`] collects the certificates and OCSP responses or CRLs of a chain (the
+//! material of a PAdES B-LT Document Security Store) through a [`RevocationSource`].
 //!
 //! The PDF side (the `/Sig` field, `/ByteRange`, filling `/Contents`) lives in the crate's PDF
 //! engine (`pdf::PreparedSeal`, public with the `internals` feature); this module never reads a PDF. It must never let the private
@@ -21,6 +24,7 @@ mod gen_time;
 #[cfg(feature = "https")]
 mod http_tsa;
 mod identity;
+mod revocation;
 mod tsp;
 
 use std::sync::Arc;
@@ -32,6 +36,12 @@ use crate::error::BoxError;
 #[cfg(feature = "https")]
 pub use http_tsa::HttpTimestampAuthority;
 pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};
+#[cfg(feature = "https")]
+pub use revocation::HttpRevocationSource;
+pub use revocation::{
+    MemoryRevocationSource, RevocationError, RevocationFetcher, RevocationKind, RevocationMaterial,
+    RevocationSource,
+};
 pub use tsp::{LocalTimestampAuthority, TimestampAuthority, timestamp_digest};
 
 /// Why a seal could not be made.

@@ -23,7 +23,7 @@ struct Fence {
 }
 
 const FENCES: [Fence; 2] = [
-    // The HTTP stack of the two HTTPS clients (feature `https`).
+    // The HTTP stack of the three HTTPS clients (feature `https`).
     Fence {
         names: &[
             "hyper::",
@@ -32,7 +32,11 @@ const FENCES: [Fence; 2] = [
             "http_body_util",
             "tower_service",
         ],
-        owners: &["webhook/http.rs", "seal/http_tsa.rs"],
+        owners: &[
+            "webhook/http.rs",
+            "seal/http_tsa.rs",
+            "seal/revocation/http.rs",
+        ],
     },
     // The S3 client and the `http` crate it speaks with (feature `s3`).
     Fence {
