@@ -326,6 +326,8 @@ impl<'a> Seals<'a> {
                          (PAdES B-B instead of B-T), and the envelope completes"
                     );
                     self.timestamp_failed = true;
+                    metrics::counter!("envelope_seal_below_target_total", "missing" => "timestamp")
+                        .increment(1);
                 }
                 Err(e) => return Err(e),
             }
