@@ -147,8 +147,7 @@ pub(crate) async fn timestamp(
 /// Asks `tsa` for a token whose message imprint is `digest` (SHA-256), and returns the token (a
 /// DER `ContentInfo`) once it is checked to be granted, for this digest and this request (its
 /// nonce). A document timestamp (PAdES B-LTA) is such a token over the SHA-256 of a
-/// `/ByteRange` ([`crate::pdf::PreparedSeal::digest`] of a
-/// [`crate::pdf::prepare_document_timestamp`]).
+/// `/ByteRange` (`pdf::PreparedSeal::digest` of a `pdf::prepare_document_timestamp`).
 pub async fn timestamp_digest(
     tsa: &dyn TimestampAuthority,
     digest: [u8; 32],
