@@ -186,8 +186,11 @@ async fn api(
     let mut ctx = match svc.authenticate(key.unwrap_or("")).await {
         Ok(ctx) => ctx,
         Err(e) => {
-            limit_by_address(svc, client, meta)?;
-            return Err(e.into());
+            let refusal: ApiError = match limit_by_address(svc, client, meta) {
+                Ok(()) => e.into(),
+                Err(limited) => limited.into(),
+            };
+            return Err(linger(app, parts, segments, body, refusal).await);
         }
     };
     ctx.ip_address = Some(client);
@@ -195,10 +198,10 @@ async fn api(
     let rate = svc.rate_limit(&ctx.key.id);
     meta.rate = Some(rate);
     if rate.exceeded {
-        return Err(Error::RateLimited {
+        let limited = Error::RateLimited {
             retry_after_secs: rate.reset_secs,
-        }
-        .into());
+        };
+        return Err(linger(app, parts, segments, body, limited.into()).await);
     }
     let route = router::resolve(&parts.method, segments)?;
     meta.route = Some(route.template());
@@ -257,6 +260,38 @@ async fn api(
             Ok(reply)
         }
     }
+}
+
+/// How long a refused upload's body is read and discarded at most: nginx's `lingering_time`.
+const LINGER_TOTAL: std::time::Duration = std::time::Duration::from_secs(30);
+/// How long a refused upload's body may pause: nginx's `lingering_timeout`.
+const LINGER_IDLE: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// `refusal`, after the body of an upload route (the two creates) is read and discarded: a
+/// client that sends its whole file before it reads (Python's `http.client`, `requests`) gets
+/// to read a `401` or `429` made before the body was read, instead of a broken pipe when hyper
+/// closes a connection whose body was left unread. The stranger's body is bounded like
+/// nginx's lingering close: the route's size limit, 5 s of silence, 30 s in all; past them the
+/// connection is closed as before. Other routes take small bodies (1 MiB at most), which the
+/// socket buffers hold.
+async fn linger(
+    app: &App,
+    parts: &Parts,
+    segments: &[&str],
+    body: Incoming,
+    refusal: ApiError,
+) -> ApiError {
+    let upload = router::resolve(&parts.method, segments)
+        .is_ok_and(|route| route.body_policy() == BodyPolicy::Upload);
+    if upload && !body.is_end_stream() {
+        let limits = BodyLimits {
+            max_bytes: app.limits.max_json_upload_body,
+            idle_timeout: LINGER_IDLE,
+            total_timeout: LINGER_TOTAL,
+        };
+        drain(&parts.headers, body, limits).await;
+    }
+    refusal
 }
 
 fn invalid_idempotency_key() -> Error {

@@ -67,6 +67,7 @@ struct Answer {
 /// is the unreadable refusal this file guards against.
 async fn post_whole_body_then_read(
     s: &TestServer,
+    key: &str,
     content_type: &str,
     body: &[u8],
     halfway: Option<Arc<Barrier>>,
@@ -76,7 +77,7 @@ async fn post_whole_body_then_read(
     let head = format!(
         "POST /v1/envelopes HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {}\r\n\
          Content-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        s.test_key,
+        key,
         body.len()
     );
     c.write_all(head.as_bytes()).await.unwrap();
@@ -170,7 +171,8 @@ async fn many_uploads_of_one_account_arrive_at_once_and_all_succeed() {
         .map(|body| {
             let (s, halfway) = (s.clone(), halfway.clone());
             tokio::spawn(async move {
-                post_whole_body_then_read(&s, "application/json", &body, Some(halfway)).await
+                post_whole_body_then_read(&s, &s.test_key, "application/json", &body, Some(halfway))
+                    .await
             })
         })
         .collect();
@@ -226,7 +228,8 @@ async fn past_small_budgets_uploads_get_201s_and_readable_503s_and_lose_nothing(
         let task = {
             let halfway = halfway.clone();
             tokio::spawn(async move {
-                post_whole_body_then_read(&s, "application/json", &body, Some(halfway)).await
+                post_whole_body_then_read(&s, &s.test_key, "application/json", &body, Some(halfway))
+                    .await
             })
         };
         tokio::spawn(async move {
@@ -246,7 +249,7 @@ async fn past_small_budgets_uploads_get_201s_and_readable_503s_and_lose_nothing(
         .map(|_| {
             let (s, large) = (s.clone(), large.clone());
             tokio::spawn(async move {
-                post_whole_body_then_read(&s, "application/json", &large, None).await
+                post_whole_body_then_read(&s, &s.test_key, "application/json", &large, None).await
             })
         })
         .collect();
@@ -263,7 +266,7 @@ async fn past_small_budgets_uploads_get_201s_and_readable_503s_and_lose_nothing(
         .map(|_| {
             let (s, body) = (s.clone(), body.clone());
             tokio::spawn(async move {
-                post_whole_body_then_read(&s, "application/json", &body, None).await
+                post_whole_body_then_read(&s, &s.test_key, "application/json", &body, None).await
             })
         })
         .collect();
@@ -333,8 +336,42 @@ async fn an_upload_cut_mid_body_leaves_nothing_behind() {
 async fn an_upload_of_the_wrong_type_reads_its_415() {
     let dir = tempfile::tempdir().unwrap();
     let s = spool_server(dir.path(), HttpLimits::for_max_file(25 * 1024 * 1024)).await;
-    let a = post_whole_body_then_read(&s, "text/plain", &vec![b'x'; 20 << 20], None).await;
+    let a =
+        post_whole_body_then_read(&s, &s.test_key, "text/plain", &vec![b'x'; 20 << 20], None).await;
     assert_eq!(a.status, 415, "{a:?}");
     assert_eq!(a.body["code"], "unsupported_media_type", "{a:?}");
     spool_is_clean(&s, dir.path()).await;
+}
+
+#[tokio::test]
+async fn an_upload_refused_before_its_body_is_read_reads_its_401_and_429() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = spool_server(dir.path(), HttpLimits::for_max_file(25 * 1024 * 1024)).await;
+    let body = vec![b'x'; 20 << 20];
+    // A key that does not exist: refused before anything else, the whole body still sent.
+    let a = post_whole_body_then_read(&s, "sk_test_unknown", "application/json", &body, None).await;
+    assert_eq!(a.status, 401, "{a:?}");
+    assert_eq!(a.body["code"], "invalid_api_key", "{a:?}");
+    // A key past its rate limit: 429 with Retry-After, readable too.
+    let limited = TestServer::start_with(Options {
+        settings: Some(Settings {
+            rate_limit_per_minute: 1,
+            ..Settings::default()
+        }),
+        limits: Some(HttpLimits::for_max_file(25 * 1024 * 1024)),
+        spool_dir: Some(dir.path().to_path_buf()),
+        ..Options::default()
+    })
+    .await;
+    limited
+        .get(&limited.test_key, "/v1/envelopes")
+        .await
+        .ok(200);
+    let a = post_whole_body_then_read(&limited, &limited.test_key, "application/json", &body, None)
+        .await;
+    assert_eq!(a.status, 429, "{a:?}");
+    assert_eq!(a.body["code"], "rate_limited", "{a:?}");
+    assert!(a.retry_after.is_some(), "{a:?}");
+    spool_is_clean(&s, dir.path()).await;
+    assert_eq!(envelope_count(&s).await, 0);
 }
