@@ -167,6 +167,52 @@ pub fn signed_data(
     Ok(ci.to_der()?)
 }
 
+/// The certificates a CMS `ContentInfo` of `SignedData` carries, and those of the timestamp
+/// tokens in its signers' unsigned attributes (`id-aa-signatureTimeStampToken`), as DER, each
+/// once, in the order found. For a seal that is the sealing chain, then the TSA's; for a
+/// timestamp token (a document timestamp) the TSA's. The certificates a PAdES B-LT DSS must hold
+/// start here (`RevocationFetcher` completes and checks them).
+pub fn certificates_in(content_info: &[u8]) -> Result<Vec<Vec<u8>>, SealError> {
+    let mut out: Vec<Vec<u8>> = Vec::new();
+    collect_certificates(content_info, &mut out, 0)?;
+    Ok(out)
+}
+
+fn collect_certificates(der: &[u8], out: &mut Vec<Vec<u8>>, depth: u8) -> Result<(), SealError> {
+    let bad = |m: &str| SealError::Certificate(format!("not a CMS SignedData: {m}"));
+    let info = ContentInfo::from_der(der).map_err(|_| bad("no ContentInfo"))?;
+    if info.content_type != ID_SIGNED_DATA {
+        return Err(bad("the content is not SignedData"));
+    }
+    let sd: SignedData = info
+        .content
+        .decode_as()
+        .map_err(|_| bad("unreadable SignedData"))?;
+    for choice in sd.certificates.iter().flat_map(|set| set.0.iter()) {
+        if let CertificateChoices::Certificate(c) = choice {
+            let der = c.to_der()?;
+            if !out.contains(&der) {
+                out.push(der);
+            }
+        }
+    }
+    // A token inside a token is not a thing RFC 3161 makes; one level is all that is read.
+    if depth > 0 {
+        return Ok(());
+    }
+    for signer in sd.signer_infos.0.iter() {
+        for attr in signer.unsigned_attrs.iter().flat_map(|a| a.iter()) {
+            if attr.oid != SIGNATURE_TIME_STAMP_TOKEN {
+                continue;
+            }
+            for token in attr.values.iter() {
+                collect_certificates(&token.to_der()?, out, depth + 1)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

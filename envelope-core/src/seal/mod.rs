@@ -33,6 +33,7 @@ use async_trait::async_trait;
 
 use crate::error::BoxError;
 
+pub use cms::certificates_in;
 #[cfg(feature = "https")]
 pub use http_tsa::HttpTimestampAuthority;
 pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};
@@ -118,6 +119,12 @@ pub trait Sealer: Send + Sync + 'static {
     async fn sign_without_timestamp(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError> {
         self.sign(digest).await
     }
+    /// The timestamp authority of [`Self::sign`]'s signature timestamps, which also gives the
+    /// document timestamps of PAdES B-LTA (`timestamp_digest`); `None` (the default) when the
+    /// sealer has none or keeps it to itself.
+    fn timestamp_authority(&self) -> Option<Arc<dyn TimestampAuthority>> {
+        None
+    }
 }
 
 /// A [`Sealer`] with the key in memory: deterministic ECDSA (RFC 6979), and an RFC 3161 token
@@ -187,5 +194,9 @@ impl Sealer for LocalSealer {
     async fn sign_without_timestamp(&self, digest: [u8; 32]) -> Result<Vec<u8>, SealError> {
         let info = cms::signer_info(&self.identity, cms::ID_DATA, &digest)?;
         cms::signed_data(&self.identity, info, cms::ID_DATA, None)
+    }
+
+    fn timestamp_authority(&self) -> Option<Arc<dyn TimestampAuthority>> {
+        self.tsa.clone()
     }
 }

@@ -344,6 +344,44 @@ mod tests {
         LocalTimestampAuthority::new(id.identity)
     }
 
+    /// The certificates a seal carries: the sealing chain, then the TSA's from its signature
+    /// timestamp; a document timestamp token carries the TSA's; garbage is an error.
+    #[tokio::test]
+    async fn a_seal_names_its_chain_and_its_timestamp_authoritys() {
+        use crate::seal::{LocalSealer, Sealer, certificates_in};
+        let seal = SigningIdentity::generate_development("Seal").expect("identity");
+        let tsa_id = SigningIdentity::generate_timestamp_authority("Test TSA").expect("tsa");
+        let der_of = |pem: &str| der::pem::decode_vec(pem.as_bytes()).expect("PEM").1;
+        let (seal_der, tsa_der) = (der_of(&seal.cert_pem), der_of(&tsa_id.cert_pem));
+        let authority: std::sync::Arc<dyn TimestampAuthority> =
+            std::sync::Arc::new(LocalTimestampAuthority::new(tsa_id.identity));
+
+        let again = SigningIdentity::from_pem(&seal.key_pem, &seal.cert_pem, None).expect("PEM");
+        let plain = LocalSealer::new(again);
+        assert!(plain.timestamp_authority().is_none());
+        let cms = plain.sign([7; 32]).await.expect("B-B");
+        assert_eq!(certificates_in(&cms).unwrap(), vec![seal_der.clone()]);
+
+        let stamped = LocalSealer::new(seal.identity).with_timestamps(authority.clone());
+        assert!(stamped.timestamp_authority().is_some());
+        let cms = stamped.sign([7; 32]).await.expect("B-T");
+        assert_eq!(
+            certificates_in(&cms).unwrap(),
+            vec![seal_der.clone(), tsa_der.clone()]
+        );
+        let without = stamped.sign_without_timestamp([7; 32]).await.expect("B-B");
+        assert_eq!(certificates_in(&without).unwrap(), vec![seal_der]);
+
+        let token = timestamp_digest(authority.as_ref(), [9; 32])
+            .await
+            .expect("token");
+        assert_eq!(certificates_in(&token).unwrap(), vec![tsa_der]);
+
+        for junk in [&b""[..], b"\x30\x03\x02\x01\x01", &token[..token.len() / 2]] {
+            assert!(certificates_in(junk).is_err(), "{junk:?}");
+        }
+    }
+
     #[tokio::test]
     async fn a_granted_token_for_this_signature_is_accepted() {
         let authority = tsa();
