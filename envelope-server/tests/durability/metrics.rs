@@ -221,3 +221,76 @@ print(f"prometheus_client parsed {len(families)} families, {samples} samples")
     );
     println!("{}", String::from_utf8_lossy(&out.stdout).trim());
 }
+
+/// A timestamp authority that cannot be reached: the envelope still completes (at `b-b`), and
+/// `envelope_seal_below_target_total{missing="timestamp"}` counts it once, which is what an
+/// operator alerts on (docs/OPERATIONS.md).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_seal_below_its_target_is_counted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let log = tmp.path().join("server.log");
+    let metrics_addr = format!("127.0.0.1:{}", free_port());
+    // A port nobody listens on.
+    let tsa = format!("http://127.0.0.1:{}/", free_port());
+    let server = ServerProcess::start_with_env(
+        BIN,
+        &["--data-dir", data.to_str().unwrap(), "--tsa-url", &tsa],
+        &[("ENVELOPE_METRICS_LISTEN", metrics_addr.as_str())],
+        &log,
+    );
+    let key = server.printed_test_key();
+    let http = reqwest::Client::new();
+    let body = json!({
+        "file_base64": base64_of(&client_contract()),
+        "file_name": "contract.pdf",
+        "signers": [{"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"}],
+    });
+    let env: serde_json::Value = http
+        .post(format!("{}/v1/envelopes", server.base))
+        .bearer_auth(&key)
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = env["id"].as_str().unwrap();
+    let done: serde_json::Value = http
+        .post(format!(
+            "{}/v1/test_helpers/envelopes/{id}/complete",
+            server.base
+        ))
+        .bearer_auth(&key)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(done["status"], "completed", "{done}");
+    assert_eq!(
+        done["seal"],
+        json!({"level": "b-b", "target_level": "b-t"}),
+        "{done}"
+    );
+    let text = http
+        .get(format!("http://{metrics_addr}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let all = samples(&text);
+    // Once per envelope: the audit trail does not ask the TSA again after the document failed.
+    assert_eq!(
+        value(
+            &all,
+            r#"envelope_seal_below_target_total{missing="timestamp"}"#
+        ),
+        1.0
+    );
+    assert_eq!(value(&all, "envelope_seal_seconds_count"), 2.0);
+}
