@@ -32,20 +32,32 @@ fn value(all: &BTreeMap<String, f64>, series: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {series} in:\n{all:#?}"))
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn metrics_follow_an_envelope_on_their_own_port() {
+/// The real binary with `--metrics-listen` on a free port and `args`: the process, its data
+/// directory (kept alive with it), its test key and the metrics address.
+fn metrics_server(args: &[&str]) -> (ServerProcess, tempfile::TempDir, String, String) {
     let tmp = tempfile::tempdir().unwrap();
     let data = tmp.path().join("data");
     let log = tmp.path().join("server.log");
     let metrics_addr = format!("127.0.0.1:{}", free_port());
+    let mut all = vec!["--data-dir", data.to_str().unwrap()];
+    all.extend_from_slice(args);
     let server = ServerProcess::start_with_env(
         BIN,
-        &["--data-dir", data.to_str().unwrap()],
+        &all,
         &[("ENVELOPE_METRICS_LISTEN", metrics_addr.as_str())],
         &log,
     );
     let key = server.printed_test_key();
-    let http = reqwest::Client::new();
+    (server, tmp, key, metrics_addr)
+}
+
+/// An envelope of the client contract for one signer, completed by the test helper: the
+/// helper's answer (status checked: 200).
+async fn complete_one(
+    http: &reqwest::Client,
+    server: &ServerProcess,
+    key: &str,
+) -> serde_json::Value {
     let body = json!({
         "file_base64": base64_of(&client_contract()),
         "file_name": "contract.pdf",
@@ -53,7 +65,7 @@ async fn metrics_follow_an_envelope_on_their_own_port() {
     });
     let env: serde_json::Value = http
         .post(format!("{}/v1/envelopes", server.base))
-        .bearer_auth(&key)
+        .bearer_auth(key)
         .json(&body)
         .send()
         .await
@@ -67,11 +79,19 @@ async fn metrics_follow_an_envelope_on_their_own_port() {
             "{}/v1/test_helpers/envelopes/{id}/complete",
             server.base
         ))
-        .bearer_auth(&key)
+        .bearer_auth(key)
         .send()
         .await
         .unwrap();
     assert_eq!(done.status().as_u16(), 200);
+    done.json().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metrics_follow_an_envelope_on_their_own_port() {
+    let (server, _data, key, metrics_addr) = metrics_server(&[]);
+    let http = reqwest::Client::new();
+    complete_one(&http, &server, &key).await;
     let missing = http
         .get(format!("{}/v1/envelopes/env_missing", server.base))
         .bearer_auth(&key)
@@ -227,48 +247,11 @@ print(f"prometheus_client parsed {len(families)} families, {samples} samples")
 /// operator alerts on (docs/OPERATIONS.md).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_seal_below_its_target_is_counted() {
-    let tmp = tempfile::tempdir().unwrap();
-    let data = tmp.path().join("data");
-    let log = tmp.path().join("server.log");
-    let metrics_addr = format!("127.0.0.1:{}", free_port());
     // A port nobody listens on.
     let tsa = format!("http://127.0.0.1:{}/", free_port());
-    let server = ServerProcess::start_with_env(
-        BIN,
-        &["--data-dir", data.to_str().unwrap(), "--tsa-url", &tsa],
-        &[("ENVELOPE_METRICS_LISTEN", metrics_addr.as_str())],
-        &log,
-    );
-    let key = server.printed_test_key();
+    let (server, _data, key, metrics_addr) = metrics_server(&["--tsa-url", &tsa]);
     let http = reqwest::Client::new();
-    let body = json!({
-        "file_base64": base64_of(&client_contract()),
-        "file_name": "contract.pdf",
-        "signers": [{"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"}],
-    });
-    let env: serde_json::Value = http
-        .post(format!("{}/v1/envelopes", server.base))
-        .bearer_auth(&key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = env["id"].as_str().unwrap();
-    let done: serde_json::Value = http
-        .post(format!(
-            "{}/v1/test_helpers/envelopes/{id}/complete",
-            server.base
-        ))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let done = complete_one(&http, &server, &key).await;
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(
         done["seal"],
