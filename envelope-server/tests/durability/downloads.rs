@@ -42,17 +42,11 @@ async fn url_of(req: reqwest::RequestBuilder) -> String {
 
 /// The value of the open-streams gauge (0 before the first stream registers it).
 async fn open_streams(client: &reqwest::Client, metrics: &str) -> f64 {
-    let text = client
-        .get(format!("http://{metrics}/metrics"))
-        .send()
+    crate::metrics::scrape(client, metrics)
         .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    text.lines()
-        .find_map(|l| l.strip_prefix("envelope_http_streams_open "))
-        .map_or(0.0, |v| v.trim().parse().unwrap())
+        .get("envelope_http_streams_open")
+        .copied()
+        .unwrap_or(0.0)
 }
 
 /// Polls the gauge until it is `want`; fails with the last value after a generous deadline

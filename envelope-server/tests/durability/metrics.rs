@@ -27,6 +27,19 @@ fn samples(text: &str) -> BTreeMap<String, f64> {
         .collect()
 }
 
+/// One scrape of `GET /metrics` at `addr`, as `name{labels}` -> value.
+pub(crate) async fn scrape(http: &reqwest::Client, addr: &str) -> BTreeMap<String, f64> {
+    let text = http
+        .get(format!("http://{addr}/metrics"))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    samples(&text)
+}
+
 fn value(all: &BTreeMap<String, f64>, series: &str) -> f64 {
     *all.get(series)
         .unwrap_or_else(|| panic!("no {series} in:\n{all:#?}"))
@@ -258,15 +271,7 @@ async fn a_seal_below_its_target_is_counted() {
         json!({"level": "b-b", "target_level": "b-t"}),
         "{done}"
     );
-    let text = http
-        .get(format!("http://{metrics_addr}/metrics"))
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    let all = samples(&text);
+    let all = scrape(&http, &metrics_addr).await;
     // Once per envelope: the audit trail does not ask the TSA again after the document failed.
     assert_eq!(
         value(

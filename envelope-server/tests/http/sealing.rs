@@ -265,15 +265,7 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         serde_json::json!({"development": true, "sha256_fingerprint": fingerprint})
     );
 
-    let pdf = client_contract();
-    let env = s
-        .post(
-            &s.test_key,
-            "/v1/envelopes",
-            envelope_body(&pdf, client_signer()),
-        )
-        .await
-        .ok(201);
+    let (pdf, env) = client_envelope(s).await;
     let id = env["id"].as_str().unwrap();
     assert_eq!(env["seal"], Value::Null, "no seal before completion");
     s.post_empty(
@@ -312,8 +304,8 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
     assert!(!text.contains("(target:"), "{text}");
 }
 
-/// The test helper completes an envelope of the client contract; its object after.
-async fn complete_by_helper(s: &TestServer) -> Value {
+/// A sent envelope of the client contract for its one signer: the PDF and the created object.
+async fn client_envelope(s: &TestServer) -> (Vec<u8>, Value) {
     let pdf = client_contract();
     let env = s
         .post(
@@ -323,6 +315,12 @@ async fn complete_by_helper(s: &TestServer) -> Value {
         )
         .await
         .ok(201);
+    (pdf, env)
+}
+
+/// The test helper completes an envelope of the client contract; its object after.
+async fn complete_by_helper(s: &TestServer) -> Value {
+    let (_, env) = client_envelope(s).await;
     let id = env["id"].as_str().unwrap();
     s.post_empty(
         &s.test_key,
