@@ -375,3 +375,32 @@ async fn an_upload_refused_before_its_body_is_read_reads_its_401_and_429() {
     spool_is_clean(&s, dir.path()).await;
     assert_eq!(envelope_count(&s).await, 0);
 }
+
+/// A stranger cannot hold the server with a refused upload: one that announces a body over the
+/// limit is answered without a byte of it read, and one that stops sending mid-body is answered
+/// and closed once its silence passes the lingering bound (5 s, `request.rs::linger`; the
+/// durations are the server's, this test only shows that the connection is not held).
+#[tokio::test]
+async fn a_refused_upload_that_stalls_or_is_oversized_is_answered_and_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = spool_server(dir.path(), HttpLimits::for_max_file(25 * 1024 * 1024)).await;
+    let addr = s.base.trim_start_matches("http://").to_string();
+    let answer_to = async |length: usize, sent: usize| {
+        let mut c = TcpStream::connect(&addr).await.unwrap();
+        let head = format!(
+            "POST /v1/envelopes HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer sk_test_nobody\r\n\
+             Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+        );
+        c.write_all(head.as_bytes()).await.unwrap();
+        c.write_all(&vec![b' '; sent]).await.unwrap();
+        // Nothing more is sent; the answer must come and the connection end.
+        let mut raw = Vec::new();
+        c.read_to_end(&mut raw).await.unwrap();
+        String::from_utf8_lossy(&raw).into_owned()
+    };
+    let oversized = answer_to(1 << 30, 0).await;
+    assert!(oversized.starts_with("HTTP/1.1 401"), "{oversized}");
+    let stalled = answer_to(20 << 20, 64 * 1024).await;
+    assert!(stalled.starts_with("HTTP/1.1 401"), "{stalled}");
+    assert!(stalled.contains("invalid_api_key"), "{stalled}");
+}
