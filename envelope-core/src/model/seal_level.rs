@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::clock::Timestamp;
+
 /// A PAdES baseline level (ETSI EN 319 142-1), lowest first, written as on the wire: `b-b`,
 /// `b-t`, `b-lt`, `b-lta`. Each level holds everything of the ones below it, so the order is
 /// the order of what a seal proves.
@@ -15,11 +17,12 @@ pub enum SealLevel {
     /// B-T: with an RFC 3161 timestamp of the signature, which proves it existed by then.
     #[serde(rename = "b-t")]
     BT,
-    /// B-LT: with the certificates and revocation answers a validator needs, in the document.
-    /// Not made yet.
+    /// B-LT: with the certificates and revocation answers a validator needs, in the document's
+    /// Document Security Store.
     #[serde(rename = "b-lt")]
     BLt,
-    /// B-LTA: with a document timestamp over all of it, renewable. Not made yet.
+    /// B-LTA: with a document timestamp over all of it, renewable before its certificate
+    /// expires.
     #[serde(rename = "b-lta")]
     BLta,
 }
@@ -47,21 +50,55 @@ impl SealLevel {
 }
 
 /// What sealing an envelope reached, as its record keeps it: the level the service was set up to
-/// reach and the level of each sealed file. Absent from records of envelopes that are not
-/// completed, that were completed without a sealer, or that were completed before levels were
-/// recorded.
+/// reach, the level of each sealed file, and when the seal needs work again. Absent from records
+/// of envelopes that are not completed, that were completed without a sealer, or that were
+/// completed before levels were recorded.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SealRecord {
-    /// What the sealer was configured for when the envelope completed: `b-t` with a timestamp
-    /// authority, else `b-b`.
+    /// What the service was set up to reach when the envelope completed (`--pades-level`,
+    /// capped by what its sealer can reach).
     pub target_level: SealLevel,
     /// The level each signed copy reached, in document order.
     pub documents: Vec<SealLevel>,
     /// The level the audit trail reached.
     pub audit_trail: SealLevel,
+    /// Attempts the upgrade sweep made to bring files below target up to it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub upgrade_attempts: u32,
+    /// When the upgrade sweep next tries (`--seal-retry-schedule`): set while a file is below
+    /// target and the schedule is not used up, and while an attempt holds the envelope (its
+    /// claim ends then). `None` otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade_due_at: Option<Timestamp>,
+    /// For files at B-LTA: the earliest time a file's newest document timestamp stops being
+    /// verifiable on its own (its TSA certificate's expiry). `seals renew` adds a new document
+    /// timestamp before it. `None` when no file is at B-LTA.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub archive_expires_at: Option<Timestamp>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl SealRecord {
+    /// A record of files sealed at these levels, with no sweep work planned yet.
+    pub fn new(target_level: SealLevel, documents: Vec<SealLevel>, audit_trail: SealLevel) -> Self {
+        SealRecord {
+            target_level,
+            documents,
+            audit_trail,
+            upgrade_attempts: 0,
+            upgrade_due_at: None,
+            archive_expires_at: None,
+        }
+    }
+
+    /// True when some file is below the target level.
+    pub fn below_target(&self) -> bool {
+        self.level() < self.target_level
+    }
+
     /// The lowest level over the signed copies and the audit trail: what the envelope can be
     /// said to have reached.
     pub fn level(&self) -> SealLevel {
@@ -86,8 +123,9 @@ impl SealRecord {
 pub struct EnvelopeSeal {
     /// The lowest level reached over the envelope's signed copies and audit trail.
     pub level: SealLevel,
-    /// The level the service is set up to reach: `b-t` with a timestamp authority, else `b-b`.
-    /// A `level` below it means a part could not be had (the timestamp authority was down).
+    /// The level the service is set up to reach (`--pades-level`). A `level` below it means a
+    /// part could not be had (the timestamp authority or a revocation service was down); the
+    /// upgrade sweep adds it later.
     pub target_level: SealLevel,
 }
 
@@ -127,11 +165,7 @@ mod tests {
             (vec![SealLevel::BT], SealLevel::BB, SealLevel::BB),
             (vec![SealLevel::BB], SealLevel::BB, SealLevel::BB),
         ] {
-            let rec = SealRecord {
-                target_level: SealLevel::BT,
-                documents,
-                audit_trail,
-            };
+            let rec = SealRecord::new(SealLevel::BT, documents, audit_trail);
             assert_eq!(
                 rec.view(),
                 EnvelopeSeal {
@@ -140,11 +174,11 @@ mod tests {
                 }
             );
         }
-        let json = serde_json::to_value(SealRecord {
-            target_level: SealLevel::BT,
-            documents: vec![SealLevel::BB],
-            audit_trail: SealLevel::BT,
-        })
+        let json = serde_json::to_value(SealRecord::new(
+            SealLevel::BT,
+            vec![SealLevel::BB],
+            SealLevel::BT,
+        ))
         .unwrap();
         assert_eq!(
             json,

@@ -213,11 +213,9 @@ impl SigningService {
             _ => audit,
         };
         rec.seal = match (&seals, audit_level) {
-            (Some(seals), Some(audit_trail)) => Some(SealRecord {
-                target_level: seals.target_level(),
-                documents: levels,
-                audit_trail,
-            }),
+            (Some(seals), Some(audit_trail)) => {
+                Some(SealRecord::new(seals.target_level(), levels, audit_trail))
+            }
             _ => None,
         };
         let audit_file = self
@@ -855,11 +853,11 @@ mod tests {
         );
 
         let mut sealed = record();
-        sealed.seal = Some(SealRecord {
-            target_level: SealLevel::BT,
-            documents: vec![SealLevel::BT],
-            audit_trail: SealLevel::BB,
-        });
+        sealed.seal = Some(SealRecord::new(
+            SealLevel::BT,
+            vec![SealLevel::BT],
+            SealLevel::BB,
+        ));
         let json = serde_json::to_value(&sealed).unwrap();
         let read: EnvelopeRecord = serde_json::from_value(json).unwrap();
         assert_eq!(read, sealed);
