@@ -282,6 +282,11 @@ pub fn delete_files(env: &mut EnvelopeRecord, before: Timestamp, now: Timestamp)
         return false;
     }
     env.files_deleted_at = Some(now);
+    // No file left to upgrade or renew.
+    if let Some(seal) = env.seal.as_mut() {
+        seal.upgrade_due_at = None;
+        seal.archive_expires_at = None;
+    }
     // A kept SHA-256 state ends with up to 63 bytes of the file itself: it goes with the file.
     env.original.sha256_state = None;
     for d in &mut env.more_documents {

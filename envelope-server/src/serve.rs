@@ -42,6 +42,8 @@ pub struct ServeOptions {
     pub webhook_retry_schedule: RetrySchedule,
     /// Delays between email retries (`--email-retry-schedule`).
     pub email_retry_schedule: RetrySchedule,
+    /// Delays between attempts to upgrade seals below their level (`--seal-retry-schedule`).
+    pub seal_retry_schedule: RetrySchedule,
     /// SMTP URL; `None` writes emails as `.eml` files into `<data_dir>/mail`.
     pub smtp_url: Option<String>,
     /// Sender of emails, as `Name <address>` or an address; `None`: the mailer's default.
@@ -241,6 +243,8 @@ pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
         ..Settings::default()
     };
     settings.email.retry_schedule = opts.email_retry_schedule.clone();
+    settings.seal.level = Some(opts.signing.pades_level()?);
+    settings.seal.retry_schedule = opts.seal_retry_schedule.clone();
     settings.email.daily_limit = envelope_core::service::EmailDailyLimits {
         test: opts.test_email_daily_limit.0,
         live: opts.live_email_daily_limit.0,

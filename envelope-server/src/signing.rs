@@ -11,6 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use envelope_core::error::BoxError;
+use envelope_core::model::SealLevel;
 use envelope_core::seal::{HttpTimestampAuthority, LocalSealer, Sealer, SigningIdentity};
 
 /// A string that must not be shown: `Debug` prints `"***"`.
@@ -51,14 +52,35 @@ pub struct SigningOptions {
     pub cert: Option<String>,
     /// Password of an encrypted PKCS#8 key.
     pub key_password: Option<Secret>,
-    /// RFC 3161 timestamp authority; each seal then carries a signature timestamp (PAdES B-T).
+    /// RFC 3161 timestamp authority; each seal then carries a signature timestamp (PAdES B-T),
+    /// and B-LTA files a document timestamp.
     pub tsa_url: Option<String>,
+    /// `--pades-level`; `None`: B-LTA with a timestamp authority, else B-B.
+    pub pades_level: Option<SealLevel>,
     /// Test mode's private key (`--test-signing-key`), in the same forms as `key`.
     pub test_key: Option<Secret>,
     /// Test mode's certificate chain (`--test-signing-cert`).
     pub test_cert: Option<String>,
     /// Password of test mode's key (`ENVELOPE_TEST_SIGNING_KEY_PASSWORD`).
     pub test_key_password: Option<Secret>,
+}
+
+impl SigningOptions {
+    /// The PAdES level seals are to reach: `--pades-level`, else B-LTA with `--tsa-url` and B-B
+    /// without. A level from B-T up without `--tsa-url` is refused: it could never be reached.
+    pub fn pades_level(&self) -> Result<SealLevel, BoxError> {
+        match (self.pades_level, &self.tsa_url) {
+            (Some(level), None) if level > SealLevel::BB => Err(format!(
+                "--pades-level {} needs a timestamp authority (--tsa-url): only b-b is made \
+                 without one",
+                level.as_str()
+            )
+            .into()),
+            (Some(level), _) => Ok(level),
+            (None, Some(_)) => Ok(SealLevel::BLta),
+            (None, None) => Ok(SealLevel::BB),
+        }
+    }
 }
 
 /// The two sealers of `serve`: one per mode, never the same key.
@@ -229,7 +251,7 @@ fn sealer(identity: SigningIdentity, opts: &SigningOptions) -> Result<Arc<dyn Se
     if let Some(url) = &opts.tsa_url {
         let tsa = HttpTimestampAuthority::new(url).map_err(|e| format!("--tsa-url: {e}"))?;
         sealer = sealer.with_timestamps(Arc::new(tsa));
-        tracing::info!(tsa_url = %url, "seals carry RFC 3161 timestamps (PAdES B-T)");
+        tracing::info!(tsa_url = %url, "seals carry RFC 3161 timestamps");
     }
     Ok(Arc::new(sealer))
 }

@@ -43,11 +43,16 @@ pub enum EventType {
     /// lock ends, `null` when only the sender can lift it (`POST .../unlock` or a reassign).
     #[serde(rename = "signer.locked")]
     SignerLocked,
+    /// `envelope.seal_upgraded`: a completed envelope's seals reached a higher PAdES level
+    /// (extensions E10): what was missing at completion was added as a further incremental
+    /// update; `object.seal` shows the level now.
+    #[serde(rename = "envelope.seal_upgraded")]
+    SealUpgraded,
 }
 
 impl EventType {
     /// Every event type, in the order above.
-    pub const ALL: [EventType; 10] = [
+    pub const ALL: [EventType; 11] = [
         EventType::Created,
         EventType::Sent,
         EventType::SignerViewed,
@@ -58,6 +63,7 @@ impl EventType {
         EventType::EmailFailed,
         EventType::SignerReassigned,
         EventType::SignerLocked,
+        EventType::SealUpgraded,
     ];
 
     /// The wire `type`, e.g. `envelope.completed`.
@@ -73,6 +79,7 @@ impl EventType {
             EventType::EmailFailed => "envelope.email_failed",
             EventType::SignerReassigned => "signer.reassigned",
             EventType::SignerLocked => "signer.locked",
+            EventType::SealUpgraded => "envelope.seal_upgraded",
         }
     }
 

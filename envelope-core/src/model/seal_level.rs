@@ -49,6 +49,29 @@ impl SealLevel {
     }
 }
 
+impl std::str::FromStr for SealLevel {
+    type Err = String;
+
+    /// Reads a wire value (`b-b`, `b-t`, `b-lt`, `b-lta`); anything else is refused with a
+    /// message that lists them.
+    fn from_str(s: &str) -> Result<Self, String> {
+        [
+            SealLevel::BB,
+            SealLevel::BT,
+            SealLevel::BLt,
+            SealLevel::BLta,
+        ]
+        .into_iter()
+        .find(|l| l.as_str() == s)
+        .ok_or_else(|| {
+            format!(
+                "unknown PAdES level '{}': expected b-b, b-t, b-lt or b-lta",
+                s.chars().take(40).collect::<String>()
+            )
+        })
+    }
+}
+
 /// What sealing an envelope reached, as its record keeps it: the level the service was set up to
 /// reach, the level of each sealed file, and when the seal needs work again. Absent from records
 /// of envelopes that are not completed, that were completed without a sealer, or that were
@@ -151,6 +174,12 @@ mod tests {
         }
         assert!(all.windows(2).all(|w| w[0] < w[1]));
         assert!(serde_json::from_value::<SealLevel>("B-T".into()).is_err());
+        for (level, text) in all.iter().zip(["b-b", "b-t", "b-lt", "b-lta"]) {
+            assert_eq!(text.parse::<SealLevel>(), Ok(*level));
+        }
+        for bad in ["", "B-T", "b-lta ", "lta", "pades-b-b"] {
+            assert!(bad.parse::<SealLevel>().is_err(), "{bad:?}");
+        }
     }
 
     #[test]

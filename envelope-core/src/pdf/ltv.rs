@@ -10,10 +10,6 @@
 //! only to name `/VRI` entries, as the format wants. It must never rewrite a byte of the file it
 //! is given: its answers are updates to write after it.
 
-// Until the service seals B-LT and B-LTA (issue 32's later step), only the tests and the
-// `internals` build call this module.
-#![cfg_attr(not(feature = "internals"), allow(dead_code))]
-
 use std::collections::HashSet;
 
 use sha1::{Digest, Sha1};
@@ -40,6 +36,7 @@ pub struct ValidationData {
 
 impl ValidationData {
     /// True when there is nothing to store.
+    #[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests
     pub fn is_empty(&self) -> bool {
         self.certs.is_empty() && self.ocsps.is_empty() && self.crls.is_empty()
     }
@@ -156,8 +153,28 @@ pub fn dss_update(pdf: &[u8], data: &ValidationData) -> Result<Vec<u8>, PdfError
 /// in `/Contents`. Ask a timestamp authority for a token whose message imprint is
 /// [`PreparedSeal::digest`] (SHA-256 of the byte range), then [`PreparedSeal::fill`] it with the
 /// token (the DER `ContentInfo`) and write the update after `pdf`.
+#[cfg_attr(not(feature = "internals"), allow(dead_code))] // used by tests and benches
 pub fn prepare_document_timestamp(pdf: &[u8], capacity: usize) -> Result<PreparedSeal, PdfError> {
-    seal::beside_the_hash(pdf, None, || {
+    timestamp_field(pdf, None, capacity)
+}
+
+/// [`prepare_document_timestamp`] with `hashed`, a SHA-256 that has consumed `pdf` and nothing
+/// else (kept from the update before, [`super::SealedUpdate::hash_state`]): the file is not
+/// hashed again. A state that does not describe `pdf` gives a digest that no token will match.
+pub fn prepare_document_timestamp_hashed(
+    pdf: &[u8],
+    hashed: sha2::Sha256,
+    capacity: usize,
+) -> Result<PreparedSeal, PdfError> {
+    timestamp_field(pdf, Some(hashed), capacity)
+}
+
+fn timestamp_field(
+    pdf: &[u8],
+    hashed: Option<sha2::Sha256>,
+    capacity: usize,
+) -> Result<PreparedSeal, PdfError> {
+    seal::beside_the_hash(pdf, hashed, || {
         let mut doc = Document::load(pdf)?;
         root(&doc)?;
         let pages = pages::pages(&mut doc, None)?;

@@ -72,9 +72,18 @@ pub struct SealedUpdate {
     pub sha256: [u8; 32],
     /// The original's length.
     base: usize,
+    /// SHA-256 fed with `original ++ update`, not finished: what a further update continues.
+    state: Sha256,
 }
 
 impl SealedUpdate {
+    /// A SHA-256 that has consumed `original ++ update` and nothing else: a further incremental
+    /// update (the DSS and document timestamp of PAdES B-LT and B-LTA) continues it instead of
+    /// hashing the file again.
+    pub fn hash_state(&self) -> Sha256 {
+        self.state.clone()
+    }
+
     /// `original ++ update`: the signed file in one buffer, for documents kept whole (the audit
     /// trail) and tests. `original` must be the bytes the seal was prepared on; one of another
     /// length is refused.
@@ -147,8 +156,9 @@ impl PreparedSeal {
         whole.update(&self.update);
         Ok(SealedUpdate {
             update: self.update,
-            sha256: whole.finalize().into(),
+            sha256: whole.clone().finalize().into(),
             base: self.base,
+            state: whole,
         })
     }
 }

@@ -178,6 +178,28 @@ pub fn certificates_in(content_info: &[u8]) -> Result<Vec<Vec<u8>>, SealError> {
     Ok(out)
 }
 
+/// The earliest `notAfter` over the certificates a CMS `ContentInfo` carries (with those of its
+/// signature timestamps, as [`certificates_in`] finds them): for a document timestamp's token,
+/// when the TSA's chain stops vouching for it, and a PAdES B-LTA file needs a new one before.
+/// `None` when it carries no certificate.
+pub fn earliest_expiry(
+    content_info: &[u8],
+) -> Result<Option<chrono::DateTime<chrono::Utc>>, SealError> {
+    let mut earliest = None;
+    for der in certificates_in(content_info)? {
+        let cert = x509_cert::Certificate::from_der(&der)
+            .map_err(|e| SealError::Certificate(format!("an embedded certificate: {e}")))?;
+        let at = cert.tbs_certificate.validity.not_after.to_date_time();
+        let at =
+            chrono::DateTime::<chrono::Utc>::from_timestamp(at.unix_duration().as_secs() as i64, 0);
+        earliest = match (earliest, at) {
+            (Some(e), Some(a)) => Some(std::cmp::min(e, a)),
+            (e, a) => e.or(a),
+        };
+    }
+    Ok(earliest)
+}
+
 fn collect_certificates(der: &[u8], out: &mut Vec<Vec<u8>>, depth: u8) -> Result<(), SealError> {
     let bad = |m: &str| SealError::Certificate(format!("not a CMS SignedData: {m}"));
     let info = ContentInfo::from_der(der).map_err(|_| bad("no ContentInfo"))?;

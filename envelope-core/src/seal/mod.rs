@@ -33,7 +33,7 @@ use async_trait::async_trait;
 
 use crate::error::BoxError;
 
-pub use cms::certificates_in;
+pub use cms::{certificates_in, earliest_expiry};
 #[cfg(feature = "https")]
 pub use http_tsa::HttpTimestampAuthority;
 pub use identity::{CertificateInfo, DevelopmentIdentity, SigningIdentity};

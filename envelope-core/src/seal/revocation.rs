@@ -43,7 +43,7 @@ pub use http::HttpRevocationSource;
 
 /// Most answers kept in a fetcher's cache.
 const CACHE_ENTRIES: usize = 256;
-/// Most certificates a chain may grow to when issuers are fetched through caIssuers.
+/// Most issuers fetched through caIssuers for one collection.
 const MAX_CHAIN: usize = 8;
 
 /// The certificates and revocation answers of one or more chains, as DER: what a DSS holds.
@@ -227,35 +227,44 @@ impl RevocationFetcher {
         self
     }
 
-    /// The material for `chain` (DER certificates, leaf first, each issued by the next, ending
-    /// at the root or before it). A chain that ends before a self-signed root is completed from
-    /// the last certificate's caIssuers URL where it names one. Every certificate that is not
-    /// self-signed gets an OCSP response, or a CRL when its AIA names no responder or the
-    /// responder fails; when neither can be had, the error of the last attempt is returned.
-    pub async fn collect(&self, chain: &[Vec<u8>]) -> Result<RevocationMaterial, RevocationError> {
-        let mut certs = chain
+    /// The material for the certificates `certs` (DER): one chain leaf first, or several chains
+    /// in any order (a seal's and its timestamp authority's, as [`crate::seal::certificates_in`]
+    /// gives them). A certificate whose issuer is not among them and that is not self-signed gets
+    /// it from its caIssuers URL where it names one (at most 8 fetched in all). Every
+    /// certificate that is not self-signed gets an OCSP response, or a CRL when its AIA names no
+    /// responder or the responder fails; when neither can be had, the error of the last attempt
+    /// is returned. `material.certs` holds `certs` in their order, then those fetched.
+    pub async fn collect(&self, certs: &[Vec<u8>]) -> Result<RevocationMaterial, RevocationError> {
+        let mut certs = certs
             .iter()
             .map(|der| check::Cert::parse(der))
             .collect::<Result<Vec<_>, _>>()?;
         if certs.is_empty() {
             return Err(RevocationError::invalid("(chain)", "the chain is empty"));
         }
-        while !certs[certs.len() - 1].self_signed() && certs.len() < MAX_CHAIN {
-            let last = &certs[certs.len() - 1];
-            let Some(url) = last.ca_issuers().into_iter().next() else {
-                break;
+        let mut fetched = 0;
+        let mut i = 0;
+        while i < certs.len() {
+            let cert = &certs[i];
+            i += 1;
+            if cert.self_signed() || issuer_of(&certs, cert).is_some() || fetched >= MAX_CHAIN {
+                continue;
+            }
+            let Some(url) = cert.ca_issuers().into_iter().next() else {
+                continue;
             };
             let der = self
                 .source
                 .fetch(&url, None, RevocationKind::Certificate)
                 .await?;
             let issuer = check::Cert::parse_any(&url, &der)?;
-            if !last.issued_by(&issuer) {
+            if !cert.issued_by(&issuer) {
                 return Err(RevocationError::invalid(
                     &url,
                     "the certificate fetched is not the issuer",
                 ));
             }
+            fetched += 1;
             certs.push(issuer);
         }
 
@@ -263,11 +272,11 @@ impl RevocationFetcher {
         for cert in &certs {
             push_new(&mut material.certs, cert.der().to_vec());
         }
-        for (i, cert) in certs.iter().enumerate() {
+        for cert in &certs {
             if cert.self_signed() {
                 continue;
             }
-            let Some(issuer) = certs.get(i + 1) else {
+            let Some(issuer) = issuer_of(&certs, cert) else {
                 return Err(RevocationError::invalid(
                     &cert.subject(),
                     "the chain ends without the issuer, and no caIssuers URL gives it",
@@ -389,6 +398,13 @@ impl RevocationFetcher {
         }
         cache.insert((url.to_string(), request), Cached { answer, until });
     }
+}
+
+/// The certificate of `certs` that issued `cert` (by name), other than `cert` itself.
+fn issuer_of<'a>(certs: &'a [check::Cert], cert: &check::Cert) -> Option<&'a check::Cert> {
+    certs
+        .iter()
+        .find(|c| c.der() != cert.der() && cert.issued_by(c))
 }
 
 /// One error for a certificate whose every source failed: `Unavailable` when any of them was

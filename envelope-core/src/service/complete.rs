@@ -4,6 +4,7 @@
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
+use super::seals::{self, Growing, Seals};
 use super::signing::values;
 use super::{AuthContext, SignInput, SigningService};
 use crate::clock::Timestamp;
@@ -16,9 +17,12 @@ use crate::model::{
 };
 use crate::pdf;
 use crate::rules;
-use crate::seal::{SealError, Sealer};
 
 const MAX_ATTEMPTS: usize = 4;
+
+/// Room kept after a sealed file for its DSS and document timestamp (they are smaller than this
+/// unless the chains are long).
+const LONG_TERM_ROOM: usize = 64 * 1024;
 
 /// The user agent the test helper records for the signers it signs for (it uses no link).
 const TEST_HELPER_AGENT: &str = "envelope test helper";
@@ -101,7 +105,12 @@ impl SigningService {
             capacity: s.capacity(),
         });
         let count = rec.document_count();
-        let mut seals = sealer.as_deref().map(|s| Seals::new(s, rec));
+        let revocation = self.inner.revocation.as_deref();
+        let mut seals = sealer.as_deref().map(|s| {
+            let target = seals::target_level(self.inner.settings.seal.level, s, revocation);
+            Seals::new(s, revocation, target, &rec.id)
+        });
+        let mut archive_expires_at: Option<Timestamp> = None;
         let mut levels = Vec::with_capacity(count as usize);
         let mut signed_files = Vec::with_capacity(count as usize);
         for n in 1..=count {
@@ -151,9 +160,30 @@ impl SigningService {
                         })
                         .await?
                         .map_err(stamp_error)?;
-                    let (sealed, level) = seals.seal(prepared, &format!("document {n}")).await?;
-                    levels.push(level);
-                    (sealed.update, sealed.sha256)
+                    let what = format!("document {n}");
+                    let (sealed, level) = seals.seal(prepared, &what).await?;
+                    if seals.extends(level) {
+                        // B-LT and B-LTA read the sealed file whole: joined here, once.
+                        let mut bytes = Vec::with_capacity(
+                            original_kept.len() + sealed.update.len() + LONG_TERM_ROOM,
+                        );
+                        bytes.extend_from_slice(&original_kept);
+                        bytes.extend_from_slice(&sealed.update);
+                        let file = Growing {
+                            bytes,
+                            hashed: sealed.hash_state(),
+                            level,
+                            archive_expires_at: None,
+                        };
+                        let grown = seals.extend(self, file, &what).await?;
+                        levels.push(grown.level);
+                        archive_expires_at = earliest(archive_expires_at, grown.archive_expires_at);
+                        let sha256 = grown.sha256();
+                        (grown.bytes[original_kept.len()..].to_vec(), sha256)
+                    } else {
+                        levels.push(level);
+                        (sealed.update, sealed.sha256)
+                    }
                 }
                 _ => self
                     .completion_blocking("stamp", move || {
@@ -205,16 +235,38 @@ impl SigningService {
                     .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
                 // The audit trail is no delta of a stored file: it is kept whole.
                 let (sealed, level) = seals.seal(prepared, "audit trail").await?;
-                audit_level = Some(level);
-                sealed
+                let hashed = sealed.hash_state();
+                let bytes = sealed
                     .into_whole(&audit)
-                    .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?
+                    .map_err(|e| Error::Internal(format!("sealing the audit trail failed: {e}")))?;
+                let file = Growing {
+                    bytes,
+                    hashed,
+                    level,
+                    archive_expires_at: None,
+                };
+                let grown = if seals.extends(level) {
+                    seals.extend(self, file, "audit trail").await?
+                } else {
+                    file
+                };
+                audit_level = Some(grown.level);
+                archive_expires_at = earliest(archive_expires_at, grown.archive_expires_at);
+                grown.bytes
             }
             _ => audit,
         };
         rec.seal = match (&seals, audit_level) {
             (Some(seals), Some(audit_trail)) => {
-                Some(SealRecord::new(seals.target_level(), levels, audit_trail))
+                let mut record = SealRecord::new(seals.target_level(), levels, audit_trail);
+                // Every file at B-LTA has a document timestamp whose expiry renewal watches.
+                if record.level() == SealLevel::BLta {
+                    record.archive_expires_at = archive_expires_at;
+                }
+                if record.below_target() {
+                    record.upgrade_due_at = self.seal_upgrade_due(0, now);
+                }
+                Some(record)
             }
             _ => None,
         };
@@ -236,6 +288,14 @@ impl SigningService {
     }
 }
 
+/// The earlier of two times, either of which may be unknown.
+pub(crate) fn earliest(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// A file name without its `.pdf`: the start of the names of its signed copy and audit trail.
 fn stem(file_name: &str) -> &str {
     file_name.trim_end_matches(".pdf").trim_end_matches(".PDF")
@@ -247,93 +307,6 @@ fn stamp_error(e: pdf::PdfError) -> Error {
             Error::invalid(format!("values.{key}"), reason)
         }
         other => Error::Internal(format!("stamping failed: {other}")),
-    }
-}
-
-/// The seals of one completion, and the level each reached.
-///
-/// A timestamp that cannot be had never holds an envelope (extensions E10): when the sealer's
-/// `sign` fails for its timestamp (`SealError::Unavailable` or `SealError::Timestamp`), the
-/// file is sealed with `sign_without_timestamp` (PAdES B-B), a warning says why, and the level
-/// is recorded. After one such failure the envelope's later files are sealed without asking the
-/// authority again: a TSA that is down (or slow to time out) costs the signer one wait, not one
-/// per document. Only a sealer that cannot sign at all fails the completion, as unavailable
-/// (the signer may retry).
-struct Seals<'a> {
-    sealer: &'a dyn Sealer,
-    envelope: EnvelopeId,
-    /// Set by the first timestamp that could not be had.
-    timestamp_failed: bool,
-}
-
-impl<'a> Seals<'a> {
-    fn new(sealer: &'a dyn Sealer, rec: &EnvelopeRecord) -> Self {
-        Seals {
-            sealer,
-            envelope: rec.id.clone(),
-            timestamp_failed: false,
-        }
-    }
-
-    /// What the sealer is set up to reach.
-    fn target_level(&self) -> SealLevel {
-        if self.sealer.timestamps() {
-            SealLevel::BT
-        } else {
-            SealLevel::BB
-        }
-    }
-
-    /// Signs a prepared file's digest and writes the CMS into its update; `what` names the file
-    /// in the warning.
-    async fn seal(
-        &mut self,
-        (prepared, digest): (pdf::PreparedSeal, [u8; 32]),
-        what: &str,
-    ) -> Result<(pdf::SealedUpdate, SealLevel)> {
-        let started = std::time::Instant::now();
-        let signed = self.sign(digest, what).await;
-        metrics::histogram!("envelope_seal_seconds").record(started.elapsed().as_secs_f64());
-        let (cms, level) = signed.map_err(|e| match e {
-            SealError::Unavailable { source } => Error::Unavailable { source },
-            other => Error::Internal(format!("sealing failed: {other}")),
-        })?;
-        let sealed = prepared
-            .fill(&cms)
-            .map_err(|e| Error::Internal(format!("sealing failed: {e}")))?;
-        Ok((sealed, level))
-    }
-
-    async fn sign(
-        &mut self,
-        digest: [u8; 32],
-        what: &str,
-    ) -> std::result::Result<(Vec<u8>, SealLevel), SealError> {
-        if !self.sealer.timestamps() {
-            return Ok((self.sealer.sign(digest).await?, SealLevel::BB));
-        }
-        if !self.timestamp_failed {
-            match self.sealer.sign(digest).await {
-                Ok(cms) => return Ok((cms, SealLevel::BT)),
-                Err(e @ (SealError::Unavailable { .. } | SealError::Timestamp(_))) => {
-                    tracing::warn!(
-                        envelope = %self.envelope,
-                        file = what,
-                        error = %e,
-                        "no signature timestamp: this envelope's files are sealed without one \
-                         (PAdES B-B instead of B-T), and the envelope completes"
-                    );
-                    self.timestamp_failed = true;
-                    metrics::counter!("envelope_seal_below_target_total", "missing" => "timestamp")
-                        .increment(1);
-                }
-                Err(e) => return Err(e),
-            }
-        }
-        Ok((
-            self.sealer.sign_without_timestamp(digest).await?,
-            SealLevel::BB,
-        ))
     }
 }
 
@@ -728,116 +701,10 @@ fn audit_trail(
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-
-    use async_trait::async_trait;
-
     use super::*;
-    use crate::seal::CertificateInfo;
-
-    /// A sealer whose `sign` answers `fail` (a timestamp that cannot be had) or succeeds, and
-    /// counts its calls.
-    struct Counting {
-        info: CertificateInfo,
-        timestamps: bool,
-        fail: fn() -> SealError,
-        signed: AtomicUsize,
-        signed_without: AtomicUsize,
-    }
-
-    impl Counting {
-        fn new(timestamps: bool, fail: fn() -> SealError) -> Self {
-            Counting {
-                info: CertificateInfo {
-                    sha256_fingerprint: "00".repeat(32),
-                    subject: "CN=Counting".into(),
-                    development: true,
-                },
-                timestamps,
-                fail,
-                signed: AtomicUsize::new(0),
-                signed_without: AtomicUsize::new(0),
-            }
-        }
-    }
-
-    #[async_trait]
-    impl Sealer for Counting {
-        fn certificate(&self) -> &CertificateInfo {
-            &self.info
-        }
-        fn capacity(&self) -> usize {
-            16 * 1024
-        }
-        fn timestamps(&self) -> bool {
-            self.timestamps
-        }
-        async fn sign(&self, _: [u8; 32]) -> std::result::Result<Vec<u8>, SealError> {
-            self.signed.fetch_add(1, Ordering::Relaxed);
-            Err((self.fail)())
-        }
-        async fn sign_without_timestamp(
-            &self,
-            _: [u8; 32],
-        ) -> std::result::Result<Vec<u8>, SealError> {
-            self.signed_without.fetch_add(1, Ordering::Relaxed);
-            Ok(b"cms".to_vec())
-        }
-    }
 
     fn record() -> EnvelopeRecord {
         crate::rules::tests::env(EnvelopeStatus::Completed, false, 1)
-    }
-
-    #[tokio::test]
-    async fn a_timestamp_that_cannot_be_had_is_asked_for_once_per_envelope() {
-        type Failure = fn() -> SealError;
-        let cases: [(&str, Failure); 2] = [
-            ("unavailable", || SealError::Unavailable {
-                source: "connection refused".into(),
-            }),
-            ("refused", || SealError::Timestamp("status 2".into())),
-        ];
-        for (name, fail) in cases {
-            let sealer = Counting::new(true, fail);
-            let rec = record();
-            let mut seals = Seals::new(&sealer, &rec);
-            assert_eq!(seals.target_level(), SealLevel::BT);
-            for n in 0..3 {
-                let (cms, level) = seals.sign([0; 32], "document").await.unwrap();
-                assert_eq!(
-                    (cms.as_slice(), level),
-                    (&b"cms"[..], SealLevel::BB),
-                    "{name} {n}"
-                );
-            }
-            assert_eq!(sealer.signed.load(Ordering::Relaxed), 1, "{name}");
-            assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 3, "{name}");
-        }
-    }
-
-    #[tokio::test]
-    async fn other_failures_fail_the_seal() {
-        // A key that cannot sign is no timestamp problem: no weaker seal hides it.
-        let sealer = Counting::new(true, || SealError::Key("gone".into()));
-        let rec = record();
-        let mut seals = Seals::new(&sealer, &rec);
-        assert!(matches!(
-            seals.sign([0; 32], "document").await,
-            Err(SealError::Key(_))
-        ));
-        assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 0);
-        // A sealer without timestamps is B-B, and its own failure is the seal's.
-        let sealer = Counting::new(false, || SealError::Unavailable {
-            source: "remote signer down".into(),
-        });
-        let mut seals = Seals::new(&sealer, &rec);
-        assert_eq!(seals.target_level(), SealLevel::BB);
-        assert!(matches!(
-            seals.sign([0; 32], "document").await,
-            Err(SealError::Unavailable { .. })
-        ));
-        assert_eq!(sealer.signed_without.load(Ordering::Relaxed), 0);
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod reach_trail;
 mod response_key;
 mod retention;
 mod sealing;
+mod seals;
 mod signing;
 mod templates;
 mod views;
@@ -76,7 +77,7 @@ use crate::ids;
 use crate::mail::{Mailer, MemoryMailer};
 use crate::model::{Account, ApiKey, Mode, Scope};
 use crate::render::{PageCache, PageRenderer};
-use crate::seal::Sealer;
+use crate::seal::{RevocationFetcher, Sealer};
 use crate::store::{
     BlobStore, IdempotencyBegin, MemoryBlobStore, MemoryStore, Store, StoredResponse,
 };
@@ -163,6 +164,35 @@ pub struct Settings {
     /// Bytes of page pictures kept in memory for the signing page (with a renderer,
     /// [`SigningServiceBuilder::renderer`]). Default 64 MiB.
     pub page_cache_bytes: usize,
+    /// The PAdES level seals reach, and how the sweep retries what was missing (extensions
+    /// E10).
+    pub seal: SealSettings,
+}
+
+/// What seals are to reach, and how long the upgrade sweep keeps trying (docs/SEALS.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealSettings {
+    /// The PAdES level to reach (`--pades-level`). `None` (the default): as high as the sealer
+    /// and the revocation fetcher allow: B-LTA with a timestamp authority and a
+    /// [`RevocationFetcher`](crate::seal::RevocationFetcher), B-T with the authority alone, B-B
+    /// without. A level above what they allow is capped to it (a warning says so at build).
+    pub level: Option<crate::model::SealLevel>,
+    /// The waits before each attempt of the upgrade sweep, counted from completion and then from
+    /// each failed attempt (`--seal-retry-schedule`, default `1m,5m,30m,2h,6h,24h`). When they are
+    /// used up the envelope stays at the level it reached, with an error in the log. Empty: no
+    /// upgrades.
+    pub retry_schedule: crate::webhook::RetrySchedule,
+}
+
+impl Default for SealSettings {
+    fn default() -> Self {
+        SealSettings {
+            level: None,
+            retry_schedule: "1m,5m,30m,2h,6h,24h"
+                .parse()
+                .expect("the default schedule parses"),
+        }
+    }
 }
 
 impl Default for Settings {
@@ -187,6 +217,7 @@ impl Default for Settings {
             retention: Retention::default(),
             key_cache_ttl: std::time::Duration::from_secs(1),
             page_cache_bytes: 64 * 1024 * 1024,
+            seal: SealSettings::default(),
         }
     }
 }
@@ -258,6 +289,8 @@ pub(crate) struct Inner {
     pub sealer: Option<Arc<dyn Sealer>>,
     /// Seals those of test envelopes: never the live identity (`SigningServiceBuilder::build`).
     pub test_sealer: Option<Arc<dyn Sealer>>,
+    /// Collects the certificates and revocation answers of PAdES B-LT (`seals.rs`).
+    pub revocation: Option<Arc<RevocationFetcher>>,
     pub settings: Settings,
     pub limiter: ratelimit::RateLimiter,
     pub resend_limiter: ratelimit::RateLimiter,
@@ -312,7 +345,20 @@ pub struct SigningServiceBuilder {
     test_sealer: Option<Arc<dyn Sealer>>,
     response_key: Option<ResponseKey>,
     renderer: Option<Arc<dyn PageRenderer>>,
+    revocation: Revocation,
     settings: Settings,
+}
+
+/// What the builder was told about revocation material.
+#[derive(Default)]
+enum Revocation {
+    /// Nothing: over HTTP with the `https` feature, else none.
+    #[default]
+    Default,
+    /// `without_revocation()`.
+    Off,
+    /// `revocation(..)`.
+    With(Arc<RevocationFetcher>),
 }
 
 impl std::fmt::Debug for SigningServiceBuilder {
@@ -395,11 +441,49 @@ impl SigningServiceBuilder {
         self.renderer = Some(renderer);
         self
     }
+    /// Collects the certificates and OCSP responses or CRLs that PAdES B-LT puts in each sealed
+    /// file with `fetcher`. Without this call the builder makes one that asks the URLs in the
+    /// sealing and timestamp certificates over HTTP (feature `https`, 10 s and 1 MiB per answer,
+    /// answers cached until their `nextUpdate`); without that feature, seals stop at B-T.
+    pub fn revocation(mut self, fetcher: Arc<RevocationFetcher>) -> Self {
+        self.revocation = Revocation::With(fetcher);
+        self
+    }
+    /// Fetches no revocation material: seals stop at B-T (with a timestamp authority).
+    pub fn without_revocation(mut self) -> Self {
+        self.revocation = Revocation::Off;
+        self
+    }
     /// Builds the service.
     pub fn build(self) -> SigningService {
         let settings = self.settings;
         let clock = self.clock.unwrap_or_else(|| Arc::new(SystemClock));
         let (sealer, test_sealer) = sealing::choose(self.sealing, self.test_sealer, clock.now());
+        let revocation = match self.revocation {
+            Revocation::With(f) => Some(f),
+            Revocation::Off => None,
+            #[cfg(feature = "https")]
+            Revocation::Default => Some(Arc::new(
+                RevocationFetcher::new(Arc::new(crate::seal::HttpRevocationSource::new()))
+                    .with_clock(clock.clone()),
+            )),
+            #[cfg(not(feature = "https"))]
+            Revocation::Default => None,
+        };
+        for (mode, s) in [("live", &sealer), ("test", &test_sealer)] {
+            let (Some(s), Some(wanted)) = (s, settings.seal.level) else {
+                continue;
+            };
+            let reached = seals::target_level(Some(wanted), s.as_ref(), revocation.as_deref());
+            if reached < wanted {
+                tracing::warn!(
+                    mode,
+                    wanted = wanted.as_str(),
+                    reached = reached.as_str(),
+                    "the PAdES level asked for needs a timestamp authority (B-T and up) and a                      revocation fetcher (B-LT and up): seals stop at the level reached"
+                );
+            }
+        }
         SigningService {
             inner: Arc::new(Inner {
                 store: self.store.unwrap_or_else(|| Arc::new(MemoryStore::new())),
@@ -411,6 +495,7 @@ impl SigningServiceBuilder {
                 clock,
                 sealer,
                 test_sealer,
+                revocation,
                 response_key: self.response_key.unwrap_or_else(ResponseKey::random),
                 limiter: ratelimit::RateLimiter::new(settings.rate_limit_per_minute),
                 resend_limiter: ratelimit::RateLimiter::new(settings.resend_per_minute),

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use envelope_core::error::BoxError;
+use envelope_core::model::SealLevel;
 use envelope_core::webhook::RetrySchedule;
 
 use super::{StoreArgs, parse_duration};
@@ -71,9 +72,23 @@ pub(crate) struct ServeArgs {
     /// Password of an encrypted PKCS#8 key (environment only).
     #[arg(skip)]
     signing_key_password: Option<Secret>,
-    /// RFC 3161 timestamp authority URL: seals then carry a signature timestamp (PAdES B-T).
+    /// RFC 3161 timestamp authority URL: seals then carry a signature timestamp (PAdES B-T and
+    /// up; the default level becomes b-lta).
     #[arg(long, env = "ENVELOPE_TSA_URL")]
     tsa_url: Option<String>,
+    /// PAdES level of the signed copies and audit trails: b-b, b-t, b-lt (with the certificates
+    /// and OCSP/CRL answers in the file) or b-lta (with a document timestamp over them).
+    /// Default b-lta with --tsa-url, else b-b; b-t and up need --tsa-url.
+    #[arg(long, env = "ENVELOPE_PADES_LEVEL", value_parser = parse_pades_level)]
+    pades_level: Option<SealLevel>,
+    /// Delays between attempts to add what a seal missed (a timestamp authority or OCSP
+    /// responder that was down), counted from completion (units s, m, h, d).
+    #[arg(
+        long,
+        env = "ENVELOPE_SEAL_RETRY_SCHEDULE",
+        default_value = "1m,5m,30m,2h,6h,24h"
+    )]
+    seal_retry_schedule: RetrySchedule,
     /// Private key that seals test-mode documents, in the same forms as --signing-key; never
     /// the live key (refused). With --test-signing-cert; without both, a self-signed test-mode
     /// certificate is generated into <data-dir>/signing/test-mode. Password of an encrypted
@@ -207,6 +222,7 @@ impl ServeArgs {
             rate_limit_per_minute: self.rate_limit,
             webhook_retry_schedule: self.webhook_retry_schedule,
             email_retry_schedule: self.email_retry_schedule,
+            seal_retry_schedule: self.seal_retry_schedule,
             smtp_url: self.smtp_url,
             mail_from: self.mail_from,
             frame_ancestors: self.frame_ancestors,
@@ -219,6 +235,7 @@ impl ServeArgs {
                         .map(Secret::new)
                 }),
                 tsa_url: self.tsa_url,
+                pades_level: self.pades_level,
                 test_key: self.test_signing_key,
                 test_cert: self.test_signing_cert,
                 test_key_password: std::env::var("ENVELOPE_TEST_SIGNING_KEY_PASSWORD")
@@ -242,6 +259,10 @@ impl ServeArgs {
             blob_presigned_downloads: self.blob_presigned_downloads,
         }
     }
+}
+
+fn parse_pades_level(s: &str) -> Result<SealLevel, String> {
+    s.parse()
 }
 
 #[cfg(test)]

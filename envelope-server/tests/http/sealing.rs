@@ -195,12 +195,15 @@ pub(crate) fn run(tool: &str, args: &[&str], dir: &Path, bytes: &[u8]) -> String
     )
 }
 
-/// pdfsig and pyHanko find the seal valid, covering the whole file, with a valid signature
-/// timestamp (PAdES B-T).
+/// pdfsig and pyHanko find the seal valid, with a valid signature timestamp, followed only by
+/// the DSS and document timestamp of PAdES B-LTA (pyHanko: "extended with LTA updates"; the
+/// levels themselves are checked offline in `tests/long_term.rs`).
 pub(crate) fn check(name: &str, bytes: &[u8], trust: &[&Path], fingerprint: &str) {
     let verdict = validate(name, bytes, trust);
-    let expected =
-        format!("Seal:{fingerprint}:INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,UNTOUCHED");
+    let expected = format!(
+        "Seal:{fingerprint}:INTACT:TRUSTED,TIMESTAMP_TOKEN<INTACT:TRUSTED>,\
+         EXTENDED_WITH_LTA_UPDATES,ACCEPTABLE_MODIFICATIONS"
+    );
     assert!(
         verdict.lines().any(|l| l == expected),
         "{name}: pyHanko:\n{verdict}"
@@ -279,7 +282,10 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
         .await
         .ok(200);
     assert_eq!(read["status"], "completed");
-    assert_eq!(read["seal"], json!({"level": "b-t", "target_level": "b-t"}));
+    assert_eq!(
+        read["seal"],
+        json!({"level": "b-lta", "target_level": "b-lta"})
+    );
 
     let trust = sealed.trust_test();
     let trust: Vec<&Path> = trust.iter().map(|p| p.as_path()).collect();
@@ -298,7 +304,7 @@ async fn completed_envelopes_are_sealed_and_timestamped() {
     );
     // The level the signed copy's seal reached (extensions E10), at its target.
     assert!(
-        text.contains("Seal level of the signed document") && text.contains("PAdES B-T"),
+        text.contains("Seal level of the signed document") && text.contains("PAdES B-LTA"),
         "audit trail without the seal level:\n{text}"
     );
     assert!(!text.contains("(target:"), "{text}");
@@ -331,12 +337,15 @@ async fn complete_by_helper(s: &TestServer) -> Value {
 }
 
 #[tokio::test]
-async fn a_timestamp_with_fractional_seconds_seals_pades_b_t() {
+async fn a_timestamp_with_fractional_seconds_seals_pades_b_lta() {
     let sealed = SealedServer::start_with(Tsa::Fractional).await;
     let s = &sealed.server;
     let env = complete_by_helper(s).await;
     assert_eq!(env["status"], "completed");
-    assert_eq!(env["seal"], json!({"level": "b-t", "target_level": "b-t"}));
+    assert_eq!(
+        env["seal"],
+        json!({"level": "b-lta", "target_level": "b-lta"})
+    );
     let id = env["id"].as_str().unwrap();
     let trust = sealed.trust_test();
     let trust: Vec<&Path> = trust.iter().map(|p| p.as_path()).collect();
@@ -376,7 +385,10 @@ async fn a_timestamp_authority_that_is_down_never_holds_a_signature() {
             .all(|x| x["status"] == "completed"),
         "{read}"
     );
-    assert_eq!(read["seal"], json!({"level": "b-b", "target_level": "b-t"}));
+    assert_eq!(
+        read["seal"],
+        json!({"level": "b-b", "target_level": "b-lta"})
+    );
     for kind in ["signed", "audit_trail"] {
         let bytes = download(s, id, kind).await;
         check_without_timestamp(kind, &bytes, &trust, fingerprint);
@@ -387,14 +399,17 @@ async fn a_timestamp_authority_that_is_down_never_holds_a_signature() {
     let text = run("pdftotext", &[], dir.path(), &audit);
     let text = std::fs::read_to_string(dir.path().join("doc.txt")).unwrap_or(text);
     assert!(
-        text.contains("PAdES B-B (target: PAdES B-T)"),
+        text.contains("PAdES B-B (target: PAdES B-LTA)"),
         "audit trail without the level reached:\n{text}"
     );
 
     // The test helper too.
     let env = complete_by_helper(s).await;
     assert_eq!(env["status"], "completed");
-    assert_eq!(env["seal"], json!({"level": "b-b", "target_level": "b-t"}));
+    assert_eq!(
+        env["seal"],
+        json!({"level": "b-b", "target_level": "b-lta"})
+    );
     let signed = download(s, env["id"].as_str().unwrap(), "signed").await;
     check_without_timestamp("helper's signed copy", &signed, &trust, fingerprint);
 }
