@@ -1336,12 +1336,12 @@ mod sealed_v11 {
         let expiring =
             |ms: i64| async move { ids(store.seals_expiring(t(ms), None, 10).await.unwrap()) };
         assert_eq!(due(-124).await, Vec::<EnvelopeId>::new());
-        assert_eq!(due(-123).await, [timed.id.clone()]);
+        assert_eq!(due(-123).await, vec![timed.id.clone()]);
         assert_eq!(expiring(4_566).await, Vec::<EnvelopeId>::new());
-        assert_eq!(expiring(4_567).await, [timed.id.clone()]);
+        assert_eq!(expiring(4_567).await, vec![timed.id.clone()]);
         assert_eq!(
             store.seal_upgrades_due(t(-123), 10).await.unwrap(),
-            [timed.clone()]
+            vec![timed.clone()]
         );
         // Written again by this binary: the columns follow the record.
         let mut cleared = timed.clone();
@@ -1355,8 +1355,8 @@ mod sealed_v11 {
         let mut still = draft.clone();
         still.version += 1;
         store.update_envelope(&still, &[], None).await.unwrap();
-        assert_eq!(due(1_000_000).await, [untimed.id.clone()]);
-        assert_eq!(expiring(1_000_000).await, [timed.id.clone()]);
+        assert_eq!(due(1_000_000).await, vec![untimed.id.clone()]);
+        assert_eq!(expiring(1_000_000).await, vec![timed.id.clone()]);
     }
 }
 

@@ -824,7 +824,7 @@ pub async fn seal_sweeps(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         ours(expiring(0, at(&h), 10_000).await),
         [c.id.clone(), b.id.clone()]
     );
-    assert_eq!(ours(expiring(0, at(&c), 10_000).await), [b.id.clone()]);
+    assert_eq!(ours(expiring(0, at(&c), 10_000).await), vec![b.id.clone()]);
     assert_eq!(
         ours(expiring(0, at(&b), 10_000).await),
         Vec::<EnvelopeId>::new()
