@@ -210,6 +210,7 @@ macro_rules! all_clauses {
             list_pagination,
             list_filters,
             expired_envelopes,
+            seal_sweeps,
             due_emails,
             due_emails_fairness,
             email_budget,
@@ -1251,6 +1252,157 @@ async fn postgres_blobs_of_schema_10_stream_after_the_upgrade() {
     let result = tokio::spawn({
         let store = store.clone();
         async move { chunked::check(&store, &old).await }
+    })
+    .await;
+    store.close().await;
+    schema.drop_schema().await;
+    if let Err(e) = result {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// Schema 12 keeps each envelope's seal sweep times in columns. Envelopes written by a binary of
+/// schema 11 (a completed one sealed without them, as that binary wrote every sealed record;
+/// one whose document holds both times, with a millisecond fraction; a draft without a seal)
+/// are found after the upgrade by the times in their documents, to the millisecond.
+mod sealed_v11 {
+    use super::*;
+    use envelope_core::model::{EnvelopeRecord, EnvelopeStatus, Mode, SealLevel, SealRecord};
+    use fixtures::t;
+
+    /// (without times, with both times, without a seal).
+    pub fn records() -> [EnvelopeRecord; 3] {
+        let scope = Scope {
+            account: "acct_sealedv11".parse().unwrap(),
+            mode: Mode::Live,
+        };
+        let sealed = |due: Option<i64>, expires: Option<i64>| {
+            let mut e = fixtures::envelope(&scope);
+            e.status = EnvelopeStatus::Completed;
+            e.completed_at = Some(t(100));
+            let mut seal = SealRecord::new(SealLevel::BLta, vec![SealLevel::BT], SealLevel::BLta);
+            seal.upgrade_due_at = due.map(t);
+            seal.archive_expires_at = expires.map(t);
+            e.seal = Some(seal);
+            e
+        };
+        [
+            sealed(None, None),
+            sealed(Some(-123), Some(4_567)),
+            fixtures::envelope(&scope),
+        ]
+    }
+
+    /// Inserts the records with the columns of schema 11, on either engine's connection.
+    macro_rules! insert_v11 {
+        ($conn:expr, $records:expr) => {{
+            for r in $records.iter() {
+                sqlx::query(
+                    "INSERT INTO envelopes (id, account, mode, version, status, doc, blobs) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                )
+                .bind(r.id.as_str())
+                .bind(r.account.as_str())
+                .bind(r.mode.as_str())
+                .bind(r.version as i64)
+                .bind(r.status.as_str())
+                .bind(serde_json::to_string(r).unwrap())
+                .bind(r.original.blob.as_str())
+                .execute(&mut *$conn)
+                .await
+                .unwrap();
+            }
+        }};
+    }
+    pub(crate) use insert_v11;
+
+    fn ids(rs: Vec<EnvelopeRecord>) -> Vec<EnvelopeId> {
+        rs.into_iter().map(|r| r.id).collect()
+    }
+
+    pub async fn check(store: &SqlStore, records: &[EnvelopeRecord; 3]) {
+        let [untimed, timed, draft] = records;
+        for r in records {
+            assert_eq!(
+                store
+                    .get_envelope(&r.scope(), &r.id)
+                    .await
+                    .unwrap()
+                    .as_ref(),
+                Some(r)
+            );
+        }
+        let due = |ms: i64| async move { ids(store.seal_upgrades_due(t(ms), 10).await.unwrap()) };
+        let expiring =
+            |ms: i64| async move { ids(store.seals_expiring(t(ms), None, 10).await.unwrap()) };
+        assert_eq!(due(-124).await, Vec::<EnvelopeId>::new());
+        assert_eq!(due(-123).await, vec![timed.id.clone()]);
+        assert_eq!(expiring(4_566).await, Vec::<EnvelopeId>::new());
+        assert_eq!(expiring(4_567).await, vec![timed.id.clone()]);
+        assert_eq!(
+            store.seal_upgrades_due(t(-123), 10).await.unwrap(),
+            vec![timed.clone()]
+        );
+        // Written again by this binary: the columns follow the record.
+        let mut cleared = timed.clone();
+        cleared.version += 1;
+        cleared.seal.as_mut().unwrap().upgrade_due_at = None;
+        store.update_envelope(&cleared, &[], None).await.unwrap();
+        let mut set = untimed.clone();
+        set.version += 1;
+        set.seal.as_mut().unwrap().upgrade_due_at = Some(t(-1));
+        store.update_envelope(&set, &[], None).await.unwrap();
+        let mut still = draft.clone();
+        still.version += 1;
+        store.update_envelope(&still, &[], None).await.unwrap();
+        assert_eq!(due(1_000_000).await, vec![untimed.id.clone()]);
+        assert_eq!(expiring(1_000_000).await, vec![timed.id.clone()]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_envelopes_of_schema_11_are_found_by_their_seal_times() {
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("envelope.db");
+    let records = sealed_v11::records();
+    {
+        let url = format!("sqlite://{}?mode=rwc", path.display());
+        let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
+        let (m, _src) = migrator_before("sqlite", "0012").await;
+        assert_eq!(m.iter().map(|m| m.version).max(), Some(11));
+        m.run(&mut conn).await.unwrap();
+        sealed_v11::insert_v11!(&mut conn, &records);
+        conn.close().await.unwrap();
+    }
+    let store = SqlStore::open_sqlite(&path).await.unwrap();
+    sealed_v11::check(&store, &records).await;
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_envelopes_of_schema_11_are_found_by_their_seal_times() {
+    let Some(url) = pg_url() else { return };
+    let schema = PgSchema::new(url);
+    let records = sealed_v11::records();
+    {
+        use sqlx::Connection;
+        let mut admin = sqlx::PgConnection::connect(&schema.url).await.unwrap();
+        let sql = format!("CREATE SCHEMA {}", schema.name);
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut admin)
+            .await
+            .unwrap();
+        let mut conn = schema.raw().await;
+        let (m, _src) = migrator_before("postgres", "0012").await;
+        assert_eq!(m.iter().map(|m| m.version).max(), Some(11));
+        m.run(&mut conn).await.unwrap();
+        sealed_v11::insert_v11!(&mut conn, &records);
+    }
+    let store = schema.connect().await;
+    let result = tokio::spawn({
+        let store = store.clone();
+        async move { sealed_v11::check(&store, &records).await }
     })
     .await;
     store.close().await;

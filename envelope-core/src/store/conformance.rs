@@ -32,8 +32,8 @@ pub use blobs::{blob_listing, blob_streams, blobs};
 pub use email::{due_emails_fairness, email_budget, email_budget_raced};
 pub use envelopes::{
     allowance, allowance_raced, due_emails, envelope_stamps, envelope_writes_events_and_outbox,
-    expired_envelopes, optimistic_concurrency, optimistic_concurrency_raced, templates,
-    webhook_endpoints,
+    expired_envelopes, optimistic_concurrency, optimistic_concurrency_raced, seal_sweeps,
+    templates, webhook_endpoints,
 };
 pub use health::{key_check, readiness};
 pub use idempotency::{idempotency, idempotency_origin, idempotency_raced, purge_expired};
@@ -77,6 +77,7 @@ pub const CLAUSES: &[&str] = &[
     "list_pagination",
     "list_filters",
     "expired_envelopes",
+    "seal_sweeps",
     "due_emails",
     "due_emails_fairness",
     "email_budget",
@@ -122,6 +123,7 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     webhook_outbox_fairness(store.clone(), blobs.clone()).await;
     webhook_delivery_pages(store.clone(), blobs.clone()).await;
     expired_envelopes(store.clone(), blobs.clone()).await;
+    seal_sweeps(store.clone(), blobs.clone()).await;
     due_emails(store.clone(), blobs.clone()).await;
     due_emails_fairness(store.clone(), blobs.clone()).await;
     email_budget(store.clone(), blobs.clone()).await;

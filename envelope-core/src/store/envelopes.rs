@@ -37,11 +37,19 @@ use crate::model::EnvelopeStatus;
 ///   would, reduced to [`EnvelopeStamp`]: every write that changes a record gives it a higher
 ///   version, so a copy made from the record of one version stays right while the stamp shows
 ///   that version.
+/// - **Seal sweeps**: [`EnvelopeStore::seal_upgrades_due`] and [`EnvelopeStore::seals_expiring`]
+///   find envelopes of every scope by [`SealRecord::upgrade_due_at`] and
+///   [`SealRecord::archive_expires_at`] of their record's `seal`, as the last write left them (a
+///   write that clears the time takes the envelope out of the answer, one that sets it puts it
+///   in), ordered by (time, ID) with IDs compared as bytes, without reading every record.
 ///
 /// Conformance clauses: `envelope_writes_events_and_outbox`, `optimistic_concurrency`,
 /// `optimistic_concurrency_raced`, `allowance`, `allowance_raced`, `expired_envelopes`,
 /// `list_pagination`, `list_filters`, `storage_accounting`, `storage_quota_raced`,
-/// `erase_envelope`, `envelope_stamps`.
+/// `erase_envelope`, `envelope_stamps`, `seal_sweeps`.
+///
+/// [`SealRecord::upgrade_due_at`]: crate::model::SealRecord::upgrade_due_at
+/// [`SealRecord::archive_expires_at`]: crate::model::SealRecord::archive_expires_at
 #[async_trait]
 pub trait EnvelopeStore: Send + Sync + 'static {
     /// Inserts a new envelope (version 1) with its events, one pending delivery per subscribed
@@ -108,6 +116,24 @@ pub trait EnvelopeStore: Send + Sync + 'static {
     async fn expired_envelopes(
         &self,
         now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>>;
+    /// Envelopes of any scope whose `seal.upgrade_due_at` is at or before `now`, earliest first
+    /// (ties by ID), at most `limit`: the work of the seal upgrade sweep.
+    async fn seal_upgrades_due(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>>;
+    /// Envelopes of any scope whose `seal.archive_expires_at` is at or before `before`, ordered
+    /// by (`archive_expires_at`, ID), strictly after the cursor `after` when given, at most
+    /// `limit`: the archive timestamps to renew, a page at a time. The cursor is the last
+    /// answered envelope's time and ID, so a walk reads each envelope once, unless a renewal
+    /// meanwhile moved it to a later time still at or before `before`.
+    async fn seals_expiring(
+        &self,
+        before: Timestamp,
+        after: Option<(Timestamp, EnvelopeId)>,
         limit: usize,
     ) -> StoreResult<Vec<EnvelopeRecord>>;
 }

@@ -1,5 +1,5 @@
 //! Clauses: templates, envelope transitions with events and outbox rows, optimistic
-//! concurrency, allowance, expiry, webhook endpoints.
+//! concurrency, allowance, expiry, seal sweeps, webhook endpoints.
 
 use super::*;
 
@@ -672,4 +672,261 @@ pub async fn due_emails(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     e2.emails[0].next_attempt_at = Some(t(60));
     store.update_envelope(&e2, &[], None).await.unwrap();
     assert_eq!(due(50).await, [b.id.clone(), a.id.clone()]);
+}
+
+/// `seal_sweeps`: envelopes of any scope by `seal.upgrade_due_at` (at or before now, by time
+/// then ID) and by `seal.archive_expires_at` (at or before a time, by time then ID, after a
+/// cursor), at most `limit`; IDs compare as bytes; a write that clears a time takes the envelope
+/// out of the answer and one that sets it puts it in; a record without `seal` never appears.
+pub async fn seal_sweeps(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
+    use crate::clock::Timestamp;
+    use crate::model::{SealLevel, SealRecord};
+    let s = new_scope(&*store, 0).await;
+    let live = Scope {
+        account: s.account.clone(),
+        mode: Mode::Live,
+    };
+    let make = |scope: &Scope, due: Option<i64>, expires: Option<i64>| {
+        let mut e = envelope(scope);
+        e.status = EnvelopeStatus::Completed;
+        e.completed_at = Some(t(100));
+        let mut seal = SealRecord::new(SealLevel::BLta, vec![SealLevel::BT], SealLevel::BLta);
+        seal.upgrade_due_at = due.map(t);
+        seal.archive_expires_at = expires.map(t);
+        e.seal = Some(seal);
+        e
+    };
+    // Three envelopes with the same times whose IDs differ in their last character only, where
+    // byte order ('0' < 'B' < 'a') and a linguistic collation ('0' < 'a' < 'B') disagree.
+    let stem = crate::ids::new_id(EnvelopeId::PREFIX);
+    let tied = |scope: &Scope, last: char| {
+        let mut e = make(scope, Some(-10), Some(-5));
+        e.id = stem_id(&stem, last);
+        e
+    };
+    let a = make(&s, Some(-30), Some(1_000));
+    let b = tied(&live, 'a');
+    let c = tied(&s, 'B');
+    let h = tied(&live, '0');
+    let d = make(&s, Some(0), None);
+    let e = make(&live, Some(5), Some(5_000));
+    let f = make(&s, None, None);
+    let i = make(&s, None, Some(-50));
+    let mut g = envelope(&s);
+    g.status = EnvelopeStatus::Completed;
+    g.expires_at = Some(t(-1_000));
+    let all = [&a, &b, &c, &h, &d, &e, &f, &i, &g];
+    for r in all {
+        store.create_envelope(r, &[], None).await.unwrap();
+    }
+    let mine: BTreeSet<EnvelopeId> = all.iter().map(|r| r.id.clone()).collect();
+    let due_key =
+        |r: &EnvelopeRecord| (r.seal.as_ref().and_then(|s| s.upgrade_due_at), r.id.clone());
+    let exp_key = |r: &EnvelopeRecord| {
+        (
+            r.seal.as_ref().and_then(|s| s.archive_expires_at),
+            r.id.clone(),
+        )
+    };
+    // Every answer holds only envelopes whose time is set and in range, in strict (time, ID)
+    // order, whoever else writes to the store; the checks below look at this clause's own.
+    let due = |now: i64, limit: usize| {
+        let store = store.clone();
+        async move {
+            let rs = store.seal_upgrades_due(t(now), limit).await.unwrap();
+            assert!(rs.len() <= limit, "at most limit");
+            let keys: Vec<_> = rs.iter().map(due_key).collect();
+            for k in &keys {
+                assert!(k.0.is_some_and(|at| at <= t(now)), "{k:?} is not due");
+            }
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "by time, then ID");
+            rs
+        }
+    };
+    let expiring = |before: i64, after: Option<(Timestamp, EnvelopeId)>, limit: usize| {
+        let store = store.clone();
+        async move {
+            let rs = store
+                .seals_expiring(t(before), after.clone(), limit)
+                .await
+                .unwrap();
+            assert!(rs.len() <= limit, "at most limit");
+            let keys: Vec<_> = rs.iter().map(exp_key).collect();
+            for k in &keys {
+                assert!(
+                    k.0.is_some_and(|at| at <= t(before)),
+                    "{k:?} is not expiring"
+                );
+                if let Some((at, id)) = &after {
+                    assert!(
+                        (k.0.unwrap(), &k.1) > (*at, id),
+                        "{k:?} is not after the cursor"
+                    );
+                }
+            }
+            assert!(keys.windows(2).all(|w| w[0] < w[1]), "by time, then ID");
+            rs
+        }
+    };
+    let ours = |rs: Vec<EnvelopeRecord>| -> Vec<EnvelopeId> {
+        rs.into_iter()
+            .map(|r| r.id)
+            .filter(|id| mine.contains(id))
+            .collect()
+    };
+
+    // Due now: a, then the three tied ones in byte order of their IDs, then d (due exactly now);
+    // e is due later; f and i have no due time, g no seal.
+    let by_due = sorted(vec![&a, &b, &c, &h, &d], due_key);
+    assert_eq!(by_due[1..4], [h.id.clone(), c.id.clone(), b.id.clone()]);
+    assert_eq!(ours(due(0, 10_000).await), by_due);
+    assert_eq!(
+        ours(due(5, 10_000).await),
+        sorted(vec![&a, &b, &c, &h, &d, &e], due_key)
+    );
+    assert_eq!(ours(due(-31, 10_000).await), Vec::<EnvelopeId>::new());
+    // A limit takes the earliest: none of ours left out is earlier than the last one taken.
+    let first = due(0, 2).await;
+    assert_eq!(first.len(), 2);
+    let last_taken = due_key(first.last().unwrap());
+    for r in [&a, &b, &c, &h, &d] {
+        if !first.iter().any(|x| x.id == r.id) {
+            assert!(
+                due_key(r) > last_taken,
+                "{} was due before the limit's last",
+                r.id
+            );
+        }
+    }
+    assert!(due(0, 0).await.is_empty());
+    assert_eq!(
+        store
+            .seal_upgrades_due(t(0), 10_000)
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|r| r.id == a.id),
+        Some(a.clone()),
+        "the whole record"
+    );
+
+    // Expiring by t(0): i, then the three tied ones; a and e later, d and f none, g no seal.
+    let by_exp = sorted(vec![&i, &b, &c, &h], exp_key);
+    assert_eq!(by_exp, [&i.id, &h.id, &c.id, &b.id].map(|id| id.clone()));
+    assert_eq!(ours(expiring(0, None, 10_000).await), by_exp);
+    assert_eq!(
+        ours(expiring(5_000, None, 10_000).await),
+        sorted(vec![&i, &b, &c, &h, &a, &e], exp_key)
+    );
+    // The cursor: strictly after (time, ID), also between IDs of one time.
+    let at = |r: &EnvelopeRecord| Some((t(-5), r.id.clone()));
+    assert_eq!(
+        ours(expiring(0, at(&h), 10_000).await),
+        [c.id.clone(), b.id.clone()]
+    );
+    assert_eq!(ours(expiring(0, at(&c), 10_000).await), vec![b.id.clone()]);
+    assert_eq!(
+        ours(expiring(0, at(&b), 10_000).await),
+        Vec::<EnvelopeId>::new()
+    );
+    assert_eq!(
+        ours(expiring(1_000, Some((t(-50), i.id.clone())), 10_000).await),
+        sorted(vec![&b, &c, &h, &a], exp_key)
+    );
+    assert_eq!(
+        ours(expiring(0, Some((t(-6), stem_id(&stem, 'z'))), 10_000).await),
+        [h.id.clone(), c.id.clone(), b.id.clone()],
+        "a time before the tied ones: every ID of theirs is after it"
+    );
+    // Walking pages of two by the cursor reads each once, in order.
+    let mut walked = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = expiring(1_000, cursor.clone(), 2).await;
+        let Some(last) = page.last() else { break };
+        cursor = Some((
+            last.seal
+                .as_ref()
+                .and_then(|s| s.archive_expires_at)
+                .unwrap(),
+            last.id.clone(),
+        ));
+        walked.extend(page.into_iter().map(|r| r.id));
+    }
+    assert_eq!(
+        walked
+            .iter()
+            .filter(|id| mine.contains(*id))
+            .cloned()
+            .collect::<Vec<_>>(),
+        sorted(vec![&i, &b, &c, &h, &a], exp_key)
+    );
+    assert!(expiring(0, None, 0).await.is_empty());
+
+    // Writes move envelopes in and out: a's due time cleared, f's set (the earliest now), d's
+    // seal gone, b's archive time cleared and f's set, e's due time set by the erasing write.
+    let mut a2 = next(&a);
+    a2.seal.as_mut().unwrap().upgrade_due_at = None;
+    let mut f2 = next(&f);
+    let seal = f2.seal.as_mut().unwrap();
+    seal.upgrade_due_at = Some(t(-40));
+    seal.archive_expires_at = Some(t(-60));
+    let mut d2 = next(&d);
+    d2.seal = None;
+    let mut b2 = next(&b);
+    b2.seal.as_mut().unwrap().archive_expires_at = None;
+    let mut g2 = next(&g);
+    g2.name = "Lease, again".into();
+    for r in [&a2, &f2, &d2, &b2, &g2] {
+        store.update_envelope(r, &[], None).await.unwrap();
+    }
+    let mut e2 = next(&e);
+    e2.seal.as_mut().unwrap().upgrade_due_at = Some(t(-20));
+    store.erase_envelope(&e2).await.unwrap();
+
+    assert_eq!(
+        ours(due(0, 10_000).await),
+        [
+            f.id.clone(),
+            e.id.clone(),
+            h.id.clone(),
+            c.id.clone(),
+            b.id.clone()
+        ]
+    );
+    assert_eq!(
+        ours(expiring(0, None, 10_000).await),
+        [f.id.clone(), i.id.clone(), h.id.clone(), c.id.clone()]
+    );
+    assert_eq!(
+        ours(expiring(5_000, None, 10_000).await),
+        [
+            f.id.clone(),
+            i.id.clone(),
+            h.id.clone(),
+            c.id.clone(),
+            a.id.clone(),
+            e.id.clone()
+        ]
+    );
+    let found = store.seal_upgrades_due(t(0), 10_000).await.unwrap();
+    assert_eq!(
+        found.iter().find(|r| r.id == f.id),
+        Some(&f2),
+        "the record as written"
+    );
+}
+
+/// The IDs of `rs` ordered by `key`.
+fn sorted<K: Ord>(
+    mut rs: Vec<&EnvelopeRecord>,
+    key: impl Fn(&EnvelopeRecord) -> K,
+) -> Vec<EnvelopeId> {
+    rs.sort_by_key(|r| key(r));
+    rs.into_iter().map(|r| r.id.clone()).collect()
+}
+
+/// The ID `stem` followed by `last`.
+fn stem_id(stem: &str, last: char) -> EnvelopeId {
+    EnvelopeId::trusted(format!("{stem}{last}"))
 }

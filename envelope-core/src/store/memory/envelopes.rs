@@ -3,6 +3,7 @@
 use async_trait::async_trait;
 
 use super::*;
+use crate::model::SealRecord;
 
 #[async_trait]
 impl EnvelopeStore for MemoryStore {
@@ -124,4 +125,52 @@ impl EnvelopeStore for MemoryStore {
             .cloned()
             .collect())
     }
+
+    async fn seal_upgrades_due(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        let g = self.lock();
+        Ok(seal_due(&g, |s| s.upgrade_due_at, now, None, limit))
+    }
+
+    async fn seals_expiring(
+        &self,
+        before: Timestamp,
+        after: Option<(Timestamp, EnvelopeId)>,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        let g = self.lock();
+        Ok(seal_due(
+            &g,
+            |s| s.archive_expires_at,
+            before,
+            after.as_ref(),
+            limit,
+        ))
+    }
+}
+
+/// The records whose seal time `at` is at or before `until` and after the cursor `after`, by
+/// (time, ID), at most `limit`: a scan of every record.
+fn seal_due(
+    g: &Inner,
+    at: impl Fn(&SealRecord) -> Option<Timestamp>,
+    until: Timestamp,
+    after: Option<&(Timestamp, EnvelopeId)>,
+    limit: usize,
+) -> Vec<EnvelopeRecord> {
+    let mut due: Vec<(Timestamp, &EnvelopeRecord)> = g
+        .envelopes
+        .by_id
+        .values()
+        .filter_map(|e| Some((e.seal.as_ref().and_then(&at)?, e)))
+        .filter(|&(t, e)| t <= until && after.is_none_or(|(t0, id0)| (t, &e.id) > (*t0, id0)))
+        .collect();
+    due.sort_by(|(t1, e1), (t2, e2)| (t1, &e1.id).cmp(&(t2, &e2.id)));
+    due.into_iter()
+        .take(limit)
+        .map(|(_, e)| e.clone())
+        .collect()
 }

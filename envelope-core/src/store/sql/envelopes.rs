@@ -20,8 +20,8 @@ use crate::store::{EnvelopeStamp, EnvelopeStore};
 
 const INSERT_ENVELOPE: &str = "INSERT INTO envelopes \
     (id, account, mode, version, status, template, expires_at, doc, \
-     updated_at, files_deleted_at, blobs, next_email_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)";
+     updated_at, files_deleted_at, blobs, next_email_at, seal_due_at, seal_expires_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
 
 /// The blobs the version being replaced holds (no row: a stale version).
 const HELD_BEFORE: &str = "SELECT blobs FROM envelopes \
@@ -30,7 +30,8 @@ const HELD_BEFORE: &str = "SELECT blobs FROM envelopes \
 /// Compare-and-set on `version` (and scope): zero rows changed is a conflict.
 const UPDATE_ENVELOPE: &str = "UPDATE envelopes \
     SET version = $4, status = $5, template = $6, expires_at = $7, doc = $8, \
-    updated_at = $10, files_deleted_at = $11, blobs = $12, next_email_at = $13 \
+    updated_at = $10, files_deleted_at = $11, blobs = $12, next_email_at = $13, \
+    seal_due_at = $14, seal_expires_at = $15 \
     WHERE id = $1 AND account = $2 AND mode = $3 AND version = $9";
 
 /// The template a new envelope names still exists. On PostgreSQL the row is share-locked until
@@ -80,7 +81,64 @@ const LIST_BY_TEMPLATE: ListSql = ListSql {
            AND template = $5 ORDER BY seq DESC LIMIT $4",
 };
 
+/// The seal sweeps' queries (`$1` = until, `$2` = limit, and the cursor `$3`, `$4`), served by
+/// the partial indexes on (`seal_due_at`, `id`) and (`seal_expires_at`, `id`). IDs compare as
+/// bytes, as in Rust: SQLite's default collation, `COLLATE "C"` on PostgreSQL (the indexes'
+/// own), whatever the database's collation.
+struct SealSql {
+    sqlite: &'static str,
+    postgres: &'static str,
+}
+
+const SEAL_DUE: SealSql = SealSql {
+    sqlite: "SELECT doc FROM envelopes WHERE seal_due_at <= $1 \
+             ORDER BY seal_due_at, id LIMIT $2",
+    postgres: "SELECT doc FROM envelopes WHERE seal_due_at <= $1 \
+               ORDER BY seal_due_at, id COLLATE \"C\" LIMIT $2",
+};
+
+const SEAL_EXPIRING: SealSql = SealSql {
+    sqlite: "SELECT doc FROM envelopes WHERE seal_expires_at <= $1 \
+             ORDER BY seal_expires_at, id LIMIT $2",
+    postgres: "SELECT doc FROM envelopes WHERE seal_expires_at <= $1 \
+               ORDER BY seal_expires_at, id COLLATE \"C\" LIMIT $2",
+};
+
+const SEAL_EXPIRING_AFTER: SealSql = SealSql {
+    sqlite: "SELECT doc FROM envelopes WHERE seal_expires_at <= $1 \
+             AND (seal_expires_at, id) > ($3, $4) \
+             ORDER BY seal_expires_at, id LIMIT $2",
+    postgres: "SELECT doc FROM envelopes WHERE seal_expires_at <= $1 \
+               AND (seal_expires_at, id COLLATE \"C\") > ($3, $4) \
+               ORDER BY seal_expires_at, id COLLATE \"C\" LIMIT $2",
+};
+
 impl SqlStore {
+    /// Envelopes of any scope that `sql` finds with `$1` = `until`, `$2` = `limit` and, when
+    /// given, the cursor's time and ID as `$3` and `$4`.
+    async fn seal_sweep(
+        &self,
+        sql: &SealSql,
+        until: Timestamp,
+        after: Option<(Timestamp, EnvelopeId)>,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        let sql = match self.engine() {
+            Engine::Sqlite => sql.sqlite,
+            Engine::Postgres => sql.postgres,
+        };
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let after = after.map(|(t, id)| (millis(t), id));
+        let docs: Vec<String> = with_pool!(&self.pool, |p| {
+            let mut q = sqlx::query_scalar(sql).bind(millis(until)).bind(limit);
+            if let Some((t, id)) = &after {
+                q = q.bind(*t).bind(id.as_str());
+            }
+            q.fetch_all(p).await.map_err(db_err)?
+        });
+        docs.iter().map(|d| decode("envelope", d)).collect()
+    }
+
     /// Inserts (`create`) or updates the envelope, debits, appends the events and fans each event
     /// out to the outbox, in one transaction. With `erase_events` (live retention,
     /// [`EnvelopeStore::erase_envelope`](crate::store::EnvelopeStore::erase_envelope)) the envelope's stored
@@ -110,6 +168,12 @@ impl SqlStore {
         let next_email_at = env.next_email_at().map(millis);
         let updated_at = millis(env.last_change());
         let files_deleted_at = env.files_deleted_at.map(millis);
+        let seal_due_at = env.seal.as_ref().and_then(|s| s.upgrade_due_at).map(millis);
+        let seal_expires_at = env
+            .seal
+            .as_ref()
+            .and_then(|s| s.archive_expires_at)
+            .map(millis);
         let holds = env.held_files();
         let blobs = held::column(&holds);
         let template_exists = match self.engine() {
@@ -144,6 +208,8 @@ impl SqlStore {
                     .bind(files_deleted_at)
                     .bind(&blobs)
                     .bind(next_email_at)
+                    .bind(seal_due_at)
+                    .bind(seal_expires_at)
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -174,6 +240,8 @@ impl SqlStore {
                     .bind(files_deleted_at)
                     .bind(&blobs)
                     .bind(next_email_at)
+                    .bind(seal_due_at)
+                    .bind(seal_expires_at)
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?
@@ -390,6 +458,27 @@ impl EnvelopeStore for SqlStore {
             limit,
         )
         .await
+    }
+
+    async fn seal_upgrades_due(
+        &self,
+        now: Timestamp,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        self.seal_sweep(&SEAL_DUE, now, None, limit).await
+    }
+
+    async fn seals_expiring(
+        &self,
+        before: Timestamp,
+        after: Option<(Timestamp, EnvelopeId)>,
+        limit: usize,
+    ) -> StoreResult<Vec<EnvelopeRecord>> {
+        let sql = match after {
+            None => &SEAL_EXPIRING,
+            Some(_) => &SEAL_EXPIRING_AFTER,
+        };
+        self.seal_sweep(sql, before, after, limit).await
     }
 }
 
