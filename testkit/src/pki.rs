@@ -61,6 +61,17 @@ impl Pki {
 
     /// Starts a PKI of its own (a test that stops it, for instance).
     pub fn start() -> Pki {
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        Pki::start_at(port)
+    }
+
+    /// Starts a PKI of its own on `port`: a test that names its URLs (`--tsa-url`) before the
+    /// services run, and starts and stops them under a running server.
+    pub fn start_at(port: u16) -> Pki {
         let found = Command::new("certomancer")
             .arg("--version")
             .stdout(Stdio::null())
@@ -72,11 +83,6 @@ impl Pki {
             "certomancer is not installed: run scripts/install-test-deps.sh \
              (pip install 'certomancer[web-api]')"
         );
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
         let child = Command::new("certomancer")
             .arg("--config")
             .arg(config_path())

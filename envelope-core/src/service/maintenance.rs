@@ -6,6 +6,7 @@
 //! |---|---|
 //! | void envelopes past their expiry (reads settle expiry too; this makes `envelope.voided` timely for envelopes nobody reads), then purge idempotency records and links that can no longer be used | every [`Maintenance::expiry_interval`] (1 min) |
 //! | the retention sweep ([`SigningService::retention_sweep`]) | at start, then every [`Maintenance::retention_interval`] (10 min) |
+//! | the seal upgrade sweep ([`SigningService::seal_sweep`]) | every 30 s, or the seal retry schedule's first wait when shorter |
 //! | webhook deliveries and their retries ([`WebhookWorker`](super::WebhookWorker)) | continuously |
 //! | emails and their retries ([`EmailWorker`](super::EmailWorker)) | continuously |
 //!
@@ -104,7 +105,8 @@ impl Maintenance {
             until_stopped(),
             retention_periodically(svc, self.retention_interval),
         );
-        tokio::join!(signal, webhooks, emails, expiry, retention);
+        let seals = until(until_stopped(), seals_periodically(svc));
+        tokio::join!(signal, webhooks, emails, expiry, retention, seals);
         // Emails whose first attempt started right after a commit, outside the worker.
         svc.settle_emails().await;
     }
@@ -137,6 +139,33 @@ async fn expire_periodically(svc: &SigningService, every: Duration) {
                 "purged what can no longer be used"
             ),
             Err(e) => tracing::error!(error = ?e, "purge failed"),
+        }
+    }
+}
+
+/// The seal upgrade sweep, as often as the schedule's first wait (at most every 30 s, at least
+/// every second); not at all when the schedule is empty.
+async fn seals_periodically(svc: &SigningService) {
+    let Some(first) = svc.settings().seal.retry_schedule.next_delay(1) else {
+        return std::future::pending().await;
+    };
+    let every = first
+        .to_std()
+        .unwrap_or(Duration::from_secs(30))
+        .clamp(Duration::from_secs(1), Duration::from_secs(30));
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        match svc.seal_sweep().await {
+            Ok(r) if r.total() == 0 => {}
+            Ok(r) => tracing::info!(
+                upgraded = r.upgraded,
+                improved = r.improved,
+                unchanged = r.unchanged,
+                "seal upgrade sweep done"
+            ),
+            Err(e) => tracing::error!(error = ?e, "seal upgrade sweep failed"),
         }
     }
 }

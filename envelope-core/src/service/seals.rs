@@ -69,7 +69,6 @@ pub(crate) struct Growing {
 
 impl Growing {
     /// A stored file at `level`: hashed here, once.
-    #[allow(dead_code)] // the upgrade sweep
     pub fn stored(bytes: Vec<u8>, level: SealLevel) -> Growing {
         let hashed = Sha256::new_with_prefix(&bytes);
         Growing {

@@ -23,6 +23,7 @@ mod email;
 mod health;
 mod keys;
 mod logs;
+mod long_term;
 mod metrics;
 mod multi_process;
 mod process;

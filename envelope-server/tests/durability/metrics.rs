@@ -66,7 +66,7 @@ fn metrics_server(args: &[&str]) -> (ServerProcess, tempfile::TempDir, String, S
 
 /// An envelope of the client contract for one signer, completed by the test helper: the
 /// helper's answer (status checked: 200).
-async fn complete_one(
+pub(crate) async fn complete_one(
     http: &reqwest::Client,
     server: &ServerProcess,
     key: &str,
