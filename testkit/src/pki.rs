@@ -138,7 +138,9 @@ impl Pki {
     pub fn cert_pem(&self, label: &str) -> String {
         let path = match label {
             "root" => format!("/{ARCH}/certs/root/ca.crt.pem"),
-            "interm" | "tsa" | "root-ocsp" => format!("/{ARCH}/certs/root/issued/{label}.crt.pem"),
+            "interm" | "tsa" | "tsa2" | "root-ocsp" => {
+                format!("/{ARCH}/certs/root/issued/{label}.crt.pem")
+            }
             _ => format!("/{ARCH}/certs/interm/issued/{label}.crt.pem"),
         };
         let (status, body) = self
@@ -158,7 +160,9 @@ impl Pki {
     pub fn chain_pem(&self, label: &str) -> String {
         match label {
             "root" => self.cert_pem("root"),
-            "interm" | "tsa" | "root-ocsp" => self.cert_pem(label) + &self.cert_pem("root"),
+            "interm" | "tsa" | "tsa2" | "root-ocsp" => {
+                self.cert_pem(label) + &self.cert_pem("root")
+            }
             _ => self.cert_pem(label) + &self.cert_pem("interm") + &self.cert_pem("root"),
         }
     }

@@ -52,10 +52,11 @@ const KINDS: [(&[u8], &[u8]); 3] = [(b"Certs", b"Cert"), (b"OCSPs", b"OCSP"), (b
 /// The incremental update that puts `data` into the document's DSS: it creates `/DSS` in the
 /// catalog, or extends the one an earlier update wrote. Entries already there are kept; an item
 /// whose bytes the DSS already holds (or that `data` repeats) is not stored again. Every
-/// signature of the document (seals and document timestamps alike) gets a `/VRI` entry, keyed by
-/// [`vri_key`], that lists every stream of the DSS: the material is not sorted by signature, which
-/// PAdES allows and validators accept (pyHanko reads the whole DSS; Adobe finds each signature's
-/// entry). Existing `/VRI` entries keep what they listed and gain the rest.
+/// signature of the document (seals and document timestamps alike) without a `/VRI` entry gets
+/// one, keyed by [`vri_key`], that lists every stream of the DSS: the material is not sorted by
+/// signature, which PAdES allows and validators accept (pyHanko reads the whole DSS; Adobe finds
+/// each signature's entry). Existing `/VRI` entries are left as they are: a later revision that
+/// changes one is taken for tampering (pyHanko's diff analysis).
 ///
 /// Returns the update alone (the new file is `pdf ++ update`), or an empty vector when the DSS
 /// already holds everything and every signature has its entry: no revision is added for
@@ -107,23 +108,19 @@ pub fn dss_update(pdf: &[u8], data: &ValidationData) -> Result<Vec<u8>, PdfError
     let mut vri = doc.dict(dss.get(b"VRI"))?.unwrap_or_default();
     for sig in &signatures {
         let key = vri_key(&sig.contents);
-        let before = doc.dict(vri.get(key.as_bytes()))?;
-        let mut entry = before.clone().unwrap_or_default();
+        // An entry an earlier revision wrote is never changed: validators (pyHanko's diff
+        // analysis) take a modified or deleted VRI entry for tampering.
+        if vri.get(key.as_bytes()).is_some() {
+            continue;
+        }
+        let mut entry = Dict::new();
         for ((_, vri_key), refs) in KINDS.iter().zip(&all) {
-            let mut listed = array(&mut doc, entry.get(vri_key))?;
-            for r in refs {
-                if !listed.contains(r) {
-                    listed.push(r.clone());
-                }
-            }
-            if !listed.is_empty() {
-                entry.set(vri_key, Object::Array(listed));
+            if !refs.is_empty() {
+                entry.set(vri_key, Object::Array(refs.clone()));
             }
         }
-        if before.as_ref() != Some(&entry) {
-            vri.set(key.as_bytes(), Object::Dict(entry));
-            changed = true;
-        }
+        vri.set(key.as_bytes(), Object::Dict(entry));
+        changed = true;
     }
     if !changed {
         return Ok(Vec::new());
@@ -144,6 +141,27 @@ pub fn dss_update(pdf: &[u8], data: &ValidationData) -> Result<Vec<u8>, PdfError
         }
     }
     Ok(up.write_update(&doc))
+}
+
+/// What the document's DSS holds now (empty lists when it has none): what renewal adds to, and
+/// where it finds the issuers of a new timestamp's certificates.
+pub fn stored_validation_data(pdf: &[u8]) -> Result<ValidationData, PdfError> {
+    let mut doc = Document::load(pdf)?;
+    let root = root(&doc)?;
+    let catalog = doc.dict(Some(&Object::Ref(root)))?.unwrap_or_default();
+    let Some(dss) = doc.dict(catalog.get(b"DSS"))? else {
+        return Ok(ValidationData::default());
+    };
+    let mut out = ValidationData::default();
+    for ((key, _), list) in KINDS
+        .iter()
+        .zip([&mut out.certs, &mut out.ocsps, &mut out.crls])
+    {
+        for r in array(&mut doc, dss.get(key))? {
+            list.push(doc.stream_bytes(&r)?);
+        }
+    }
+    Ok(out)
 }
 
 /// Prepares the incremental update that adds a document timestamp: an invisible signature field

@@ -19,7 +19,8 @@ pub use image::{DrawingError, DrawingLimits, normalize_drawing};
 #[cfg_attr(not(feature = "internals"), allow(unused_imports))]
 pub use ltv::{
     DOC_TIMESTAMP_CAPACITY, EmbeddedSignature, ValidationData, dss_update,
-    prepare_document_timestamp, prepare_document_timestamp_hashed, signatures, vri_key,
+    prepare_document_timestamp, prepare_document_timestamp_hashed, signatures,
+    stored_validation_data, vri_key,
 };
 pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec, SealedUpdate};

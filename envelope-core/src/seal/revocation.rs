@@ -235,6 +235,18 @@ impl RevocationFetcher {
     /// responder or the responder fails; when neither can be had, the error of the last attempt
     /// is returned. `material.certs` holds `certs` in their order, then those fetched.
     pub async fn collect(&self, certs: &[Vec<u8>]) -> Result<RevocationMaterial, RevocationError> {
+        self.collect_with_issuers(certs, &[]).await
+    }
+
+    /// [`Self::collect`], looking for missing issuers among `issuers` (DER certificates held
+    /// already, such as a DSS's) before their caIssuers URLs. An issuer taken from there joins
+    /// the certificates checked, so its own revocation answer is collected too; the others are
+    /// left out.
+    pub async fn collect_with_issuers(
+        &self,
+        certs: &[Vec<u8>],
+        issuers: &[Vec<u8>],
+    ) -> Result<RevocationMaterial, RevocationError> {
         let mut certs = certs
             .iter()
             .map(|der| check::Cert::parse(der))
@@ -242,12 +254,25 @@ impl RevocationFetcher {
         if certs.is_empty() {
             return Err(RevocationError::invalid("(chain)", "the chain is empty"));
         }
+        // Unreadable certificates among those held are not the caller's question: skipped.
+        let held: Vec<check::Cert> = issuers
+            .iter()
+            .filter_map(|der| check::Cert::parse(der).ok())
+            .collect();
         let mut fetched = 0;
         let mut i = 0;
         while i < certs.len() {
             let cert = &certs[i];
             i += 1;
-            if cert.self_signed() || issuer_of(&certs, cert).is_some() || fetched >= MAX_CHAIN {
+            if cert.self_signed() || issuer_of(&certs, cert).is_some() {
+                continue;
+            }
+            if let Some(found) = issuer_of(&held, cert) {
+                let found = check::Cert::parse(found.der())?;
+                certs.push(found);
+                continue;
+            }
+            if fetched >= MAX_CHAIN {
                 continue;
             }
             let Some(url) = cert.ca_issuers().into_iter().next() else {

@@ -31,6 +31,7 @@ mod ratelimit;
 mod reach_trail;
 mod response_key;
 mod retention;
+mod seal_renewal;
 mod seal_sweep;
 mod sealing;
 mod seals;
@@ -63,6 +64,7 @@ pub use pool::{PdfPoolSettings, PdfSlot};
 pub use ratelimit::RateLimitState;
 pub use response_key::{KeyCheck, ResponseKey};
 pub use retention::{Retention, RetentionReport};
+pub use seal_renewal::RenewalReport;
 pub use seal_sweep::SealSweepReport;
 pub use sealing::{DEVELOPMENT_SEAL, TEST_MODE_SEAL};
 pub use signing::{

@@ -22,7 +22,9 @@ use crate::error::{Error, Result};
 use crate::ids::EnvelopeId;
 use crate::model::SealLevel;
 use crate::pdf;
-use crate::seal::{self, RevocationFetcher, SealError, Sealer};
+use std::sync::Arc;
+
+use crate::seal::{self, RevocationFetcher, SealError, Sealer, TimestampAuthority};
 
 /// The level a service can reach with `sealer` and `revocation`, capped by `configured` (the
 /// operator's `--pades-level`; `None`: as high as they reach). A sealer without timestamps
@@ -98,7 +100,10 @@ impl Growing {
 /// document. Only a sealer that cannot sign at all fails a completion, as unavailable (the signer
 /// may retry).
 pub(crate) struct Seals<'a> {
-    sealer: &'a dyn Sealer,
+    /// `None` when renewing: no file is sealed then.
+    sealer: Option<&'a dyn Sealer>,
+    /// Gives the document timestamps: the sealer's, or the one renewal was given.
+    tsa: Option<Arc<dyn TimestampAuthority>>,
     revocation: Option<&'a RevocationFetcher>,
     target: SealLevel,
     envelope: EnvelopeId,
@@ -116,9 +121,27 @@ impl<'a> Seals<'a> {
         envelope: &EnvelopeId,
     ) -> Self {
         Seals {
-            sealer,
+            sealer: Some(sealer),
+            tsa: sealer.timestamp_authority(),
             revocation,
             target,
+            envelope: envelope.clone(),
+            timestamp_failed: false,
+            revocation_failed: false,
+        }
+    }
+
+    /// For renewal ([`Self::renew`]): document timestamps from `tsa`, no sealing.
+    pub fn renewing(
+        tsa: Arc<dyn TimestampAuthority>,
+        revocation: Option<&'a RevocationFetcher>,
+        envelope: &EnvelopeId,
+    ) -> Self {
+        Seals {
+            sealer: None,
+            tsa: Some(tsa),
+            revocation,
+            target: SealLevel::BLta,
             envelope: envelope.clone(),
             timestamp_failed: false,
             revocation_failed: false,
@@ -155,11 +178,14 @@ impl<'a> Seals<'a> {
         digest: [u8; 32],
         what: &str,
     ) -> std::result::Result<(Vec<u8>, SealLevel), SealError> {
-        if !self.sealer.timestamps() {
-            return Ok((self.sealer.sign(digest).await?, SealLevel::BB));
+        let Some(sealer) = self.sealer else {
+            return Err(SealError::Key("no sealer is set for this work".into()));
+        };
+        if !sealer.timestamps() {
+            return Ok((sealer.sign(digest).await?, SealLevel::BB));
         }
         if !self.timestamp_failed && self.target >= SealLevel::BT {
-            match self.sealer.sign(digest).await {
+            match sealer.sign(digest).await {
                 Ok(cms) => return Ok((cms, SealLevel::BT)),
                 Err(e @ (SealError::Unavailable { .. } | SealError::Timestamp(_))) => {
                     self.timestamp_missing(what, &e);
@@ -167,10 +193,7 @@ impl<'a> Seals<'a> {
                 Err(e) => return Err(e),
             }
         }
-        Ok((
-            self.sealer.sign_without_timestamp(digest).await?,
-            SealLevel::BB,
-        ))
+        Ok((sealer.sign_without_timestamp(digest).await?, SealLevel::BB))
     }
 
     fn timestamp_missing(&mut self, what: &str, e: &dyn std::fmt::Display) {
@@ -206,7 +229,10 @@ impl<'a> Seals<'a> {
                 SealLevel::BB | SealLevel::BLt => {
                     self.document_timestamp(service, &mut file, what).await?
                 }
-                SealLevel::BT => self.security_store(service, &mut file, what).await?,
+                SealLevel::BT => {
+                    self.security_store(service, &mut file, Material::Everything, what)
+                        .await?
+                }
                 SealLevel::BLta => break,
             };
             if !reached {
@@ -216,6 +242,42 @@ impl<'a> Seals<'a> {
         Ok(file)
     }
 
+    /// Renews a B-LTA file: the DSS gains the certificates and revocation answers of its newest
+    /// document timestamp, then a new document timestamp covers it all, then the DSS gains the
+    /// new timestamp's material (as Adobe and pyHanko end a timestamped file). `None` when a part
+    /// could not be had (warned and counted as for a seal); the file as it was stays valid.
+    pub async fn renew(
+        &mut self,
+        service: &SigningService,
+        mut file: Growing,
+        what: &str,
+    ) -> Result<Option<Growing>> {
+        if !self
+            .security_store(service, &mut file, Material::NewestTimestamp, what)
+            .await?
+        {
+            return Ok(None);
+        }
+        // One more document timestamp over the DSS: as from B-LT.
+        file.level = SealLevel::BLt;
+        if !self.document_timestamp(service, &mut file, what).await? {
+            return Ok(None);
+        }
+        // The new timestamp's own material, after it: its authority may be a new one, whose
+        // chain and answers nothing in the file holds yet (the next renewal's timestamp covers
+        // this update).
+        let stamped = file.archive_expires_at;
+        if !self
+            .security_store(service, &mut file, Material::NewestTimestamp, what)
+            .await?
+        {
+            return Ok(None);
+        }
+        file.level = SealLevel::BLta;
+        file.archive_expires_at = stamped;
+        Ok(Some(file))
+    }
+
     /// Appends a document timestamp; `false` when none could be had.
     async fn document_timestamp(
         &mut self,
@@ -223,7 +285,7 @@ impl<'a> Seals<'a> {
         file: &mut Growing,
         what: &str,
     ) -> Result<bool> {
-        let Some(tsa) = self.sealer.timestamp_authority() else {
+        let Some(tsa) = self.tsa.clone() else {
             return Ok(false);
         };
         if self.timestamp_failed {
@@ -283,6 +345,7 @@ impl<'a> Seals<'a> {
         &mut self,
         service: &SigningService,
         file: &mut Growing,
+        material: Material,
         what: &str,
     ) -> Result<bool> {
         let Some(fetcher) = self.revocation else {
@@ -294,13 +357,14 @@ impl<'a> Seals<'a> {
         let bytes = std::mem::take(&mut file.bytes);
         let (bytes, certs) = service
             .completion_blocking("validation_data", move || {
-                let certs = certificates_of(&bytes);
+                let certs = certificates_of(&bytes, material);
                 (bytes, certs)
             })
             .await?;
         file.bytes = bytes;
         let certs = certs?;
-        let material = match fetcher.collect(&certs).await {
+        let (certs, held) = certs;
+        let material = match fetcher.collect_with_issuers(&certs, &held).await {
             Ok(m) => m,
             Err(e) => {
                 tracing::warn!(
@@ -336,13 +400,47 @@ impl<'a> Seals<'a> {
     }
 }
 
-/// Every certificate in the file's signatures and document timestamps (with their timestamps'),
-/// each once.
-fn certificates_of(file: &[u8]) -> Result<Vec<Vec<u8>>> {
+/// DER certificates.
+type Ders = Vec<Vec<u8>>;
+
+/// Whose certificates a DSS update is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Material {
+    /// Every signature and document timestamp of the file (B-LT).
+    Everything,
+    /// The newest document timestamp only (renewal: the older material is in the DSS already,
+    /// and the seal's own certificate may have expired since).
+    NewestTimestamp,
+}
+
+/// The certificates to collect material for: those in the file's signatures and document
+/// timestamps (with their timestamps'), each once, all of them or the newest document
+/// timestamp's; and, for the newest timestamp, the certificates the file holds already (its
+/// DSS and its other signatures), where its issuers are looked for first.
+fn certificates_of(file: &[u8], material: Material) -> Result<(Ders, Ders)> {
+    let unreadable =
+        |e: pdf::PdfError| Error::Internal(format!("reading the file's signatures failed: {e}"));
+    let signatures = pdf::signatures(file).map_err(unreadable)?;
+    let all = certificates_in(&signatures)?;
+    if material == Material::Everything {
+        return Ok((all, Vec::new()));
+    }
+    // Form order is the order they were added.
+    let newest: Vec<_> = signatures
+        .iter()
+        .rfind(|s| s.doc_timestamp)
+        .cloned()
+        .into_iter()
+        .collect();
+    let mut held = pdf::stored_validation_data(file).map_err(unreadable)?.certs;
+    held.extend(all);
+    Ok((certificates_in(&newest)?, held))
+}
+
+/// The certificates of `signatures` (with their timestamps'), each once.
+fn certificates_in(signatures: &[pdf::EmbeddedSignature]) -> Result<Vec<Vec<u8>>> {
     let mut certs: Vec<Vec<u8>> = Vec::new();
-    let signatures = pdf::signatures(file)
-        .map_err(|e| Error::Internal(format!("reading the file's signatures failed: {e}")))?;
-    for sig in &signatures {
+    for sig in signatures {
         let found = seal::certificates_in(sig.der())
             .map_err(|e| Error::Internal(format!("reading a signature's certificates: {e}")))?;
         for der in found {

@@ -19,6 +19,7 @@
 //! | `serve` | the options of `serve` and its connection caps, into `ServeOptions` |
 //! | `accounts`, `keys`, `webhooks` | the admin commands, into `AdminCommand` |
 //! | `blobs` | `blobs copy` |
+//! | `seals` | `seals renew` |
 
 // The doc comments of the argument types are clap's help text, written for a terminal
 // (`<data-dir>/mail`, `http://<listen>`, URLs in quotes): rustdoc's HTML checks do not apply.
@@ -27,6 +28,7 @@
 mod accounts;
 mod blobs;
 mod keys;
+mod seals;
 mod serve;
 mod webhooks;
 
@@ -46,6 +48,7 @@ use crate::store::StoreOptions;
 use accounts::AccountsCommand;
 use blobs::BlobsCommand;
 use keys::KeysCommand;
+use seals::SealsCommand;
 use serve::ServeArgs;
 use webhooks::WebhooksCommand;
 
@@ -107,6 +110,13 @@ pub(crate) enum Command {
         store: StoreArgs,
         #[command(subcommand)]
         command: BlobsCommand,
+    },
+    /// Seals of signed documents: renew archive timestamps.
+    Seals {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(subcommand)]
+        command: SealsCommand,
     },
     /// The page renderer's worker (started by the server itself, one per page drawn): caps its
     /// own CPU time and memory, reads a PDF on standard input and writes the PNG of `page` to
@@ -182,6 +192,7 @@ impl Cli {
                 store.run_admin(command.admin_command()).await
             }
             Some(Command::Blobs { store, command }) => command.run(&store).await,
+            Some(Command::Seals { store, command }) => command.run(&store).await,
         }
     }
 }

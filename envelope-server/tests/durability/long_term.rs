@@ -5,6 +5,8 @@
 //!   once the port opens, the upgrade sweep brings it to B-LTA within `--seal-retry-schedule`,
 //!   the earlier download a byte prefix of the new one, with `envelope.seal_upgraded`.
 //! - An envelope completed with everything up is B-LTA at once.
+//! - `envelope-server seals renew` refuses to renew with an authority whose certificate would
+//!   not move the expiry later, and renews every B-LTA envelope, once, with one whose does.
 //! - With the PKI stopped and online fetching turned off (everything must be in the file),
 //!   pyHanko's AdES validation (ETSI EN 319 102-1 with its long-term process,
 //!   `testkit/pki/adesverify.py`, the test root as the only trust anchor) passes the B-LTA files
@@ -144,6 +146,24 @@ fn adesverify(file: &[u8], root: &Path) -> (String, bool) {
     (text, out.status.success())
 }
 
+/// `envelope-server seals renew --before <ahead> --tsa-url <tsa>` on the store in `data`: what it
+/// printed, and whether it succeeded.
+fn renew(data: &Path, ahead: &str, tsa: &str) -> (String, bool) {
+    let out = std::process::Command::new(BIN)
+        .arg("seals")
+        .arg("--data-dir")
+        .arg(data)
+        .args(["renew", "--before", ahead, "--tsa-url", tsa])
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (text, out.status.success())
+}
+
 /// pdfsig finds every signature of `file` valid (poppler cannot check document timestamps, and
 /// says so: "unknown").
 fn assert_pdfsig_valid(name: &str, file: &[u8]) {
@@ -196,7 +216,7 @@ async fn seals_grow_to_b_lta_when_their_services_return_and_validate_offline_aft
     // The timestamp authority's port is closed when the first envelope completes.
     let tsa_port = free_port();
     let tsa_url = format!("http://127.0.0.1:{tsa_port}/envelope/tsa/tsa");
-    let (server, _tmp, key) = pki_server(&pki, &tsa_url, &[]);
+    let (server, tmp, key) = pki_server(&pki, &tsa_url, &[]);
     let late = complete_one(&http, &server, &key).await;
     assert_eq!(late["status"], "completed");
     assert_eq!(
@@ -240,8 +260,29 @@ async fn seals_grow_to_b_lta_when_their_services_return_and_validate_offline_aft
     assert_eq!(events.len(), 1, "{events:?}");
     assert_eq!(events[0]["data"]["object"]["seal"]["level"], "b-lta");
 
+    // Renewal (`seals renew`): with the same authority, whose certificate expires in 2060, a
+    // new timestamp would not move the expiry: refused, nothing written. With a second
+    // authority (2090) every B-LTA envelope of the store is renewed, once.
+    let data = tmp.path().join("data");
+    let ahead = "13000d"; // 2062: past the first authority's certificate, before the second's
+    let (out, ok) = renew(&data, ahead, &tsa_url);
+    assert!(!ok && out.contains("renewed 0, not renewed 2"), "{out}");
+    assert!(out.contains("expires no later than"), "{out}");
+    let before_renewal = download(&http, &server, &key, &now_id, "signed").await;
+    let tsa2 = format!("{}/envelope/tsa/tsa2", pki.base_url());
+    let (out, ok) = renew(&data, ahead, &tsa2);
+    assert!(ok && out.contains("renewed 2, not renewed 0"), "{out}");
+    let renewed = download(&http, &server, &key, &now_id, "signed").await;
+    assert!(renewed.len() > before_renewal.len());
+    assert_eq!(&renewed[..before_renewal.len()], &before_renewal[..]);
+    let (out, ok) = renew(&data, ahead, &tsa2);
+    assert!(ok && out.contains("renewed 0, not renewed 0"), "{out}");
+
     let files = [
-        ("upgraded signed copy", second),
+        (
+            "upgraded signed copy",
+            download(&http, &server, &key, &late_id, "signed").await,
+        ),
         (
             "upgraded audit trail",
             download(&http, &server, &key, &late_id, "audit_trail").await,
