@@ -161,6 +161,7 @@ fn service(
 struct World {
     svc: SigningService,
     store: Arc<dyn Store>,
+    blobs: Arc<dyn BlobStore>,
     parts: Parts,
     test: AuthContext,
     live: AuthContext,
@@ -183,13 +184,14 @@ async fn world(backend: Backend, retention: Retention) -> World {
             (Arc::new(sql.clone()), Arc::new(sql.blobs()), Some(dir))
         }
     };
-    let svc = service(&parts, store.clone(), blobs, retention);
+    let svc = service(&parts, store.clone(), blobs.clone(), retention);
     let acct = svc.admin().create_account("Acme").await.unwrap();
     let test = svc.authenticate(&acct.test_key.secret).await.unwrap();
     let live = svc.authenticate(&acct.live_key.secret).await.unwrap();
     World {
         svc,
         store,
+        blobs,
         parts,
         test,
         live,
@@ -472,6 +474,56 @@ async fn a_used_up_schedule_leaves_the_envelope_at_its_level() {
         assert_eq!(env.seal, b_b_of_b_lta());
         assert_eq!(files(&w, &w.test, &id).await, before);
         assert_eq!(upgrade_events(&w.svc, &w.test, &id).await, 0);
+    }
+}
+
+/// An attempt that fails outright (the signed copy's blob is gone, so there is nothing to extend)
+/// is counted like one that gained nothing: the next is planned on the schedule, and once the
+/// schedule is used up the sweep stops trying.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failed_attempts_follow_the_schedule_too() {
+    for backend in BACKENDS {
+        let w = world(backend, Retention::default()).await;
+        let id = create(&w.svc, &w.test).await;
+        complete(&w.svc, &w.test, &id).await;
+        let rec = record(&w.store, &w.test, &id).await;
+        let signed = rec.signed.as_ref().unwrap();
+        assert!(w.blobs.delete(&signed.blob).await.unwrap());
+        w.parts.tsa.switch(true);
+
+        w.parts.clock.advance(Duration::minutes(1));
+        let report = w.svc.seal_sweep().await.unwrap();
+        assert_eq!(report.unchanged, 1, "{backend:?}: {report:?}");
+        assert_eq!(report.total(), 1);
+        let seal = record(&w.store, &w.test, &id).await.seal.unwrap();
+        assert_eq!(seal.upgrade_attempts, 1);
+        assert_eq!(
+            seal.upgrade_due_at,
+            Some(w.parts.clock.now() + Duration::minutes(5)),
+            "{backend:?}: the schedule's next wait"
+        );
+
+        w.parts.clock.advance(Duration::minutes(5));
+        let report = w.svc.seal_sweep().await.unwrap();
+        assert_eq!(report.unchanged, 1, "{backend:?}: {report:?}");
+        let seal = record(&w.store, &w.test, &id).await.seal.unwrap();
+        assert_eq!(seal.upgrade_attempts, 2);
+        assert_eq!(
+            seal.upgrade_due_at, None,
+            "{backend:?}: the schedule is used up"
+        );
+        assert_eq!(seal.documents, [SealLevel::BB]);
+
+        w.parts.clock.advance(Duration::hours(1));
+        assert_eq!(
+            w.svc.seal_sweep().await.unwrap(),
+            SealSweepReport::default()
+        );
+        assert!(!ever_due(&w.store, w.parts.clock.now(), &id).await);
+        assert_eq!(upgrade_events(&w.svc, &w.test, &id).await, 0);
+        let env = w.svc.get_envelope(&w.test, &id).await.unwrap();
+        assert_eq!(env.status, EnvelopeStatus::Completed);
+        assert_eq!(env.seal, b_b_of_b_lta());
     }
 }
 
