@@ -7,6 +7,8 @@
 //! by the store), and an attempt first claims the envelope with a compare-and-set write that
 //! counts the attempt and moves the due time past the attempt's longest run ([`CLAIM`]). A
 //! process that dies mid-attempt leaves the claim to run out; another process then tries again.
+//! An attempt that fails with an error is planned on the schedule like one that gained nothing,
+//! so that an error that stays (a stored file gone) ends with the schedule too.
 //! The new files are stored before the record that names them; a record changed by someone else
 //! meanwhile is read again and the files are put on it if it still holds the ones they grew
 //! from, else they are left to the retention sweep's orphan pass.
@@ -57,6 +59,7 @@ enum Outcome {
 }
 
 /// What an attempt made, to put on the record.
+#[derive(Default)]
 struct Grown {
     /// Signed copies by document number (from 1), with their new level.
     documents: Vec<(u32, StoredFile, SealLevel)>,
@@ -130,17 +133,22 @@ impl SigningService {
 
         let revocation = self.inner.revocation.as_deref();
         let mut seals = Seals::new(sealer.as_ref(), revocation, seal.target_level, &rec.id);
-        let grown = self.grow_files(&claimed, &mut seals).await?;
+        let grown = match self.grow_files(&claimed, &mut seals).await {
+            Ok(grown) => grown,
+            Err(e) => {
+                // Else the claim's end would be the next attempt, past the schedule's end and
+                // for ever. Files stored before the error are left to the orphan pass.
+                self.record_upgrade(claimed, Grown::default(), attempts)
+                    .await?;
+                return Err(e);
+            }
+        };
         self.record_upgrade(claimed, grown, attempts).await
     }
 
     /// Extends every file below target; the files that gained a level are stored.
     async fn grow_files(&self, rec: &EnvelopeRecord, seals: &mut Seals<'_>) -> Result<Grown> {
-        let mut grown = Grown {
-            documents: Vec::new(),
-            audit_trail: None,
-            archive_expires_at: None,
-        };
+        let mut grown = Grown::default();
         let Some(seal) = rec.seal.as_ref() else {
             return Ok(grown);
         };
