@@ -56,6 +56,8 @@ enum Outcome {
     Unchanged,
     /// Not attempted: another process holds it, or there is nothing to do.
     Skipped,
+    /// The claim lost to another write (an email's outcome, another process's claim).
+    Raced,
 }
 
 /// What an attempt made, to put on the record.
@@ -77,11 +79,11 @@ impl SigningService {
         let mut report = SealSweepReport::default();
         for rec in due {
             let id = rec.id.clone();
-            match self.upgrade_seal(rec, now).await {
+            match self.upgrade_seal_again(rec, now).await {
                 Ok(Outcome::Upgraded) => report.upgraded += 1,
                 Ok(Outcome::Improved) => report.improved += 1,
                 Ok(Outcome::Unchanged) => report.unchanged += 1,
-                Ok(Outcome::Skipped) => {}
+                Ok(Outcome::Skipped | Outcome::Raced) => {}
                 Err(e) => {
                     tracing::error!(envelope = %id, error = %e, "seal upgrade failed");
                     report.unchanged += 1;
@@ -89,6 +91,24 @@ impl SigningService {
             }
         }
         Ok(report)
+    }
+
+    /// [`Self::upgrade_seal`], reading the record again after a claim that lost to another
+    /// write (a few times): an unrelated write, such as an email's outcome, does not push the
+    /// upgrade to the next sweep. A claim lost to another process's claim finds the envelope
+    /// no longer due.
+    async fn upgrade_seal_again(&self, mut rec: EnvelopeRecord, now: Timestamp) -> Result<Outcome> {
+        for _ in 0..MAX_WRITES {
+            match self.upgrade_seal(rec.clone(), now).await? {
+                Outcome::Raced => {}
+                done => return Ok(done),
+            }
+            match self.inner.store.get_envelope(&rec.scope(), &rec.id).await? {
+                Some(current) => rec = current,
+                None => return Ok(Outcome::Skipped),
+            }
+        }
+        Ok(Outcome::Skipped)
     }
 
     async fn upgrade_seal(&self, rec: EnvelopeRecord, now: Timestamp) -> Result<Outcome> {
@@ -127,7 +147,8 @@ impl SigningService {
         }
         match self.inner.store.update_envelope(&claimed, &[], None).await {
             Ok(()) => {}
-            Err(StoreError::Conflict) => return Ok(Outcome::Skipped),
+            // Another write came first: the caller reads the record again.
+            Err(StoreError::Conflict) => return Ok(Outcome::Raced),
             Err(e) => return Err(e.into()),
         }
 
