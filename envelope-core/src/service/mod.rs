@@ -178,7 +178,7 @@ pub struct Settings {
 pub struct SealSettings {
     /// The PAdES level to reach (`--pades-level`). `None` (the default): as high as the sealer
     /// and the revocation fetcher allow: B-LTA with a timestamp authority and a
-    /// [`RevocationFetcher`](crate::seal::RevocationFetcher), B-T with the authority alone, B-B
+    /// [`RevocationFetcher`], B-T with the authority alone, B-B
     /// without. A level above what they allow is capped to it (a warning says so at build).
     pub level: Option<crate::model::SealLevel>,
     /// The waits before each attempt of the upgrade sweep, counted from completion and then from
