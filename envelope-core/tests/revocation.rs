@@ -125,23 +125,29 @@ async fn a_chain_without_its_issuers_is_completed_from_ca_issuers() {
 async fn the_tsa_chain_merges_with_the_sealing_chain() {
     let pki = Pki::shared();
     let mut all = material(&pki, &pki.chain_der("seal")).await;
-    let tsa = material(&pki, &pki.chain_der("tsa")).await;
-    assert_eq!(
-        tsa.ocsps.len(),
-        1,
-        "the TSA's answer, from the root's responder"
-    );
-    let text = openssl_ocsp(&pki, &tsa.ocsps[0], "root", "tsa");
-    assert!(text.contains("Response verify OK"), "{text}");
-    assert!(text.contains("Cert Status: good"), "{text}");
+    // The TSA's certificate alone, as a timestamp token carries it: its root comes from the
+    // caIssuers URL, and its answer is that root's CRL (the authorities have no OCSP here).
+    let tsa = material(&pki, &[pki.cert_der("tsa")]).await;
+    assert_eq!(tsa.certs, vec![pki.cert_der("tsa"), pki.cert_der("tsa-ca")]);
+    assert!(tsa.ocsps.is_empty());
+    assert_eq!(tsa.crls.len(), 1);
+    let crl = openssl_crl(&tsa.crls[0]);
+    assert!(crl.contains("CN = Envelope Test TSA Root CA"), "{crl}");
     all.merge(tsa);
-    assert_eq!(all.ocsps.len(), 3);
+    assert_eq!((all.ocsps.len(), all.crls.len()), (2, 1));
     assert_eq!(
         all.certs.len(),
-        5,
-        "seal, intermediate, root, responder, TSA: the root and the responder once"
+        6,
+        "seal, intermediate, root, responder, TSA, the TSAs' root"
     );
-    assert!(all.certs.contains(&pki.cert_der("tsa")));
+    // Both at once, as a seal's CMS gives them (`seal::certificates_in`): the same material.
+    let mut bag = pki.chain_der("seal");
+    bag.push(pki.cert_der("tsa"));
+    let together = material(&pki, &bag).await;
+    assert_eq!(
+        (together.certs.len(), together.ocsps.len(), together.crls.len()),
+        (6, 2, 1)
+    );
 }
 
 #[tokio::test]

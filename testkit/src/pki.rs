@@ -5,10 +5,13 @@
 //!
 //! The PKI (every key ECDSA P-256, in `testkit/pki/keys/`): a root CA, an intermediate CA, the
 //! sealing certificate `seal` (AIA with OCSP and caIssuers, a CRL distribution point), the same
-//! shape revoked (`seal-revoked`), one with only a CRL distribution point (`seal-crl-only`), and
-//! a TSA certificate (`tsa`) issued by the root. The intermediate answers OCSP with its own
-//! key; the root through a delegated responder certificate (`root-ocsp`). Every URL in the certificates names the running
-//! server: the configuration's URL prefix is replaced by `--service-url-prefix` with the port.
+//! shape revoked (`seal-revoked`), and one with only a CRL distribution point (`seal-crl-only`).
+//! The intermediate answers OCSP with its own key; the root through a delegated responder
+//! certificate (`root-ocsp`). The timestamp authorities have a hierarchy of their own, as they
+//! usually do: a root (`tsa-ca`) that issues `tsa` (2060) and `tsa2` (2090), each with a CRL
+//! distribution point and caIssuers, served at `/envelope/tsa/tsa` and `/envelope/tsa/tsa2`.
+//! Every URL in the certificates names the running server: the configuration's URL prefix is
+//! replaced by `--service-url-prefix` with the port.
 //!
 //! There is no skip: a test that needs the PKI fails when certomancer is missing, with a
 //! message that names the script that installs it.
@@ -128,19 +131,23 @@ impl Pki {
         format!("{}/{ARCH}/crls/{issuer}/latest.crl", self.base_url())
     }
 
-    /// The RFC 3161 timestamp authority (its certificate is `tsa`, issued by the root).
+    /// The RFC 3161 timestamp authority (its certificate is `tsa`, issued by `tsa-ca`).
     pub fn tsa_url(&self) -> String {
-        format!("{}/{ARCH}/tsa/tsa", self.base_url())
+        self.tsa_url_of("tsa")
+    }
+
+    /// The timestamp authority `label` (`tsa` or `tsa2`).
+    pub fn tsa_url_of(&self, label: &str) -> String {
+        format!("{}/{ARCH}/tsa/{label}", self.base_url())
     }
 
     /// The PEM of certificate `label` as the running server issued it (`root`, `interm`,
-    /// `seal`, `seal-revoked`, `seal-crl-only`, `tsa`).
+    /// `seal`, `seal-revoked`, `seal-crl-only`, `root-ocsp`, `tsa-ca`, `tsa`, `tsa2`).
     pub fn cert_pem(&self, label: &str) -> String {
         let path = match label {
-            "root" => format!("/{ARCH}/certs/root/ca.crt.pem"),
-            "interm" | "tsa" | "tsa2" | "root-ocsp" => {
-                format!("/{ARCH}/certs/root/issued/{label}.crt.pem")
-            }
+            "root" | "tsa-ca" => format!("/{ARCH}/certs/{label}/ca.crt.pem"),
+            "interm" | "root-ocsp" => format!("/{ARCH}/certs/root/issued/{label}.crt.pem"),
+            "tsa" | "tsa2" => format!("/{ARCH}/certs/tsa-ca/issued/{label}.crt.pem"),
             _ => format!("/{ARCH}/certs/interm/issued/{label}.crt.pem"),
         };
         let (status, body) = self
@@ -159,10 +166,9 @@ impl Pki {
     /// loads.
     pub fn chain_pem(&self, label: &str) -> String {
         match label {
-            "root" => self.cert_pem("root"),
-            "interm" | "tsa" | "tsa2" | "root-ocsp" => {
-                self.cert_pem(label) + &self.cert_pem("root")
-            }
+            "root" | "tsa-ca" => self.cert_pem(label),
+            "interm" | "root-ocsp" => self.cert_pem(label) + &self.cert_pem("root"),
+            "tsa" | "tsa2" => self.cert_pem(label) + &self.cert_pem("tsa-ca"),
             _ => self.cert_pem(label) + &self.cert_pem("interm") + &self.cert_pem("root"),
         }
     }

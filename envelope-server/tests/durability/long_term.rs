@@ -9,8 +9,10 @@
 //!   not move the expiry later, and renews every B-LTA envelope, once, with one whose does.
 //! - With the PKI stopped and online fetching turned off (everything must be in the file),
 //!   pyHanko's AdES validation (ETSI EN 319 102-1 with its long-term process,
-//!   `testkit/pki/adesverify.py`, the test root as the only trust anchor) passes the B-LTA files
-//!   and a B-LT file (`--pades-level b-lt`). pdfsig finds every seal valid.
+//!   `testkit/pki/adesverify.py`, the test roots as the only trust anchors) passes the B-LTA
+//!   files and a B-LT file (`--pades-level b-lt`) today; in 2037, after the sealing certificate
+//!   expired, it passes the B-LTA files (the authorities' certificates as anchors, as the EU
+//!   trusted lists have them) and not the B-LT one. pdfsig finds every seal valid.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -20,6 +22,9 @@ use serde_json::Value;
 
 use crate::metrics::complete_one;
 use crate::process::{BIN, ServerProcess, free_port};
+
+/// A validation time after the sealing certificate expired (2036-01-01).
+const AFTER_EXPIRY: &str = "2037-06-01T00:00:00Z";
 
 /// The schedule of the tests: short, and long enough in total for a loaded machine.
 const SCHEDULE: &str = "1s,1s,2s,3s,5s,10s,20s,30s";
@@ -122,18 +127,20 @@ async fn download(
         .to_vec()
 }
 
-/// pyHanko's AdES validation of `file` with online fetching turned off and `root` as the only
-/// trust anchor (`testkit/pki/adesverify.py`): its verdict lines, and whether every signature
-/// passed.
-fn adesverify(file: &[u8], root: &Path) -> (String, bool) {
+/// pyHanko's AdES validation of `file` with online fetching turned off, `anchors` (PEM files)
+/// the only trust anchors, at `time` (ISO 8601) or now (`testkit/pki/adesverify.py`): its
+/// verdict lines, and whether every signature passed.
+fn adesverify(file: &[u8], anchors: &[&Path], time: Option<&str>) -> (String, bool) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("file.pdf");
     std::fs::write(&path, file).unwrap();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testkit/pki/adesverify.py");
+    let anchors: Vec<&str> = anchors.iter().map(|p| p.to_str().unwrap()).collect();
     let out = std::process::Command::new("python3")
         .arg(script)
         .arg(&path)
-        .arg(root)
+        .arg(anchors.join(","))
+        .args(time)
         .output()
         .unwrap_or_else(|e| {
             panic!("could not run python3 ({e}): run scripts/install-test-deps.sh")
@@ -208,9 +215,19 @@ async fn wait_for_level(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seals_grow_to_b_lta_when_their_services_return_and_validate_offline_after_expiry() {
     let pki = Pki::start();
-    let root_dir = tempfile::tempdir().unwrap();
-    let root = root_dir.path().join("root.pem");
-    std::fs::write(&root, pki.cert_pem("root")).unwrap();
+    // The anchors: the sealing root, and for the timestamps either their root (today) or, as
+    // the EU trusted lists do for qualified authorities, each authority's own certificate (the
+    // only way to check a timestamp offline once its revocation answers are old).
+    let anchors_dir = tempfile::tempdir().unwrap();
+    let anchor = |label: &str| {
+        let path = anchors_dir.path().join(format!("{label}.pem"));
+        std::fs::write(&path, pki.cert_pem(label)).unwrap();
+        path
+    };
+    let (root, tsa_root, tsa_cert, tsa2_cert) =
+        (anchor("root"), anchor("tsa-ca"), anchor("tsa"), anchor("tsa2"));
+    let today = [root.as_path(), tsa_root.as_path()];
+    let listed = [root.as_path(), tsa_cert.as_path(), tsa2_cert.as_path()];
     let http = reqwest::Client::new();
 
     // The timestamp authority's port is closed when the first envelope completes.
@@ -269,7 +286,7 @@ async fn seals_grow_to_b_lta_when_their_services_return_and_validate_offline_aft
     assert!(!ok && out.contains("renewed 0, not renewed 2"), "{out}");
     assert!(out.contains("expires no later than"), "{out}");
     let before_renewal = download(&http, &server, &key, &now_id, "signed").await;
-    let tsa2 = format!("{}/envelope/tsa/tsa2", pki.base_url());
+    let tsa2 = pki.tsa_url_of("tsa2");
     let (out, ok) = renew(&data, ahead, &tsa2);
     assert!(ok && out.contains("renewed 2, not renewed 0"), "{out}");
     let renewed = download(&http, &server, &key, &now_id, "signed").await;
@@ -319,20 +336,33 @@ async fn seals_grow_to_b_lta_when_their_services_return_and_validate_offline_aft
 
     for (name, file) in &files {
         assert_pdfsig_valid(name, file);
-        let (out, passed) = adesverify(file, &root);
+        let (out, passed) = adesverify(file, &today, None);
         assert!(passed, "{name}:\n{out}");
-        // A seal made with its signature timestamp passes the AdES process outright. One made
-        // without (B-B, upgraded by document timestamps, which ETSI EN 319 142-1 accepts for
-        // B-T) passes pyHanko's bottom line, whose AdES process still wants a signature
-        // timestamp ("SIG_CONSTRAINTS_FAILURE", a to-do of pyHanko's).
-        if !name.starts_with("upgraded") {
-            assert!(
-                out.contains("\"indication\": \"AdESPassed.OK\""),
-                "{name}:\n{out}"
-            );
+        if name.starts_with("upgraded") {
+            // A seal made without its signature timestamp (B-B, upgraded by document
+            // timestamps, which ETSI EN 319 142-1 accepts for B-T) passes pyHanko's bottom
+            // line, whose AdES process still wants a signature timestamp
+            // ("SIG_CONSTRAINTS_FAILURE", a to-do of pyHanko's), so it goes no further.
+            continue;
         }
+        assert!(
+            out.contains("\"indication\": \"AdESPassed.OK\""),
+            "{name}:\n{out}"
+        );
+        // After the sealing certificate expired (2036): the document timestamps prove that
+        // the seal and the DSS's answers existed while it was valid.
+        let (out, passed) = adesverify(file, &listed, Some(AFTER_EXPIRY));
+        assert!(passed, "{name} in 2037:\n{out}");
+        assert!(
+            out.contains("\"indication\": \"AdESPassed.OK\""),
+            "{name} in 2037:\n{out}"
+        );
     }
+    // B-LT: valid today from what it holds; in 2037 nothing proves its answers were had in
+    // time, which is what B-LTA's document timestamp is for.
     assert_pdfsig_valid("B-LT copy", &lt_file);
-    let (out, passed) = adesverify(&lt_file, &root);
+    let (out, passed) = adesverify(&lt_file, &today, None);
     assert!(passed, "B-LT copy:\n{out}");
+    let (out, passed) = adesverify(&lt_file, &listed, Some(AFTER_EXPIRY));
+    assert!(!passed, "B-LT copy in 2037:\n{out}");
 }
