@@ -270,7 +270,7 @@ def run_level(level, runs, pdf, pki):
             for i in range(runs):
                 elapsed, signed, audit, fetched = one_envelope(base, key, pdf, level, pki)
                 rows.append((elapsed, signed, audit, fetched))
-                print(f"{level:6} envelope {i + 1}: complete {elapsed:6.2f} s, signed copy "
+                print(f"{level:6} envelope {i + 1}: complete {elapsed * 1000:5.0f} ms, signed copy "
                       f"+{signed - len(pdf):,} bytes over the original, audit trail "
                       f"{audit:,} bytes, PKI requests {fetched or 'none'}", flush=True)
             return rows
@@ -294,14 +294,14 @@ def requests_text(fetched):
 
 
 def table(results, pdf_len):
-    secs = lambda v: f"{v:.2f} s"  # noqa: E731
+    secs = lambda v: f"{v * 1000:.0f} ms"  # noqa: E731
     size = lambda v: f"{v:,.0f}"  # noqa: E731
     base_added = None
     if "b-b" in results:
         base_added = statistics.median(r[1] - pdf_len for r in results["b-b"])
         base_time = statistics.median(r[0] for r in results["b-b"][1:] or results["b-b"])
     lines = [
-        "| level | first envelope (fetches) | later envelopes: median (min to max) | "
+        "| level | first envelope | later envelopes: median (min to max) | "
         "over B-B (later, median) | signed copy minus original, bytes | over B-B, bytes | "
         "audit trail, bytes | PKI requests: first / each later |",
         "|---|---|---|---|---|---|---|---|",
@@ -315,7 +315,7 @@ def table(results, pdf_len):
             over = "" if base_added is None else \
                 f"{statistics.median(added) - base_added:+,.0f}"
             over_t = "" if base_added is None or not later else \
-                f"{statistics.median(later) - base_time:+.2f} s"
+                f"{(statistics.median(later) - base_time) * 1000:+.0f} ms"
         name = "B-B, no `--tsa-url`" if level == NO_TSA else level.upper()
         later_req = sorted({requests_text(r[3]) for r in rows[1:]})
         lines.append(
@@ -348,7 +348,7 @@ def main():
             results = {}
             for level in levels:
                 results[level] = run_level(level, runs, pdf, pki)
-        except (Failure, OSError, ValueError, KeyError) as e:
+        except (Failure, OSError, http.client.HTTPException, ValueError, KeyError) as e:
             print(f"FAILED: {type(e).__name__}: {e}", file=sys.stderr)
             sys.exit(1)
         finally:
