@@ -145,7 +145,11 @@ async fn the_tsa_chain_merges_with_the_sealing_chain() {
     bag.push(pki.cert_der("tsa"));
     let together = material(&pki, &bag).await;
     assert_eq!(
-        (together.certs.len(), together.ocsps.len(), together.crls.len()),
+        (
+            together.certs.len(),
+            together.ocsps.len(),
+            together.crls.len()
+        ),
         (6, 2, 1)
     );
 }
@@ -416,13 +420,18 @@ async fn the_pki_sealing_identity_seals_with_the_pki_timestamp() {
     assert!(report.contains("Envelope Test Seal"), "{report}");
     assert!(report.contains("Total document signed"), "{report}");
 
-    // pyHanko, with the test root as its only trust anchor and revocation checking on: it
-    // follows the certificates' own AIA and CRL distribution points to the running PKI.
+    // pyHanko, with the test roots (the seal's and the timestamp authorities') as its only
+    // trust anchors and revocation checking on: it follows the certificates' own AIA and CRL
+    // distribution points to the running PKI.
     let root = dir.path().join("root.pem");
     std::fs::write(&root, pki.cert_pem("root")).unwrap();
+    let tsa_root = dir.path().join("tsa-ca.pem");
+    std::fs::write(&tsa_root, pki.cert_pem("tsa-ca")).unwrap();
     let out = std::process::Command::new("pyhanko")
         .args(["sign", "validate", "--trust-replace", "--trust"])
         .arg(&root)
+        .arg("--trust")
+        .arg(&tsa_root)
         .arg(&path)
         .output()
         .expect("run pyhanko (scripts/install-test-deps.sh installs it)");

@@ -224,8 +224,12 @@ async fn seals_grow_to_b_lta_when_their_services_return_and_validate_offline_aft
         std::fs::write(&path, pki.cert_pem(label)).unwrap();
         path
     };
-    let (root, tsa_root, tsa_cert, tsa2_cert) =
-        (anchor("root"), anchor("tsa-ca"), anchor("tsa"), anchor("tsa2"));
+    let (root, tsa_root, tsa_cert, tsa2_cert) = (
+        anchor("root"),
+        anchor("tsa-ca"),
+        anchor("tsa"),
+        anchor("tsa2"),
+    );
     let today = [root.as_path(), tsa_root.as_path()];
     let listed = [root.as_path(), tsa_cert.as_path(), tsa2_cert.as_path()];
     let http = reqwest::Client::new();
