@@ -55,7 +55,7 @@ const MONOTONIC: [(&str, &str); 6] = [
     ("pdf/budget.rs", "the PDF reader's deadline (invariant 13)"),
     ("service/key_cache.rs", "the age of a cached API key"),
     ("service/pool.rs", "how long PDF work took (a metric)"),
-    ("service/complete.rs", "how long the sealer took (a metric)"),
+    ("service/seals.rs", "how long the sealer took (a metric)"),
     (
         "service/outbox/webhook.rs",
         "how long a delivery attempt took",
