@@ -268,7 +268,7 @@ async fn a_seal_below_its_target_is_counted() {
     assert_eq!(done["status"], "completed", "{done}");
     assert_eq!(
         done["seal"],
-        json!({"level": "b-b", "target_level": "b-t"}),
+        json!({"level": "b-b", "target_level": "b-lta"}),
         "{done}"
     );
     let all = scrape(&http, &metrics_addr).await;
