@@ -268,3 +268,153 @@ fn kept_data(env: &EnvelopeRecord) -> Vec<(String, Value)> {
         })
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use envelope_testkit::textpdf::two_party_contract;
+    use serde_json::json;
+
+    use super::*;
+    use crate::service::{CreateEnvelopeParams, Upload};
+
+    async fn service() -> (SigningService, AuthContext) {
+        let svc = SigningService::builder().build();
+        let acct = svc.admin().create_account("Acme").await.unwrap();
+        let ctx = svc.authenticate(&acct.test_key.secret).await.unwrap();
+        (svc, ctx)
+    }
+
+    /// A draft of the two-party contract (tags: `start_date` data, Client and Provider
+    /// signatures), with a sender text field `amount` given explicitly.
+    async fn draft(svc: &SigningService, ctx: &AuthContext) -> EnvelopeId {
+        let body = json!({
+            "send": false,
+            "signers": [
+                {"name": "Ada", "email": "ada@example.com", "role": "Provider"},
+                {"name": "Bob", "email": "bob@example.com", "role": "Client"},
+            ],
+            "fields": [{"type": "text", "key": "amount", "required": false, "page": 1,
+                        "x": 300, "y": 300, "width": 100, "height": 20}],
+            "data": {"start_date": "2027-01-01", "amount": "12"},
+        });
+        let upload = Upload {
+            file_name: "c.pdf".into(),
+            bytes: two_party_contract().into(),
+        };
+        let limits = svc.settings().limits.clone();
+        let p = CreateEnvelopeParams::parse(Params::json(body).unwrap(), Some(upload), &limits)
+            .unwrap();
+        svc.create_envelope(ctx, p).await.unwrap().id
+    }
+
+    fn params(svc: &SigningService, body: serde_json::Value) -> Result<UpdateDraftParams> {
+        UpdateDraftParams::parse(Params::json(body)?, &svc.settings().limits)
+    }
+
+    async fn record(svc: &SigningService, ctx: &AuthContext, id: &EnvelopeId) -> EnvelopeRecord {
+        svc.inner
+            .store
+            .get_envelope(&ctx.scope(), id)
+            .await
+            .unwrap()
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn signers_without_roles_take_the_current_signing_order() {
+        let (svc, ctx) = service().await;
+        let id = draft(&svc, &ctx).await;
+        let p = params(
+            &svc,
+            json!({"signers": [{"name": "X", "email": "x@example.com"},
+                               {"name": "Y", "email": "y@example.com"}]}),
+        )
+        .unwrap();
+        let env = svc.update_draft(&ctx, &id, p).await.unwrap();
+        let roles: Vec<(&str, &str, u32)> = env
+            .signers
+            .iter()
+            .map(|s| (s.name.as_str(), s.role.as_str(), s.order))
+            .collect();
+        // Ada (Provider) signed first: the first new signer takes her role.
+        assert_eq!(roles, [("X", "Provider", 1), ("Y", "Client", 2)]);
+    }
+
+    #[tokio::test]
+    async fn new_fields_keep_the_found_ones_and_the_data_that_still_has_a_field() {
+        let (svc, ctx) = service().await;
+        let id = draft(&svc, &ctx).await;
+        let before = record(&svc, &ctx, &id).await;
+        let found: Vec<String> = before
+            .fields
+            .iter()
+            .filter(|f| f.source != FieldSource::Explicit)
+            .map(|f| f.field.key.clone())
+            .collect();
+        let p = params(
+            &svc,
+            json!({"fields": [{"type": "checkbox", "role": "Client", "key": "agree", "page": 2,
+                               "x": 300, "y": 400, "width": 12, "height": 12}]}),
+        )
+        .unwrap();
+        svc.update_draft(&ctx, &id, p).await.unwrap();
+        let after = record(&svc, &ctx, &id).await;
+        let keys: Vec<&str> = after.fields.iter().map(|f| f.field.key.as_str()).collect();
+        let mut expected: Vec<&str> = found.iter().map(String::as_str).collect();
+        expected.push("agree");
+        assert_eq!(keys, expected);
+        assert_eq!(after.version, before.version + 1);
+        // `amount` is gone with its field; `start_date` (a tag) keeps its value.
+        assert_eq!(
+            after.data.keys().collect::<Vec<_>>(),
+            [&"start_date".to_string()]
+        );
+        // A key a found field has is taken, as on create.
+        let p = params(
+            &svc,
+            json!({"fields": [{"type": "text", "key": "start_date", "page": 1,
+                               "x": 300, "y": 300, "width": 100, "height": 20}]}),
+        )
+        .unwrap();
+        let e = svc.update_draft(&ctx, &id, p).await.unwrap_err();
+        assert_eq!(e.param().as_deref(), Some("fields.0.key"));
+        // A new required data field has no value: missing_data, as on create.
+        let p = params(
+            &svc,
+            json!({"fields": [{"type": "text", "key": "po", "page": 1,
+                               "x": 300, "y": 300, "width": 100, "height": 20}]}),
+        )
+        .unwrap();
+        let e = svc.update_draft(&ctx, &id, p).await.unwrap_err();
+        assert_eq!(e.code(), "missing_data");
+        assert_eq!(record(&svc, &ctx, &id).await, after, "nothing written");
+    }
+
+    #[tokio::test]
+    async fn only_drafts_change_and_no_event_is_recorded() {
+        let (svc, ctx) = service().await;
+        let id = draft(&svc, &ctx).await;
+        let events = |svc: &SigningService| {
+            let (svc, ctx) = (svc.clone(), ctx.clone());
+            async move {
+                svc.list_events(&ctx, &Default::default(), None)
+                    .await
+                    .unwrap()
+                    .data
+                    .len()
+            }
+        };
+        let n = events(&svc).await;
+        let p = params(&svc, json!({"subject": "New"})).unwrap();
+        svc.update_draft(&ctx, &id, p).await.unwrap();
+        assert_eq!(events(&svc).await, n);
+        assert_eq!(
+            record(&svc, &ctx, &id).await.subject.as_deref(),
+            Some("New")
+        );
+        svc.void_envelope(&ctx, &id, None).await.unwrap();
+        let p = params(&svc, json!({"subject": "Later"})).unwrap();
+        let e = svc.update_draft(&ctx, &id, p).await.unwrap_err();
+        assert_eq!(e.code(), "invalid_state");
+    }
+}

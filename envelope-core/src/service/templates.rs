@@ -543,3 +543,30 @@ fn apply_field_updates(fields: &mut [PlacedField], v: &Value) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_form_of_fields_is_read_from_every_entry() {
+        let placed = json!({"type": "text", "page": 1, "x": 1, "y": 1, "width": 9, "height": 9});
+        let cases = [
+            (json!([]), Ok(false)),
+            (json!([{"key": "a"}, {}, {"required": true}]), Ok(false)),
+            (json!([placed.clone(), placed.clone()]), Ok(true)),
+            // One placing member is enough: the missing ones are named by create's parser.
+            (json!([{"page": 2}]), Ok(true)),
+            (json!([placed.clone(), {"key": "a"}]), Err("fields")),
+            (json!([{"key": "a"}, {"x": 3}]), Err("fields")),
+            // Not a list, or entries that are not objects: the in-place form refuses them.
+            (json!({"key": "a"}), Ok(false)),
+            (json!([1, 2]), Ok(false)),
+        ];
+        for (v, want) in cases {
+            let got = places_fields(&v).map_err(|e| e.param().unwrap_or_default());
+            assert_eq!(got, want.map_err(str::to_string), "{v}");
+        }
+    }
+}
