@@ -5,8 +5,8 @@
 
 use envelope_core::service::{
     CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, Download, FileKind,
-    ListParams, Params, Reassign, UpdateEndpointParams, UpdateTemplateParams, Upload,
-    document_param,
+    ListParams, Params, Reassign, UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams,
+    Upload, document_param,
 };
 use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};
@@ -81,6 +81,10 @@ pub async fn dispatch(
             StatusCode::OK,
             svc.get_envelope_json(ctx, &id.parse()?).await?,
         )),
+        Route::UpdateEnvelope(id) => {
+            let p = UpdateDraftParams::parse(plain_params(body).await?, &svc.settings().limits)?;
+            Reply::ok(&svc.update_draft(ctx, &id.parse()?, p).await?)
+        }
         Route::SendEnvelope(id) => {
             plain_params(body).await?.finish()?;
             Reply::ok(&svc.send_envelope(ctx, &id.parse()?).await?)

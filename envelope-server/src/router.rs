@@ -16,6 +16,8 @@ pub enum Route {
     ListEnvelopes,
     /// `GET /v1/envelopes/{id}`.
     GetEnvelope(String),
+    /// `PATCH /v1/envelopes/{id}`: changes a draft (extensions E11).
+    UpdateEnvelope(String),
     /// `POST /v1/envelopes/{id}/send`.
     SendEnvelope(String),
     /// `POST /v1/envelopes/{id}/void`.
@@ -90,6 +92,7 @@ impl Route {
             CreateEnvelope,
             ListEnvelopes,
             GetEnvelope(x()),
+            UpdateEnvelope(x()),
             SendEnvelope(x()),
             VoidEnvelope(x()),
             RemindEnvelope(x()),
@@ -120,13 +123,13 @@ impl Route {
         // document) before this compiles again.
         for route in &all {
             match route {
-                CreateEnvelope | ListEnvelopes | GetEnvelope(_) | SendEnvelope(_)
-                | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..) | UnlockSigner(..)
-                | SigningUrl(_) | EnvelopeFile(..) | CreateTemplate | ListTemplates
-                | GetTemplate(_) | UpdateTemplate(_) | DeleteTemplate(_) | TemplateFile(_)
-                | CreateEndpoint | ListEndpoints | GetEndpoint(_) | UpdateEndpoint(_)
-                | DeleteEndpoint(_) | ListEvents | GetEvent(_) | EventDeliveries(_)
-                | ResendEvent(_) | Account | Balance | TestComplete(_) => {}
+                CreateEnvelope | ListEnvelopes | GetEnvelope(_) | UpdateEnvelope(_)
+                | SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..)
+                | UnlockSigner(..) | SigningUrl(_) | EnvelopeFile(..) | CreateTemplate
+                | ListTemplates | GetTemplate(_) | UpdateTemplate(_) | DeleteTemplate(_)
+                | TemplateFile(_) | CreateEndpoint | ListEndpoints | GetEndpoint(_)
+                | UpdateEndpoint(_) | DeleteEndpoint(_) | ListEvents | GetEvent(_)
+                | EventDeliveries(_) | ResendEvent(_) | Account | Balance | TestComplete(_) => {}
             }
         }
         all
@@ -139,6 +142,7 @@ impl Route {
             CreateEnvelope => "POST /v1/envelopes",
             ListEnvelopes => "GET /v1/envelopes",
             GetEnvelope(_) => "GET /v1/envelopes/{id}",
+            UpdateEnvelope(_) => "PATCH /v1/envelopes/{id}",
             SendEnvelope(_) => "POST /v1/envelopes/{id}/send",
             VoidEnvelope(_) => "POST /v1/envelopes/{id}/void",
             RemindEnvelope(_) => "POST /v1/envelopes/{id}/remind",
@@ -191,9 +195,11 @@ impl Route {
         use Route::*;
         match self {
             CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
-            SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..)
-            | UnlockSigner(..) | SigningUrl(_) | UpdateTemplate(_) | CreateEndpoint
-            | UpdateEndpoint(_) | TestComplete(_) | ResendEvent(_) => BodyPolicy::Json,
+            UpdateEnvelope(_) | SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_)
+            | ReassignSigner(..) | UnlockSigner(..) | SigningUrl(_) | UpdateTemplate(_)
+            | CreateEndpoint | UpdateEndpoint(_) | TestComplete(_) | ResendEvent(_) => {
+                BodyPolicy::Json
+            }
             _ => BodyPolicy::None,
         }
     }
@@ -219,7 +225,14 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
                 None
             },
         ),
-        ["envelopes", e] => ("GET", is(&Method::GET).then(|| GetEnvelope(id(e)))),
+        ["envelopes", e] => (
+            "GET, PATCH",
+            match *m {
+                Method::GET => Some(GetEnvelope(id(e))),
+                Method::PATCH => Some(UpdateEnvelope(id(e))),
+                _ => None,
+            },
+        ),
         [
             "envelopes",
             e,
@@ -340,8 +353,14 @@ mod tests {
         );
         assert!(matches!(
             r(Method::DELETE, "envelopes/env_1"),
-            Err(ApiError::MethodNotAllowed { allow: "GET" })
+            Err(ApiError::MethodNotAllowed {
+                allow: "GET, PATCH"
+            })
         ));
+        assert_eq!(
+            r(Method::PATCH, "envelopes/env_1").unwrap(),
+            Route::UpdateEnvelope("env_1".into())
+        );
         assert!(matches!(
             r(Method::PUT, "templates/t"),
             Err(ApiError::MethodNotAllowed {

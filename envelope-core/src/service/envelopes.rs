@@ -142,16 +142,7 @@ impl CreateEnvelopeParams {
         let subject = p.string("subject")?;
         let message = p.string("message")?;
         let send = p.boolean("send")?.unwrap_or(true);
-        let expires_in_days = match p.integer("expires_in_days")? {
-            None => None,
-            Some(d) if d >= 1 && d <= i64::from(limits.max_expires_in_days) => Some(d as u32),
-            Some(_) => {
-                return Err(Error::invalid(
-                    "expires_in_days",
-                    format!("must be between 1 and {}", limits.max_expires_in_days),
-                ));
-            }
-        };
+        let expires_in_days = expires_in_days(&mut p, limits)?;
         let metadata = metadata(p.json_value("metadata")?, limits.max_metadata_keys)?;
         let cc = parse_cc(p.json_value("cc")?)?;
         p.finish()?;
@@ -190,38 +181,7 @@ impl CreateEnvelopeParams {
             check_text(&format!("cc[{i}].name"), &c.name, 200)?;
             check_email(&format!("cc[{i}].email"), &c.email)?;
         }
-        if self.signers.is_empty() {
-            return Err(Error::invalid("signers", "at least one signer is required"));
-        }
-        if self.signers.len() > limits.max_signers {
-            return Err(Error::TooManySigners {
-                given: self.signers.len(),
-                max: limits.max_signers,
-            });
-        }
-        for (i, s) in self.signers.iter().enumerate() {
-            // Named as a request names them: by role in the object form, by index in a list.
-            let at = match (&s.role, self.signers_by_role) {
-                (Some(r), true) => format!("signers.{r}"),
-                _ => format!("signers.{i}"),
-            };
-            check_text(&format!("{at}.name"), &s.name, 200)?;
-            check_email(&format!("{at}.email"), &s.email)?;
-            if let Some(r) = &s.role {
-                check_role(&format!("{at}.role"), r)?;
-            }
-            if let Some(o) = s.order
-                && !(1..=1000).contains(&o)
-            {
-                return Err(Error::invalid(
-                    format!("{at}.order"),
-                    "must be between 1 and 1000",
-                ));
-            }
-            if let Some(a) = &s.auth {
-                a.validate(&format!("{at}.auth"))?;
-            }
-        }
+        check_signers(&self.signers, self.signers_by_role, limits)?;
         match (&self.template, &self.file) {
             (Some(_), Some(_)) => {
                 return Err(Error::invalid(
@@ -261,34 +221,123 @@ impl CreateEnvelopeParams {
         if let Some(n) = &self.name {
             check_text("name", n, 500)?;
         }
-        if let Some(s) = &self.subject {
-            check_text("subject", s, 500)?;
-        }
-        if let Some(m) = &self.message
-            && m.chars().count() > 10_000
-        {
-            return Err(Error::invalid(
-                "message",
-                "must be at most 10000 characters",
-            ));
-        }
-        // The entries' checks of a parsed `metadata`, for a map built in Rust.
-        let given = self
-            .metadata
-            .iter()
-            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-            .collect();
-        metadata(Some(Value::Object(given)), limits.max_metadata_keys)?;
-        if let Some(d) = self.expires_in_days
-            && !(1..=limits.max_expires_in_days).contains(&d)
-        {
-            return Err(Error::invalid(
-                "expires_in_days",
-                format!("must be between 1 and {}", limits.max_expires_in_days),
-            ));
-        }
-        Ok(())
+        check_letter(self.subject.as_deref(), self.message.as_deref())?;
+        check_metadata(&self.metadata, limits)?;
+        check_expiry(self.expires_in_days, limits)
     }
+}
+
+/// `expires_in_days`: from 1 to `Limits::max_expires_in_days`, or absent.
+pub(crate) fn expires_in_days(p: &mut Params, limits: &Limits) -> Result<Option<u32>> {
+    match p.integer("expires_in_days")? {
+        None => Ok(None),
+        Some(d) if d >= 1 && d <= i64::from(limits.max_expires_in_days) => Ok(Some(d as u32)),
+        Some(_) => Err(expiry_out_of_range(limits)),
+    }
+}
+
+/// [`expires_in_days`]'s rule for a value built in Rust.
+pub(crate) fn check_expiry(days: Option<u32>, limits: &Limits) -> Result<()> {
+    match days {
+        Some(d) if !(1..=limits.max_expires_in_days).contains(&d) => {
+            Err(expiry_out_of_range(limits))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn expiry_out_of_range(limits: &Limits) -> Error {
+    Error::invalid(
+        "expires_in_days",
+        format!("must be between 1 and {}", limits.max_expires_in_days),
+    )
+}
+
+/// The signing emails' `subject` (at most 500 characters) and `message` (at most 10,000).
+pub(crate) fn check_letter(subject: Option<&str>, message: Option<&str>) -> Result<()> {
+    if let Some(s) = subject {
+        check_text("subject", s, 500)?;
+    }
+    if let Some(m) = message
+        && m.chars().count() > 10_000
+    {
+        return Err(Error::invalid(
+            "message",
+            "must be at most 10000 characters",
+        ));
+    }
+    Ok(())
+}
+
+/// The entries' checks of a parsed `metadata`, for a map built in Rust.
+pub(crate) fn check_metadata(map: &BTreeMap<String, String>, limits: &Limits) -> Result<()> {
+    let given = map
+        .iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    metadata(Some(Value::Object(given)), limits.max_metadata_keys).map(|_| ())
+}
+
+/// The signers of a request: at least one, at most `Limits::max_signers`, each with a valid
+/// name, email, role, order and `auth`. Errors name an entry as the request does: by role in
+/// the object form, by index in a list.
+pub(crate) fn check_signers(signers: &[SignerParam], by_role: bool, limits: &Limits) -> Result<()> {
+    if signers.is_empty() {
+        return Err(Error::invalid("signers", "at least one signer is required"));
+    }
+    if signers.len() > limits.max_signers {
+        return Err(Error::TooManySigners {
+            given: signers.len(),
+            max: limits.max_signers,
+        });
+    }
+    for (i, s) in signers.iter().enumerate() {
+        let at = match (&s.role, by_role) {
+            (Some(r), true) => format!("signers.{r}"),
+            _ => format!("signers.{i}"),
+        };
+        check_text(&format!("{at}.name"), &s.name, 200)?;
+        check_email(&format!("{at}.email"), &s.email)?;
+        if let Some(r) = &s.role {
+            check_role(&format!("{at}.role"), r)?;
+        }
+        if let Some(o) = s.order
+            && !(1..=1000).contains(&o)
+        {
+            return Err(Error::invalid(
+                format!("{at}.order"),
+                "must be between 1 and 1000",
+            ));
+        }
+        if let Some(a) = &s.auth {
+            a.validate(&format!("{at}.auth"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The explicit `fields` of a request placed on the envelope's documents (`pages`: each
+/// document's page sizes, in order): parsed with keys unique against `taken`, each in a document
+/// the envelope has and inside its page. Errors name `fields.N` as on create.
+pub(crate) fn place_fields(
+    v: &Value,
+    max: usize,
+    taken: &mut HashSet<String>,
+    pages: &[Vec<pdf::PageSize>],
+) -> Result<Vec<Field>> {
+    let explicit = parse_fields(v, max, taken)?;
+    for (i, f) in explicit.iter().enumerate() {
+        let Some(doc_pages) = pages.get(f.document as usize - 1) else {
+            return Err(Error::invalid(
+                format!("fields.{i}.document"),
+                format!("the envelope has {} documents", pages.len()),
+            ));
+        };
+        if let Err((_, why)) = pdf::check_fields(std::slice::from_ref(f), doc_pages) {
+            return Err(Error::invalid(format!("fields.{i}"), why));
+        }
+    }
+    Ok(explicit)
 }
 
 /// `cc`: a list of `{name, email}` (extensions E1); errors name `cc[N].field`.
@@ -320,7 +369,9 @@ fn parse_cc(v: Option<Value>) -> Result<Vec<CcParam>> {
     Ok(out)
 }
 
-fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)> {
+/// `signers`: a list, or an object keyed by role; returns the entries and whether they were
+/// keyed by role.
+pub(crate) fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerParam>, bool)> {
     let count = match v {
         Value::Array(a) => a.len(),
         Value::Object(m) => m.len(),
@@ -856,18 +907,7 @@ impl SigningService {
         }
         if let Some(v) = &p.fields {
             let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-            let explicit = parse_fields(v, limits.max_fields, &mut taken)?;
-            for (i, f) in explicit.iter().enumerate() {
-                let Some(doc_pages) = pages.get(f.document as usize - 1) else {
-                    return Err(Error::invalid(
-                        format!("fields.{i}.document"),
-                        format!("the envelope has {} documents", pages.len()),
-                    ));
-                };
-                if let Err((_, why)) = pdf::check_fields(std::slice::from_ref(f), doc_pages) {
-                    return Err(Error::invalid(format!("fields.{i}"), why));
-                }
-            }
+            let explicit = place_fields(v, limits.max_fields, &mut taken, &pages)?;
             for r in roles_in_order(&explicit) {
                 if !roles.contains(&r) {
                     roles.push(r);
@@ -879,7 +919,7 @@ impl SigningService {
             }));
         }
 
-        let signers = resolve_signers(&p, &roles)?;
+        let signers = resolve_signers(&p.signers, p.signers_by_role, &roles)?;
         check_coverage(&fields, &signers, p.signature_page)?;
         let data = check_data(&fields, &p.data)?;
         let has_signature_fields = fields.iter().any(|f| f.field.kind == FieldType::Signature);
@@ -1085,10 +1125,15 @@ enum Source {
     Upload(Upload),
 }
 
-/// Gives every signer a role and an order (decisions.md, "Envelopes").
-fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec<SignerRecord>> {
+/// Gives every signer a role and an order (decisions.md, "Envelopes"): `doc_roles` are the
+/// document's roles in signing order, `by_role` whether the signers were keyed by role.
+pub(crate) fn resolve_signers(
+    signers: &[SignerParam],
+    by_role: bool,
+    doc_roles: &[String],
+) -> Result<Vec<SignerRecord>> {
     let mut claimed: Vec<String> = Vec::new();
-    for (i, s) in p.signers.iter().enumerate() {
+    for (i, s) in signers.iter().enumerate() {
         if let Some(r) = &s.role {
             if claimed.contains(r) {
                 return Err(Error::invalid(
@@ -1100,9 +1145,9 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
         }
     }
     let mut free = doc_roles.iter().filter(|r| !claimed.contains(r));
-    let mut out = Vec::with_capacity(p.signers.len());
+    let mut out = Vec::with_capacity(signers.len());
     let mut used: Vec<String> = claimed.clone();
-    for (i, s) in p.signers.iter().enumerate() {
+    for (i, s) in signers.iter().enumerate() {
         let role = match &s.role {
             Some(r) => r.clone(),
             None => match free.next() {
@@ -1119,7 +1164,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
             },
         };
         used.push(role.clone());
-        let order = match (s.order, p.signers_by_role) {
+        let order = match (s.order, by_role) {
             (Some(o), _) => o,
             (None, true) => match doc_roles.iter().position(|r| *r == role) {
                 Some(pos) => pos as u32 + 1,
@@ -1162,7 +1207,7 @@ fn resolve_signers(p: &CreateEnvelopeParams, doc_roles: &[String]) -> Result<Vec
 }
 
 /// Every role with fields has a signer; every signer has a signature field or gets the page.
-fn check_coverage(
+pub(crate) fn check_coverage(
     fields: &[PlacedField],
     signers: &[SignerRecord],
     signature_page: bool,
@@ -1193,7 +1238,7 @@ fn check_coverage(
 }
 
 /// Checks `data` against the sender fields: unknown names, types, required ones missing.
-fn check_data(
+pub(crate) fn check_data(
     fields: &[PlacedField],
     data: &[(String, Value)],
 ) -> Result<BTreeMap<String, SignerValue>> {
@@ -1292,7 +1337,12 @@ mod tests {
             {"name":"C","email":"c@x.io"},
             {"name":"D","email":"d@x.io"}
         ]));
-        let s = resolve_signers(&p, &["Client".into(), "Witness".into()]).unwrap();
+        let s = resolve_signers(
+            &p.signers,
+            p.signers_by_role,
+            &["Client".into(), "Witness".into()],
+        )
+        .unwrap();
         let roles: Vec<_> = s
             .iter()
             .map(|s| (s.signer.role.as_str(), s.signer.order))
@@ -1313,7 +1363,12 @@ mod tests {
         let p = params(
             json!({"Witness": {"name":"W","email":"w@x.io"}, "Client": {"name":"C","email":"c@x.io"}}),
         );
-        let s = resolve_signers(&p, &["Client".into(), "Witness".into()]).unwrap();
+        let s = resolve_signers(
+            &p.signers,
+            p.signers_by_role,
+            &["Client".into(), "Witness".into()],
+        )
+        .unwrap();
         let roles: Vec<_> = s
             .iter()
             .map(|s| (s.signer.role.as_str(), s.signer.order))
@@ -1327,7 +1382,10 @@ mod tests {
             json!([{"name":"A","email":"a@x.io","role":"R"},{"name":"B","email":"b@x.io","role":"R"}]),
         );
         assert_eq!(
-            resolve_signers(&p, &[]).unwrap_err().param().as_deref(),
+            resolve_signers(&p.signers, p.signers_by_role, &[])
+                .unwrap_err()
+                .param()
+                .as_deref(),
             Some("signers.1.role")
         );
     }
@@ -1335,7 +1393,7 @@ mod tests {
     #[test]
     fn coverage_rules() {
         let p = params(json!([{"name":"A","email":"a@x.io","role":"Client"}]));
-        let signers = resolve_signers(&p, &[]).unwrap();
+        let signers = resolve_signers(&p.signers, p.signers_by_role, &[]).unwrap();
         let witness = vec![placed(FieldType::Signature, Some("Witness"), "w", true)];
         assert_eq!(
             check_coverage(&witness, &signers, false)

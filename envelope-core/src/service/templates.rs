@@ -11,7 +11,7 @@ use super::paging;
 use super::params::{Obj, Params, Upload, check_description, check_text};
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
-use crate::field::{FieldSource, FieldType, PlacedField, SENDER};
+use crate::field::{Field, FieldSource, FieldType, PlacedField, SENDER};
 use crate::ids::{self, TemplateId};
 use crate::model::{Deleted, List, Template, TemplateRecord};
 use crate::pdf;
@@ -87,8 +87,10 @@ pub struct UpdateTemplateParams {
     pub description: Option<String>,
     /// The new signer roles (key `roles`).
     pub roles: Option<Vec<String>>,
-    /// One entry per field of the template, in order, each with any of `key`, `role`,
-    /// `filled_by`, `required`.
+    /// Either one entry per field of the template, in order, each with any of `key`, `role`,
+    /// `filled_by`, `required` (the field is edited in place); or the template's new fields,
+    /// each with `type`, `page`, `x`, `y`, `width` and `height` as on create (they replace the
+    /// fields whole). See [`SigningService::update_template`].
     pub fields: Option<Value>,
 }
 
@@ -206,17 +208,7 @@ impl SigningService {
         let mut fields = inspected.info.fields;
         if let Some(v) = &p.fields {
             let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-            let explicit = parse_fields(v, limits.max_fields, &mut taken)?;
-            // A template is one document (extensions E5).
-            if let Some(i) = explicit.iter().position(|f| f.document != 1) {
-                return Err(Error::invalid(
-                    format!("fields.{i}.document"),
-                    "a template has one document",
-                ));
-            }
-            if let Err((i, why)) = pdf::check_fields(&explicit, &inspected.info.pages) {
-                return Err(Error::invalid(format!("fields.{i}"), why));
-            }
+            let explicit = place_fields(v, limits.max_fields, &mut taken, &inspected.info.pages)?;
             fields.extend(explicit.into_iter().map(|field| PlacedField {
                 field,
                 source: FieldSource::Explicit,
@@ -295,12 +287,23 @@ impl SigningService {
     }
 
     /// `PATCH /templates/{id}`.
+    ///
+    /// `fields` has two forms (extensions E11). Entries that carry `type`, `page`, `x`, `y`,
+    /// `width` and `height` replace the template's fields whole, checked as on create with
+    /// explicit fields; their roles must be among the template's roles (`roles` of the same
+    /// request when given). Entries of `key`, `role`, `filled_by` and `required` only edit the
+    /// field at the same position. Both forms in one request are refused (`param: "fields"`).
     pub async fn update_template(
         &self,
         ctx: &AuthContext,
         id: &TemplateId,
         p: UpdateTemplateParams,
     ) -> Result<Template> {
+        let replace = match &p.fields {
+            Some(v) => places_fields(v)?,
+            None => false,
+        };
+        let max_fields = self.inner.settings.limits.max_fields;
         for _ in 0..8 {
             let current = self.load_template(ctx, id).await?;
             if current.archived {
@@ -313,8 +316,12 @@ impl SigningService {
             if let Some(d) = &p.description {
                 next.description = Some(d.clone());
             }
-            if let Some(v) = &p.fields {
-                apply_field_updates(&mut next.fields, v)?;
+            match &p.fields {
+                Some(v) if replace => {
+                    next.fields = replace_fields(&current, v, p.roles.as_deref(), max_fields)?;
+                }
+                Some(v) => apply_field_updates(&mut next.fields, v)?,
+                None => {}
             }
             next.roles = settle_roles(
                 &next.fields,
@@ -368,6 +375,95 @@ impl SigningService {
         let t = self.load_template(ctx, id).await?;
         self.file_link("template", &t.file).await
     }
+}
+
+/// Members of a `fields` entry that place a field: entries with them replace the fields whole.
+const PLACING: [&str; 6] = ["type", "page", "x", "y", "width", "height"];
+
+/// True when the entries of a template update's `fields` place fields (any of [`PLACING`]),
+/// false when they edit fields in place (or when `fields` is not a list, which the in-place
+/// form refuses as before). Entries of both forms in one list are refused.
+fn places_fields(v: &Value) -> Result<bool> {
+    let Value::Array(items) = v else {
+        return Ok(false);
+    };
+    let places = |item: &Value| {
+        item.as_object()
+            .is_some_and(|o| PLACING.iter().any(|k| o.contains_key(*k)))
+    };
+    let placing = items.iter().filter(|i| places(i)).count();
+    if placing > 0 && placing < items.len() {
+        return Err(Error::invalid(
+            "fields",
+            "mixes entries that place fields (with type, page, x, y, width and height), which \
+             replace the template's fields whole, and entries that edit a field in place; \
+             give one form per request",
+        ));
+    }
+    Ok(placing > 0)
+}
+
+/// Explicit `fields` of a template placed on its one document's pages (`pages`), checked as
+/// on template create: parsed with keys unique against `taken`, in document 1, inside the page.
+fn place_fields(
+    v: &Value,
+    max: usize,
+    taken: &mut HashSet<String>,
+    pages: &[pdf::PageSize],
+) -> Result<Vec<Field>> {
+    let explicit = parse_fields(v, max, taken)?;
+    // A template is one document (extensions E5).
+    if let Some(i) = explicit.iter().position(|f| f.document != 1) {
+        return Err(Error::invalid(
+            format!("fields.{i}.document"),
+            "a template has one document",
+        ));
+    }
+    if let Err((i, why)) = pdf::check_fields(&explicit, pages) {
+        return Err(Error::invalid(format!("fields.{i}"), why));
+    }
+    Ok(explicit)
+}
+
+/// The fields that replace `current`'s whole: `v` placed on its pages, each role among the
+/// template's roles. With `roles` given in the same request, the check is create's (every role
+/// with fields listed in `roles`, `param: "roles"`); without, a role the template does not have
+/// is refused at the field.
+fn replace_fields(
+    current: &TemplateRecord,
+    v: &Value,
+    roles: Option<&[String]>,
+    max: usize,
+) -> Result<Vec<PlacedField>> {
+    let pages: Vec<pdf::PageSize> = current
+        .page_sizes
+        .iter()
+        .map(|&(width, height)| pdf::PageSize { width, height })
+        .collect();
+    let fields = place_fields(v, max, &mut HashSet::new(), &pages)?;
+    if roles.is_none() {
+        for (i, f) in fields.iter().enumerate() {
+            if let Some(r) = &f.role
+                && !f.is_sender_field()
+                && !current.roles.contains(r)
+            {
+                return Err(Error::invalid(
+                    format!("fields.{i}.role"),
+                    format!(
+                        "the template has no role '{r}' (its roles: {}); add it to roles",
+                        current.roles.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(fields
+        .into_iter()
+        .map(|field| PlacedField {
+            field,
+            source: FieldSource::Explicit,
+        })
+        .collect())
 }
 
 /// Keeps the old role order and appends roles that are new after a fields update.
@@ -446,4 +542,31 @@ fn apply_field_updates(fields: &mut [PlacedField], v: &Value) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_form_of_fields_is_read_from_every_entry() {
+        let placed = json!({"type": "text", "page": 1, "x": 1, "y": 1, "width": 9, "height": 9});
+        let cases = [
+            (json!([]), Ok(false)),
+            (json!([{"key": "a"}, {}, {"required": true}]), Ok(false)),
+            (json!([placed.clone(), placed.clone()]), Ok(true)),
+            // One placing member is enough: the missing ones are named by create's parser.
+            (json!([{"page": 2}]), Ok(true)),
+            (json!([placed.clone(), {"key": "a"}]), Err("fields")),
+            (json!([{"key": "a"}, {"x": 3}]), Err("fields")),
+            // Not a list, or entries that are not objects: the in-place form refuses them.
+            (json!({"key": "a"}), Ok(false)),
+            (json!([1, 2]), Ok(false)),
+        ];
+        for (v, want) in cases {
+            let got = places_fields(&v).map_err(|e| e.param().unwrap_or_default());
+            assert_eq!(got, want.map_err(str::to_string), "{v}");
+        }
+    }
 }

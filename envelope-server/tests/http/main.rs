@@ -8,6 +8,7 @@ mod bodies;
 mod choices;
 mod connections;
 mod documents;
+mod drafts;
 mod emails;
 mod envelopes;
 mod health;

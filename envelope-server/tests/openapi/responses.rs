@@ -145,6 +145,21 @@ async fn real_responses_match_the_document() {
         .await;
     let draft = d.check("POST", "/v1/envelopes", &r);
     let e_path = format!("/v1/envelopes/{}", id(&draft));
+    // A draft changes before it is sent (extensions E11).
+    let r = s
+        .patch(
+            &key,
+            &e_path,
+            json!({"subject": "Consulting terms", "metadata": {"deal": "43"},
+                   "expires_in_days": 30,
+                   "fields": [{"type": "text", "role": "Client", "key": "title", "page": 2,
+                               "x": 300, "y": 500, "width": 150, "height": 20}]}),
+        )
+        .await;
+    assert_eq!(
+        d.check("PATCH", "/v1/envelopes/{id}", &r)["metadata"]["deal"],
+        "43"
+    );
     let sent = d.check(
         "POST",
         "/v1/envelopes/{id}/send",
@@ -409,10 +424,24 @@ async fn errors(s: &TestServer, d: &Document, tmpl_id: &str, e_path: &str) {
     let r = s.send(s.client.get(s.url("/files/no_such_token"))).await;
     expect(&r, 404, "resource_missing");
     d.check("GET", "/files/{token}", &r);
-    // 409: sending an envelope that is not a draft.
+    // 409: sending or changing an envelope that is not a draft.
     let r = s.post_empty(key, &format!("{e_path}/send")).await;
     expect(&r, 409, "invalid_state");
     d.check("POST", "/v1/envelopes/{id}/send", &r);
+    let r = s.patch(key, e_path, json!({"subject": "Too late"})).await;
+    expect(&r, 409, "invalid_state");
+    d.check("PATCH", "/v1/envelopes/{id}", &r);
+    // 400: both forms of a template's `fields` in one request.
+    let r = s
+        .patch(
+            key,
+            &format!("/v1/templates/{tmpl_id}"),
+            json!({"fields": [{"key": "a"}, {"type": "text", "page": 1, "x": 1, "y": 1,
+                                            "width": 9, "height": 9}]}),
+        )
+        .await;
+    expect(&r, 400, "parameter_invalid");
+    d.check("PATCH", "/v1/templates/{id}", &r);
     // 413: a body over the limit of small bodies (1 MiB).
     let big = json!({"reason": "x".repeat(1024 * 1024 + 1)});
     let r = s.post(key, &format!("{e_path}/void"), big).await;
