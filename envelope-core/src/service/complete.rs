@@ -4,7 +4,7 @@
 use base64::Engine;
 use sha2::{Digest, Sha256};
 
-use super::seals::{self, Growing, Seals};
+use super::seals::{self, Growing, Seals, earliest};
 use super::signing::values;
 use super::{AuthContext, SignInput, SigningService};
 use crate::clock::Timestamp;
@@ -285,14 +285,6 @@ impl SigningService {
         }
         rec.audit_trail = Some(audit_file);
         Ok(super::events::record(rec, EventType::Completed, None, now))
-    }
-}
-
-/// The earlier of two times, either of which may be unknown.
-pub(crate) fn earliest(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
     }
 }
 

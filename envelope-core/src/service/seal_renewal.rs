@@ -14,10 +14,9 @@
 use std::sync::Arc;
 
 use super::SigningService;
-use super::complete::earliest;
-use super::seals::{Growing, Seals};
+use super::seals::{Growing, Seals, earliest};
 use crate::clock::Timestamp;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::ids::EnvelopeId;
 use crate::model::{EnvelopeRecord, EnvelopeStatus, SealLevel, StoredFile};
 use crate::seal::TimestampAuthority;
@@ -135,11 +134,7 @@ impl SigningService {
             slots.push((FileSlot::AuditTrail, audit.clone(), None));
         }
         for (slot, file, original) in slots {
-            let bytes = self
-                .read_file(&file)
-                .await?
-                .ok_or_else(|| Error::Internal(format!("stored file {} is missing", file.blob)))?
-                .to_vec();
+            let bytes = self.stored_bytes(&file).await?;
             let what = slot.describe();
             let Some(grown) = seals
                 .renew(self, Growing::stored(bytes, SealLevel::BLta), &what)
@@ -157,21 +152,9 @@ impl SigningService {
                 return Ok(Renewed::No);
             }
             new_expiry = earliest(new_expiry, grown.archive_expires_at);
-            let sha256 = crate::ids::hex(&grown.sha256());
-            let stored = match original.as_ref() {
-                Some(original) if grown.bytes.len() >= original.size as usize => {
-                    let base = original.size as usize;
-                    self.put_update(
-                        &file.file_name,
-                        original,
-                        &grown.bytes[..base],
-                        grown.bytes[base..].to_vec().into(),
-                        sha256,
-                    )
-                    .await?
-                }
-                _ => self.put_file(&file.file_name, grown.bytes.into()).await?,
-            };
+            let stored = self
+                .store_grown(&file.file_name, original.as_ref(), grown)
+                .await?;
             files.push((slot, stored));
         }
 

@@ -14,10 +14,9 @@
 //! from, else they are left to the retention sweep's orphan pass.
 
 use super::SigningService;
-use super::complete::earliest;
-use super::seals::{Growing, Seals};
+use super::seals::{Growing, Seals, earliest};
 use crate::clock::Timestamp;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::{EnvelopeRecord, EnvelopeStatus, EventType, SealLevel, StoredFile};
 use crate::store::StoreError;
 
@@ -192,23 +191,11 @@ impl SigningService {
             if file.level == level {
                 continue;
             }
-            // A delta over the original again: the blob holds what follows the original.
-            let base = original.size as usize;
-            let sha256 = crate::ids::hex(&file.sha256());
-            let stored = match file.bytes.get(..base) {
-                Some(head) => {
-                    self.put_update(
-                        &signed.file_name,
-                        original,
-                        head,
-                        file.bytes[base..].to_vec().into(),
-                        sha256,
-                    )
-                    .await?
-                }
-                None => self.put_file(&signed.file_name, file.bytes.into()).await?,
-            };
-            grown.documents.push((n, stored, file.level));
+            let level = file.level;
+            let stored = self
+                .store_grown(&signed.file_name, Some(original), file)
+                .await?;
+            grown.documents.push((n, stored, level));
         }
         if let Some(audit) = rec.audit_trail.as_ref()
             && seals.extends(seal.audit_trail)
@@ -224,20 +211,11 @@ impl SigningService {
             grown.archive_expires_at = earliest(grown.archive_expires_at, file.archive_expires_at);
             if file.level > seal.audit_trail {
                 let level = file.level;
-                let stored = self.put_file(&audit.file_name, file.bytes.into()).await?;
+                let stored = self.store_grown(&audit.file_name, None, file).await?;
                 grown.audit_trail = Some((stored, level));
             }
         }
         Ok(grown)
-    }
-
-    /// A stored file's bytes, whole; a file that is gone is an error (the record names it).
-    async fn stored_bytes(&self, file: &StoredFile) -> Result<Vec<u8>> {
-        let bytes = self
-            .read_file(file)
-            .await?
-            .ok_or_else(|| Error::Internal(format!("stored file {} is missing", file.blob)))?;
-        Ok(bytes.to_vec())
     }
 
     /// Puts the grown files on the record and plans the next attempt; `envelope.seal_upgraded`

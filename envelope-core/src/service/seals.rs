@@ -20,7 +20,7 @@ use super::SigningService;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::EnvelopeId;
-use crate::model::SealLevel;
+use crate::model::{SealLevel, StoredFile};
 use crate::pdf;
 use std::sync::Arc;
 
@@ -48,11 +48,50 @@ pub(crate) fn target_level(
 }
 
 impl SigningService {
+    /// Stores a file that grew from a stored one, under `file_name`: as a delta over `original`
+    /// (a signed copy: the blob holds what follows the original's bytes), or whole (an audit
+    /// trail, `original` `None`, or bytes that do not start with the original's length).
+    pub(crate) async fn store_grown(
+        &self,
+        file_name: &str,
+        original: Option<&StoredFile>,
+        grown: Growing,
+    ) -> Result<StoredFile> {
+        let sha256 = crate::ids::hex(&grown.sha256());
+        match original {
+            Some(original) if grown.bytes.len() >= original.size as usize => {
+                let base = original.size as usize;
+                let (head, tail) = grown.bytes.split_at(base);
+                self.put_update(file_name, original, head, tail.to_vec().into(), sha256)
+                    .await
+            }
+            _ => self.put_file(file_name, grown.bytes.into()).await,
+        }
+    }
+
+    /// A stored file's bytes, whole; a file that is gone is an error (the record names it).
+    pub(crate) async fn stored_bytes(&self, file: &StoredFile) -> Result<Vec<u8>> {
+        let bytes = self
+            .read_file(file)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("stored file {} is missing", file.blob)))?;
+        Ok(bytes.to_vec())
+    }
+
     /// When the upgrade sweep's next attempt is due, after `attempts` attempts of its own (the
     /// completion came first), counted from `now`; `None` once the schedule is used up.
     pub(crate) fn seal_upgrade_due(&self, attempts: u32, now: Timestamp) -> Option<Timestamp> {
         let schedule = &self.inner.settings.seal.retry_schedule;
         Some(now + schedule.next_delay(attempts.checked_add(1)?)?)
+    }
+}
+
+/// The earlier of two times, either of which may be unknown (the archive expiry of an envelope
+/// is its files' earliest).
+pub(crate) fn earliest(a: Option<Timestamp>, b: Option<Timestamp>) -> Option<Timestamp> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
