@@ -161,6 +161,21 @@ pub enum Error {
         /// What state the object is in and why that forbids the operation, for the caller.
         message: String,
     },
+    /// An edit required the object to be at a version it is no longer at (extensions E11,
+    /// HTTP's `If-Match`): another write changed it since the caller read it. Nothing was
+    /// written.
+    ///
+    /// Code `edit_conflict`, kind [`ErrorKind::Conflict`] (409).
+    #[error(
+        "This {resource} was changed since you read it (it is now at version {version}); \
+         nothing was written. Read it again and apply your change to the current version."
+    )]
+    EditConflict {
+        /// The object's kind (`envelope`, `template`).
+        resource: &'static str,
+        /// The object's current version, for the caller to read again (the server's `ETag`).
+        version: u64,
+    },
     /// A file of an envelope that only exists once the envelope is completed (the signed PDF,
     /// the audit trail, the archive) was asked for before that.
     ///
@@ -455,6 +470,7 @@ impl Error {
             InvalidPdf { .. } => "invalid_pdf",
             EnvelopeCompleted => "envelope_completed",
             InvalidState { .. } => "invalid_state",
+            EditConflict { .. } => "edit_conflict",
             FileNotReady { .. } => "file_not_ready",
             FileDeleted { .. } => "file_deleted",
             StorageQuotaExceeded { .. } => "storage_quota_exceeded",
@@ -496,6 +512,7 @@ impl Error {
             FileTooLarge { .. } | DocumentsTooLarge { .. } => ErrorKind::TooLarge,
             EnvelopeCompleted
             | InvalidState { .. }
+            | EditConflict { .. }
             | FileNotReady { .. }
             | SignerNotActionable { .. } => ErrorKind::Conflict,
             InsufficientBalance => ErrorKind::PaymentRequired,

@@ -106,6 +106,10 @@ impl ApiError {
                         HeaderValue::from(*retry_after_secs),
                     ));
                 }
+                if let Error::EditConflict { version, .. } = e {
+                    // The version to read again (extensions E11).
+                    headers.push((hyper::header::ETAG, crate::preconditions::etag(*version)));
+                }
                 Parts {
                     status,
                     kind,
@@ -345,6 +349,25 @@ mod tests {
             assert_eq!(b["request_id"], "req_1");
             assert!(!b["message"].as_str().unwrap().contains("secret"));
         }
+    }
+
+    #[test]
+    fn an_edit_conflict_names_the_current_etag() {
+        let r = ApiError::Core(Error::EditConflict {
+            resource: "template",
+            version: 9,
+        })
+        .into_reply("req_1");
+        let b = body(&r);
+        assert_eq!(r.status, StatusCode::CONFLICT);
+        assert_eq!(b["type"], "invalid_request_error");
+        assert_eq!(b["code"], "edit_conflict");
+        assert!(b["message"].as_str().unwrap().contains("Read it again"));
+        assert!(
+            r.headers
+                .iter()
+                .any(|(k, v)| k == hyper::header::ETAG && v == "\"9\"")
+        );
     }
 
     #[test]

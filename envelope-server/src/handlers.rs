@@ -5,7 +5,7 @@
 
 use envelope_core::service::{
     CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, Download, FileKind,
-    ListParams, Params, Reassign, UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams,
+    ListParams, Params, Precondition, Reassign, UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams,
     Upload, document_param,
 };
 use envelope_core::store::DirectRead;
@@ -43,14 +43,32 @@ async fn plain_params(body: RawBody) -> Result<Params, ApiError> {
     Ok(body_params(body).await?.0)
 }
 
+/// One API operation as the request gave it, before the core is called.
+#[derive(Debug)]
+pub struct Operation {
+    /// The operation.
+    pub route: Route,
+    /// The query parameters.
+    pub query: Params,
+    /// The body, read as the route's policy allows.
+    pub body: RawBody,
+    /// The `If-Match` precondition of a conditional edit ([`Route::is_conditional`]); `None`
+    /// elsewhere.
+    pub if_match: Option<Precondition>,
+}
+
 /// Runs one API operation for an authenticated caller.
 pub async fn dispatch(
     svc: &SigningService,
     ctx: &AuthContext,
-    route: Route,
-    mut query: Params,
-    body: RawBody,
+    op: Operation,
 ) -> Result<Reply, ApiError> {
+    let Operation {
+        route,
+        mut query,
+        body,
+        if_match,
+    } = op;
     let max_list = svc.settings().limits.max_list_limit;
     // Only list routes take query parameters; elsewhere any is unknown.
     if !matches!(
@@ -77,13 +95,16 @@ pub async fn dispatch(
             query.finish()?;
             Reply::ok(&svc.list_envelopes(ctx, &list, template.as_deref()).await?)
         }
-        Route::GetEnvelope(id) => Ok(Reply::raw_json(
-            StatusCode::OK,
-            svc.get_envelope_json(ctx, &id.parse()?).await?,
-        )),
+        Route::GetEnvelope(id) => {
+            let got = svc.get_envelope_json_versioned(ctx, &id.parse()?).await?;
+            Ok(Reply::raw_json(StatusCode::OK, got.value).with_etag(got.version))
+        }
         Route::UpdateEnvelope(id) => {
-            let p = UpdateDraftParams::parse(plain_params(body).await?, &svc.settings().limits)?;
-            Reply::ok(&svc.update_draft(ctx, &id.parse()?, p).await?)
+            let mut p =
+                UpdateDraftParams::parse(plain_params(body).await?, &svc.settings().limits)?;
+            p.if_version = if_match;
+            let done = svc.update_draft_versioned(ctx, &id.parse()?, p).await?;
+            Ok(Reply::ok(&done.value)?.with_etag(done.version))
         }
         Route::SendEnvelope(id) => {
             plain_params(body).await?.finish()?;
@@ -144,10 +165,15 @@ pub async fn dispatch(
             query.finish()?;
             Reply::ok(&svc.list_templates(ctx, &list).await?)
         }
-        Route::GetTemplate(id) => Reply::ok(&svc.get_template(ctx, &id.parse()?).await?),
+        Route::GetTemplate(id) => {
+            let got = svc.get_template_versioned(ctx, &id.parse()?).await?;
+            Ok(Reply::ok(&got.value)?.with_etag(got.version))
+        }
         Route::UpdateTemplate(id) => {
-            let p = UpdateTemplateParams::parse(plain_params(body).await?)?;
-            Reply::ok(&svc.update_template(ctx, &id.parse()?, p).await?)
+            let mut p = UpdateTemplateParams::parse(plain_params(body).await?)?;
+            p.if_version = if_match;
+            let done = svc.update_template_versioned(ctx, &id.parse()?, p).await?;
+            Ok(Reply::ok(&done.value)?.with_etag(done.version))
         }
         Route::DeleteTemplate(id) => Reply::ok(&svc.archive_template(ctx, &id.parse()?).await?),
         Route::TemplateFile(id) => Reply::ok(&svc.template_file_link(ctx, &id.parse()?).await?),

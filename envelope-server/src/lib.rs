@@ -41,6 +41,7 @@ pub mod handlers;
 pub mod health;
 pub mod metrics;
 pub mod openapi;
+pub mod preconditions;
 pub mod request;
 pub mod response;
 pub mod router;

@@ -13,7 +13,7 @@ use hyper::body::{Body, Incoming};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Response, StatusCode};
 
-use envelope_core::service::{FairSlot, Params, idempotency_fingerprint};
+use envelope_core::service::{FairSlot, idempotency_fingerprint};
 use envelope_core::store::{IdempotencyBegin, StoredResponse};
 use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
 
@@ -21,10 +21,11 @@ use crate::address_limit::limit_by_address;
 use crate::app::App;
 use crate::body::{BodyLimits, MediaType, RawBody, drain, query_params, read_limited};
 use crate::error::ApiError;
-use crate::handlers;
+use crate::handlers::{self, Operation};
 use crate::health;
+use crate::preconditions;
 use crate::response::{Meta, Reply, finish};
-use crate::router::{self, BodyPolicy, Route};
+use crate::router::{self, BodyPolicy};
 use crate::signing_page;
 
 /// Answers one request; never fails and never panics outward.
@@ -207,6 +208,18 @@ async fn api(
     meta.route = Some(route.template());
     let (body, slot) = read_body(app, parts, body, route.body_policy(), &ctx.account.id).await?;
     let query = query_params(parts.uri.query());
+    // Only the edits of extensions E11 are conditional; elsewhere the header is not read.
+    let if_match = if route.is_conditional() {
+        preconditions::if_match(&parts.headers)?
+    } else {
+        None
+    };
+    let req = Operation {
+        route,
+        query,
+        body,
+        if_match,
+    };
 
     let idempotency_key = match parts.headers.get("idempotency-key") {
         Some(v) if parts.method == Method::POST => Some(
@@ -217,14 +230,15 @@ async fn api(
         _ => None,
     };
     let Some(idem) = idempotency_key else {
-        return run_detached(svc, ctx, route, query, body, slot).await;
+        return run_detached(svc, ctx, req, slot).await;
     };
     let path_and_query = parts
         .uri
         .path_and_query()
         .map(|p| p.as_str())
         .unwrap_or("/");
-    let fingerprint = idempotency_fingerprint(parts.method.as_str(), path_and_query, body.bytes());
+    let fingerprint =
+        idempotency_fingerprint(parts.method.as_str(), path_and_query, req.body.bytes());
     match svc.idempotency_begin(&ctx, &idem, &fingerprint).await? {
         IdempotencyBegin::Replay(stored) => {
             meta.replayed = true;
@@ -238,7 +252,7 @@ async fn api(
             if let IdempotencyBegin::Started { origin } = begun {
                 run_ctx.idempotency_origin = Some(origin);
             }
-            let reply = match run_detached(svc, run_ctx, route, query, body, slot).await {
+            let reply = match run_detached(svc, run_ctx, req, slot).await {
                 Ok(reply) => reply,
                 Err(e) => e.into_reply(&meta.request_id),
             };
@@ -309,17 +323,15 @@ fn invalid_idempotency_key() -> Error {
 async fn run_detached(
     svc: &SigningService,
     ctx: AuthContext,
-    route: Route,
-    query: Params,
-    body: RawBody,
+    req: Operation,
     slot: Option<FairSlot>,
 ) -> Result<Reply, ApiError> {
-    if route.is_read() {
-        return handlers::dispatch(svc, &ctx, route, query, body).await;
+    if req.route.is_read() {
+        return handlers::dispatch(svc, &ctx, req).await;
     }
     let svc = svc.clone();
     let task = tokio::spawn(async move {
-        let reply = handlers::dispatch(&svc, &ctx, route, query, body).await;
+        let reply = handlers::dispatch(&svc, &ctx, req).await;
         // The upload's turn (its body in memory) ends with the operation that holds it.
         drop(slot);
         reply

@@ -106,6 +106,13 @@ impl Body for Streamed {
 pub type ResponseBody = Either<Full<Bytes>, Streamed>;
 
 impl Reply {
+    /// This reply with `ETag` naming a record at `version` (extensions E11).
+    pub fn with_etag(mut self, version: u64) -> Reply {
+        self.headers
+            .push((hyper::header::ETAG, crate::preconditions::etag(version)));
+        self
+    }
+
     /// A JSON body that is already serialized.
     pub fn raw_json(status: StatusCode, body: Bytes) -> Reply {
         Reply {

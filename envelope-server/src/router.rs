@@ -190,6 +190,11 @@ impl Route {
         )
     }
 
+    /// Routes whose edits take a precondition (`If-Match`, extensions E11).
+    pub fn is_conditional(&self) -> bool {
+        matches!(self, Route::UpdateEnvelope(_) | Route::UpdateTemplate(_))
+    }
+
     /// Whether and how the route reads a request body.
     pub fn body_policy(&self) -> BodyPolicy {
         use Route::*;

@@ -18,6 +18,7 @@ use super::envelopes::{
 use super::fields::roles_in_order;
 use super::lifecycle::Change;
 use super::params::{Params, metadata};
+use super::precondition::{self, Precondition, Versioned};
 use super::{AuthContext, Limits, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField};
@@ -47,6 +48,9 @@ pub struct UpdateDraftParams {
     /// Days until the envelope expires, counted from its send as on create (key
     /// `expires_in_days`).
     pub expires_in_days: Option<u32>,
+    /// The version the envelope must be at for the change to apply (HTTP's `If-Match`); `None`
+    /// applies it to whatever version is current. Not a body member: a front end sets it.
+    pub if_version: Option<Precondition>,
 }
 
 impl UpdateDraftParams {
@@ -77,6 +81,7 @@ impl UpdateDraftParams {
             message,
             metadata,
             expires_in_days,
+            if_version: None,
         };
         params.validate(limits)?;
         Ok(params)
@@ -111,12 +116,28 @@ impl SigningService {
         id: &EnvelopeId,
         p: UpdateDraftParams,
     ) -> Result<Envelope> {
+        Ok(self.update_draft_versioned(ctx, id, p).await?.value)
+    }
+
+    /// [`SigningService::update_draft`], with the version of the envelope the answer shows.
+    ///
+    /// When `p.if_version` is set, each attempt checks it against the envelope just loaded,
+    /// before any other rule: an envelope at another version is [`Error::EditConflict`] (409)
+    /// and nothing is written.
+    pub async fn update_draft_versioned(
+        &self,
+        ctx: &AuthContext,
+        id: &EnvelopeId,
+        p: UpdateDraftParams,
+    ) -> Result<Versioned<Envelope>> {
         let limits = self.inner.settings.limits.clone();
         p.validate(&limits)?;
+        let pre = p.if_version.as_ref();
         // The documents' page sizes, read once: a draft's documents never change.
         let pages = match &p.fields {
             Some(_) => {
                 let rec = self.load_envelope(ctx, id).await?;
+                precondition::check(pre, "envelope", rec.version)?;
                 must_be_draft(&rec)?;
                 Some(self.document_pages(&rec, limits.max_pages).await?)
             }
@@ -124,12 +145,16 @@ impl SigningService {
         };
         let (rec, ()) = self
             .transition(ctx, id, |env, _now| {
+                precondition::check(pre, "envelope", env.version)?;
                 must_be_draft(env)?;
                 apply(env, &p, pages.as_deref(), &limits)?;
                 Ok(Change::new(()))
             })
             .await?;
-        Ok(rec.view())
+        Ok(Versioned {
+            value: rec.view(),
+            version: rec.version,
+        })
     }
 
     /// The page sizes of each document of `rec`, in order.

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::paging;
+use super::precondition::Versioned;
 use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
 use super::signing::SignerAuth;
 use super::{AuthContext, Limits, SigningService, period_of};
@@ -1072,6 +1073,16 @@ impl SigningService {
     /// version (`views.rs`): while the store's stamp shows that version, the answer is the kept
     /// bytes and no record is read.
     pub async fn get_envelope_json(&self, ctx: &AuthContext, id: &EnvelopeId) -> Result<Bytes> {
+        Ok(self.get_envelope_json_versioned(ctx, id).await?.value)
+    }
+
+    /// [`SigningService::get_envelope_json`], with the version of the envelope the JSON shows
+    /// (the version is known on both paths: no read beyond the stamp's is added).
+    pub async fn get_envelope_json_versioned(
+        &self,
+        ctx: &AuthContext,
+        id: &EnvelopeId,
+    ) -> Result<Versioned<Bytes>> {
         let stamp = self
             .inner
             .store
@@ -1080,7 +1091,10 @@ impl SigningService {
             .ok_or_else(|| Error::not_found("envelope", id))?;
         let due = rules::is_expired_at(stamp.status, stamp.expires_at, self.now());
         if !due && let Some(json) = self.inner.views.get(id, stamp.version) {
-            return Ok(json);
+            return Ok(Versioned {
+                value: json,
+                version: stamp.version,
+            });
         }
         let rec = self.load_envelope(ctx, id).await?;
         let json =
@@ -1088,7 +1102,10 @@ impl SigningService {
                 Error::Internal(format!("envelope view serialization failed: {e}"))
             })?);
         self.inner.views.put(id, rec.version, json.clone());
-        Ok(json)
+        Ok(Versioned {
+            value: json,
+            version: rec.version,
+        })
     }
 
     /// `GET /envelopes`: newest first, optionally only those made from `template`.

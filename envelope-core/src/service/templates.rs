@@ -9,6 +9,7 @@ use super::fields::{check_role, parse_fields, roles_in_order};
 use super::lifecycle::FileLinkView;
 use super::paging;
 use super::params::{Obj, Params, Upload, check_description, check_text};
+use super::precondition::{self, Precondition, Versioned};
 use super::{AuthContext, Limits, ListParams, SigningService};
 use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField, SENDER};
@@ -92,6 +93,9 @@ pub struct UpdateTemplateParams {
     /// each with `type`, `page`, `x`, `y`, `width` and `height` as on create (they replace the
     /// fields whole). See [`SigningService::update_template`].
     pub fields: Option<Value>,
+    /// The version the template must be at for the change to apply (HTTP's `If-Match`); `None`
+    /// applies it to whatever version is current. Not a body member: a front end sets it.
+    pub if_version: Option<Precondition>,
 }
 
 impl UpdateTemplateParams {
@@ -114,6 +118,7 @@ impl UpdateTemplateParams {
             description,
             roles,
             fields,
+            if_version: None,
         })
     }
 }
@@ -266,7 +271,20 @@ impl SigningService {
 
     /// `GET /templates/{id}` (archived templates too, with `archived: true`).
     pub async fn get_template(&self, ctx: &AuthContext, id: &TemplateId) -> Result<Template> {
-        Ok(self.load_template(ctx, id).await?.view())
+        Ok(self.get_template_versioned(ctx, id).await?.value)
+    }
+
+    /// [`SigningService::get_template`], with the version of the template the answer shows.
+    pub async fn get_template_versioned(
+        &self,
+        ctx: &AuthContext,
+        id: &TemplateId,
+    ) -> Result<Versioned<Template>> {
+        let rec = self.load_template(ctx, id).await?;
+        Ok(Versioned {
+            value: rec.view(),
+            version: rec.version,
+        })
     }
 
     /// `GET /templates`: templates that are not archived, newest first.
@@ -299,6 +317,20 @@ impl SigningService {
         id: &TemplateId,
         p: UpdateTemplateParams,
     ) -> Result<Template> {
+        Ok(self.update_template_versioned(ctx, id, p).await?.value)
+    }
+
+    /// [`SigningService::update_template`], with the version of the template the answer shows.
+    ///
+    /// When `p.if_version` is set, each attempt checks it against the template just loaded,
+    /// before any other rule: a template at another version is [`Error::EditConflict`] (409)
+    /// and nothing is written.
+    pub async fn update_template_versioned(
+        &self,
+        ctx: &AuthContext,
+        id: &TemplateId,
+        p: UpdateTemplateParams,
+    ) -> Result<Versioned<Template>> {
         let replace = match &p.fields {
             Some(v) => places_fields(v)?,
             None => false,
@@ -306,6 +338,7 @@ impl SigningService {
         let max_fields = self.inner.settings.limits.max_fields;
         for _ in 0..8 {
             let current = self.load_template(ctx, id).await?;
+            precondition::check(p.if_version.as_ref(), "template", current.version)?;
             if current.archived {
                 return Err(Error::state("Archived templates cannot be changed."));
             }
@@ -332,7 +365,12 @@ impl SigningService {
             next.version += 1;
             next.updated_at = self.now();
             match self.inner.store.update_template(&next).await {
-                Ok(()) => return Ok(next.view()),
+                Ok(()) => {
+                    return Ok(Versioned {
+                        value: next.view(),
+                        version: next.version,
+                    });
+                }
                 Err(StoreError::Conflict) => continue,
                 Err(e) => return Err(e.into()),
             }
