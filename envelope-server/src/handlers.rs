@@ -5,8 +5,8 @@
 
 use envelope_core::service::{
     CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, Download, FileKind,
-    ListParams, Params, Precondition, Reassign, UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams,
-    Upload, document_param,
+    ListParams, Params, Precondition, Reassign, UpdateDraftParams, UpdateEndpointParams,
+    UpdateTemplateParams, Upload, document_param,
 };
 use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};

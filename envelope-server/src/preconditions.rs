@@ -129,15 +129,7 @@ mod tests {
     #[test]
     fn malformed_if_match_values_are_refused_on_the_header() {
         for bad in [
-            "3",
-            "\"3",
-            "3\"",
-            "w/\"3\"",
-            "\"a\"b\"",
-            "\"a b\"",
-            "*, \"3\"",
-            "",
-            " , ",
+            "3", "\"3", "3\"", "w/\"3\"", "\"a\"b\"", "\"a b\"", "*, \"3\"", "", " , ",
         ] {
             let e = parse(&[bad]).unwrap_err();
             assert_eq!(e.code(), "parameter_invalid", "{bad:?}");
@@ -150,6 +142,9 @@ mod tests {
         let mut h = HeaderMap::new();
         h.insert(IF_MATCH, etag(42));
         assert_eq!(etag(42), "\"42\"");
-        assert_eq!(if_match(&h).unwrap(), Some(Precondition::Versions(vec![42])));
+        assert_eq!(
+            if_match(&h).unwrap(),
+            Some(Precondition::Versions(vec![42]))
+        );
     }
 }

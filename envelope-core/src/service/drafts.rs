@@ -442,4 +442,43 @@ mod tests {
         let e = svc.update_draft(&ctx, &id, p).await.unwrap_err();
         assert_eq!(e.code(), "invalid_state");
     }
+
+    #[tokio::test]
+    async fn a_stale_version_changes_nothing_and_reads_name_the_record_version() {
+        let (svc, ctx) = service().await;
+        let id = draft(&svc, &ctx).await;
+        let read = svc.get_envelope_json_versioned(&ctx, &id).await.unwrap();
+        assert_eq!(read.version, record(&svc, &ctx, &id).await.version);
+        // The second read is the kept view's: the same version, from the stamp.
+        let again = svc.get_envelope_json_versioned(&ctx, &id).await.unwrap();
+        assert_eq!(again, read);
+
+        let mut p = params(&svc, json!({"subject": "New"})).unwrap();
+        p.if_version = Some(Precondition::Versions(vec![read.version]));
+        let done = svc.update_draft_versioned(&ctx, &id, p).await.unwrap();
+        let rec = record(&svc, &ctx, &id).await;
+        assert_eq!(done.version, rec.version);
+        assert_eq!(done.version, read.version + 1);
+        for _ in 0..2 {
+            let got = svc.get_envelope_json_versioned(&ctx, &id).await.unwrap();
+            assert_eq!(got.version, rec.version);
+            assert_eq!(got.value, svc.get_envelope_json(&ctx, &id).await.unwrap());
+        }
+
+        let mut p = params(&svc, json!({"subject": "Stale"})).unwrap();
+        p.if_version = Some(Precondition::Versions(vec![read.version]));
+        let e = svc.update_draft(&ctx, &id, p).await.unwrap_err();
+        assert!(
+            matches!(e, Error::EditConflict { resource: "envelope", version } if version == rec.version),
+            "{e:?}"
+        );
+        // Also with `fields`, which reads the documents before the write.
+        let mut p = params(&svc, json!({"fields": []})).unwrap();
+        p.if_version = Some(Precondition::Versions(vec![]));
+        assert_eq!(
+            svc.update_draft(&ctx, &id, p).await.unwrap_err().code(),
+            "edit_conflict"
+        );
+        assert_eq!(record(&svc, &ctx, &id).await, rec, "nothing written");
+    }
 }

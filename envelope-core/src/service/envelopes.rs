@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::fields::{check_role, parse_fields, roles_in_order};
 use super::paging;
-use super::precondition::Versioned;
 use super::params::{Obj, Params, Upload, check_email, check_text, metadata};
+use super::precondition::Versioned;
 use super::signing::SignerAuth;
 use super::{AuthContext, Limits, SigningService, period_of};
 use crate::clock::Timestamp;

@@ -6,6 +6,7 @@ mod common;
 mod basics;
 mod bodies;
 mod choices;
+mod conditional;
 mod connections;
 mod documents;
 mod drafts;
