@@ -2,7 +2,7 @@
 //! says: a broad scenario (templates from a PDF as multipart and JSON, envelopes as JSON and
 //! multipart, send, signing links, reminders, reassignment, the test helper, downloads, void,
 //! pagination, webhook endpoints, events, deliveries, account, balance) and the errors 400, 401,
-//! 403, 404, 409, 413, 415 and 422. Each response is checked by [`Document::check`]; at the end
+//! 403, 404, 409 (among them `edit_conflict`, with its `ETag`), 413, 415 and 422. Each response is checked by [`Document::check`]; at the end
 //! every documented operation must have answered a success at least once.
 
 use reqwest::multipart::{Form, Part};
@@ -431,6 +431,40 @@ async fn errors(s: &TestServer, d: &Document, tmpl_id: &str, e_path: &str) {
     let r = s.patch(key, e_path, json!({"subject": "Too late"})).await;
     expect(&r, 409, "invalid_state");
     d.check("PATCH", "/v1/envelopes/{id}", &r);
+    // 409: an edit conditional on a version the object is no longer at (extensions E11), with
+    // its current ETag; 400: an If-Match that is not entity tags.
+    let if_match = |path: &str, value: &'static str| {
+        // A body each route takes: only the precondition fails.
+        let body = if path == e_path {
+            json!({"subject": "Stale"})
+        } else {
+            json!({"name": "Stale"})
+        };
+        s.client
+            .patch(s.url(path))
+            .bearer_auth(key)
+            .header("if-match", value)
+            .json(&body)
+    };
+    let t_path = format!("/v1/templates/{tmpl_id}");
+    for path in [e_path, t_path.as_str()] {
+        let template = if path == e_path {
+            "/v1/envelopes/{id}"
+        } else {
+            "/v1/templates/{id}"
+        };
+        let r = s.send(if_match(path, "\"999999\"")).await;
+        expect(&r, 409, "edit_conflict");
+        assert!(
+            r.header("etag").is_some(),
+            "an edit_conflict names the current ETag"
+        );
+        d.check("PATCH", template, &r);
+        let r = s.send(if_match(path, "999999")).await;
+        expect(&r, 400, "parameter_invalid");
+        assert_eq!(r.json()["param"], "If-Match");
+        d.check("PATCH", template, &r);
+    }
     // 400: both forms of a template's `fields` in one request.
     let r = s
         .patch(
