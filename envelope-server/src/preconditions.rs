@@ -78,8 +78,9 @@ fn is_etagc(b: u8) -> bool {
 /// The version an opaque tag names, when it is one exactly as [`etag`] writes it (strong
 /// comparison is character by character: `"07"` is not `"7"`).
 fn version(opaque: &str) -> Option<u64> {
+    // `u64::from_str` also takes `+7` and `007`: only the canonical spelling is this tag.
     let n: u64 = opaque.parse().ok()?;
-    (opaque.bytes().all(|b| b.is_ascii_digit()) && n.to_string() == opaque).then_some(n)
+    (n.to_string() == opaque).then_some(n)
 }
 
 fn invalid(why: &str) -> Error {
