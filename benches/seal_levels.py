@@ -184,15 +184,7 @@ def start_server(data_dir, pki, level):
          "--test-signing-key", key_path, "--test-signing-cert", chain_path, *seal_args],
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=log, text=True, env=env)
     log.close()
-    key = None
-    deadline = time.time() + 60
-    for line in proc.stdout:
-        m = re.search(r"test key \S+: (sk_test_\w+)", line)
-        if m:
-            key = m.group(1)
-            break
-        if time.time() > deadline:
-            break
+    key = um.read_test_key(proc)
     if key is None:
         proc.kill()
         proc.wait()

@@ -42,6 +42,19 @@ def binary():
     return os.path.join(target, "release", "envelope-server")
 
 
+def read_test_key(proc, seconds=60):
+    """The test key a starting `envelope-server serve` prints on its standard output, or None
+    when it printed none within `seconds` (or exited)."""
+    deadline = time.time() + seconds
+    for line in proc.stdout:
+        m = re.search(r"test key \S+: (sk_test_\w+)", line)
+        if m:
+            return m.group(1)
+        if time.time() > deadline:
+            return None
+    return None
+
+
 def big_pdf(size):
     """A valid one-page PDF with a tag, padded to `size` bytes by an unreferenced stream."""
     content = b"BT /F1 12 Tf 72 700 Td (Sign here: {{signature:Client}}) Tj ET\n"
@@ -90,15 +103,7 @@ def start_server(data_dir):
         [binary(), "serve", "--data-dir", data_dir, "--listen", f"127.0.0.1:{port}",
          "--rate-limit", "100000"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    key = None
-    deadline = time.time() + 60
-    for line in proc.stdout:
-        m = re.search(r"test key \S+: (sk_test_\w+)", line)
-        if m:
-            key = m.group(1)
-            break
-        if time.time() > deadline:
-            break
+    key = read_test_key(proc)
     if key is None:
         proc.kill()
         sys.exit("the server did not print a test key")

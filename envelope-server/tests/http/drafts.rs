@@ -40,6 +40,22 @@ fn text_in_box(pdf: &[u8], page: u32, x: f64, y: f64, w: f64, h: f64) -> String 
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The signed copy of the envelope at `path` (`/v1/envelopes/{id}`), through its download link.
+async fn signed_copy(s: &TestServer, path: &str) -> bytes::Bytes {
+    let link = s
+        .get(&s.test_key, &format!("{path}/files/signed"))
+        .await
+        .ok(200);
+    s.client
+        .get(link["url"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap()
+        .bytes()
+        .await
+        .unwrap()
+}
+
 async fn draft(s: &TestServer) -> Value {
     let mut body = envelope_body(&client_contract(), client_signer());
     body["send"] = json!(false);
@@ -149,19 +165,7 @@ async fn a_draft_is_changed_whole_then_sent_and_completed() {
         .await
         .ok(200);
     assert_eq!(done["status"], "completed");
-    let link = s
-        .get(&s.test_key, &format!("{path}/files/signed"))
-        .await
-        .ok(200);
-    let signed = s
-        .client
-        .get(link["url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let signed = signed_copy(&s, &path).await;
     // The new text field is stamped at its new place; the witness signed in theirs.
     let in_note = text_in_box(&signed, 1, 300.0, 500.0, 150.0, 24.0);
     assert!(in_note.contains("Test value"), "{in_note:?}");
@@ -205,6 +209,15 @@ async fn draft_changes_are_refused_as_on_create() {
             400,
             "parameter_invalid",
             Some("fields.0.document"),
+        ),
+        // More fields than an envelope may carry: refused before any of them is looked at.
+        (
+            json!({"fields": (0..501)
+                .map(|i| placed("text", Some("Client"), &format!("f{i}"), 1, 10.0, 10.0))
+                .collect::<Vec<_>>()}),
+            400,
+            "parameter_invalid",
+            Some("fields"),
         ),
         // A field of a role that no signer takes.
         (
@@ -384,19 +397,7 @@ async fn template_fields_are_replaced_whole_or_edited_in_place() {
     )
     .await
     .ok(200);
-    let link = s
-        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/signed"))
-        .await
-        .ok(200);
-    let signed = s
-        .client
-        .get(link["url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let signed = signed_copy(&s, &format!("/v1/envelopes/{id}")).await;
     assert!(text_in_box(&signed, 1, 72.0, 100.0, 150.0, 24.0).contains("ACME"));
     assert!(text_in_box(&signed, 2, 300.0, 400.0, 150.0, 24.0).contains("Bob"));
     assert!(text_in_box(&signed, 2, 300.0, 500.0, 150.0, 24.0).contains("Ada"));
