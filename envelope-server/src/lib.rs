@@ -18,6 +18,7 @@
 //! | [`response`] | response constructors and the headers of every response |
 //! | [`store`] | [`store::open_store`], the one way to open the store |
 //! | [`signing_page`] | the signer's pages at `/sign/{token}`: HTML, form posts, CSP, form tokens |
+//! | [`builder_page`] | the builder page at `/build/{token}` (extensions E11): fields placed on a template's or draft's pages |
 //! | [`health`] | `/healthz`, `/readyz`, and stopping when the store fails for good |
 //! | [`cli`] | the command line: [`cli::Cli`] parses the arguments and runs the command |
 //! | [`serve`], [`admin`] | the `serve` command and the admin commands |
@@ -34,6 +35,7 @@ pub mod admin;
 pub mod app;
 pub mod blobs;
 pub mod body;
+pub mod builder_page;
 pub mod cli;
 pub mod client_addr;
 pub mod error;

@@ -20,6 +20,7 @@ use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
 use crate::address_limit::limit_by_address;
 use crate::app::App;
 use crate::body::{BodyLimits, MediaType, RawBody, drain, query_params, read_limited};
+use crate::builder_page;
 use crate::error::ApiError;
 use crate::handlers::{self, Operation};
 use crate::health;
@@ -95,6 +96,7 @@ fn page_route(path: &str) -> &'static str {
         "/readyz" => "GET /readyz",
         "/v1/openapi.json" => "GET /v1/openapi.json",
         p if p.starts_with("/sign/") => "/sign/{token}",
+        p if p.starts_with("/build/") => "/build/{token}",
         p if p.starts_with("/files/") => "GET /files/{token}",
         p if p.starts_with("/v1/") || p == "/v1" => "/v1 (unresolved)",
         _ => "(unmatched)",
@@ -107,7 +109,7 @@ fn is_probe(path: &str) -> bool {
 
 /// Link tokens are secrets: paths that carry one are logged without it.
 pub fn redact(path: &str) -> Cow<'_, str> {
-    for prefix in ["/files/", "/sign/"] {
+    for prefix in ["/files/", "/sign/", "/build/"] {
         if let Some(rest) = path.strip_prefix(prefix) {
             let tail = rest.split_once('/').map(|(_, t)| t);
             return Cow::Owned(match tail {
@@ -145,6 +147,8 @@ async fn process(
         ["sign", rest @ ..] => {
             Ok(signing_page::handle(app, client, &parts, body, rest, meta).await)
         }
+        // The builder page takes no body; its script calls the API like any client.
+        ["build", rest @ ..] => Ok(builder_page::handle(app, client, &parts, rest, meta).await),
         // Health probes need no key and are not rate limited (health.rs says why).
         ["healthz"] => health::healthz(&parts.method),
         ["readyz"] => health::readyz(app, &parts.method).await,
@@ -408,5 +412,8 @@ mod tests {
         assert_eq!(redact("/files/abc"), "/files/[redacted]");
         assert_eq!(redact("/sign/abc/decline"), "/sign/[redacted]/decline");
         assert_eq!(redact("/v1/envelopes/env_1"), "/v1/envelopes/env_1");
+        assert_eq!(redact("/build/bld_abc"), "/build/[redacted]");
+        assert_eq!(page_route("/build/bld_abc"), "/build/{token}");
+        assert_eq!(page_route("/sign/abc/decline"), "/sign/{token}");
     }
 }

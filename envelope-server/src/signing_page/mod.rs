@@ -70,6 +70,14 @@ pub fn asset(method: &Method, name: &str) -> Result<Reply, ApiError> {
         "signing.js" => ("text/javascript; charset=utf-8", SCRIPT.as_bytes()),
         "signing.css" => ("text/css; charset=utf-8", STYLE.as_bytes()),
         "signature.ttf" => ("font/ttf", SIGNATURE_FONT),
+        "builder.js" => (
+            "text/javascript; charset=utf-8",
+            crate::builder_page::SCRIPT.as_bytes(),
+        ),
+        "builder.css" => (
+            "text/css; charset=utf-8",
+            crate::builder_page::STYLE.as_bytes(),
+        ),
         _ => return Err(ApiError::RouteNotFound),
     };
     if method != Method::GET {

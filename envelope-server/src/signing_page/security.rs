@@ -199,6 +199,28 @@ pub fn page_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)
     h
 }
 
+/// Headers of the builder page (extensions E11): those of [`page_headers`], with the two
+/// things its script needs: `connect-src 'self'` for its calls to the API on this server, and
+/// `img-src blob:` for the page pictures it fetches with the link's token. Nothing else is
+/// loosened; it frames nothing and posts no form.
+pub fn builder_page_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)> {
+    let csp = format!(
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; \
+         connect-src 'self'; font-src 'self'; frame-src 'none'; object-src 'none'; \
+         form-action 'none'; base-uri 'none'; frame-ancestors {}",
+        ancestors.as_sources()
+    );
+    let mut h = vec![
+        (header::CONTENT_SECURITY_POLICY, value(&csp)),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
+    ];
+    if ancestors.is_none() {
+        h.push((header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")));
+    }
+    h
+}
+
 /// Headers of the document shown inside a page: framable by the page (and whoever may frame
 /// the page), nothing else.
 pub fn document_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)> {
@@ -324,6 +346,33 @@ mod tests {
         let f = FrameAncestors::parse("https://app.example.com").unwrap();
         assert_eq!(f.with_self(), "'self' https://app.example.com");
         assert_eq!(FrameAncestors::none().with_self(), "'self'");
+    }
+
+    #[test]
+    fn the_builder_page_may_call_the_api_and_show_fetched_pictures_only() {
+        let f = FrameAncestors::parse("https://app.example.com").unwrap();
+        let h = builder_page_headers(&f);
+        let csp = h
+            .iter()
+            .find(|(k, _)| *k == header::CONTENT_SECURITY_POLICY)
+            .map(|(_, v)| v.to_str().unwrap().to_string())
+            .unwrap();
+        for part in [
+            "script-src 'self';",
+            "connect-src 'self';",
+            "img-src 'self' blob: data:;",
+            "frame-ancestors https://app.example.com",
+        ] {
+            assert!(csp.contains(part), "{part} not in {csp}");
+        }
+        assert!(!csp.contains("unsafe"), "{csp}");
+        assert!(!h.iter().any(|(k, _)| *k == header::X_FRAME_OPTIONS));
+        let none = builder_page_headers(&FrameAncestors::none());
+        assert!(none.iter().any(|(k, _)| *k == header::X_FRAME_OPTIONS));
+        assert!(
+            none.iter()
+                .any(|(k, v)| *k == header::CACHE_CONTROL && v.as_bytes() == b"no-store")
+        );
     }
 
     #[test]

@@ -286,6 +286,46 @@ impl Session {
         self.cmd(reqwest::Method::DELETE, "/actions", None).await;
     }
 
+    /// Drags with a mouse, as real pointer events: presses on the centre of `from`, moves in
+    /// steps to `(x, y)` from the centre of `to`, releases there.
+    pub async fn drag(&self, from: &Element, to: &Element, x: i64, y: i64) {
+        let actions = vec![
+            json!({"type": "pointerMove", "origin": from.json(), "x": 0, "y": 0, "duration": 0}),
+            json!({"type": "pointerDown", "button": 0}),
+            json!({"type": "pointerMove", "origin": from.json(), "x": 12, "y": 8, "duration": 50}),
+            json!({"type": "pointerMove", "origin": to.json(), "x": x, "y": y, "duration": 250}),
+            json!({"type": "pause", "duration": 50}),
+            json!({"type": "pointerUp", "button": 0}),
+        ];
+        self.post(
+            "/actions",
+            json!({"actions": [{
+                "type": "pointer", "id": "mouse",
+                "parameters": {"pointerType": "mouse"},
+                "actions": actions
+            }]}),
+        )
+        .await;
+        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+    }
+
+    /// Presses each key of `keys` in turn while Shift is held.
+    pub async fn shift_keys(&self, keys: &str) {
+        const SHIFT: &str = "\u{E008}";
+        let mut actions = vec![json!({"type": "keyDown", "value": SHIFT})];
+        for c in keys.chars() {
+            actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+            actions.push(json!({"type": "keyUp", "value": c.to_string()}));
+        }
+        actions.push(json!({"type": "keyUp", "value": SHIFT}));
+        self.post(
+            "/actions",
+            json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),
+        )
+        .await;
+        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+    }
+
     /// Enters the frame `e` of the current page.
     pub async fn enter_frame(&self, e: &Element) {
         self.post("/frame", json!({ "id": e.json() })).await;
