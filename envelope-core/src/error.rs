@@ -24,6 +24,15 @@ pub enum Error {
     /// Code `test_mode_only`, kind [`ErrorKind::Permission`] (403).
     #[error("This operation is only available with a test key.")]
     TestModeOnly,
+    /// A builder link's token (extensions E11) used for something other than reading, editing
+    /// or sending the one object it opens.
+    ///
+    /// Code `outside_link_scope`, kind [`ErrorKind::Permission`] (403).
+    #[error("{message}")]
+    OutsideLinkScope {
+        /// What the link may do, in a sentence.
+        message: String,
+    },
     /// Unknown ID, or an ID of another account or mode (indistinguishable on purpose).
     ///
     /// Code `resource_missing`, kind [`ErrorKind::NotFound`] (404).
@@ -457,6 +466,7 @@ impl Error {
         match self {
             InvalidApiKey => "invalid_api_key",
             TestModeOnly => "test_mode_only",
+            OutsideLinkScope { .. } => "outside_link_scope",
             NotFound { .. } => "resource_missing",
             InvalidBody { .. } => "invalid_body",
             ParameterMissing { .. } => "parameter_missing",
@@ -503,7 +513,7 @@ impl Error {
         use Error::*;
         match self {
             InvalidApiKey => ErrorKind::Authentication,
-            TestModeOnly | VerificationRequired => ErrorKind::Permission,
+            TestModeOnly | OutsideLinkScope { .. } | VerificationRequired => ErrorKind::Permission,
             VerificationLocked { .. } | CodeRecentlySent { .. } | CodeDailyLimit { .. } => {
                 ErrorKind::RateLimited
             }

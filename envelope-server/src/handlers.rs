@@ -4,9 +4,10 @@
 //! meaning, every state rule and every limit of the domain belongs to `envelope-core`.
 
 use envelope_core::service::{
-    CreateEndpointParams, CreateEnvelopeParams, CreateTemplateParams, Download, FileKind,
-    ListParams, Params, Precondition, Reassign, UpdateDraftParams, UpdateEndpointParams,
-    UpdateTemplateParams, Upload, document_param,
+    BuilderTarget, BuilderUrlParams, CreateEndpointParams, CreateEnvelopeParams,
+    CreateTemplateParams, Download, FileKind, ListParams, Params, Precondition, Reassign,
+    UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams, Upload, document_param,
+    page_param,
 };
 use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};
@@ -79,6 +80,7 @@ pub async fn dispatch(
             | Route::ListEvents
             | Route::EventDeliveries(_)
             | Route::EnvelopeFile(..)
+            | Route::EnvelopePage(..)
     ) {
         query.finish()?;
         query = Params::empty();
@@ -155,6 +157,24 @@ pub async fn dispatch(
                     .await?,
             )
         }
+        Route::EnvelopeBuilderUrl(id) => {
+            let p = BuilderUrlParams::parse(plain_params(body).await?)?;
+            Reply::ok(&svc.envelope_builder_url(ctx, &id.parse()?, p).await?)
+        }
+        Route::EnvelopePages(id) => {
+            let target = BuilderTarget::Envelope(id.parse()?);
+            let got = svc.page_layout(ctx, &target).await?;
+            Ok(Reply::ok(&got.value)?.with_etag(got.version))
+        }
+        Route::EnvelopePage(id, page) => {
+            let document = document_param(&mut query)?.unwrap_or(1);
+            query.finish()?;
+            let target = BuilderTarget::Envelope(id.parse()?);
+            let image = svc
+                .page_picture(ctx, &target, document, page_param(&page)?)
+                .await?;
+            Ok(Reply::png(image.png.clone()))
+        }
         Route::CreateTemplate => {
             let (params, files) = body_params(body).await?;
             let p = CreateTemplateParams::parse(params, one_file(files)?, &svc.settings().limits)?;
@@ -177,6 +197,22 @@ pub async fn dispatch(
         }
         Route::DeleteTemplate(id) => Reply::ok(&svc.archive_template(ctx, &id.parse()?).await?),
         Route::TemplateFile(id) => Reply::ok(&svc.template_file_link(ctx, &id.parse()?).await?),
+        Route::TemplateBuilderUrl(id) => {
+            let p = BuilderUrlParams::parse(plain_params(body).await?)?;
+            Reply::ok(&svc.template_builder_url(ctx, &id.parse()?, p).await?)
+        }
+        Route::TemplatePages(id) => {
+            let target = BuilderTarget::Template(id.parse()?);
+            let got = svc.page_layout(ctx, &target).await?;
+            Ok(Reply::ok(&got.value)?.with_etag(got.version))
+        }
+        Route::TemplatePage(id, page) => {
+            let target = BuilderTarget::Template(id.parse()?);
+            let image = svc
+                .page_picture(ctx, &target, 1, page_param(&page)?)
+                .await?;
+            Ok(Reply::png(image.png.clone()))
+        }
         Route::CreateEndpoint => {
             let p = CreateEndpointParams::parse(plain_params(body).await?)?;
             Reply::created(&svc.create_webhook_endpoint(ctx, p).await?)

@@ -27,9 +27,10 @@ pub const OUTSIDE_ROUTER: [&str; 4] = [
     "GET /readyz",
 ];
 
-/// Paths the document leaves out on purpose: the signer's HTML pages, their form posts and
-/// their static assets are for browsers, not API clients (docs/SIGNING.md describes them).
-pub const UNDESCRIBED_PREFIXES: [&str; 2] = ["/sign/", "/assets/"];
+/// Paths the document leaves out on purpose: the signer's HTML pages, their form posts, the
+/// builder page and their static assets are for browsers, not API clients (docs/SIGNING.md and
+/// docs/BUILDER.md describe them).
+pub const UNDESCRIBED_PREFIXES: [&str; 3] = ["/sign/", "/build/", "/assets/"];
 
 /// `GET /v1/openapi.json`: no API key, cacheable for a few minutes (it changes only with the
 /// binary).

@@ -13,7 +13,7 @@ use hyper::body::{Body, Incoming};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Response, StatusCode};
 
-use envelope_core::service::{FairSlot, idempotency_fingerprint};
+use envelope_core::service::{FairSlot, idempotency_fingerprint, is_builder_token};
 use envelope_core::store::{IdempotencyBegin, StoredResponse};
 use envelope_core::{AuthContext, Error, Mode, SigningService, ids};
 
@@ -188,7 +188,18 @@ async fn api(
     if key.is_some_and(|k| k.starts_with("sk_live_")) {
         meta.mode = Mode::Live;
     }
-    let mut ctx = match svc.authenticate(key.unwrap_or("")).await {
+    // A builder link's token (extensions E11) is asked for one action on one object; which
+    // route means which action is the router's mapping, whether the token allows it the core's.
+    let authenticated = match key.filter(|k| is_builder_token(k)) {
+        Some(token) => {
+            let wanted = router::resolve(&parts.method, segments)
+                .ok()
+                .and_then(|route| route.builder_access());
+            svc.authenticate_builder(token, wanted.as_ref()).await
+        }
+        None => svc.authenticate(key.unwrap_or("")).await,
+    };
+    let mut ctx = match authenticated {
         Ok(ctx) => ctx,
         Err(e) => {
             let refusal: ApiError = match limit_by_address(svc, client, meta) {

@@ -124,6 +124,20 @@ impl Reply {
         }
     }
 
+    /// A picture of a page (PNG). Like the document it shows, it is kept by no cache.
+    pub fn png(bytes: Bytes) -> Reply {
+        Reply {
+            status: StatusCode::OK,
+            content_type: "image/png",
+            body: bytes,
+            headers: vec![(
+                hyper::header::CACHE_CONTROL,
+                HeaderValue::from_static("no-store"),
+            )],
+            stream: None,
+        }
+    }
+
     /// A PDF download, offered as an attachment under `file_name`.
     pub fn pdf(file_name: &str, bytes: Bytes) -> Reply {
         Reply::pdf_as("attachment", file_name, bytes)

@@ -5,6 +5,8 @@
 
 use hyper::Method;
 
+use envelope_core::service::{BuilderAccess, BuilderAction, BuilderTarget};
+
 use crate::error::ApiError;
 
 /// One operation of the API, with the IDs taken from its path.
@@ -32,6 +34,12 @@ pub enum Route {
     SigningUrl(String),
     /// `GET /v1/envelopes/{id}/files/{kind}`: envelope ID, file kind.
     EnvelopeFile(String, String),
+    /// `POST /v1/envelopes/{id}/builder_url`: a builder link to a draft (extensions E11).
+    EnvelopeBuilderUrl(String),
+    /// `GET /v1/envelopes/{id}/pages`: the documents' page sizes (extensions E11).
+    EnvelopePages(String),
+    /// `GET /v1/envelopes/{id}/pages/{page}`: a picture of a page; envelope ID, page number.
+    EnvelopePage(String, String),
     /// `POST /v1/templates`.
     CreateTemplate,
     /// `GET /v1/templates`.
@@ -44,6 +52,12 @@ pub enum Route {
     DeleteTemplate(String),
     /// `GET /v1/templates/{id}/file`.
     TemplateFile(String),
+    /// `POST /v1/templates/{id}/builder_url`: a builder link to a template (extensions E11).
+    TemplateBuilderUrl(String),
+    /// `GET /v1/templates/{id}/pages`: the document's page sizes (extensions E11).
+    TemplatePages(String),
+    /// `GET /v1/templates/{id}/pages/{page}`: a picture of a page; template ID, page number.
+    TemplatePage(String, String),
     /// `POST /v1/webhook_endpoints`.
     CreateEndpoint,
     /// `GET /v1/webhook_endpoints`.
@@ -100,12 +114,18 @@ impl Route {
             UnlockSigner(x(), x()),
             SigningUrl(x()),
             EnvelopeFile(x(), x()),
+            EnvelopeBuilderUrl(x()),
+            EnvelopePages(x()),
+            EnvelopePage(x(), x()),
             CreateTemplate,
             ListTemplates,
             GetTemplate(x()),
             UpdateTemplate(x()),
             DeleteTemplate(x()),
             TemplateFile(x()),
+            TemplateBuilderUrl(x()),
+            TemplatePages(x()),
+            TemplatePage(x(), x()),
             CreateEndpoint,
             ListEndpoints,
             GetEndpoint(x()),
@@ -123,13 +143,41 @@ impl Route {
         // document) before this compiles again.
         for route in &all {
             match route {
-                CreateEnvelope | ListEnvelopes | GetEnvelope(_) | UpdateEnvelope(_)
-                | SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_) | ReassignSigner(..)
-                | UnlockSigner(..) | SigningUrl(_) | EnvelopeFile(..) | CreateTemplate
-                | ListTemplates | GetTemplate(_) | UpdateTemplate(_) | DeleteTemplate(_)
-                | TemplateFile(_) | CreateEndpoint | ListEndpoints | GetEndpoint(_)
-                | UpdateEndpoint(_) | DeleteEndpoint(_) | ListEvents | GetEvent(_)
-                | EventDeliveries(_) | ResendEvent(_) | Account | Balance | TestComplete(_) => {}
+                CreateEnvelope
+                | ListEnvelopes
+                | GetEnvelope(_)
+                | UpdateEnvelope(_)
+                | SendEnvelope(_)
+                | VoidEnvelope(_)
+                | RemindEnvelope(_)
+                | ReassignSigner(..)
+                | UnlockSigner(..)
+                | SigningUrl(_)
+                | EnvelopeFile(..)
+                | EnvelopeBuilderUrl(_)
+                | EnvelopePages(_)
+                | EnvelopePage(..)
+                | CreateTemplate
+                | ListTemplates
+                | GetTemplate(_)
+                | UpdateTemplate(_)
+                | DeleteTemplate(_)
+                | TemplateFile(_)
+                | TemplateBuilderUrl(_)
+                | TemplatePages(_)
+                | TemplatePage(..)
+                | CreateEndpoint
+                | ListEndpoints
+                | GetEndpoint(_)
+                | UpdateEndpoint(_)
+                | DeleteEndpoint(_)
+                | ListEvents
+                | GetEvent(_)
+                | EventDeliveries(_)
+                | ResendEvent(_)
+                | Account
+                | Balance
+                | TestComplete(_) => {}
             }
         }
         all
@@ -150,12 +198,18 @@ impl Route {
             UnlockSigner(..) => "POST /v1/envelopes/{id}/signers/{signer_id}/unlock",
             SigningUrl(_) => "POST /v1/envelopes/{id}/signing_url",
             EnvelopeFile(..) => "GET /v1/envelopes/{id}/files/{kind}",
+            EnvelopeBuilderUrl(_) => "POST /v1/envelopes/{id}/builder_url",
+            EnvelopePages(_) => "GET /v1/envelopes/{id}/pages",
+            EnvelopePage(..) => "GET /v1/envelopes/{id}/pages/{page}",
             CreateTemplate => "POST /v1/templates",
             ListTemplates => "GET /v1/templates",
             GetTemplate(_) => "GET /v1/templates/{id}",
             UpdateTemplate(_) => "PATCH /v1/templates/{id}",
             DeleteTemplate(_) => "DELETE /v1/templates/{id}",
             TemplateFile(_) => "GET /v1/templates/{id}/file",
+            TemplateBuilderUrl(_) => "POST /v1/templates/{id}/builder_url",
+            TemplatePages(_) => "GET /v1/templates/{id}/pages",
+            TemplatePage(..) => "GET /v1/templates/{id}/pages/{page}",
             CreateEndpoint => "POST /v1/webhook_endpoints",
             ListEndpoints => "GET /v1/webhook_endpoints",
             GetEndpoint(_) => "GET /v1/webhook_endpoints/{id}",
@@ -180,6 +234,10 @@ impl Route {
                 | GetEnvelope(_)
                 | ListTemplates
                 | GetTemplate(_)
+                | EnvelopePages(_)
+                | EnvelopePage(..)
+                | TemplatePages(_)
+                | TemplatePage(..)
                 | ListEndpoints
                 | GetEndpoint(_)
                 | ListEvents
@@ -195,16 +253,45 @@ impl Route {
         matches!(self, Route::UpdateEnvelope(_) | Route::UpdateTemplate(_))
     }
 
+    /// What a builder link's token (extensions E11) would do on this route, for the routes such
+    /// a token may ever use; `None` for the rest. Whether the token may do it is the core's
+    /// decision (`SigningService::authenticate_builder`).
+    pub fn builder_access(&self) -> Option<BuilderAccess> {
+        use Route::*;
+        let template = |id: &str| id.parse().ok().map(BuilderTarget::Template);
+        let envelope = |id: &str| id.parse().ok().map(BuilderTarget::Envelope);
+        let (target, action) = match self {
+            GetTemplate(id) => (template(id)?, BuilderAction::Read),
+            UpdateTemplate(id) => (template(id)?, BuilderAction::Edit),
+            TemplatePages(id) | TemplatePage(id, _) => (template(id)?, BuilderAction::Pages),
+            GetEnvelope(id) => (envelope(id)?, BuilderAction::Read),
+            UpdateEnvelope(id) => (envelope(id)?, BuilderAction::Edit),
+            EnvelopePages(id) | EnvelopePage(id, _) => (envelope(id)?, BuilderAction::Pages),
+            SendEnvelope(id) => (envelope(id)?, BuilderAction::Send),
+            _ => return None,
+        };
+        Some(BuilderAccess { target, action })
+    }
+
     /// Whether and how the route reads a request body.
     pub fn body_policy(&self) -> BodyPolicy {
         use Route::*;
         match self {
             CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
-            UpdateEnvelope(_) | SendEnvelope(_) | VoidEnvelope(_) | RemindEnvelope(_)
-            | ReassignSigner(..) | UnlockSigner(..) | SigningUrl(_) | UpdateTemplate(_)
-            | CreateEndpoint | UpdateEndpoint(_) | TestComplete(_) | ResendEvent(_) => {
-                BodyPolicy::Json
-            }
+            UpdateEnvelope(_)
+            | SendEnvelope(_)
+            | VoidEnvelope(_)
+            | RemindEnvelope(_)
+            | ReassignSigner(..)
+            | UnlockSigner(..)
+            | SigningUrl(_)
+            | UpdateTemplate(_)
+            | EnvelopeBuilderUrl(_)
+            | TemplateBuilderUrl(_)
+            | CreateEndpoint
+            | UpdateEndpoint(_)
+            | TestComplete(_)
+            | ResendEvent(_) => BodyPolicy::Json,
             _ => BodyPolicy::None,
         }
     }
@@ -241,16 +328,21 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
         [
             "envelopes",
             e,
-            action @ ("send" | "void" | "remind" | "signing_url"),
+            action @ ("send" | "void" | "remind" | "signing_url" | "builder_url"),
         ] => (
             "POST",
             is(&Method::POST).then(|| match *action {
                 "send" => SendEnvelope(id(e)),
                 "void" => VoidEnvelope(id(e)),
                 "remind" => RemindEnvelope(id(e)),
+                "builder_url" => EnvelopeBuilderUrl(id(e)),
                 _ => SigningUrl(id(e)),
             }),
         ),
+        ["envelopes", e, "pages"] => ("GET", is(&Method::GET).then(|| EnvelopePages(id(e)))),
+        ["envelopes", e, "pages", p] => {
+            ("GET", is(&Method::GET).then(|| EnvelopePage(id(e), id(p))))
+        }
         ["envelopes", e, "signers", s, "reassign"] => (
             "POST",
             is(&Method::POST).then(|| ReassignSigner(id(e), id(s))),
@@ -283,6 +375,13 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
             },
         ),
         ["templates", t, "file"] => ("GET", is(&Method::GET).then(|| TemplateFile(id(t)))),
+        ["templates", t, "builder_url"] => {
+            ("POST", is(&Method::POST).then(|| TemplateBuilderUrl(id(t))))
+        }
+        ["templates", t, "pages"] => ("GET", is(&Method::GET).then(|| TemplatePages(id(t)))),
+        ["templates", t, "pages", p] => {
+            ("GET", is(&Method::GET).then(|| TemplatePage(id(t), id(p))))
+        }
         ["webhook_endpoints"] => (
             "GET, POST",
             if is(&Method::GET) {

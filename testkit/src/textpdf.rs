@@ -5,6 +5,8 @@
 #[derive(Debug, Clone, Default)]
 pub struct Page {
     pub lines: Vec<String>,
+    /// Width and height in points; `None` is US Letter (612 x 792).
+    pub size: Option<(f64, f64)>,
 }
 
 /// Builds a PDF from pages.
@@ -22,6 +24,16 @@ impl PdfBuilder {
     pub fn page(mut self, lines: &[&str]) -> Self {
         self.pages.push(Page {
             lines: lines.iter().map(|s| s.to_string()).collect(),
+            size: None,
+        });
+        self
+    }
+
+    /// Adds a page of `width` x `height` points with these lines.
+    pub fn page_sized(mut self, width: f64, height: f64, lines: &[&str]) -> Self {
+        self.pages.push(Page {
+            lines: lines.iter().map(|s| s.to_string()).collect(),
+            size: Some((width, height)),
         });
         self
     }
@@ -52,16 +64,17 @@ impl PdfBuilder {
         );
         for (i, page) in pages.iter().enumerate() {
             let contents = 5 + 2 * i;
+            let (w, h) = page.size.unwrap_or((612.0, 792.0));
             objects.push(
                 format!(
-                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] \
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w} {h}] \
                      /Resources << /Font << /F1 3 0 R >> >> /Contents {contents} 0 R >>"
                 )
                 .into_bytes(),
             );
             let mut stream = String::new();
             for (n, line) in page.lines.iter().enumerate() {
-                let y = 720 - 24 * n as i32;
+                let y = h as i32 - 72 - 24 * n as i32;
                 stream.push_str(&format!(
                     "BT /F1 12 Tf 72 {y} Td ({}) Tj ET\n",
                     escape(line)

@@ -6,6 +6,7 @@
 //! Nothing here does I/O.
 
 pub mod account;
+mod builder;
 pub mod email;
 pub mod envelope;
 pub mod event;
@@ -21,6 +22,7 @@ use serde::{Deserialize, Serialize};
 use crate::ids::AccountId;
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
+pub use builder::BuilderTarget;
 pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};
 pub(crate) use envelope::declined_reason;
 pub use envelope::{

@@ -8,6 +8,7 @@
 mod account;
 mod admin;
 mod archive;
+mod builder;
 mod builders;
 mod complete;
 mod deliveries;
@@ -47,8 +48,14 @@ use std::sync::Arc;
 
 use chrono::Duration;
 
+pub use crate::model::BuilderTarget;
 pub use admin::{Admin, NewAccount, NewKey};
 pub use archive::{ARCHIVE_PIPE, ArchiveBody, ArchiveOf};
+pub use builder::{
+    BUILDER_LINK_TTL_MINUTES, BUILDER_TOKEN_PREFIX, BuilderAccess, BuilderAction, BuilderOpen,
+    BuilderSession, BuilderUrl, BuilderUrlParams, LayoutDocument, LayoutPage, PageLayout,
+    is_builder_token, page_param,
+};
 pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer};
 pub use deliveries::{AttemptView, DeliveryView};
 pub use download::{Download, DownloadLink, FileBody};
@@ -577,12 +584,17 @@ impl SigningService {
         if !well_formed {
             return Err(Error::InvalidApiKey);
         }
-        let hash = ids::digest(api_key);
-        let found = match self.inner.keys.get(&hash) {
+        self.key_context(&ids::digest(api_key)).await
+    }
+
+    /// The context of the API key whose SHA-256 is `hash`, through the key cache; a revoked or
+    /// unknown key is [`Error::InvalidApiKey`].
+    pub(crate) async fn key_context(&self, hash: &str) -> Result<AuthContext> {
+        let found = match self.inner.keys.get(hash) {
             Some(hit) => Some(hit),
             None => {
                 let lookup = self.inner.keys.begin();
-                let found = self.inner.store.api_key_with_account(&hash).await?;
+                let found = self.inner.store.api_key_with_account(hash).await?;
                 if let Some((key, account)) = &found
                     && key.revoked_at.is_none()
                 {

@@ -261,7 +261,11 @@ impl SigningService {
         }
     }
 
-    async fn load_template(&self, ctx: &AuthContext, id: &TemplateId) -> Result<TemplateRecord> {
+    pub(crate) async fn load_template(
+        &self,
+        ctx: &AuthContext,
+        id: &TemplateId,
+    ) -> Result<TemplateRecord> {
         self.inner
             .store
             .get_template(&ctx.scope(), id)
@@ -497,11 +501,34 @@ fn replace_fields(
     }
     Ok(fields
         .into_iter()
-        .map(|field| PlacedField {
-            field,
-            source: FieldSource::Explicit,
+        .map(|field| {
+            // A field found in the document (a text tag, a form field) given back as it is
+            // keeps where it came from: its tag is still painted over in the signed copy. Moved
+            // or changed, it is a field of the caller's.
+            let source = current
+                .fields
+                .iter()
+                .find(|old| old.source != FieldSource::Explicit && same_place(&old.field, &field))
+                .map(|old| old.source.clone())
+                .unwrap_or(FieldSource::Explicit);
+            PlacedField { field, source }
         })
         .collect())
+}
+
+/// The same field in the same box: key, type, role, page and box (to a thousandth of a point,
+/// what JSON numbers keep of a stored box).
+fn same_place(a: &Field, b: &Field) -> bool {
+    let near = |x: f64, y: f64| (x - y).abs() < 1e-3;
+    a.key == b.key
+        && a.kind == b.kind
+        && a.role == b.role
+        && a.document == b.document
+        && a.page == b.page
+        && near(a.x, b.x)
+        && near(a.y, b.y)
+        && near(a.width, b.width)
+        && near(a.height, b.height)
 }
 
 /// Keeps the old role order and appends roles that are new after a fields update.

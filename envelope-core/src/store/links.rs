@@ -1,17 +1,18 @@
-//! Signing and download links: [`LinkStore`].
+//! Signing, download and builder links: [`LinkStore`].
 
 use async_trait::async_trait;
 
 use super::*;
 
-/// Signing and download links, stored and found by the SHA-256 of their token (the clear token
+/// Signing, download and builder links, stored and found by the SHA-256 of their token (the clear token
 /// is never stored).
 ///
 /// # Contract
 ///
 /// - Token hashes are unique: a second insert is [`StoreError::Duplicate`].
 /// - A link reads back, expired or not, until [`RetentionStore::purge_expired`] removes it; a
-///   download link also goes with the last hold of its blob.
+///   download link also goes with the last hold of its blob; a builder link goes with its
+///   template or envelope when retention deletes it.
 ///
 /// Conformance clauses: `links`, `purge_expired`.
 #[async_trait]
@@ -28,6 +29,43 @@ pub trait LinkStore: Send + Sync + 'static {
     /// [`RetentionStore::purge_expired`] removes it (the caller checks `expires_at`); `None` for an
     /// unknown hash or a link deleted with the last hold of its blob.
     async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>>;
+    /// Stores a builder link (extensions E11); [`StoreError::Duplicate`] when its hash exists
+    /// already.
+    async fn insert_builder_token(&self, token: &BuilderToken) -> StoreResult<()>;
+    /// The builder link whose token has this hash, expired or not until
+    /// [`RetentionStore::purge_expired`] removes it (the caller checks `expires_at`); `None` for an
+    /// unknown hash, or a link whose object retention deleted.
+    async fn builder_token(&self, token_hash: &str) -> StoreResult<Option<BuilderToken>>;
+}
+
+/// A builder link (extensions E11), stored by the SHA-256 of its token: it opens one template
+/// or one draft envelope for an hour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct BuilderToken {
+    /// Lowercase hex SHA-256 of the link's token (`ids::digest`); the clear token is never
+    /// stored.
+    pub token_hash: String,
+    /// The account of the object the link opens.
+    pub account: AccountId,
+    /// The mode (test or live) of the object the link opens.
+    pub mode: crate::model::Mode,
+    /// The SHA-256 of the API key that made the link (as [`ApiKey::hash`]): the link works
+    /// only while that key does, so revoking a key ends its links too.
+    ///
+    /// [`ApiKey::hash`]: crate::model::ApiKey::hash
+    pub key_hash: String,
+    /// The one object the link opens.
+    pub target: crate::model::BuilderTarget,
+    /// The language the page speaks, as given (a BCP 47 tag); `None`: the browser's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub locale: Option<String>,
+    /// Where the page offers to go back to, as given (an http or https URL).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub return_url: Option<String>,
+    /// When the link was made.
+    pub created_at: Timestamp,
+    /// When the link stops working.
+    pub expires_at: Timestamp,
 }
 
 /// A signing link, stored by the SHA-256 of its token.

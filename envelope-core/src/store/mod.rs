@@ -79,7 +79,7 @@ pub use envelopes::{AllowanceDebit, EnvelopeFilter, EnvelopeStamp, EnvelopeStore
 pub use events::EventStore;
 pub use health::{HealthStore, NotReady, NotReadyCause};
 pub use idempotency::{IdempotencyBegin, IdempotencyStore, StoredResponse};
-pub use links::{ArchiveOf, FileLink, LinkStore, SigningToken};
+pub use links::{ArchiveOf, BuilderToken, FileLink, LinkStore, SigningToken};
 pub use memory::{MemoryBlobStore, MemoryStore};
 pub use outbox::{ClaimLimits, OutboxStore, QueueDepths};
 pub use read::{BlobStream, DirectRead};

@@ -62,7 +62,7 @@ pub struct PurgeBefore {
     /// Finished idempotency records whose replay window ended before this, and claims started
     /// before this that never finished.
     pub idempotency: Timestamp,
-    /// Signing and download links that expired before this.
+    /// Signing, download and builder links that expired before this.
     pub links: Timestamp,
 }
 
@@ -75,12 +75,14 @@ pub struct Purged {
     pub signing_tokens: usize,
     /// Expired download links deleted.
     pub file_links: usize,
+    /// Expired builder links deleted (extensions E11).
+    pub builder_tokens: usize,
 }
 
 impl Purged {
     /// Rows deleted, of every kind together.
     pub fn total(&self) -> usize {
-        self.idempotency_keys + self.signing_tokens + self.file_links
+        self.idempotency_keys + self.signing_tokens + self.file_links + self.builder_tokens
     }
 }
 

@@ -5,6 +5,7 @@ mod common;
 
 mod basics;
 mod bodies;
+mod builder;
 mod choices;
 mod conditional;
 mod connections;

@@ -10,9 +10,10 @@ use crate::common::TestServer;
 use crate::common::pdf::client_contract;
 use crate::tools;
 
-/// `application/pdf` answers are bytes to the generator (it parses only JSON and
-/// `application/octet-stream` by itself).
-const CONFIG: &str = "content_type_overrides:\n  application/pdf: application/octet-stream\n";
+/// `application/pdf` answers and page pictures (`image/png`) are bytes to the generator (it
+/// parses only JSON and `application/octet-stream` by itself).
+const CONFIG: &str = "content_type_overrides:\n  application/pdf: application/octet-stream\n  \
+                      image/png: application/octet-stream\n";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_generated_python_client_signs_an_envelope() {

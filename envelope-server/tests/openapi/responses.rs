@@ -99,6 +99,21 @@ async fn real_responses_match_the_document() {
     let pdf = s.send(s.client.get(link["url"].as_str().unwrap())).await;
     assert!(pdf.body.starts_with(b"%PDF"));
     d.check("GET", "/files/{token}", &pdf);
+    // The builder's routes (extensions E11): a link, the layout, a page's picture.
+    let r = s
+        .post(
+            &key,
+            &format!("{t_path}/builder_url"),
+            json!({"locale": "fr"}),
+        )
+        .await;
+    d.check("POST", "/v1/templates/{id}/builder_url", &r);
+    let r = s.get(&key, &format!("{t_path}/pages")).await;
+    d.check("GET", "/v1/templates/{id}/pages", &r);
+    let r = s.get(&key, &format!("{t_path}/pages/1")).await;
+    d.check("GET", "/v1/templates/{id}/pages/{page}", &r);
+    let r = s.get(&key, &format!("{t_path}/pages/99")).await;
+    d.check("GET", "/v1/templates/{id}/pages/{page}", &r);
     let r = s
         .delete(&key, &format!("/v1/templates/{}", id(&second)))
         .await;
@@ -145,6 +160,17 @@ async fn real_responses_match_the_document() {
         .await;
     let draft = d.check("POST", "/v1/envelopes", &r);
     let e_path = format!("/v1/envelopes/{}", id(&draft));
+    let r = s
+        .post(&key, &format!("{e_path}/builder_url"), json!({}))
+        .await;
+    let link = d.check("POST", "/v1/envelopes/{id}/builder_url", &r);
+    let token = link["url"].as_str().unwrap().rsplit('/').next().unwrap();
+    let r = s.get(token, &format!("{e_path}/pages")).await;
+    d.check("GET", "/v1/envelopes/{id}/pages", &r);
+    let r = s.get(token, &format!("{e_path}/pages/2?document=1")).await;
+    d.check("GET", "/v1/envelopes/{id}/pages/{page}", &r);
+    let r = s.get(token, "/v1/envelopes").await;
+    d.check("GET", "/v1/envelopes", &r);
     // A draft changes before it is sent (extensions E11).
     let r = s
         .patch(

@@ -76,7 +76,10 @@ impl SigningService {
         Ok(out)
     }
 
-    async fn page_sizes_of(&self, file: &crate::model::StoredFile) -> Result<Arc<Vec<PageSize>>> {
+    pub(crate) async fn page_sizes_of(
+        &self,
+        file: &crate::model::StoredFile,
+    ) -> Result<Arc<Vec<PageSize>>> {
         let known = self.inner.pictures.as_ref().and_then(|p| {
             let sizes = p.sizes.lock().unwrap_or_else(|e| e.into_inner());
             sizes.get(&file.blob).cloned()
@@ -156,6 +159,57 @@ impl SigningService {
             }
             shown.insert(version, digest);
         }
+        self.draw_page(pictures, bytes, digest, page).await
+    }
+
+    /// Page `page` of a stored original as it was uploaded, drawn by the service's renderer
+    /// and kept in its cache by the file's digest (the builder's pictures, extensions E11).
+    pub(crate) async fn original_page_image(
+        &self,
+        file: &crate::model::StoredFile,
+        page: u32,
+    ) -> Result<Arc<PageImage>> {
+        let Some(pictures) = self.inner.pictures.as_ref() else {
+            return Err(Error::PageNotDrawable {
+                reason: "this service draws no pages".into(),
+            });
+        };
+        let mut digest = [0u8; 32];
+        let known = file.sha256.len() == 64
+            && file
+                .sha256
+                .as_bytes()
+                .chunks(2)
+                .zip(digest.iter_mut())
+                .all(|(pair, out)| {
+                    std::str::from_utf8(pair)
+                        .ok()
+                        .and_then(|h| u8::from_str_radix(h, 16).ok())
+                        .map(|b| *out = b)
+                        .is_some()
+                });
+        if known && let Some(hit) = pictures.cache.get(&digest, page) {
+            metrics::counter!("envelope_page_pictures_total", "outcome" => "cached").increment(1);
+            return Ok(hit);
+        }
+        let bytes = self
+            .read_file(file)
+            .await?
+            .ok_or_else(|| Error::Internal(format!("document {} is missing", file.blob)))?;
+        let digest: [u8; 32] = Sha256::digest(&bytes).into();
+        self.draw_page(pictures, bytes, digest, page).await
+    }
+
+    /// A picture of page `page` of `bytes` (whose SHA-256 is `digest`): from the cache, or drawn
+    /// by the renderer and kept; a page that failed before is refused at once.
+    async fn draw_page(
+        &self,
+        pictures: &Pictures,
+        bytes: bytes::Bytes,
+        digest: [u8; 32],
+        page: u32,
+    ) -> Result<Arc<PageImage>> {
+        let not_found = || Error::not_found("page", &page.to_string());
         if let Some(hit) = pictures.cache.get(&digest, page) {
             metrics::counter!("envelope_page_pictures_total", "outcome" => "cached").increment(1);
             return Ok(hit);
@@ -188,7 +242,7 @@ impl SigningService {
             Err(RenderError::Failed { reason }) => {
                 metrics::counter!("envelope_page_pictures_total", "outcome" => "failed")
                     .increment(1);
-                tracing::warn!(document, page, %reason, "a page could not be drawn");
+                tracing::warn!(page, %reason, "a page could not be drawn");
                 let mut failed = pictures.failed.lock().unwrap_or_else(|e| e.into_inner());
                 if failed.len() >= MAX_SIZED_DOCUMENTS {
                     failed.clear();

@@ -242,7 +242,7 @@ pub async fn scope_isolation(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
 }
 
-/// Signing tokens and file links, by hash; duplicates refused.
+/// Signing tokens, file links and builder links, by hash; duplicates refused.
 pub async fn links(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let s = new_scope(&*store, 0).await;
     let e = envelope(&s);
@@ -271,6 +271,21 @@ pub async fn links(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!(store.file_link(&ids_hash("unknown")).await.unwrap(), None);
     assert!(matches!(
         store.insert_file_link(&link).await,
+        Err(StoreError::Duplicate)
+    ));
+
+    let builder = builder_token(&e);
+    store.insert_builder_token(&builder).await.unwrap();
+    assert_eq!(
+        store.builder_token(&builder.token_hash).await.unwrap(),
+        Some(builder.clone())
+    );
+    assert_eq!(
+        store.builder_token(&ids_hash("unknown")).await.unwrap(),
+        None
+    );
+    assert!(matches!(
+        store.insert_builder_token(&builder).await,
         Err(StoreError::Duplicate)
     ));
 }

@@ -10,7 +10,7 @@ use crate::model::{
     EventRecord, EventType, Mode, Scope, Signer, SignerRecord, SignerStatus, SignerValue,
     StoredFile, TemplateRecord, WebhookEndpointRecord,
 };
-use crate::store::{FileLink, SigningToken, Store};
+use crate::store::{BuilderToken, FileLink, SigningToken, Store};
 
 /// A fixed instant plus `ms` milliseconds.
 pub fn t(ms: i64) -> Timestamp {
@@ -240,5 +240,21 @@ pub fn file_link() -> FileLink {
         // A signed copy stored as a delta: the link names the blob it follows too.
         base: Some(format!("blob_{}", ids::random_base62(32))),
         archive: None,
+    }
+}
+
+/// A builder link to envelope `e` (extensions E11), valid for an hour, with a locale and a
+/// return URL so that a round trip shows they are kept. Not inserted.
+pub fn builder_token(e: &EnvelopeRecord) -> BuilderToken {
+    BuilderToken {
+        token_hash: ids::digest(&ids::new_token()),
+        account: e.account.clone(),
+        mode: e.mode,
+        key_hash: ids::digest("sk_test_conformance"),
+        target: crate::model::BuilderTarget::Envelope(e.id.clone()),
+        locale: Some("de-CH".into()),
+        return_url: Some("https://app.example.com/done?x=1&y=\"2\"".into()),
+        created_at: t(40),
+        expires_at: t(3_600_040),
     }
 }

@@ -197,6 +197,11 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     for link in [&old_link, &new_link] {
         store.insert_file_link(link).await.unwrap();
     }
+    let (mut old_builder, mut new_builder) = (builder_token(&e), builder_token(&e));
+    (old_builder.expires_at, new_builder.expires_at) = (t(100), t(300));
+    for b in [&old_builder, &new_builder] {
+        store.insert_builder_token(b).await.unwrap();
+    }
     let response = StoredResponse {
         status: 200,
         body: b"{}".to_vec(),
@@ -226,14 +231,19 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         (
             first.idempotency_keys,
             first.signing_tokens,
-            first.file_links
+            first.file_links,
+            first.builder_tokens
         ),
-        (1, 1, 1),
+        (1, 1, 1, 1),
         "{first:?}"
     );
     loop {
         let p = store.purge_expired(&before, 100).await.unwrap();
-        if p.idempotency_keys < 100 && p.signing_tokens < 100 && p.file_links < 100 {
+        if p.idempotency_keys < 100
+            && p.signing_tokens < 100
+            && p.file_links < 100
+            && p.builder_tokens < 100
+        {
             break;
         }
     }
@@ -243,6 +253,14 @@ pub async fn purge_expired(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         None
     );
     assert_eq!(store.file_link(&old_link.token_hash).await.unwrap(), None);
+    assert_eq!(
+        store.builder_token(&old_builder.token_hash).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        store.builder_token(&new_builder.token_hash).await.unwrap(),
+        Some(new_builder)
+    );
     assert_eq!(
         store.signing_token(&new_token.token_hash).await.unwrap(),
         Some(new_token)

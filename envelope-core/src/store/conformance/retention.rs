@@ -330,6 +330,8 @@ pub async fn retention_deletes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .unwrap();
     let token = signing_token(&own);
     store.insert_signing_token(&token).await.unwrap();
+    let builder = builder_token(&own);
+    store.insert_builder_token(&builder).await.unwrap();
     let own_link = link_to(&own.original.blob);
     let tpl_link = link_to(&tpl.file.blob);
     store.insert_file_link(&own_link).await.unwrap();
@@ -385,6 +387,11 @@ pub async fn retention_deletes(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         assert!(store.delivery_attempts(&s, ev).await.unwrap().is_empty());
     }
     assert_eq!(store.signing_token(&token.token_hash).await.unwrap(), None);
+    assert_eq!(
+        store.builder_token(&builder.token_hash).await.unwrap(),
+        None,
+        "a builder link goes with its envelope"
+    );
     assert_eq!(store.file_link(&own_link.token_hash).await.unwrap(), None);
     assert!(
         store

@@ -32,4 +32,18 @@ impl LinkStore for MemoryStore {
     async fn file_link(&self, token_hash: &str) -> StoreResult<Option<FileLink>> {
         Ok(self.lock().file_links.get(token_hash).cloned())
     }
+
+    async fn insert_builder_token(&self, token: &BuilderToken) -> StoreResult<()> {
+        let mut g = self.lock();
+        if g.builder_tokens.contains_key(&token.token_hash) {
+            return Err(StoreError::Duplicate);
+        }
+        g.builder_tokens
+            .insert(token.token_hash.clone(), token.clone());
+        Ok(())
+    }
+
+    async fn builder_token(&self, token_hash: &str) -> StoreResult<Option<BuilderToken>> {
+        Ok(self.lock().builder_tokens.get(token_hash).cloned())
+    }
 }

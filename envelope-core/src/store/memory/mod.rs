@@ -38,6 +38,7 @@ struct Inner {
     attempts: Vec<DeliveryAttempt>,
     signing_tokens: HashMap<String, SigningToken>,
     file_links: HashMap<String, FileLink>,
+    builder_tokens: HashMap<String, BuilderToken>,
     idempotency: HashMap<(Scope, String), Idem>,
     /// What the last readiness probe wrote: the probe's one fixed row.
     ready_checked_at: Option<Timestamp>,

@@ -34,6 +34,9 @@ impl RetentionStore for MemoryStore {
                 t.expires_at < before.links
             }),
             file_links: purge(&mut g.file_links, limit, |l| l.expires_at < before.links),
+            builder_tokens: purge(&mut g.builder_tokens, limit, |t| {
+                t.expires_at < before.links
+            }),
         })
     }
 
@@ -70,6 +73,7 @@ impl RetentionStore for MemoryStore {
             g.deliveries.retain(|d| !events.contains(d.event.as_str()));
             g.attempts.retain(|a| !events.contains(a.event.as_str()));
             g.signing_tokens.retain(|_, t| t.envelope != id);
+            g.builder_tokens.retain(|_, t| t.target.id() != id);
             let freed = g.apply_holds(&env.account, &env.held_files(), &[]);
             out.blobs.extend(freed);
             out.records += 1;
@@ -96,6 +100,7 @@ impl RetentionStore for MemoryStore {
         let mut out = Removed::default();
         for id in stale {
             let t = g.templates.remove(&id).expect("listed above");
+            g.builder_tokens.retain(|_, b| b.target.id() != id);
             out.blobs
                 .extend(g.apply_holds(&t.account, &t.held_files(), &[]));
             out.records += 1;

@@ -29,7 +29,11 @@ const ENVELOPE_ROWS: &[&str] = &[
      (SELECT id FROM events WHERE envelope = $1)",
     "DELETE FROM events WHERE envelope = $1",
     "DELETE FROM signing_tokens WHERE envelope = $1",
+    "DELETE FROM builder_tokens WHERE target = $1",
 ];
+
+/// Rows that belong to one template (`$1`), deleted with it.
+const TEMPLATE_ROWS: &[&str] = &["DELETE FROM builder_tokens WHERE target = $1"];
 
 const STALE_TEMPLATES: &str = "DELETE FROM templates WHERE id IN \
     (SELECT id FROM templates WHERE mode = $1 AND updated_at < $2 \
@@ -106,6 +110,9 @@ impl RetentionStore for SqlStore {
             file_links: self
                 .delete_batch(LINKS, millis(before.links), limit)
                 .await?,
+            builder_tokens: self
+                .delete_batch(BUILDER_TOKENS, millis(before.links), limit)
+                .await?,
         })
     }
 
@@ -125,7 +132,7 @@ impl RetentionStore for SqlStore {
         before: Timestamp,
         limit: usize,
     ) -> StoreResult<Removed> {
-        self.delete_stale(STALE_TEMPLATES, &[], mode, before, limit)
+        self.delete_stale(STALE_TEMPLATES, TEMPLATE_ROWS, mode, before, limit)
             .await
     }
 
@@ -176,6 +183,8 @@ const FINISHED: &str = "DELETE FROM idempotency_keys WHERE (account, mode, idem_
 const ABANDONED: &str = "DELETE FROM idempotency_keys WHERE (account, mode, idem_key) IN \
     (SELECT account, mode, idem_key FROM idempotency_keys \
      WHERE done = FALSE AND started_at < $1 LIMIT $2)";
+const BUILDER_TOKENS: &str = "DELETE FROM builder_tokens WHERE token_hash IN \
+    (SELECT token_hash FROM builder_tokens WHERE expires_at < $1 LIMIT $2)";
 const TOKENS: &str = "DELETE FROM signing_tokens WHERE token_hash IN \
     (SELECT token_hash FROM signing_tokens WHERE expires_at < $1 LIMIT $2)";
 const LINKS: &str = "DELETE FROM file_links WHERE token_hash IN \
