@@ -129,7 +129,8 @@
         status("");
         return;
       }
-      state.etag = o.etag;
+      // The layout holds the fields the page edits: its tag is the one a save names.
+      state.etag = l.etag || o.etag;
       state.obj = o.json;
       state.layout = l.json;
       fromObject();
