@@ -244,6 +244,11 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
     assert_eq!(saved["fields"].as_array().unwrap().len(), 1, "{saved}");
     assert_eq!(f0["type"], "signature");
     assert_eq!(f0["role"], "Consultant");
+    assert_eq!(
+        f0["key"], "Consultant_signature",
+        "the page's key follows the role"
+    );
+    assert_eq!(saved["roles"], json!(["Client", "Consultant"]));
     assert_eq!(f0["page"], 1);
     let (x0, y0) = (num(&f0["x"]), num(&f0["y"]));
     let (w, h) = (num(&f0["width"]), num(&f0["height"]));

@@ -404,7 +404,7 @@
     var size = SIZES[type] || [120, 20];
     var role = currentRole();
     var f = {
-      uid: ++state.uid, type: type, role: role, key: uniqueKey(role, type),
+      uid: ++state.uid, type: type, role: role, key: uniqueKey(role, type), autoKey: true,
       required: type !== "checkbox", page: sh.page, document: sh.doc, x: 0, y: 0,
       width: size[0], height: size[1], options: null, locked: false, el: null
     };
@@ -646,6 +646,14 @@
     els.locked.hidden = !f.locked;
   }
 
+  // A key the page made follows the field's role and type until the user types their own.
+  function rekey(f) {
+    if (!f.autoKey) { return; }
+    f.key = "";
+    f.key = uniqueKey(f.role, f.type);
+    els.key.value = f.key;
+  }
+
   function edited(fn) {
     return function () {
       var f = state.selected;
@@ -661,9 +669,16 @@
     var choices = f.type === "radio" || f.type === "select";
     els.optionsRow.hidden = !choices;
     if (!choices) { f.options = null; } else if (!f.options) { f.options = []; }
+    rekey(f);
   }));
-  els.role.addEventListener("change", edited(function (f) { f.role = els.role.value || null; }));
-  els.key.addEventListener("input", edited(function (f) { f.key = els.key.value.trim(); }));
+  els.role.addEventListener("change", edited(function (f) {
+    f.role = els.role.value || null;
+    rekey(f);
+  }));
+  els.key.addEventListener("input", edited(function (f) {
+    f.key = els.key.value.trim();
+    f.autoKey = false;
+  }));
   els.required.addEventListener("change", edited(function (f) { f.required = els.required.checked; }));
   els.options.addEventListener("input", edited(function (f) {
     f.options = els.options.value.split("\n").map(function (s) { return s.trim(); })
