@@ -4,15 +4,20 @@
 //! `envelope.builder.saved`; an envelope made from the template and completed by the test
 //! helper has the signer's stamp inside the placed box (`pdftotext -bbox`). A change made
 //! through the API meanwhile makes the next save a conflict that keeps the layout on screen
-//! until Reload. A draft gets a text field from the keyboard, a renamed signer, is saved and
-//! sent from the page (`envelope.builder.sent`). Screenshots: `builder-template.png` (1280 px)
-//! and `builder-phone.png` (390 px).
+//! until Reload. The API's own error shows inline and selects the field it names. A 200-page
+//! document has every page's box at once and fetches only the pictures near the view. A draft
+//! gets a text field from the keyboard, a renamed signer, is saved and sent from the page
+//! (`envelope.builder.sent`). Also: the link's locale, Tab order, accessible names, the
+//! headers, unknown and expired links. Screenshots: `builder-template.png` (1280 px) and
+//! `builder-phone.png` (390 px).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
 
+use envelope_core::{ManualClock, Timestamp};
 use envelope_server::{FrameAncestors, PageSecret, PageSettings};
 
 use super::common::pdf::PdfBuilder;
@@ -23,6 +28,7 @@ use super::{caller_site, get_json, save, settle, tool};
 const RIGHT: &str = "\u{E014}";
 const DOWN: &str = "\u{E015}";
 const ENTER: &str = "\u{E007}";
+const TAB: &str = "\u{E004}";
 
 /// A builder link for `path` (`/v1/templates/{id}` or `/v1/envelopes/{id}`), as a path on the
 /// server.
@@ -134,7 +140,11 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
     let caller = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let caller_origin = format!("http://{}", caller.local_addr().unwrap());
     tokio::spawn(caller_site(caller));
+    let clock = Arc::new(ManualClock::new(
+        Timestamp::parse("2027-03-15T09:30:00.000Z").unwrap(),
+    ));
     let s = TestServer::start_with(Options {
+        clock: Some(clock.clone()),
         pages: Some(PageSettings {
             frame_ancestors: FrameAncestors::parse(&caller_origin).unwrap(),
             secret: PageSecret::random(),
@@ -192,6 +202,25 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         .await;
     assert_eq!(unknown.status, 404);
     assert!(String::from_utf8_lossy(&unknown.body).contains("This link is not valid"));
+    // The link's locale wins over the browser's languages.
+    let de = s
+        .post(
+            &s.test_key,
+            &format!("{tpath}/builder_url"),
+            json!({"locale": "de"}),
+        )
+        .await
+        .ok(200);
+    let de_page = s
+        .send(
+            s.client
+                .get(de["url"].as_str().unwrap())
+                .header("accept-language", "fr"),
+        )
+        .await;
+    let de_html = String::from_utf8_lossy(&de_page.body);
+    assert!(de_html.contains("<html lang=\"de\">") && de_html.contains(">Speichern</button>"));
+    assert_eq!(de_page.header("content-language").as_deref(), Some("de"));
 
     // 2. In the caller's page: drag Signature onto page 1, set its role, nudge it, save.
     open_framed(&b, &s, &caller_origin, &link).await;
@@ -225,6 +254,27 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         )
         .await;
     assert_eq!(key, "Client_signature", "a new field takes the first role");
+    // Tab goes from the palette to the field; every control has an accessible name.
+    b.script_on("arguments[0].focus();", &b.find("button.type-select").await)
+        .await;
+    b.keys(TAB).await;
+    let active = b
+        .script(
+            "return document.activeElement.getAttribute('data-key');",
+            vec![],
+        )
+        .await;
+    assert_eq!(active, "Client_signature", "Tab reaches the field");
+    let unnamed = b
+        .script(
+            "return Array.from(document.querySelectorAll('button, input, select, textarea'))\
+               .filter(e => !(e.getAttribute('aria-label') || (e.labels && e.labels.length) \
+                 || e.textContent.trim()))\
+               .map(e => e.outerHTML);",
+            vec![],
+        )
+        .await;
+    assert_eq!(unnamed, json!([]), "controls without a name");
     b.click(&b.find(r#"#f-role option[value="Consultant"]"#).await)
         .await;
     let label = b
@@ -385,6 +435,73 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
     save("builder-phone.png", &b.viewport_png().await);
     b.set_window(1280, 900).await;
 
+    // The API's own words, inline: a radio field without options; the field is selected.
+    b.set_window(1280, 900).await;
+    b.click(&b.find(r#"#f-type option[value="radio"]"#).await)
+        .await;
+    b.click(&b.find("#save").await).await;
+    let error = b.wait_for_text("Not saved:").await;
+    assert!(error.contains("(fields.0.options)"), "{error}");
+    let active = b
+        .script(
+            "return document.activeElement.getAttribute('data-key');",
+            vec![],
+        )
+        .await;
+    assert_eq!(active, json!(key), "the field the error names is selected");
+    let options = b.find("#f-options").await;
+    b.type_text(&options, "Yes\nNo").await;
+    b.click(&b.find("#save").await).await;
+    b.wait_for_text("Saved.").await;
+    let radio = get_json(&s, &tpath).await;
+    assert_eq!(
+        radio["fields"][0]["options"],
+        json!(["Yes", "No"]),
+        "{radio}"
+    );
+
+    // A long document: every page has its box at once, pictures come as they near the view.
+    let pages: Vec<String> = (1..=200).map(|n| format!("Page {n}")).collect();
+    let mut long = PdfBuilder::new();
+    for p in &pages {
+        long = long.page(&[p.as_str()]);
+    }
+    let long = s
+        .post(
+            &s.test_key,
+            "/v1/templates",
+            json!({"name": "Long", "file_base64": b64(&long.build()), "file_name": "long.pdf",
+                   "roles": ["Client"]}),
+        )
+        .await
+        .ok(201);
+    let long_link = builder_link(
+        &s,
+        &format!("/v1/templates/{}", long["id"].as_str().unwrap()),
+    )
+    .await;
+    b.goto(&s.url(&long_link)).await;
+    wait_until(
+        &b,
+        "document.querySelector('.sheet.loaded')",
+        "the first page",
+    )
+    .await;
+    let counts = b
+        .script(
+            "const s = Array.from(document.querySelectorAll('.sheet'));\
+             return [s.length, s.filter(e => e.getBoundingClientRect().height > 500).length,\
+                     document.querySelectorAll('img.page-img[src^=\"blob:\"]').length];",
+            vec![],
+        )
+        .await;
+    assert_eq!(counts[0], 200);
+    assert_eq!(counts[1], 200, "every page has its size before its picture");
+    assert!(
+        num(&counts[2]) <= 5.0,
+        "only pages near the view are fetched: {counts}"
+    );
+
     // 5. A draft: a text field added from the keyboard, the signer renamed, saved, sent.
     let draft = s
         .post(
@@ -430,6 +547,12 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
             json!({"type": "envelope.builder.sent", "id": did}),
         ]
     );
+
+    // After its hour, the link opens a page that says so.
+    clock.advance(chrono::Duration::minutes(61));
+    let expired = s.send(s.client.get(s.url(&long_link))).await;
+    assert_eq!(expired.status, 410);
+    assert!(String::from_utf8_lossy(&expired.body).contains("This builder link has expired"));
 
     b.quit().await;
     s.shutdown().await.unwrap();
