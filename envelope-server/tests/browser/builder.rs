@@ -20,7 +20,7 @@ use tokio::net::TcpListener;
 use envelope_core::{ManualClock, Timestamp};
 use envelope_server::{FrameAncestors, PageSecret, PageSettings};
 
-use super::common::pdf::PdfBuilder;
+use super::common::pdf::{PdfBuilder, signing_contract};
 use super::common::{Options, TestServer, b64};
 use super::webdriver::{Driver, Session};
 use super::{caller_site, get_json, save, settle, tool};
@@ -428,12 +428,52 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         (reloaded - bx).abs() < 0.01,
         "the API's version after Reload: {reloaded}"
     );
+    // The pictures of the documentation: a template whose document has its own fields
+    // (dashed: locked), with a date field just added from the palette.
+    let tagged = s
+        .post(
+            &s.test_key,
+            "/v1/templates",
+            json!({"name": "Supply agreement", "file_base64": b64(&signing_contract()),
+                   "file_name": "supply.pdf"}),
+        )
+        .await
+        .ok(201);
+    let tagged_link = builder_link(
+        &s,
+        &format!("/v1/templates/{}", tagged["id"].as_str().unwrap()),
+    )
+    .await;
+    b.goto(&s.url(&tagged_link)).await;
+    wait_until(&b, "document.querySelector('.sheet.loaded')", "the picture").await;
+    let locked = b
+        .script(
+            "return document.querySelectorAll('button.fld.locked').length;",
+            vec![],
+        )
+        .await;
+    assert!(
+        num(&locked) >= 5.0,
+        "the document's own fields are drawn, locked: {locked}"
+    );
+    let date = b.find("button.type-date").await;
+    let sheet = b.find(r#".sheet[data-page="1"]"#).await;
+    b.drag(&date, &sheet, 120, 40).await;
+    wait_until(
+        &b,
+        "document.querySelector('button.fld.sel:not(.locked)')",
+        "the new field",
+    )
+    .await;
     settle().await;
     save("builder-template.png", &b.viewport_png().await);
     b.set_window(390, 844).await;
     settle().await;
     save("builder-phone.png", &b.viewport_png().await);
     b.set_window(1280, 900).await;
+    b.goto(&s.url(&link)).await;
+    wait_until(&b, "document.querySelector('.sheet.loaded')", "the picture").await;
+    pick(&b, &key).await;
 
     // The API's own words, inline: a radio field without options; the field is selected.
     b.set_window(1280, 900).await;

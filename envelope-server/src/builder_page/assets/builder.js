@@ -907,6 +907,10 @@
           document.body.classList.add("sent");
           status(W.sent);
           showPanel();
+          // A sent envelope is no longer the builder's: nothing on the page changes it now.
+          Array.prototype.forEach.call(
+            document.querySelectorAll(".palette button, .panel input, .panel button"),
+            function (c) { c.disabled = true; });
           tell("envelope.builder.sent");
           // Not framed: the page goes back to the app it came from, when the link names it.
           var back = document.getElementById("return");
