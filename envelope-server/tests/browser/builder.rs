@@ -569,6 +569,20 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         "the text field",
     )
     .await;
+    // A signer added without an address: the API's error names it, and the page goes there.
+    b.click(&b.find("#add-person").await).await;
+    b.click(&b.find("#save").await).await;
+    let error = b.wait_for_text("Not saved:").await;
+    assert!(error.contains("(signers.1"), "{error}");
+    let active = b.script("return document.activeElement.id;", vec![]).await;
+    assert!(
+        active.as_str().unwrap().starts_with("signer-1-"),
+        "the signer the error names has the focus: {active}"
+    );
+    b.type_text(&b.find("#signer-1-name").await, "Alan Turing")
+        .await;
+    b.type_text(&b.find("#signer-1-email").await, "alan@example.com")
+        .await;
     let name = b.find("#signer-0-name").await;
     b.script_on("arguments[0].value = '';", &name).await;
     b.type_text(&name, "Ada King").await;
@@ -578,7 +592,10 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
     let sent = get_json(&s, &dpath).await;
     assert_eq!(sent["status"], "sent", "{sent}");
     assert_eq!(sent["signers"][0]["name"], "Ada King");
+    assert_eq!(sent["signers"][1]["name"], "Alan Turing");
+    assert_eq!(sent["signers"][1]["email"], "alan@example.com");
     b.leave_frame().await;
+    // Only what succeeded is told: the refused save sent nothing.
     let m = messages(&b, 2).await;
     assert_eq!(
         m,

@@ -842,6 +842,26 @@
     if (els.send) { els.send.disabled = on || state.sent; }
   }
 
+  // The control an error's `param` names: a field (`fields.3.role`) is selected; a signer's
+  // name or email (`signers.1.email`) or a role (`roles.2`) gets the focus.
+  function focusParam(param, sent) {
+    if (!param) { return; }
+    var m = /^fields\.(\d+)/.exec(param);
+    var f = m && sent[Number(m[1])];
+    if (f) {
+      select(f);
+      if (f.el) { f.el.focus(); }
+      return;
+    }
+    m = /^signers\.(\d+)(?:\.(name|email))?/.exec(param);
+    var el = m ? $("signer-" + m[1] + "-" + (m[2] || "name")) : null;
+    if (!el) {
+      m = /^roles\.(\d+)/.exec(param);
+      el = m ? $("role-" + m[1]) : null;
+    }
+    if (el) { el.focus(); }
+  }
+
   // Resolves to true when saved.
   function save() {
     if (state.busy || state.sent) { return Promise.resolve(false); }
@@ -876,12 +896,7 @@
         showError(W.link_expired, false);
       } else {
         showError(describe(r, W.not_saved), false);
-        var m = e.param && /^fields\.(\d+)/.exec(e.param);
-        var f = m && p.sent[Number(m[1])];
-        if (f) {
-          select(f);
-          if (f.el) { f.el.focus(); }
-        }
+        focusParam(e.param, p.sent);
       }
       return false;
     }, function () {
