@@ -151,6 +151,7 @@
     state.fields = list.map(function (f) {
       return {
         uid: ++state.uid, type: f.type, role: f.role || null, key: f.key || "",
+        filledBy: f.filled_by || null, origRole: f.role || null,
         required: f.required !== false, page: f.page || 1, document: f.document || 1,
         x: f.x, y: f.y, width: f.width, height: f.height,
         options: Array.isArray(f.options) ? f.options.slice() : null,
@@ -812,6 +813,10 @@
     var o = { type: f.type, key: f.key || undefined, required: f.required, page: f.page,
               x: f.x, y: f.y, width: f.width, height: f.height };
     if (f.role) { o.role = f.role; } else { o.filled_by = "sender"; }
+    // Who fills a field defaults to its role; one read with another is kept while the role is.
+    if (f.role && f.filledBy && f.filledBy !== f.role && f.role === f.origRole) {
+      o.filled_by = f.filledBy;
+    }
     if (isDraft) { o.document = f.document; }
     if (f.type === "radio" || f.type === "select") { o.options = f.options || []; }
     return o;
