@@ -130,7 +130,15 @@ pub struct Field {
     /// object) for the other types.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<String>>,
+    /// What the signing page calls the field (extensions E11: set in the builder or on create),
+    /// at most [`MAX_LABEL_CHARS`] characters; `None` (and absent from the wire object): a name
+    /// made from its type or key.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
+
+/// The longest `label` of a field.
+pub const MAX_LABEL_CHARS: usize = 100;
 
 /// The document of a field that names none: the first.
 pub(crate) fn first_document() -> u32 {
@@ -205,6 +213,9 @@ impl Serialize for PlacedField {
         if let Some(options) = &f.options {
             m.serialize_entry("options", options)?;
         }
+        if let Some(label) = &f.label {
+            m.serialize_entry("label", label)?;
+        }
         if self.source != FieldSource::Explicit {
             m.serialize_entry("source", &self.source)?;
         }
@@ -233,6 +244,8 @@ struct FlatPlacedField {
     #[serde(default)]
     options: Option<Vec<String>>,
     #[serde(default)]
+    label: Option<String>,
+    #[serde(default)]
     source: FieldSource,
 }
 
@@ -252,6 +265,7 @@ impl From<FlatPlacedField> for PlacedField {
                 height: f.height,
                 document: f.document,
                 options: f.options,
+                label: f.label,
             },
             source: f.source,
         }
@@ -299,6 +313,7 @@ mod tests {
             height: 1.0,
             document: 1,
             options: None,
+            label: None,
         };
         let v = serde_json::to_value(&f).unwrap();
         assert!(v.get("options").is_none());

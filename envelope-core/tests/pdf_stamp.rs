@@ -338,6 +338,7 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
                 height: 30.0,
                 document: 1,
                 options: None,
+                label: None,
             },
             source: FieldSource::Explicit,
         };

@@ -255,6 +255,14 @@ mod tests {
                 "test_mode_only",
             ),
             (
+                Error::OutsideLinkScope {
+                    message: "This builder link may only read and change template tmpl_1.".into(),
+                },
+                403,
+                "permission_error",
+                "outside_link_scope",
+            ),
+            (
                 Error::MissingData {
                     keys: vec!["a".into()],
                 },

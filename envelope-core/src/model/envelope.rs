@@ -936,6 +936,7 @@ mod tests {
                     height: 20.0,
                     document: 1,
                     options: None,
+                    label: None,
                 },
                 source,
             };
@@ -965,6 +966,7 @@ mod tests {
                 height: 10.0,
                 document: 2,
                 options: Some(vec!["a".into(), "b".into()]),
+                label: None,
             },
             source: FieldSource::Form {
                 name: "plan".into(),

@@ -296,6 +296,7 @@ pub fn form_field(f: &FormField, pages: &[Page]) -> Option<PlacedField> {
             } else {
                 None
             },
+            label: None,
         },
         source: FieldSource::Form {
             name: f.name.clone(),

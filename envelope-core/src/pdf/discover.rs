@@ -169,6 +169,7 @@ pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
             height,
             document: 1,
             options: tag.options.clone(),
+            label: None,
         },
         source: FieldSource::Tag,
     }
@@ -272,6 +273,7 @@ mod tests {
                 height: 5.0,
                 document: 1,
                 options: None,
+                label: None,
             },
             source: FieldSource::Tag,
         };

@@ -1332,6 +1332,7 @@ mod tests {
                 height: 10.0,
                 document: 1,
                 options: None,
+                label: None,
             },
             source: FieldSource::Tag,
         }

@@ -4,9 +4,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-use super::params::Obj;
+use super::params::{Obj, check_text};
 use crate::error::{Error, Result};
-use crate::field::{Field, FieldType, MAX_OPTIONS, SENDER};
+use crate::field::{Field, FieldType, MAX_LABEL_CHARS, MAX_OPTIONS, SENDER};
 use crate::pdf::{self, OptionsProblem};
 
 /// Parses the `fields` parameter (decisions.md's field object). Keys left out get
@@ -101,6 +101,10 @@ pub(crate) fn parse_fields(
                 ));
             }
         };
+        let label = o.string("label")?;
+        if let Some(l) = &label {
+            check_text(&o.at("label"), l, MAX_LABEL_CHARS)?;
+        }
         o.finish()?;
         out.push(Field {
             key,
@@ -115,6 +119,7 @@ pub(crate) fn parse_fields(
             height,
             document,
             options,
+            label,
         });
     }
     Ok(out)

@@ -561,8 +561,15 @@ fn apply_field_updates(fields: &mut [PlacedField], v: &Value) -> Result<()> {
         let role = o.string("role")?;
         let filled_by = o.string("filled_by")?;
         let required = o.boolean("required")?;
+        let label = o.string("label")?;
+        if let Some(l) = &label {
+            check_text(&o.at("label"), l, crate::field::MAX_LABEL_CHARS)?;
+        }
         o.finish()?;
         let f = &mut f.field;
+        if label.is_some() {
+            f.label = label;
+        }
         if let Some(k) = key {
             if k.is_empty() || k.chars().count() > 100 {
                 return Err(Error::invalid(

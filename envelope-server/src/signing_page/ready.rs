@@ -40,11 +40,15 @@ impl ReadyPage<'_> {
     }
 }
 
-/// A readable label: `agree_terms` -> `Agree terms`; signatures, initials and dates by their
-/// type, numbered when there are several.
+/// A readable label: the field's own `label` when the sender gave one (extensions E11); else
+/// `agree_terms` -> `Agree terms`, and signatures, initials and dates by their type, numbered
+/// when there are several.
 /// Plain text, in the page's language (keys of other fields are the sender's words).
 pub fn field_label(fields: &[Field], index: usize, lang: Lang) -> String {
     let f = &fields[index];
+    if let Some(label) = &f.label {
+        return label.clone();
+    }
     let type_label = match f.kind {
         FieldType::Signature => Some(Msg::PageLabelSignature),
         FieldType::Initials => Some(Msg::PageLabelInitials),

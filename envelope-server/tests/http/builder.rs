@@ -380,3 +380,67 @@ async fn a_revoked_key_ends_its_builder_links() {
         .await
         .ok(200);
 }
+
+#[tokio::test]
+async fn a_field_label_is_kept_edited_and_shown_to_the_signer() {
+    let s = TestServer::start().await;
+    let t = template(&s, &two_sizes()).await;
+    let path = format!("/v1/templates/{}", t["id"].as_str().unwrap());
+    let placed = |label: Value| {
+        json!({"fields": [{"type": "signature", "role": "Tenant", "key": "tenant_sig", "page": 2,
+                           "x": 100, "y": 700, "width": 180, "height": 40, "label": label}]})
+    };
+    let got = s
+        .patch(&s.test_key, &path, placed(json!("Tenant's signature")))
+        .await
+        .ok(200);
+    assert_eq!(got["fields"][0]["label"], "Tenant's signature");
+    // Edited in place too; the other members stay.
+    let got = s
+        .patch(
+            &s.test_key,
+            &path,
+            json!({"fields": [{"label": "Signature of the tenant"}]}),
+        )
+        .await
+        .ok(200);
+    assert_eq!(got["fields"][0]["label"], "Signature of the tenant");
+    assert_eq!(got["fields"][0]["x"], 100.0);
+    for bad in [
+        json!(""),
+        json!("x".repeat(101)),
+        json!("a\u{7}b"),
+        json!(5),
+    ] {
+        let e = s
+            .patch(&s.test_key, &path, placed(bad.clone()))
+            .await
+            .error(400, "parameter_invalid");
+        assert_eq!(e["param"], "fields.0.label", "{bad}");
+    }
+    // A field without a label has none on the wire.
+    let plain = template(&s, &two_sizes()).await;
+    assert!(plain["fields"][0].get("label").is_none(), "{plain}");
+
+    // The signing page calls the field by its label.
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            json!({"template": t["id"], "delivery": "embedded",
+                   "signers": {"Tenant": {"name": "Ada", "email": "ada@example.com"}}}),
+        )
+        .await
+        .ok(201);
+    let link = s
+        .post(
+            &s.test_key,
+            &format!("/v1/envelopes/{}/signing_url", env["id"].as_str().unwrap()),
+            json!({}),
+        )
+        .await
+        .ok(200);
+    let page = s.send(s.client.get(link["url"].as_str().unwrap())).await;
+    let html = String::from_utf8_lossy(&page.body);
+    assert!(html.contains("Signature of the tenant"), "{html}");
+}

@@ -575,6 +575,7 @@ mod problem_tests {
             height: 1.0,
             document: 1,
             options: options.map(|o| o.iter().map(|s| s.to_string()).collect()),
+            label: None,
         };
         let plans = field(FieldType::Radio, Some(&["basic", "pro", "enterprise"]));
         let colors = field(FieldType::Select, Some(&["r", "g", "b"]));
