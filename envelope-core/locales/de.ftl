@@ -205,6 +205,7 @@ builder-label-type = Typ
 builder-label-role = Rolle
 builder-label-signer = Unterzeichner
 builder-label-key = Schlüssel
+builder-label-label = Bezeichnung für den Unterzeichner
 builder-label-required = Pflichtfeld
 builder-label-options = Optionen, eine pro Zeile
 builder-label-x = Links (pt)

@@ -219,6 +219,7 @@ builder-label-type = Type
 builder-label-role = Role
 builder-label-signer = Signer
 builder-label-key = Key
+builder-label-label = Label shown to the signer
 builder-label-required = Required
 builder-label-options = Options, one per line
 builder-label-x = Left (pt)

@@ -208,6 +208,7 @@ builder-label-type = Tipo
 builder-label-role = Rol
 builder-label-signer = Firmante
 builder-label-key = Clave
+builder-label-label = Etiqueta que ve el firmante
 builder-label-required = Obligatorio
 builder-label-options = Opciones, una por línea
 builder-label-x = Izquierda (pt)

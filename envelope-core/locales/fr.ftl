@@ -208,6 +208,7 @@ builder-label-type = Type
 builder-label-role = Rôle
 builder-label-signer = Signataire
 builder-label-key = Clé
+builder-label-label = Libellé affiché au signataire
 builder-label-required = Obligatoire
 builder-label-options = Options, une par ligne
 builder-label-x = Gauche (pt)

@@ -208,6 +208,7 @@ builder-label-type = Tipo
 builder-label-role = Ruolo
 builder-label-signer = Firmatario
 builder-label-key = Chiave
+builder-label-label = Etichetta mostrata al firmatario
 builder-label-required = Obbligatorio
 builder-label-options = Opzioni, una per riga
 builder-label-x = Sinistra (pt)

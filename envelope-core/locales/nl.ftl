@@ -208,6 +208,7 @@ builder-label-type = Type
 builder-label-role = Rol
 builder-label-signer = Ondertekenaar
 builder-label-key = Sleutel
+builder-label-label = Label voor de ondertekenaar
 builder-label-required = Verplicht
 builder-label-options = Opties, één per regel
 builder-label-x = Links (pt)

@@ -220,6 +220,7 @@ builder-label-type = Typ
 builder-label-role = Rola
 builder-label-signer = Podpisujący
 builder-label-key = Klucz
+builder-label-label = Etykieta widoczna dla podpisującego
 builder-label-required = Wymagane
 builder-label-options = Opcje, jedna w wierszu
 builder-label-x = Od lewej (pt)

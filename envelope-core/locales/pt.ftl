@@ -208,6 +208,7 @@ builder-label-type = Tipo
 builder-label-role = Papel
 builder-label-signer = Signatário
 builder-label-key = Chave
+builder-label-label = Rótulo mostrado ao signatário
 builder-label-required = Obrigatório
 builder-label-options = Opções, uma por linha
 builder-label-x = Esquerda (pt)

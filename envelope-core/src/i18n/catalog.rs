@@ -244,6 +244,7 @@ messages! {
     BuilderLabelRole = "builder-label-role",
     BuilderLabelSigner = "builder-label-signer",
     BuilderLabelKey = "builder-label-key",
+    BuilderLabelLabel = "builder-label-label",
     BuilderLabelRequired = "builder-label-required",
     BuilderLabelOptions = "builder-label-options",
     BuilderLabelX = "builder-label-x",

@@ -220,6 +220,8 @@ pub fn render(p: &BuilderPage<'_>) -> String {
 <select id="f-role"></select>
 <label for="f-key">{label_key}</label>
 <input type="text" id="f-key" autocomplete="off" spellcheck="false">
+<label for="f-label">{label_label}</label>
+<input type="text" id="f-label" autocomplete="off" maxlength="100">
 <div class="check"><input type="checkbox" id="f-required"><label for="f-required">{label_required}</label></div>
 <div id="f-options-row" hidden><label for="f-options">{label_options}</label>
 <textarea id="f-options" rows="4"></textarea></div>
@@ -255,6 +257,7 @@ pub fn render(p: &BuilderPage<'_>) -> String {
         label_type = h(Msg::BuilderLabelType),
         label_who = h(who),
         label_key = h(Msg::BuilderLabelKey),
+        label_label = h(Msg::BuilderLabelLabel),
         label_required = h(Msg::BuilderLabelRequired),
         label_options = h(Msg::BuilderLabelOptions),
         label_x = h(Msg::BuilderLabelX),

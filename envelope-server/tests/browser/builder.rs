@@ -287,6 +287,8 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         label.as_str().unwrap().contains("Signature · Consultant"),
         "the field's name shows its type and role: {label}"
     );
+    b.type_text(&b.find("#f-label").await, "Consultant's signature")
+        .await;
     b.click(&b.find("#save").await).await;
     b.wait_for_text("Saved.").await;
     let saved = get_json(&s, &tpath).await;
@@ -298,6 +300,7 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         f0["key"], "Consultant_signature",
         "the page's key follows the role"
     );
+    assert_eq!(f0["label"], "Consultant's signature");
     assert_eq!(saved["roles"], json!(["Client", "Consultant"]));
     assert_eq!(f0["page"], 1);
     let (x0, y0) = (num(&f0["x"]), num(&f0["y"]));

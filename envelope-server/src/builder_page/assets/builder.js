@@ -31,7 +31,8 @@
     name: $("b-name"), status: $("b-status"), error: $("b-error"), errorText: $("b-error-text"),
     reload: $("reload"), save: $("save"), send: $("send"), pages: $("pages"),
     palette: document.querySelector(".palette"), form: $("field-form"), none: $("field-none"),
-    type: $("f-type"), role: $("f-role"), key: $("f-key"), required: $("f-required"),
+    type: $("f-type"), role: $("f-role"), key: $("f-key"), label: $("f-label"),
+    required: $("f-required"),
     optionsRow: $("f-options-row"), options: $("f-options"), x: $("f-x"), y: $("f-y"),
     width: $("f-width"), height: $("f-height"), del: $("f-delete"), locked: $("f-locked"),
     people: $("people"), addPerson: $("add-person")
@@ -155,6 +156,7 @@
         required: f.required !== false, page: f.page || 1, document: f.document || 1,
         x: f.x, y: f.y, width: f.width, height: f.height,
         options: Array.isArray(f.options) ? f.options.slice() : null,
+        label: typeof f.label === "string" ? f.label : "",
         locked: !!(f.key && locked[f.key]), el: null
       };
     });
@@ -289,7 +291,10 @@
     return f.role;
   }
 
-  function fieldText(f) { return (W["type_" + f.type] || f.type) + " · " + who(f); }
+  // What a field shows: its label when it has one, else its type; then whose it is.
+  function fieldText(f) {
+    return (f.label.trim() || W["type_" + f.type] || f.type) + " · " + who(f);
+  }
 
   function roleClass(f) {
     var i = f.role ? state.roles.indexOf(f.role) : -1;
@@ -407,7 +412,7 @@
     var f = {
       uid: ++state.uid, type: type, role: role, key: uniqueKey(role, type), autoKey: true,
       required: type !== "checkbox", page: sh.page, document: sh.doc, x: 0, y: 0,
-      width: size[0], height: size[1], options: null, locked: false, el: null
+      width: size[0], height: size[1], options: null, label: "", locked: false, el: null
     };
     state.fields.push(f);
     setBox(f, cx - size[0] / 2, cy - size[1] / 2, size[0], size[1]);
@@ -633,6 +638,7 @@
     els.type.value = f.type;
     els.role.value = f.role || "";
     els.key.value = f.key;
+    els.label.value = f.label;
     els.required.checked = f.required;
     var choices = f.type === "radio" || f.type === "select";
     els.optionsRow.hidden = !choices;
@@ -642,7 +648,7 @@
     els.width.value = f.width;
     els.height.value = f.height;
     var off = f.locked || state.sent;
-    [els.type, els.role, els.key, els.required, els.options, els.x, els.y, els.width,
+    [els.type, els.role, els.key, els.label, els.required, els.options, els.x, els.y, els.width,
      els.height, els.del].forEach(function (c) { c.disabled = off; });
     els.locked.hidden = !f.locked;
   }
@@ -653,6 +659,7 @@
     f.key = "";
     f.key = uniqueKey(f.role, f.type);
     els.key.value = f.key;
+    els.label.value = f.label;
   }
 
   function edited(fn) {
@@ -680,6 +687,7 @@
     f.key = els.key.value.trim();
     f.autoKey = false;
   }));
+  els.label.addEventListener("input", edited(function (f) { f.label = els.label.value; }));
   els.required.addEventListener("change", edited(function (f) { f.required = els.required.checked; }));
   els.options.addEventListener("input", edited(function (f) {
     f.options = els.options.value.split("\n").map(function (s) { return s.trim(); })
@@ -819,6 +827,7 @@
     }
     if (isDraft) { o.document = f.document; }
     if (f.type === "radio" || f.type === "select") { o.options = f.options || []; }
+    if (f.label.trim()) { o.label = f.label.trim(); }
     return o;
   }
 
