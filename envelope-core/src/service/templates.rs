@@ -360,12 +360,14 @@ impl SigningService {
                 Some(v) => apply_field_updates(&mut next.fields, v)?,
                 None => {}
             }
-            next.roles = settle_roles(
-                &next.fields,
-                p.roles
-                    .clone()
-                    .or_else(|| Some(merge_roles(&current.roles, &next.fields))),
-            )?;
+            // Roles change only with `roles` or `fields`: a rename keeps a role no field uses
+            // yet (one added for fields still to be placed).
+            let roles = match (&p.roles, &p.fields) {
+                (Some(r), _) => Some(r.clone()),
+                (None, Some(_)) => Some(merge_roles(&current.roles, &next.fields)),
+                (None, None) => Some(current.roles.clone()),
+            };
+            next.roles = settle_roles(&next.fields, roles)?;
             next.version += 1;
             next.updated_at = self.now();
             match self.inner.store.update_template(&next).await {

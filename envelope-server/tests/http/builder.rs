@@ -444,3 +444,37 @@ async fn a_field_label_is_kept_edited_and_shown_to_the_signer() {
     let html = String::from_utf8_lossy(&page.body);
     assert!(html.contains("Signature of the tenant"), "{html}");
 }
+
+#[tokio::test]
+async fn a_rename_keeps_a_role_no_field_uses_yet() {
+    let s = TestServer::start().await;
+    let t = s
+        .post(
+            &s.test_key,
+            "/v1/templates",
+            json!({"name": "Lease", "file_base64": b64(&two_sizes()), "file_name": "lease.pdf",
+                   "roles": ["Tenant", "Witness"],
+                   "fields": [{"type": "signature", "role": "Tenant", "page": 1,
+                               "x": 100, "y": 700, "width": 180, "height": 40}]}),
+        )
+        .await
+        .ok(201);
+    assert_eq!(t["roles"], json!(["Tenant", "Witness"]));
+    let path = format!("/v1/templates/{}", t["id"].as_str().unwrap());
+    let renamed = s
+        .patch(&s.test_key, &path, json!({"name": "Lease 2027"}))
+        .await
+        .ok(200);
+    assert_eq!(renamed["roles"], json!(["Tenant", "Witness"]));
+    // Fields given without roles still settle them from the fields, as before.
+    let placed = s
+        .patch(
+            &s.test_key,
+            &path,
+            json!({"fields": [{"type": "signature", "role": "Tenant", "page": 1,
+                               "x": 100, "y": 600, "width": 180, "height": 40}]}),
+        )
+        .await
+        .ok(200);
+    assert_eq!(placed["roles"], json!(["Tenant"]));
+}
