@@ -62,18 +62,7 @@ def pdf_of(pages, tag):
                     b"/Resources << /Font << /F1 3 0 R >> >> /Contents %d 0 R >>" % contents_no)
         objs.append(b"<< /Length %d >>\nstream\n" % len(lines) + lines + b"\nendstream")
     objs[1] = b"<< /Type /Pages /Kids [" + b" ".join(kids) + b"] /Count %d >>" % pages
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for i, body in enumerate(objs, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-    for off in offsets:
-        out += b"%010d 00000 n \n" % off
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-    return bytes(out)
-
+    return um.pdf_from_objects(objs)
 
 def request(base, method, path, token=None, body=None):
     """(status, body bytes, seconds)."""

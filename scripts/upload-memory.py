@@ -55,6 +55,22 @@ def read_test_key(proc, seconds=60):
     return None
 
 
+def pdf_from_objects(objs):
+    """A PDF of these object bodies (numbered from 1; the first is the catalog), with its
+    cross-reference table."""
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for off in offsets:
+        out += b"%010d 00000 n \n" % off
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    return bytes(out)
+
+
 def big_pdf(size):
     """A valid one-page PDF with a tag, padded to `size` bytes by an unreferenced stream."""
     content = b"BT /F1 12 Tf 72 700 Td (Sign here: {{signature:Client}}) Tj ET\n"
@@ -71,17 +87,7 @@ def big_pdf(size):
     def render(pad_len):
         pad = b"% padding\n" * (pad_len // 10) + b" " * (pad_len % 10)
         objs[5] = b"<< /Length %d >>\nstream\n" % len(pad) + pad + b"\nendstream"
-        out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-        offsets = []
-        for i, body in enumerate(objs, start=1):
-            offsets.append(len(out))
-            out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-        xref = len(out)
-        out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
-        for off in offsets:
-            out += b"%010d 00000 n \n" % off
-        out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
-        return bytes(out)
+        return pdf_from_objects(objs)
 
     first = render(0)
     pdf = render(size - len(first))

@@ -124,6 +124,25 @@ impl Reply {
         }
     }
 
+    /// An HTML page in language `lang` (a BCP 47 code) with `headers` (the page's security
+    /// headers), which vary by `Accept-Language`.
+    pub fn html_page(
+        status: StatusCode,
+        lang: &'static str,
+        mut headers: Vec<(HeaderName, HeaderValue)>,
+        html: String,
+    ) -> Reply {
+        headers.push((header::CONTENT_LANGUAGE, HeaderValue::from_static(lang)));
+        headers.push((header::VARY, HeaderValue::from_static("Accept-Language")));
+        Reply {
+            status,
+            content_type: "text/html; charset=utf-8",
+            body: html.into(),
+            headers,
+            stream: None,
+        }
+    }
+
     /// A picture of a page (PNG). Like the document it shows, it is kept by no cache.
     pub fn png(bytes: Bytes) -> Reply {
         Reply {

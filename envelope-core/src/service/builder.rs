@@ -364,33 +364,19 @@ impl SigningService {
         ctx: &AuthContext,
         target: &BuilderTarget,
     ) -> Result<Versioned<PageLayout>> {
-        let found = |s: &FieldSource| *s != FieldSource::Explicit;
-        match target {
+        let (documents, fields, version) = match target {
             BuilderTarget::Template(id) => {
                 let rec = self.load_template(ctx, id).await?;
-                let layout = PageLayout {
-                    object: "page_layout",
-                    documents: vec![LayoutDocument {
-                        index: 1,
-                        name: rec.file.file_name.clone(),
-                        pages: rec
-                            .page_sizes
-                            .iter()
-                            .map(|&(width, height)| LayoutPage { width, height })
-                            .collect(),
-                    }],
-                    fields: rec.fields.iter().map(|f| f.field.clone()).collect(),
-                    document_fields: rec
-                        .fields
+                let document = LayoutDocument {
+                    index: 1,
+                    name: rec.file.file_name.clone(),
+                    pages: rec
+                        .page_sizes
                         .iter()
-                        .filter(|f| found(&f.source))
-                        .map(|f| f.field.key.clone())
+                        .map(|&(width, height)| LayoutPage { width, height })
                         .collect(),
                 };
-                Ok(Versioned {
-                    value: layout,
-                    version: rec.version,
-                })
+                (vec![document], rec.fields, rec.version)
             }
             BuilderTarget::Envelope(id) => {
                 let rec = self.load_envelope(ctx, id).await?;
@@ -406,23 +392,23 @@ impl SigningService {
                         pages: pages.iter().map(LayoutPage::from).collect(),
                     });
                 }
-                let layout = PageLayout {
-                    object: "page_layout",
-                    documents,
-                    fields: rec.fields.iter().map(|f| f.field.clone()).collect(),
-                    document_fields: rec
-                        .fields
-                        .iter()
-                        .filter(|f| found(&f.source))
-                        .map(|f| f.field.key.clone())
-                        .collect(),
-                };
-                Ok(Versioned {
-                    value: layout,
-                    version: rec.version,
-                })
+                (documents, rec.fields, rec.version)
             }
-        }
+        };
+        let document_fields = fields
+            .iter()
+            .filter(|f| f.source != FieldSource::Explicit)
+            .map(|f| f.field.key.clone())
+            .collect();
+        Ok(Versioned {
+            value: PageLayout {
+                object: "page_layout",
+                documents,
+                fields: fields.into_iter().map(|f| f.field).collect(),
+                document_fields,
+            },
+            version,
+        })
     }
 
     /// Page `page` (from 1) of document `document` of a template or an envelope, as the PDF

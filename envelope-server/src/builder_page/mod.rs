@@ -149,17 +149,6 @@ fn notice(app: &App, lang: Lang, status: StatusCode, title: Msg, text: Msg) -> R
 }
 
 fn reply(app: &App, lang: Lang, status: StatusCode, html: String) -> Reply {
-    let mut headers = security::builder_page_headers(&app.pages.frame_ancestors);
-    headers.push((
-        header::CONTENT_LANGUAGE,
-        HeaderValue::from_static(lang.code()),
-    ));
-    headers.push((header::VARY, HeaderValue::from_static("Accept-Language")));
-    Reply {
-        status,
-        content_type: "text/html; charset=utf-8",
-        body: html.into(),
-        headers,
-        stream: None,
-    }
+    let headers = security::builder_page_headers(&app.pages.frame_ancestors);
+    Reply::html_page(status, lang.code(), headers, html)
 }

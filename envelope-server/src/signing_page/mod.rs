@@ -254,19 +254,8 @@ impl Pages<'_> {
     ) -> Reply {
         let service = &self.svc().settings().service_name;
         let page = layout(lang, service, title, self.root, event, body);
-        let mut headers = security::page_headers(&self.app.pages.frame_ancestors);
-        headers.push((
-            header::CONTENT_LANGUAGE,
-            HeaderValue::from_static(lang.code()),
-        ));
-        headers.push((header::VARY, HeaderValue::from_static("Accept-Language")));
-        Reply {
-            status,
-            content_type: "text/html; charset=utf-8",
-            body: page.into(),
-            headers,
-            stream: None,
-        }
+        let headers = security::page_headers(&self.app.pages.frame_ancestors);
+        Reply::html_page(status, lang.code(), headers, page)
     }
 
     /// A failure page without a signer: in the request's language.

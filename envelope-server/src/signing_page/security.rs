@@ -181,10 +181,18 @@ fn value(s: &str) -> HeaderValue {
 /// Headers of an HTML page: a strict CSP (no inline script or style, nothing from other hosts,
 /// forms post only here), no caching, no Referer (the URL holds the token).
 pub fn page_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)> {
+    html_headers(
+        "img-src 'self' data:; frame-src 'self'; form-action 'self'",
+        ancestors,
+    )
+}
+
+/// The headers of every HTML page with `sources`, the page's own CSP directives beside the
+/// shared ones (no inline script or style, nothing from other hosts, no plugins, no `<base>`).
+fn html_headers(sources: &str, ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)> {
     let csp = format!(
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-         font-src 'self'; frame-src 'self'; object-src 'none'; form-action 'self'; base-uri 'none'; \
-         frame-ancestors {}",
+        "default-src 'none'; script-src 'self'; style-src 'self'; font-src 'self'; \
+         object-src 'none'; base-uri 'none'; {sources}; frame-ancestors {}",
         ancestors.as_sources()
     );
     let mut h = vec![
@@ -204,21 +212,10 @@ pub fn page_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)
 /// `img-src blob:` for the page pictures it fetches with the link's token. Nothing else is
 /// loosened; it frames nothing and posts no form.
 pub fn builder_page_headers(ancestors: &FrameAncestors) -> Vec<(HeaderName, HeaderValue)> {
-    let csp = format!(
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; \
-         connect-src 'self'; font-src 'self'; frame-src 'none'; object-src 'none'; \
-         form-action 'none'; base-uri 'none'; frame-ancestors {}",
-        ancestors.as_sources()
-    );
-    let mut h = vec![
-        (header::CONTENT_SECURITY_POLICY, value(&csp)),
-        (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
-        (REFERRER_POLICY, HeaderValue::from_static("no-referrer")),
-    ];
-    if ancestors.is_none() {
-        h.push((header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")));
-    }
-    h
+    html_headers(
+        "img-src 'self' blob: data:; connect-src 'self'; frame-src 'none'; form-action 'none'",
+        ancestors,
+    )
 }
 
 /// Headers of the document shown inside a page: framable by the page (and whoever may frame
