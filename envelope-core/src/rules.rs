@@ -62,8 +62,10 @@ pub fn is_expired_at(
 
 /// Indices of the signers who can act now, in signing order.
 ///
-/// With `signing_order`, only the first signer by `order` whose status is not `completed` (and
-/// only if not declined); without, every signer who has not completed or declined. Nobody can act
+/// With `signing_order`, the signers of the current step: those who share the lowest `order`
+/// among the signers who have not completed (extensions E13: a step of one signer is the seed's
+/// "one after another"), less any who declined; the next step starts when every signer of this
+/// one has completed. Without, every signer who has not completed or declined. Nobody can act
 /// unless the envelope is `sent` and not expired.
 pub fn actionable(env: &EnvelopeRecord, now: Timestamp) -> Vec<usize> {
     if env.status != EnvelopeStatus::Sent || is_expired(env, now) {
@@ -71,11 +73,17 @@ pub fn actionable(env: &EnvelopeRecord, now: Timestamp) -> Vec<usize> {
     }
     let by_order = signing_sequence(env);
     if env.signing_order {
+        let signer = |i: usize| &env.signers[i].signer;
+        let Some(step) = by_order
+            .iter()
+            .find(|&&i| signer(i).status != SignerStatus::Completed)
+            .map(|&i| signer(i).order)
+        else {
+            return Vec::new();
+        };
         by_order
             .into_iter()
-            .find(|&i| env.signers[i].signer.status != SignerStatus::Completed)
-            .filter(|&i| env.signers[i].signer.status != SignerStatus::Declined)
-            .into_iter()
+            .filter(|&i| signer(i).order == step && !signer(i).status.is_done())
             .collect()
     } else {
         by_order

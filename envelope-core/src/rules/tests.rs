@@ -161,6 +161,45 @@ fn parallel_signing_everyone_not_done() {
 }
 
 #[test]
+fn signers_who_share_an_order_form_one_step() {
+    // Four signers in three steps: A (1), then B and C together (2), then D (3).
+    let mut e = env(EnvelopeStatus::Sent, true, 4);
+    for (i, order) in [1, 2, 2, 3].into_iter().enumerate() {
+        e.signers[i].signer.order = order;
+    }
+    assert_eq!(actionable(&e, t(1)), vec![0]);
+    assert_eq!(mark_turns(&mut e, t(1)), vec![0]);
+    sign(&mut e, 0, t(2)).unwrap();
+    assert_eq!(actionable(&e, t(2)), vec![1, 2], "the step's signers together");
+    assert_eq!(mark_turns(&mut e, t(2)), vec![1, 2], "both are asked at once");
+    assert_eq!(
+        not_actionable_reason(&e, 3, t(2)),
+        Some("it is not this signer's turn")
+    );
+    // Within the step, any order; the next step waits for the whole step.
+    sign(&mut e, 2, t(3)).unwrap();
+    assert_eq!(actionable(&e, t(3)), vec![1]);
+    assert!(mark_turns(&mut e, t(3)).is_empty(), "nobody new is asked");
+    sign(&mut e, 1, t(4)).unwrap();
+    assert_eq!(actionable(&e, t(4)), vec![3]);
+    assert_eq!(mark_turns(&mut e, t(4)), vec![3]);
+    assert!(sign(&mut e, 3, t(5)).unwrap(), "the last step completes it");
+}
+
+#[test]
+fn a_step_with_a_declined_signer_offers_its_other_signers_nothing_new() {
+    let mut e = env(EnvelopeStatus::Sent, true, 3);
+    for (i, order) in [1, 1, 2].into_iter().enumerate() {
+        e.signers[i].signer.order = order;
+    }
+    e.signers[1].signer.status = SignerStatus::Declined;
+    // The step is not finished (a declined signer never completes): the next never starts.
+    assert_eq!(actionable(&e, t(1)), vec![0]);
+    sign(&mut e, 0, t(2)).unwrap();
+    assert!(actionable(&e, t(2)).is_empty());
+}
+
+#[test]
 fn sequential_signing_follows_order_not_list_position() {
     let mut e = env(EnvelopeStatus::Sent, true, 3);
     // List position 2 signs first.

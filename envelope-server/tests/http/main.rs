@@ -26,6 +26,7 @@ mod reach;
 mod retention;
 mod sealing;
 mod signing;
+mod steps;
 mod templates;
 mod testmode;
 mod uploads;
