@@ -170,8 +170,16 @@ fn signers_who_share_an_order_form_one_step() {
     assert_eq!(actionable(&e, t(1)), vec![0]);
     assert_eq!(mark_turns(&mut e, t(1)), vec![0]);
     sign(&mut e, 0, t(2)).unwrap();
-    assert_eq!(actionable(&e, t(2)), vec![1, 2], "the step's signers together");
-    assert_eq!(mark_turns(&mut e, t(2)), vec![1, 2], "both are asked at once");
+    assert_eq!(
+        actionable(&e, t(2)),
+        vec![1, 2],
+        "the step's signers together"
+    );
+    assert_eq!(
+        mark_turns(&mut e, t(2)),
+        vec![1, 2],
+        "both are asked at once"
+    );
     assert_eq!(
         not_actionable_reason(&e, 3, t(2)),
         Some("it is not this signer's turn")

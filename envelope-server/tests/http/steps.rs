@@ -105,7 +105,11 @@ async fn four_signers_in_three_steps() {
 
     // Step 1: the first founder alone.
     assert_eq!(asked(&s, id).await.0, vec!["Founder A"]);
-    for (role, can) in [("Founder B", false), ("Investor", false), ("Founder A", true)] {
+    for (role, can) in [
+        ("Founder B", false),
+        ("Investor", false),
+        ("Founder A", true),
+    ] {
         assert_eq!(may_sign(&s, id, role).await, can, "{role}");
     }
     sign(&s, id, "Founder A").await;
@@ -115,7 +119,11 @@ async fn four_signers_in_three_steps() {
         asked(&s, id).await.0,
         vec!["Founder A", "Founder B", "Founder C"]
     );
-    for (role, can) in [("Founder B", true), ("Founder C", true), ("Investor", false)] {
+    for (role, can) in [
+        ("Founder B", true),
+        ("Founder C", true),
+        ("Investor", false),
+    ] {
         assert_eq!(may_sign(&s, id, role).await, can, "{role}");
     }
     // Without naming a signer, a link is ambiguous now.
