@@ -322,7 +322,9 @@ impl SigningService {
     ///
     /// Errors: an unknown, expired or malformed token, or one whose key was revoked,
     /// [`Error::InvalidApiKey`]; a working token used for anything else (`wanted` `None`: a
-    /// route no builder link may use) [`Error::OutsideLinkScope`].
+    /// route no builder link may use) [`Error::OutsideLinkScope`]; an edit or a send through a
+    /// draft's link once the envelope is no longer a draft, [`Error::InvalidState`] (a missing
+    /// envelope [`Error::NotFound`]).
     pub async fn authenticate_builder(
         &self,
         token: &str,
@@ -351,6 +353,20 @@ impl SigningService {
             return Err(Error::OutsideLinkScope {
                 message: format!("This builder link may only {what}."),
             });
+        }
+        // A link made for a draft changes and sends a draft only: once the envelope is sent, its
+        // edits (corrections among them) take an API key. Checked here, not left to each edit.
+        if let (BuilderTarget::Envelope(id), Some(w)) = (&link.target, wanted)
+            && matches!(w.action, BuilderAction::Edit | BuilderAction::Send)
+        {
+            let rec = self.load_envelope(&ctx, id).await?;
+            if rec.status != EnvelopeStatus::Draft {
+                return Err(Error::state(format!(
+                    "This builder link was made for a draft; envelope {id} is {} now, and only \
+                     an API key may change it.",
+                    rec.status.as_str()
+                )));
+            }
         }
         Ok(ctx)
     }

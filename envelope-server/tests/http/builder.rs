@@ -265,13 +265,23 @@ async fn a_draft_link_edits_and_sends_its_draft_only() {
         .await
         .ok(200);
     assert_eq!(sent["status"], "sent");
-    s.patch(
-        &token,
-        &format!("/v1/envelopes/{id}"),
-        json!({"subject": "x"}),
-    )
-    .await
-    .error(409, "invalid_state");
+    let e = s
+        .patch(
+            &token,
+            &format!("/v1/envelopes/{id}"),
+            json!({"subject": "x"}),
+        )
+        .await
+        .error(409, "invalid_state");
+    assert!(
+        e["message"].as_str().unwrap().contains("made for a draft"),
+        "the link's own refusal, before any rule of the edit: {e}"
+    );
+    s.post_empty(&token, &format!("/v1/envelopes/{id}/send"))
+        .await
+        .error(409, "invalid_state");
+    // Reading stays possible (the page shows the envelope as sent).
+    s.get(&token, &format!("/v1/envelopes/{id}")).await.ok(200);
     for path in [
         format!("/v1/envelopes/{id}/void"),
         format!("/v1/envelopes/{id}/remind"),
