@@ -257,16 +257,7 @@ impl Session {
             );
         }
         actions.push(json!({"type": "pointerUp", "button": 0}));
-        self.post(
-            "/actions",
-            json!({"actions": [{
-                "type": "pointer", "id": "mouse",
-                "parameters": {"pointerType": "mouse"},
-                "actions": actions
-            }]}),
-        )
-        .await;
-        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+        self.mouse(actions).await;
     }
 
     /// Presses keys on whatever has the focus, as a real keyboard would: each character of
@@ -278,12 +269,7 @@ impl Session {
             actions.push(json!({"type": "keyDown", "value": c.to_string()}));
             actions.push(json!({"type": "keyUp", "value": c.to_string()}));
         }
-        self.post(
-            "/actions",
-            json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),
-        )
-        .await;
-        self.cmd(reqwest::Method::DELETE, "/actions", None).await;
+        self.keyboard(actions).await;
     }
 
     /// Drags with a mouse, as real pointer events: presses on the centre of `from`, moves in
@@ -297,6 +283,23 @@ impl Session {
             json!({"type": "pause", "duration": 50}),
             json!({"type": "pointerUp", "button": 0}),
         ];
+        self.mouse(actions).await;
+    }
+
+    /// Presses each key of `keys` in turn while Shift is held.
+    pub async fn shift_keys(&self, keys: &str) {
+        const SHIFT: &str = "\u{E008}";
+        let mut actions = vec![json!({"type": "keyDown", "value": SHIFT})];
+        for c in keys.chars() {
+            actions.push(json!({"type": "keyDown", "value": c.to_string()}));
+            actions.push(json!({"type": "keyUp", "value": c.to_string()}));
+        }
+        actions.push(json!({"type": "keyUp", "value": SHIFT}));
+        self.keyboard(actions).await;
+    }
+
+    /// Performs pointer `actions` with a mouse, then releases whatever is still pressed.
+    async fn mouse(&self, actions: Vec<Value>) {
         self.post(
             "/actions",
             json!({"actions": [{
@@ -309,15 +312,8 @@ impl Session {
         self.cmd(reqwest::Method::DELETE, "/actions", None).await;
     }
 
-    /// Presses each key of `keys` in turn while Shift is held.
-    pub async fn shift_keys(&self, keys: &str) {
-        const SHIFT: &str = "\u{E008}";
-        let mut actions = vec![json!({"type": "keyDown", "value": SHIFT})];
-        for c in keys.chars() {
-            actions.push(json!({"type": "keyDown", "value": c.to_string()}));
-            actions.push(json!({"type": "keyUp", "value": c.to_string()}));
-        }
-        actions.push(json!({"type": "keyUp", "value": SHIFT}));
+    /// Performs key `actions` on whatever has the focus, then releases every key.
+    async fn keyboard(&self, actions: Vec<Value>) {
         self.post(
             "/actions",
             json!({"actions": [{"type": "key", "id": "keyboard", "actions": actions}]}),

@@ -311,6 +311,7 @@ async fn builder_links_are_refused_with_clear_errors() {
     for (body, param) in [
         (json!({"locale": "not a tag"}), "locale"),
         (json!({"locale": 7}), "locale"),
+        (json!({"locale": "de-".repeat(20_000)}), "locale"),
         (json!({"return_url": "javascript:alert(1)"}), "return_url"),
         (
             json!({"return_url": "https://user:pw@example.com/"}),
@@ -331,6 +332,18 @@ async fn builder_links_are_refused_with_clear_errors() {
     s.post(&s.test_key, &path, json!({"expires_in": 10}))
         .await
         .error(400, "parameter_unknown");
+    // A body past the small-body limit is refused before it is parsed.
+    let huge = json!({"return_url": format!("https://example.com/{}", "a".repeat(2 << 20))});
+    s.post(&s.test_key, &path, huge)
+        .await
+        .error(413, "file_too_large");
+    // A page number of any length is a page the template does not have.
+    s.get(
+        &s.test_key,
+        &format!("/v1/templates/{id}/pages/{}", "9".repeat(5_000)),
+    )
+    .await
+    .error(404, "resource_missing");
     // Another mode's template, and an unknown one, are not found.
     s.post(&s.live_key, &path, json!({}))
         .await
