@@ -154,6 +154,8 @@ fn audit_trail_bench(c: &mut Criterion) {
             completed_at: Some(t(i + 4)),
             signature: Some(StampValue::Typed(format!("Signer {i}"))),
             reach: Vec::new(),
+            kind: None,
+            hosted_by: None,
         })
         .collect();
     let events = (0..60)

@@ -453,6 +453,8 @@ fn sample_trail(sealer: &dyn Sealer) -> AuditTrail {
             completed_at: Some("2024-05-01 12:00:00 UTC".into()),
             signature: Some(StampValue::Typed("Ada Lovelace".into())),
             reach: Vec::new(),
+            kind: None,
+            hosted_by: None,
         }],
         events: vec![AuditEvent {
             at: "2024-05-01 10:00:00 UTC".into(),

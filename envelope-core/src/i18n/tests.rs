@@ -139,6 +139,7 @@ fn every_message_formats_in_every_language_without_errors() {
         ("seconds", Arg::Number(42)),
         ("email", Arg::Text("z•••@example.com")),
         ("role", Arg::Text("Client")),
+        ("host", Arg::Text("Hal")),
     ];
     for lang in Lang::ALL {
         for msg in Msg::ALL {

@@ -92,6 +92,56 @@ impl Delivery {
     }
 }
 
+/// What a recipient does (extensions E13): the signer entry's `kind`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SignerKind {
+    /// Fills fields and signs (the default).
+    #[default]
+    Signer,
+    /// Reviews the document, then approves or declines; fills no fields.
+    Approver,
+    /// Finishes by opening the document; fills no fields.
+    Viewer,
+}
+
+impl SignerKind {
+    /// The wire value: `signer`, `approver` or `viewer`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SignerKind::Signer => "signer",
+            SignerKind::Approver => "approver",
+            SignerKind::Viewer => "viewer",
+        }
+    }
+    /// Parses a wire value.
+    pub fn parse(s: &str) -> Option<SignerKind> {
+        match s {
+            "signer" => Some(SignerKind::Signer),
+            "approver" => Some(SignerKind::Approver),
+            "viewer" => Some(SignerKind::Viewer),
+            _ => None,
+        }
+    }
+    /// Fields may be assigned to this kind (signers only).
+    pub fn fills_fields(self) -> bool {
+        self == SignerKind::Signer
+    }
+    fn is_signer(&self) -> bool {
+        *self == SignerKind::Signer
+    }
+}
+
+/// Signing in person (extensions E13): the host who receives the signing request and hands
+/// the device to the signer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InPerson {
+    /// The host's name.
+    pub host_name: String,
+    /// The host's email address: the signing request and reminders go there.
+    pub host_email: String,
+}
+
 /// The wire signer (interface.md 2.2, plus `declined_at` and `decline_reason`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Signer {
@@ -128,6 +178,13 @@ pub struct Signer {
     /// carry it: a record keeps its emails in [`EnvelopeRecord::emails`].
     #[serde(default)]
     pub last_email: Option<SignerEmail>,
+    /// What the recipient does (extensions E13): `signer`, `approver` or `viewer`.
+    #[serde(default)]
+    pub kind: SignerKind,
+    /// The host of an in-person signing (extensions E13), `null` when the signer signs on
+    /// their own.
+    #[serde(default)]
+    pub in_person: Option<InPerson>,
 }
 
 /// A carbon-copy recipient (extensions E1): signs nothing, gets the completion email with the
@@ -402,6 +459,10 @@ struct FlatSignerRecordOut<'a> {
     locks: &'a [LockEntry],
     #[serde(skip_serializing_if = "is_zero")]
     locks_not_kept: u32,
+    #[serde(skip_serializing_if = "SignerKind::is_signer")]
+    kind: SignerKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    in_person: Option<&'a InPerson>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -436,6 +497,8 @@ impl Serialize for SignerRecord {
             acted_via: self.acted_via,
             locks: &self.locks,
             locks_not_kept: self.locks_not_kept,
+            kind: s.kind,
+            in_person: s.in_person.as_ref(),
         }
         .serialize(serializer)
     }
@@ -487,6 +550,10 @@ struct FlatSignerRecord {
     locks: Vec<LockEntry>,
     #[serde(default)]
     locks_not_kept: u32,
+    #[serde(default)]
+    kind: SignerKind,
+    #[serde(default)]
+    in_person: Option<InPerson>,
 }
 
 impl From<FlatSignerRecord> for SignerRecord {
@@ -506,6 +573,8 @@ impl From<FlatSignerRecord> for SignerRecord {
                 decline_reason: f.decline_reason,
                 auth: None,
                 last_email: None,
+                kind: f.kind,
+                in_person: f.in_person,
             },
             sent_at: f.sent_at,
             last_reminded_at: f.last_reminded_at,
@@ -891,6 +960,11 @@ mod tests {
                 decline_reason: Some("no".into()),
                 auth: None,
                 last_email: None,
+                kind: SignerKind::Approver,
+                in_person: Some(InPerson {
+                    host_name: "Hal".into(),
+                    host_email: "hal@example.com".into(),
+                }),
             },
             sent_at: at(4),
             last_reminded_at: at(5),

@@ -104,6 +104,9 @@ pub struct SignerRef {
     pub order: u32,
     /// Where the signer stands, right after the event.
     pub status: super::SignerStatus,
+    /// What the recipient does (extensions E13): `signer`, `approver` or `viewer`.
+    #[serde(default)]
+    pub kind: super::SignerKind,
 }
 
 /// An event's `data`: the envelope, and what the event is about; keys that do not apply are left

@@ -27,8 +27,8 @@ pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};
 pub(crate) use envelope::declined_reason;
 pub use envelope::{
     CcRecipient, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles, EnvelopeRecord,
-    EnvelopeStatus, MoreDocument, Reassignment, Signer, SignerRecord, SignerStatus, SignerValue,
-    StoredFile,
+    EnvelopeStatus, InPerson, MoreDocument, Reassignment, Signer, SignerKind, SignerRecord,
+    SignerStatus, SignerValue, StoredFile,
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};

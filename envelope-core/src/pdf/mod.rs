@@ -383,6 +383,12 @@ pub struct AuditSigner {
     /// Rows about how the signer was reached (extensions E8): the links issued, and the kind
     /// of link they acted through. Shown after the timestamps; empty adds nothing.
     pub reach: Vec<(String, String)>,
+    /// What the recipient did (extensions E13): `None` for a signer (the trail is unchanged),
+    /// `Some(SignerKind::Approver | SignerKind::Viewer)` adds a "Kind" row and names the
+    /// "Signed" row after what they did.
+    pub kind: Option<crate::model::SignerKind>,
+    /// The host of an in-person signing (extensions E13), as "Name <email>".
+    pub hosted_by: Option<String>,
 }
 
 /// One row of the audit trail's event table.

@@ -24,6 +24,8 @@ fn signer(i: u32, order: u32) -> SignerRecord {
             auth: None,
             locale: None,
             last_email: None,
+            kind: Default::default(),
+            in_person: None,
         },
         sent_at: None,
         last_reminded_at: None,

@@ -64,7 +64,7 @@ use super::templates::CreateTemplateParams;
 use crate::field::{FieldType, SENDER};
 use crate::i18n::Locale;
 use crate::ids::TemplateId;
-use crate::model::{Delivery, SignerValue};
+use crate::model::{Delivery, InPerson, SignerKind, SignerValue};
 
 impl Upload {
     /// A PDF given by the caller: its file name (shown in downloads and the audit trail) and
@@ -109,6 +109,8 @@ impl Signer {
             order: None,
             auth: None,
             locale: None,
+            kind: SignerKind::Signer,
+            in_person: None,
         })
     }
 
@@ -133,6 +135,26 @@ impl Signer {
     /// How the signer proves who they are before seeing the document (extensions E2).
     pub fn auth(mut self, auth: SignerAuth) -> Signer {
         self.0.auth = Some(auth);
+        self
+    }
+
+    /// What the recipient does (extensions E13): an approver approves or declines, a viewer
+    /// finishes by opening the document; neither is given fields.
+    pub fn kind(mut self, kind: SignerKind) -> Signer {
+        self.0.kind = kind;
+        self
+    }
+
+    /// Signs in person (extensions E13): the request goes to the host, who hands the device over.
+    pub fn in_person(
+        mut self,
+        host_name: impl Into<String>,
+        host_email: impl Into<String>,
+    ) -> Signer {
+        self.0.in_person = Some(InPerson {
+            host_name: host_name.into(),
+            host_email: host_email.into(),
+        });
         self
     }
 }

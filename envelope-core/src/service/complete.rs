@@ -13,7 +13,7 @@ use crate::field::FieldType;
 use crate::ids::EnvelopeId;
 use crate::model::{
     Envelope, EnvelopeRecord, EnvelopeStatus, EventRecord, EventType, SealLevel, SealRecord,
-    SignerRecord, SignerStatus, SignerValue, StoredFile,
+    SignerKind, SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 use crate::pdf;
 use crate::rules;
@@ -359,7 +359,7 @@ fn sample_values(
         };
         input.values.insert(f.key.clone(), v);
     }
-    if rec.signature_page {
+    if rec.signature_page && s.kind == SignerKind::Signer {
         input.signature = Some(SignerValue::Typed(name));
     }
     values::checked_values(rec, i, &input, now)
@@ -413,7 +413,11 @@ pub(crate) fn stamp_request_for(
     }
     let signature_page = if rec.signature_page && with_page {
         let mut blocks = Vec::new();
-        for i in rules::signing_sequence(rec) {
+        // Approvers and viewers sign nothing (extensions E13): the page holds signers only.
+        for i in rules::signing_sequence(rec)
+            .into_iter()
+            .filter(|&i| rec.signers[i].signer.kind == SignerKind::Signer)
+        {
             let s = &rec.signers[i];
             let signature = match s.values.get(values::SIGNATURE_PAGE_KEY) {
                 Some(v) => stamp_value(v, values::SIGNATURE_PAGE_KEY)?,
@@ -533,15 +537,32 @@ fn audit_trail(
             holder.clone_from(&r.name);
             holder_email.clone_from(&r.email);
         }
+        let kind = s.signer.kind;
+        let hosted_by = s
+            .signer
+            .in_person
+            .as_ref()
+            .map(|h| format!("{} <{}>", h.host_name, h.host_email));
         if let Some(t) = s
             .sent_at
             .filter(|_| rec.delivery == crate::model::Delivery::Email)
         {
             events.push(pdf::AuditEvent {
                 at: fmt_time(t),
-                what: "Signing request sent".into(),
+                what: match kind {
+                    SignerKind::Signer => "Signing request sent",
+                    SignerKind::Approver => "Approval request sent",
+                    SignerKind::Viewer => "Viewing request sent",
+                }
+                .into(),
                 who: who.clone(),
-                detail: format!("Role {}", s.signer.role),
+                // An in-person signer's request goes to the host (extensions E13).
+                detail: match &hosted_by {
+                    Some(host) => {
+                        format!("Role {}; in person: sent to the host {host}", s.signer.role)
+                    }
+                    None => format!("Role {}", s.signer.role),
+                },
             });
         }
         events.extend(super::reach_trail::events(s, &who));
@@ -576,20 +597,28 @@ fn audit_trail(
             });
         }
         if let Some(t) = s.signer.signed_at {
+            // What the recipient did, and what they agreed to do electronically (extensions
+            // E13): a viewer agrees to nothing, opening is all they do.
+            let (what, agreed) = match kind {
+                SignerKind::Signer => ("Signed", "; agreed to sign electronically"),
+                SignerKind::Approver => ("Approved", "; agreed to approve electronically"),
+                SignerKind::Viewer => ("Finished by viewing", ""),
+            };
+            let agreed = if s.consented_at.is_some() { agreed } else { "" };
+            // An API-issued link on an email envelope comes first: it is what a reader must not
+            // miss (extensions E8).
+            let mut detail = match through {
+                Some(how) => format!("{how}; {client}{agreed}"),
+                None => format!("{client}{agreed}"),
+            };
+            if let Some(host) = &hosted_by {
+                detail.push_str(&format!("; in person, hosted by {host}"));
+            }
             events.push(pdf::AuditEvent {
                 at: fmt_time(t),
-                what: "Signed".into(),
+                what: what.into(),
                 who: who.clone(),
-                // An API-issued link on an email envelope comes first: it is what a reader
-                // must not miss (extensions E8).
-                detail: match (s.consented_at, through) {
-                    (Some(_), Some(how)) => {
-                        format!("{how}; {client}; agreed to sign electronically")
-                    }
-                    (Some(_), None) => format!("{client}; agreed to sign electronically"),
-                    (None, Some(how)) => format!("{how}; {client}"),
-                    (None, None) => client.clone(),
-                },
+                detail,
             });
         }
         if let Some(t) = s.signer.declined_at {
@@ -633,6 +662,8 @@ fn audit_trail(
                     .is_some_and(|id| id.skipped_at.is_some())
                     || s.user_agent.as_deref() == Some(TEST_HELPER_AGENT),
             ),
+            kind: (kind != SignerKind::Signer).then_some(kind),
+            hosted_by,
         });
     }
     if let Some(t) = rec.completed_at {

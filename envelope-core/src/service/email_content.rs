@@ -72,8 +72,38 @@ pub(crate) fn test_mode_subject(subject: &str) -> String {
     format!("{TEST_SUBJECT_PREFIX}{subject}")
 }
 
+/// What a request email asks (extensions E13): to sign, to approve, to view, or, sent to the
+/// host of an in-person signing, to start it for the signer named here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ask<'a> {
+    Sign,
+    Approve,
+    View,
+    Host { signer: &'a str },
+}
+
+impl Ask<'_> {
+    fn subject(self) -> Msg {
+        match self {
+            Ask::Sign => Msg::EmailRequestSubject,
+            Ask::Approve => Msg::EmailApproveSubject,
+            Ask::View => Msg::EmailViewSubject,
+            Ask::Host { .. } => Msg::EmailHostSubject,
+        }
+    }
+    fn button(self) -> Msg {
+        match self {
+            Ask::Sign => Msg::EmailButtonSign,
+            Ask::Approve => Msg::EmailButtonApprove,
+            Ask::View => Msg::EmailButtonView,
+            Ask::Host { .. } => Msg::EmailButtonHost,
+        }
+    }
+}
+
 /// Asks a signer to sign. `subject` and `message` are the sender's; `until` is when the link
 /// stops working, already formatted.
+#[cfg(test)]
 pub(crate) fn signing_request(
     c: &Context<'_>,
     subject: Option<&str>,
@@ -81,14 +111,48 @@ pub(crate) fn signing_request(
     url: &str,
     until: Option<&str>,
 ) -> Content {
-    let subject = subject.map(str::to_owned).unwrap_or_else(|| {
-        c.text(
-            Msg::EmailRequestSubject,
-            &[("document", Arg::Text(c.document))],
-        )
-    });
+    request(c, Ask::Sign, subject, message, url, until)
+}
+
+/// Asks a recipient to do what `ask` says. `subject` and `message` are the sender's; `until` is
+/// when the link stops working, already formatted.
+pub(crate) fn request(
+    c: &Context<'_>,
+    ask: Ask<'_>,
+    subject: Option<&str>,
+    message: Option<&str>,
+    url: &str,
+    until: Option<&str>,
+) -> Content {
+    let subject = subject
+        .map(str::to_owned)
+        .unwrap_or_else(|| c.text(ask.subject(), &[("document", Arg::Text(c.document))]));
     let message = message.filter(|m| !m.trim().is_empty());
-    let (ask_text, ask_html) = c.about_document(Msg::EmailRequestBody);
+    let (ask_text, ask_html) = match ask {
+        Ask::Sign => c.about_document(Msg::EmailRequestBody),
+        Ask::Approve => c.about_document(Msg::EmailApproveBody),
+        Ask::View => c.about_document(Msg::EmailViewBody),
+        Ask::Host { signer } => {
+            let quoted = c.text(Msg::Quoted, &[("text", Arg::Text(c.document))]);
+            let strong = format!("<strong>{}</strong>", escape(c.document));
+            (
+                c.text(
+                    Msg::EmailHostBody,
+                    &[
+                        ("document", Arg::Text(&quoted)),
+                        ("name", Arg::Text(signer)),
+                    ],
+                ),
+                c.html(
+                    Msg::EmailHostBody,
+                    &[
+                        ("document", Arg::Html(&strong)),
+                        ("name", Arg::Text(signer)),
+                    ],
+                ),
+            )
+        }
+    };
 
     let mut text = format!(
         "{}\n\n",
@@ -106,7 +170,7 @@ pub(crate) fn signing_request(
         body.push_str(&quote(m));
     }
     body.push_str(&paragraph(&ask_html));
-    link_parts(c, url, until, &mut text, &mut body);
+    link_parts(c, ask.button(), url, until, &mut text, &mut body);
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -115,7 +179,7 @@ pub(crate) fn signing_request(
 }
 
 /// Reminds a signer that a document waits for them.
-pub(crate) fn reminder(c: &Context<'_>, url: &str, until: Option<&str>) -> Content {
+pub(crate) fn reminder(c: &Context<'_>, ask: Ask<'_>, url: &str, until: Option<&str>) -> Content {
     let subject = c.text(
         Msg::EmailReminderSubject,
         &[("document", Arg::Text(c.document))],
@@ -128,7 +192,7 @@ pub(crate) fn reminder(c: &Context<'_>, url: &str, until: Option<&str>) -> Conte
     );
     let mut body = greeting(c);
     body.push_str(&paragraph(&remind_html));
-    link_parts(c, url, until, &mut text, &mut body);
+    link_parts(c, ask.button(), url, until, &mut text, &mut body);
     Content {
         html: page(&subject, &body, c),
         subject,
@@ -140,12 +204,13 @@ pub(crate) fn reminder(c: &Context<'_>, url: &str, until: Option<&str>) -> Conte
 /// out; and the footer of the text part.
 fn link_parts(
     c: &Context<'_>,
+    label: Msg,
     url: &str,
     until: Option<&str>,
     text: &mut String,
     body: &mut String,
 ) {
-    body.push_str(&button(url, &c.text(Msg::EmailButtonSign, &[])));
+    body.push_str(&button(url, &c.text(label, &[])));
     if let Some(u) = until {
         let (t, h) = c.until(u);
         text.push_str(&format!("\n{t}\n"));
@@ -407,7 +472,7 @@ mod tests {
                 "request",
                 signing_request(&c, Some(evil), Some(evil), URL, Some(evil)),
             ),
-            ("reminder", reminder(&c, URL, Some(evil))),
+            ("reminder", reminder(&c, Ask::Sign, URL, Some(evil))),
             ("voided", voided(&c, evil)),
             ("completed", completed(&c, Some(evil))),
         ]
@@ -464,7 +529,7 @@ mod tests {
     fn links_are_a_button_in_html_and_a_line_of_their_own_in_text() {
         for content in [
             signing_request(&ctx("Zoë"), None, None, URL, None),
-            reminder(&ctx("Zoë"), URL, None),
+            reminder(&ctx("Zoë"), Ask::Sign, URL, None),
         ] {
             assert!(content.text.lines().any(|l| l == URL), "{}", content.text);
             assert!(content.html.contains(&format!(
@@ -560,7 +625,7 @@ mod tests {
             let links = [("big.pdf".to_string(), URL.to_string())];
             let emails = [
                 signing_request(&c, None, None, URL, Some("2025-01-31 12:00 UTC")),
-                reminder(&c, URL, None),
+                reminder(&c, Ask::Sign, URL, None),
                 voided(&c, EVIL),
                 completed(&c, None),
                 copy_completed(&c, &["a.pdf"], &links, 7),

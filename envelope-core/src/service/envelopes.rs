@@ -17,8 +17,9 @@ use crate::field::{Field, FieldSource, FieldType, PlacedField};
 use crate::i18n::Locale;
 use crate::ids::{self, EnvelopeId, RecipientId, TemplateId};
 use crate::model::{
-    CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, List, MoreDocument,
-    Sha256State, Signer, SignerRecord, SignerStatus, SignerValue, StoredFile,
+    CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, InPerson, List,
+    MoreDocument, Sha256State, Signer, SignerKind, SignerRecord, SignerStatus, SignerValue,
+    StoredFile,
 };
 use crate::pdf;
 use crate::rules::{self, mark_turns};
@@ -45,6 +46,10 @@ pub struct SignerParam {
     pub auth: Option<SignerAuth>,
     /// The signer's language (extensions E4).
     pub locale: Option<Locale>,
+    /// What the recipient does (key `kind`, extensions E13); fields only go to signers.
+    pub kind: SignerKind,
+    /// The host of an in-person signing (key `in_person`, extensions E13).
+    pub in_person: Option<InPerson>,
 }
 
 /// One carbon-copy recipient as given on create (extensions E1).
@@ -313,6 +318,16 @@ pub(crate) fn check_signers(signers: &[SignerParam], by_role: bool, limits: &Lim
         if let Some(a) = &s.auth {
             a.validate(&format!("{at}.auth"))?;
         }
+        if let Some(h) = &s.in_person {
+            if s.kind == SignerKind::Viewer {
+                return Err(Error::invalid(
+                    format!("{at}.in_person"),
+                    "a viewer finishes by opening the document and cannot be hosted in person",
+                ));
+            }
+            check_text(&format!("{at}.in_person.host_name"), &h.host_name, 200)?;
+            check_email(&format!("{at}.in_person.host_email"), &h.host_email)?;
+        }
     }
     Ok(())
 }
@@ -406,6 +421,7 @@ pub(crate) fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerPar
                     }
                 };
                 let locale = locale(&mut o)?;
+                let (kind, in_person) = kind_params(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role,
@@ -414,6 +430,8 @@ pub(crate) fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerPar
                     order,
                     auth,
                     locale,
+                    kind,
+                    in_person,
                 });
             }
             Ok((out, false))
@@ -425,6 +443,7 @@ pub(crate) fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerPar
                 let email = o.required_string("email")?;
                 let auth = auth_param(&mut o)?;
                 let locale = locale(&mut o)?;
+                let (kind, in_person) = kind_params(&mut o)?;
                 o.finish()?;
                 out.push(SignerParam {
                     role: Some(role.clone()),
@@ -433,6 +452,8 @@ pub(crate) fn parse_signers(v: &Value, limits: &Limits) -> Result<(Vec<SignerPar
                     order: None,
                     auth,
                     locale,
+                    kind,
+                    in_person,
                 });
             }
             Ok((out, true))
@@ -448,6 +469,32 @@ fn auth_param(o: &mut Obj<'_>) -> Result<Option<SignerAuth>> {
     o.value("auth")
         .map(|v| SignerAuth::parse(&path, v))
         .transpose()
+}
+
+/// A signer entry's `kind` and `in_person` (extensions E13), errors named below the entry
+/// (`signers.0.in_person.host_email`).
+fn kind_params(o: &mut Obj<'_>) -> Result<(SignerKind, Option<InPerson>)> {
+    let kind = match o.string("kind")? {
+        None => SignerKind::Signer,
+        Some(k) => SignerKind::parse(&k).ok_or_else(|| {
+            Error::invalid(o.at("kind"), "must be one of signer, approver, viewer")
+        })?,
+    };
+    let path = o.at("in_person");
+    let in_person = match o.value("in_person") {
+        None | Some(Value::Null) => None,
+        Some(v) => {
+            let mut h = Obj::new(path, v)?;
+            let host_name = h.required_string("host_name")?;
+            let host_email = h.required_string("host_email")?;
+            h.finish()?;
+            Some(InPerson {
+                host_name,
+                host_email,
+            })
+        }
+    };
+    Ok((kind, in_person))
 }
 
 /// A signer entry's `locale` (extensions E4): a well-formed BCP 47 tag, or absent.
@@ -1204,6 +1251,11 @@ pub(crate) fn resolve_signers(
                 decline_reason: None,
                 auth: None,
                 last_email: None,
+                kind: s.kind,
+                in_person: s.in_person.as_ref().map(|h| InPerson {
+                    host_name: h.host_name.trim().to_string(),
+                    host_email: h.host_email.trim().to_string(),
+                }),
             },
             sent_at: None,
             last_reminded_at: None,
@@ -1229,18 +1281,33 @@ pub(crate) fn check_coverage(
     signers: &[SignerRecord],
     signature_page: bool,
 ) -> Result<()> {
-    let signer_roles: Vec<&str> = signers.iter().map(|s| s.signer.role.as_str()).collect();
     for f in fields {
         if let Some(r) = &f.field.role
             && !f.field.is_sender_field()
-            && !signer_roles.contains(&r.as_str())
         {
-            return Err(Error::MissingSigner { role: r.clone() });
+            match signers.iter().position(|s| &s.signer.role == r) {
+                None => return Err(Error::MissingSigner { role: r.clone() }),
+                Some(i) if !signers[i].signer.kind.fills_fields() => {
+                    let kind = signers[i].signer.kind.as_str();
+                    return Err(Error::invalid(
+                        format!("signers.{i}.kind"),
+                        format!(
+                            "the role '{r}' has fields, and fields cannot be assigned to an \
+                             {kind}; give the role to a signer or remove its fields"
+                        ),
+                    ));
+                }
+                Some(_) => {}
+            }
         }
     }
     let has_signature_fields = fields.iter().any(|f| f.field.kind == FieldType::Signature);
     let page_applies = signature_page && !has_signature_fields;
     for (i, s) in signers.iter().enumerate() {
+        // Approvers and viewers sign nothing (extensions E13).
+        if !s.signer.kind.fills_fields() {
+            continue;
+        }
         let has_own = fields.iter().any(|f| {
             f.field.kind == FieldType::Signature && f.field.role.as_deref() == Some(&s.signer.role)
         });

@@ -26,6 +26,7 @@ pub(crate) fn record(
             email: s.email.clone(),
             order: s.order,
             status: s.status,
+            kind: s.kind,
         }
     });
     EventRecord {

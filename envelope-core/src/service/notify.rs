@@ -11,8 +11,8 @@ use crate::i18n::Lang;
 use crate::ids::EmailId;
 use crate::mail::{Attachment, Email, EmailKind, Mailbox};
 use crate::model::{
-    CcRecipient, Delivery, EmailRecord, EmailStatus, EnvelopeRecord, EnvelopeStatus, SignerStatus,
-    StoredFile,
+    CcRecipient, Delivery, EmailRecord, EmailStatus, EnvelopeRecord, EnvelopeStatus, SignerKind,
+    SignerStatus, StoredFile,
 };
 
 /// Signed copies up to this size are attached to the completion email.
@@ -278,16 +278,50 @@ impl SigningService {
                     .issue_signing_token(rec, i, crate::model::LinkVia::Email, now)
                     .await?
                     .url;
+                let s = &rec.signers[i].signer;
+                // An in-person signer's link goes to the host (extensions E13), in the
+                // signer's language, greeting the host.
+                if let Some(host) = &s.in_person {
+                    let ctx = Context {
+                        signer: &host.host_name,
+                        ..ctx
+                    };
+                    let ask = content::Ask::Host { signer: &s.name };
+                    let c = if queued.kind == EmailKind::SigningRequest {
+                        content::request(
+                            &ctx,
+                            ask,
+                            rec.subject.as_deref(),
+                            rec.message.as_deref(),
+                            &url,
+                            until.as_deref(),
+                        )
+                    } else {
+                        content::reminder(&ctx, ask, &url, until.as_deref())
+                    };
+                    let mut email = Self::email(rec, i, queued.kind, c);
+                    email.to = Mailbox {
+                        name: host.host_name.clone(),
+                        email: host.host_email.clone(),
+                    };
+                    return Ok(Rendered::Send(email));
+                }
+                let ask = match s.kind {
+                    SignerKind::Signer => content::Ask::Sign,
+                    SignerKind::Approver => content::Ask::Approve,
+                    SignerKind::Viewer => content::Ask::View,
+                };
                 if queued.kind == EmailKind::SigningRequest {
-                    content::signing_request(
+                    content::request(
                         &ctx,
+                        ask,
                         rec.subject.as_deref(),
                         rec.message.as_deref(),
                         &url,
                         until.as_deref(),
                     )
                 } else {
-                    content::reminder(&ctx, &url, until.as_deref())
+                    content::reminder(&ctx, ask, &url, until.as_deref())
                 }
             }
             EmailKind::Voided => {
@@ -476,6 +510,8 @@ mod tests {
                         auth: None,
                         locale: None,
                         last_email: None,
+                        kind: Default::default(),
+                        in_person: None,
                     },
                     sent_at: None,
                     last_reminded_at: None,

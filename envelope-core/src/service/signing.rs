@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::field::Field;
 use crate::ids;
 use crate::model::{
-    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerStatus, SignerValue,
+    Envelope, EnvelopeRecord, EnvelopeStatus, EventType, SignerKind, SignerStatus, SignerValue,
 };
 use crate::rules::{self, mark_turns};
 use crate::store::{SigningToken, StoreError};
@@ -76,6 +76,10 @@ pub enum LinkState {
     /// The signer must enter their code first (extensions E2): the session carries no fields
     /// and no message, and the document, signing and declining are refused until then.
     VerificationRequired,
+    /// An in-person signing (extensions E13) opened by its host: the page asks the host to hand
+    /// the device to the signer ([`SigningService::open_handed_over`] goes on). The session
+    /// carries no fields and no message, and the signer is not marked `viewed`.
+    HandOver,
 }
 
 /// A signing link opened: what the page shows.
@@ -198,7 +202,7 @@ impl SigningService {
             .identity
             .as_ref()
             .map(|id| Verification::of(id, now));
-        if state == LinkState::VerificationRequired {
+        if matches!(state, LinkState::VerificationRequired | LinkState::HandOver) {
             // Nothing of the document before the code: not its fields, not the sender's message.
             return SigningSession {
                 state,
@@ -249,17 +253,49 @@ impl SigningService {
     /// A signer with `auth` (extensions E2) whose `grant` is missing or no longer live gets
     /// [`LinkState::VerificationRequired`] instead, and is not marked `viewed`. Opening never
     /// emails a code: the signer asks for one ([`SigningService::send_signer_code`]).
+    ///
+    /// A signer who signs in person (extensions E13) gets [`LinkState::HandOver`] while they can
+    /// act: the link was sent to the host, who hands the device over; then
+    /// [`SigningService::open_handed_over`] opens it for the signer.
     pub async fn open_signing_link(
         &self,
         token: &str,
         grant: Option<&str>,
         client: &ClientInfo,
     ) -> Result<SigningSession> {
+        self.open_link(token, grant, client, false).await
+    }
+
+    /// Opens a signing link as [`SigningService::open_signing_link`] does, once the device is in
+    /// the signer's hands: for an in-person signer (extensions E13) it goes past
+    /// [`LinkState::HandOver`]; for every other signer it is the same call.
+    pub async fn open_handed_over(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+        client: &ClientInfo,
+    ) -> Result<SigningSession> {
+        self.open_link(token, grant, client, true).await
+    }
+
+    async fn open_link(
+        &self,
+        token: &str,
+        grant: Option<&str>,
+        client: &ClientInfo,
+        handed_over: bool,
+    ) -> Result<SigningSession> {
         for _ in 0..MAX_ATTEMPTS {
             let (t, rec) = self.resolve_token(token).await?;
             let i = rec.signer_index(&t.signer).ok_or_else(unknown_link)?;
             let now = self.now();
             let state = Self::link_state(&rec, &t, i, now);
+            if state == LinkState::Ready
+                && !handed_over
+                && rec.signers[i].signer.in_person.is_some()
+            {
+                return Ok(Self::session(&rec, i, LinkState::HandOver, now));
+            }
             if state == LinkState::Ready && check_grant(&rec, i, grant, now).is_err() {
                 // Opening sends nothing (extensions E8): mail systems' link scanners open links,
                 // and only the signer's own request (`send_signer_code`) emails a code.
@@ -271,8 +307,29 @@ impl SigningService {
             let mut next = rec.clone();
             rules::view(&mut next, i, now)?;
             record_client(&mut next, i, client);
-            next.version += 1;
             let ev = super::events::record(&next, EventType::SignerViewed, Some(i), now);
+            if next.signers[i].signer.kind == SignerKind::Viewer {
+                // A viewer finishes by opening the document (extensions E13): viewed and
+                // completed at once, and the next step or the completion follows as after a
+                // signature.
+                next.signers[i].acted_via = t.issued_via;
+                let last = rules::sign(&mut next, i, now)?;
+                let mut events = vec![
+                    ev,
+                    super::events::record(&next, EventType::SignerCompleted, Some(i), now),
+                ];
+                if last {
+                    events.push(self.finalize(&mut next, now).await?);
+                } else {
+                    mark_turns(&mut next, now);
+                }
+                if self.write_over_emails(rec, &mut next, &events, now).await? {
+                    let state = Self::link_state(&next, &t, i, now);
+                    return Ok(Self::session(&next, i, state, now));
+                }
+                continue;
+            }
+            next.version += 1;
             match self.inner.store.update_envelope(&next, &[ev], None).await {
                 Ok(()) => return Ok(Self::session(&next, i, LinkState::Ready, now)),
                 Err(StoreError::Conflict) => continue,
@@ -372,6 +429,9 @@ impl SigningService {
     /// Signs: checks and stores the values, emits `envelope.signer_completed`, and either asks the
     /// next signer or completes the envelope (signed PDF, audit trail, `envelope.completed`).
     ///
+    /// An approver (extensions E13) approves through it: no values, consent given. A viewer
+    /// signs nothing (opening the link finishes their part): `invalid_state`.
+    ///
     /// A signer with `auth` needs a live `grant` ([`Error::VerificationRequired`] otherwise).
     pub async fn sign(
         &self,
@@ -386,6 +446,11 @@ impl SigningService {
             let now = self.now();
             check_link(&current, &t, i, now)?;
             check_grant(&current, i, grant, now)?;
+            if current.signers[i].signer.kind == SignerKind::Viewer {
+                return Err(Error::state(
+                    "A viewer signs nothing: opening the signing link finishes their part.",
+                ));
+            }
             let mut next = current.clone();
             next.signers[i].values = if has_drawing(&input) {
                 // Decoding and re-encoding a drawing is CPU work: it goes through the PDF pool
@@ -478,6 +543,7 @@ fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) 
                 LinkState::Expired => "the link has expired",
                 LinkState::Completed => "the envelope is completed",
                 LinkState::VerificationRequired => "the signer has not entered their code",
+                LinkState::HandOver => "the device has not been handed to the signer",
                 _ => "the envelope is voided",
             },
         }),

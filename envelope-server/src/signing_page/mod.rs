@@ -46,6 +46,7 @@ use hyper::{Method, StatusCode};
 
 use envelope_core::field::FieldType;
 use envelope_core::i18n::{self, Arg, Lang, Msg};
+use envelope_core::model::SignerKind;
 use envelope_core::service::{
     ClientInfo, GRANT_HOURS, LinkState, SIGNATURE_FONT, SignInput, SigningSession, ValueProblem,
     field_value_problem, value_problem,
@@ -133,7 +134,16 @@ pub async fn handle(
     };
     let m = &parts.method;
     match rest {
-        [token] if m == Method::GET => page.open(token, &client).await,
+        [token] if m == Method::GET => page.open(token, &client, false).await,
+        // The page once the host of an in-person signing handed the device over (extensions
+        // E13); for any other signer, the page itself.
+        [token, "in-person"] if m == Method::GET => {
+            let page = Pages {
+                root: "../../",
+                ..page
+            };
+            page.open(token, &client, true).await
+        }
         [token] if m == Method::POST => {
             let cap = match page.ready_session(token, &client).await {
                 Ok(session) => form_cap::sign(&session),
@@ -206,7 +216,7 @@ pub async fn handle(
             }
         }
         [_] => page.error(ApiError::MethodNotAllowed { allow: "GET, POST" }),
-        [_, "document"] => page.error(ApiError::MethodNotAllowed { allow: "GET" }),
+        [_, "document" | "in-person"] => page.error(ApiError::MethodNotAllowed { allow: "GET" }),
         [_, "decline" | "verify" | "send-code"] => {
             page.error(ApiError::MethodNotAllowed { allow: "POST" })
         }
@@ -331,7 +341,22 @@ impl Pages<'_> {
             return self.code_page(status, token, s, None, None);
         }
         let lang = self.lang(Some(s));
-        if s.state == LinkState::Ready {
+        let me = &s.envelope.signers[s.signer];
+        if s.state == LinkState::HandOver {
+            let host = me.in_person.as_ref().map_or("", |h| h.host_name.as_str());
+            let title = i18n::text(lang, Msg::HandoverTitle, &[("name", Arg::Text(&me.name))]);
+            let body = states::hand_over(
+                s,
+                host,
+                &format!("{}sign/{}", self.root, html::esc(token)),
+                lang,
+            );
+            return self.html(lang, status, &title, None, &body);
+        }
+        // A viewer's opening finished their part (extensions E13): they see the document.
+        let viewer_done = me.kind == SignerKind::Viewer
+            && matches!(s.state, LinkState::Signed | LinkState::Completed);
+        if s.state == LinkState::Ready || viewer_done {
             let secret = &self.app.pages.secret;
             // The pages as pictures when the core draws them; the PDF in a frame otherwise, or
             // when the sizes cannot be read.
@@ -346,7 +371,7 @@ impl Pages<'_> {
             } else {
                 None
             };
-            let body = ready::render(&ready::ReadyPage {
+            let page = ready::ReadyPage {
                 session: s,
                 layout: layout.as_deref(),
                 token,
@@ -356,12 +381,13 @@ impl Pages<'_> {
                 error,
                 previous,
                 lang,
-            });
-            let title = i18n::text(
-                lang,
-                Msg::PageTitleSign,
-                &[("document", Arg::Text(&s.envelope.name))],
-            );
+            };
+            let (title, body) = if viewer_done {
+                (Msg::PageTitleView, ready::render_viewer(&page))
+            } else {
+                (ready::words(me.kind).title, ready::render(&page))
+            };
+            let title = i18n::text(lang, title, &[("document", Arg::Text(&s.envelope.name))]);
             return self.html(lang, status, &title, None, &body);
         }
         let event = event.map(|kind| PageEvent {
@@ -373,12 +399,15 @@ impl Pages<'_> {
         self.html(lang, status, &title, event.as_ref(), &body)
     }
 
-    async fn open(&self, token: &str, client: &ClientInfo) -> Reply {
-        match self
-            .svc()
-            .open_signing_link(token, self.grant, client)
-            .await
-        {
+    async fn open(&self, token: &str, client: &ClientInfo, handed_over: bool) -> Reply {
+        let opened = if handed_over {
+            self.svc().open_handed_over(token, self.grant, client).await
+        } else {
+            self.svc()
+                .open_signing_link(token, self.grant, client)
+                .await
+        };
+        match opened {
             Ok(s) => {
                 self.session_page(StatusCode::OK, token, &s, None, None, None)
                     .await
@@ -430,11 +459,8 @@ impl Pages<'_> {
         token: &str,
         client: &ClientInfo,
     ) -> Result<SigningSession, Reply> {
-        match self
-            .svc()
-            .open_signing_link(token, self.grant, client)
-            .await
-        {
+        // A post comes from the form, shown after any hand-over (extensions E13).
+        match self.svc().open_handed_over(token, self.grant, client).await {
             Ok(s) if s.state == LinkState::Ready => Ok(s),
             // A post without the code: the code step, refused (nothing was read or done).
             Ok(s) if s.state == LinkState::VerificationRequired => {
@@ -549,18 +575,14 @@ impl Pages<'_> {
     ) -> Reply {
         // Pages after a post live at /sign/{token}(/decline); links in them go back there.
         match outcome {
-            Ok(()) => match self
-                .svc()
-                .open_signing_link(token, self.grant, client)
-                .await
-            {
+            Ok(()) => match self.svc().open_handed_over(token, self.grant, client).await {
                 Ok(s) => {
                     self.session_page(StatusCode::OK, token, &s, Some(event), None, None)
                         .await
                 }
                 Err(e) => self.error(e.into()),
             },
-            Err(e) if e.kind() == ErrorKind::Conflict => self.open(token, client).await,
+            Err(e) if e.kind() == ErrorKind::Conflict => self.open(token, client, true).await,
             Err(
                 e @ (Error::ParameterMissing { .. }
                 | Error::ParameterInvalid { .. }
@@ -585,7 +607,7 @@ impl Pages<'_> {
         let client = ClientInfo::default();
         match self
             .svc()
-            .open_signing_link(token, self.grant, &client)
+            .open_handed_over(token, self.grant, &client)
             .await
         {
             Ok(s) => {
@@ -604,7 +626,7 @@ impl Pages<'_> {
     async fn explain(&self, token: &str, e: &Error, input: &SignInput) -> String {
         let (fields, lang) = match self
             .svc()
-            .open_signing_link(token, self.grant, &ClientInfo::default())
+            .open_handed_over(token, self.grant, &ClientInfo::default())
             .await
         {
             Ok(s) => (s.fields.clone(), self.lang(Some(&s))),
@@ -691,11 +713,7 @@ impl Pages<'_> {
     /// cannot act is answered with its page; one whose browser already holds a live grant goes
     /// back to the page.
     async fn code_step(&self, token: &str, client: &ClientInfo) -> Result<(), Reply> {
-        match self
-            .svc()
-            .open_signing_link(token, self.grant, client)
-            .await
-        {
+        match self.svc().open_handed_over(token, self.grant, client).await {
             Ok(s) if s.state == LinkState::VerificationRequired => Ok(()),
             Ok(s) if s.state == LinkState::Ready => Err(self.see_page(token, None)),
             Ok(s) => Err(self
@@ -776,7 +794,7 @@ impl Pages<'_> {
         match self.svc().send_signer_code(token, &client).await {
             Ok(()) => match self
                 .svc()
-                .open_signing_link(token, self.grant, &client)
+                .open_handed_over(token, self.grant, &client)
                 .await
             {
                 Ok(s) => {
@@ -811,14 +829,14 @@ impl Pages<'_> {
             }
             // Signed, declined, voided meanwhile: the link's own page.
             e if e.kind() == ErrorKind::Conflict => {
-                return self.open(token, &ClientInfo::default()).await;
+                return self.open(token, &ClientInfo::default(), true).await;
             }
             _ => return self.error(e.into()),
         };
         let status = ApiError::Core(e).status();
         match self
             .svc()
-            .open_signing_link(token, self.grant, &ClientInfo::default())
+            .open_handed_over(token, self.grant, &ClientInfo::default())
             .await
         {
             Ok(s) if s.state == LinkState::VerificationRequired => {

@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use envelope_core::field::{self, Field, FieldType};
 use envelope_core::i18n::{self, Arg, Lang, Msg};
-use envelope_core::model::SignerValue;
+use envelope_core::model::{SignerKind, SignerValue};
 use envelope_core::service::{DocumentPages, SignInput, SigningSession};
 
 use super::html::esc;
@@ -37,6 +37,11 @@ impl ReadyPage<'_> {
     /// A catalogue message as HTML.
     fn t(&self, msg: Msg, args: &[(&str, Arg<'_>)]) -> String {
         i18n::html(self.lang, msg, args)
+    }
+
+    /// The form's words for this signer's kind.
+    fn words(&self) -> Words {
+        words(self.session.envelope.signers[self.session.signer].kind)
     }
 }
 
@@ -349,7 +354,7 @@ pub fn render(p: &ReadyPage<'_>) -> String {
 <p class="lead">{lead}</p>
 "#,
         name = esc(&env.name),
-        lead = p.t(Msg::PageLead, &[("name", Arg::Text(&signer.name))]),
+        lead = p.t(p.words().lead, &[("name", Arg::Text(&signer.name))]),
     );
     if let Some(m) = s.message.as_deref().filter(|m| !m.trim().is_empty()) {
         let _ = writeln!(
@@ -362,6 +367,7 @@ pub fn render(p: &ReadyPage<'_>) -> String {
     let several = env.documents.len() > 1;
     if let Some(layout) = p.layout {
         pictures(&mut out, p, layout, &base);
+        open_fields(&mut out, p);
     } else if several {
         // Several documents (extensions E5): each in its own frame, in order, under its name.
         let _ = writeln!(
@@ -401,7 +407,7 @@ pub fn render(p: &ReadyPage<'_>) -> String {
                 &[("document", Arg::Text(&env.name))]
             ),
             open = p.t(Msg::PageOpenDocument, &[]),
-            fields = p.t(Msg::PageYourFields, &[]),
+            fields = p.t(p.words().fields, &[]),
         );
     }
     if let Some(e) = &p.error {
@@ -418,7 +424,7 @@ pub fn render(p: &ReadyPage<'_>) -> String {
 "#,
         csrf = esc(&p.sign_csrf),
         // The script's words: attributes, since the page's CSP allows no inline script.
-        signing = p.t(Msg::PageSigning, &[]),
+        signing = p.t(p.words().acting, &[]),
         draw_required = p.t(Msg::PageDrawRequired, &[]),
     );
     if several {
@@ -504,11 +510,11 @@ pub fn render(p: &ReadyPage<'_>) -> String {
 </section>
 "#,
         csrf = esc(&p.decline_csrf),
-        consent = p.t(Msg::PageConsent, &[]),
+        consent = p.t(p.words().consent, &[]),
         required = required(p.lang),
-        consent_hint = p.t(Msg::PageConsentHint, &[]),
-        sign = p.t(Msg::PageSign, &[]),
-        decline_summary = p.t(Msg::PageDeclineSummary, &[]),
+        consent_hint = p.t(p.words().consent_hint, &[]),
+        sign = p.t(p.words().act, &[]),
+        decline_summary = p.t(p.words().decline_summary, &[]),
         decline_reason = p.t(Msg::PageDeclineReason, &[]),
         optional = p.t(Msg::Optional, &[]),
         decline_hint = p.t(Msg::PageDeclineHint, &[]),
@@ -614,7 +620,6 @@ fn pictures(out: &mut String, p: &ReadyPage<'_>, layout: &[DocumentPages], base:
             open = p.t(Msg::PageOpenDocument, &[]),
         );
     }
-    open_fields(out, p);
 }
 
 /// One of the signer's fields over its page: a button that opens the field's input (or ticks a
@@ -652,6 +657,99 @@ fn open_fields(out: &mut String, p: &ReadyPage<'_>) {
 <section class="signing" aria-labelledby="fields-title">
 <h2 id="fields-title">{fields}</h2>
 "#,
-        fields = p.t(Msg::PageYourFields, &[]),
+        fields = p.t(p.words().fields, &[]),
     );
+}
+
+/// The words of the form that differ by what the signer does (extensions E13).
+pub struct Words {
+    pub title: Msg,
+    pub lead: Msg,
+    pub fields: Msg,
+    pub consent: Msg,
+    pub consent_hint: Msg,
+    pub act: Msg,
+    pub acting: Msg,
+    pub decline_summary: Msg,
+}
+
+/// The form's words for a recipient of `kind`: a signer's, or an approver's (a viewer has no
+/// form, see [`render_viewer`]).
+pub fn words(kind: SignerKind) -> Words {
+    match kind {
+        SignerKind::Approver => Words {
+            title: Msg::PageTitleApprove,
+            lead: Msg::PageLeadApprove,
+            fields: Msg::PageYourApproval,
+            consent: Msg::PageConsentApprove,
+            consent_hint: Msg::PageConsentApproveHint,
+            act: Msg::PageApprove,
+            acting: Msg::PageApproving,
+            decline_summary: Msg::PageDeclineApproveSummary,
+        },
+        _ => Words {
+            title: Msg::PageTitleSign,
+            lead: Msg::PageLead,
+            fields: Msg::PageYourFields,
+            consent: Msg::PageConsent,
+            consent_hint: Msg::PageConsentHint,
+            act: Msg::PageSign,
+            acting: Msg::PageSigning,
+            decline_summary: Msg::PageDeclineSummary,
+        },
+    }
+}
+
+/// The page of a viewer (extensions E13), whose opening of the link finished their part: the
+/// document, and a line saying nothing else is needed. No form.
+pub fn render_viewer(p: &ReadyPage<'_>) -> String {
+    let s = p.session;
+    let env = &s.envelope;
+    let signer = &env.signers[s.signer];
+    let base = format!("{}sign/{}", p.root, esc(p.token));
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        r#"<h1>{name}</h1>
+<p class="lead">{lead}</p>
+<p class="hint viewed" role="status">{viewed}</p>
+"#,
+        name = esc(&env.name),
+        lead = p.t(Msg::PageLeadView, &[("name", Arg::Text(&signer.name))]),
+        viewed = p.t(Msg::PageViewed, &[]),
+    );
+    if let Some(m) = s.message.as_deref().filter(|m| !m.trim().is_empty()) {
+        let _ = writeln!(
+            out,
+            r#"<figure class="message"><figcaption>{}</figcaption><blockquote>{}</blockquote></figure>"#,
+            p.t(Msg::PageSenderMessage, &[]),
+            esc(m)
+        );
+    }
+    if let Some(layout) = p.layout {
+        pictures(&mut out, p, layout, &base);
+        out.push_str("</section>\n");
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        r#"<section class="document" aria-labelledby="doc-title">
+<h2 id="doc-title">{}</h2>"#,
+        p.t(Msg::PageDocument, &[]),
+    );
+    for d in &env.documents {
+        let _ = write!(
+            out,
+            r#"<h3 id="doc-{n}-title">{name}</h3>
+<iframe class="doc" src="{base}/document/{n}" title="{frame}"></iframe>
+<p><a href="{base}/document/{n}" target="_blank" rel="noopener noreferrer">{open}</a></p>
+"#,
+            n = d.index,
+            name = esc(&d.name),
+            frame = p.t(Msg::PageDocumentFrame, &[("document", Arg::Text(&d.name))]),
+            open = p.t(Msg::PageOpenDocument, &[]),
+        );
+    }
+    out.push_str("</section>\n");
+    out
 }

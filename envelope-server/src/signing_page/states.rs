@@ -4,7 +4,7 @@
 //! (`envelope_core::i18n`), in the page's language.
 
 use envelope_core::i18n::{self, Arg, Lang, Msg};
-use envelope_core::model::Delivery;
+use envelope_core::model::{Delivery, SignerKind};
 use envelope_core::service::{LinkState, SigningSession};
 
 use super::html::esc;
@@ -17,7 +17,17 @@ pub fn render(s: &SigningSession, just_now: bool, lang: Lang) -> (String, String
     let say = |msg| i18n::html(lang, msg, &[]);
     let by_email = env.delivery == Delivery::Email;
     let pick = |email, sender| if by_email { email } else { sender };
+    let approver = env.signers[s.signer].kind == SignerKind::Approver;
     let (title, icon, paragraphs): (Msg, &str, Vec<String>) = match s.state {
+        // An approver approved (extensions E13).
+        LinkState::Signed if approver => (
+            Msg::StateApprovedTitle,
+            "done",
+            vec![
+                about(Msg::StateApproved),
+                say(pick(Msg::StateOthersEmail, Msg::StateOthersSender)),
+            ],
+        ),
         LinkState::Signed => (
             if just_now {
                 Msg::StateThanks
@@ -72,12 +82,42 @@ pub fn render(s: &SigningSession, just_now: bool, lang: Lang) -> (String, String
             vec![about(Msg::StateExpired), say(Msg::StateExpiredNote)],
         ),
         LinkState::Ready => (Msg::PageSign, "done", Vec::new()),
-        // Shown by the code step (`verify.rs`), never here.
+        // Shown by the code step (`verify.rs`) and the hand-over step ([`hand_over`]), never here.
         LinkState::VerificationRequired => (Msg::CodeTitleEmail, "wait", Vec::new()),
+        LinkState::HandOver => (Msg::HandoverTitle, "wait", Vec::new()),
     };
     let title = i18n::text(lang, title, &[]);
     let body = notice(&title, icon, &paragraphs);
     (title, body)
+}
+
+/// The hand-over step of an in-person signing (extensions E13): the host, who opened the link,
+/// gives the device to the signer, who goes on to the page (`{base}/in-person`). Nothing of the
+/// document shows before.
+pub fn hand_over(s: &SigningSession, host: &str, base: &str, lang: Lang) -> String {
+    let env = &s.envelope;
+    let name = &env.signers[s.signer].name;
+    let strong = format!("<strong>{}</strong>", esc(&env.name));
+    let title = i18n::text(lang, Msg::HandoverTitle, &[("name", Arg::Text(name))]);
+    let lead = i18n::html(
+        lang,
+        Msg::HandoverLead,
+        &[
+            ("host", Arg::Text(host)),
+            ("document", Arg::Html(&strong)),
+            ("name", Arg::Text(name)),
+        ],
+    );
+    format!(
+        r#"<section class="notice notice-wait hand-over" aria-labelledby="notice-title">
+<h1 id="notice-title">{}</h1>
+<p>{lead}</p>
+<div class="actions"><a class="button primary" id="hand-over" href="{base}/in-person">{}</a></div>
+</section>
+"#,
+        esc(&title),
+        i18n::html(lang, Msg::HandoverContinue, &[("name", Arg::Text(name))]),
+    )
 }
 
 /// A page for a failure: unknown link, a post that could not be accepted, a server error.

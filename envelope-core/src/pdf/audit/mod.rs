@@ -204,6 +204,8 @@ mod tests {
                     "Signing links".into(),
                     "1 emailed, 0 issued through the API".into(),
                 )],
+                kind: None,
+                hosted_by: None,
             })
             .collect();
         let mut events = Vec::new();

@@ -13,6 +13,7 @@ use super::layout::{
     BLACK, BODY, BODY_LH, CELL_PAD_X, CELL_PAD_Y, CONTENT_W, Cell, EVENT_COLS, EVENT_HEADER_H,
     FOOTER_BASELINE, FOOTER_RULE, GREY, LABEL_W, MARGIN_X, Repeat, TABLE, TABLE_LH, Writer,
 };
+use crate::model::SignerKind;
 use crate::pdf::draw::{MAX_SIGNATURE_SIZE, fit_size};
 use crate::pdf::fonts::{self, Ink};
 use crate::pdf::image::decode_png;
@@ -97,15 +98,32 @@ impl<'f> Writer<'f> {
             if let Some(l) = &s.locale {
                 rows.push(("Locale", or_dash(l)));
             }
+            rows.extend([("Role", or_dash(&s.role)), ("Signer ID", or_dash(&s.id))]);
+            // Only for approvers and viewers (extensions E13): signers' trails are unchanged.
+            let done = match s.kind {
+                Some(SignerKind::Approver) => {
+                    rows.push((
+                        "Kind",
+                        "Approver (approves or declines; fills no fields)".into(),
+                    ));
+                    "Approved"
+                }
+                Some(SignerKind::Viewer) => {
+                    rows.push(("Kind", "Viewer (finishes by opening the document)".into()));
+                    "Finished (viewed)"
+                }
+                _ => "Signed",
+            };
+            if let Some(host) = &s.hosted_by {
+                rows.push(("In person", format!("hosted by {host}")));
+            }
             rows.extend([
-                ("Role", or_dash(&s.role)),
-                ("Signer ID", or_dash(&s.id)),
                 ("IP address", opt(&s.ip_address)),
                 ("User agent", opt(&s.user_agent)),
                 ("Created", or_dash(&s.created_at)),
                 ("Sent", opt(&s.sent_at)),
                 ("Viewed", opt(&s.viewed_at)),
-                ("Signed", opt(&s.signed_at)),
+                (done, opt(&s.signed_at)),
                 ("Declined", opt(&s.declined_at)),
                 ("Completed", opt(&s.completed_at)),
             ]);

@@ -18,7 +18,7 @@ use super::SignInput;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{self, Field, FieldType};
-use crate::model::{EnvelopeRecord, SignerValue};
+use crate::model::{EnvelopeRecord, SignerKind, SignerValue};
 use crate::pdf;
 
 /// Key under which a signer's signature for the appended signature page is kept.
@@ -84,7 +84,8 @@ pub(in crate::service) fn checked_values(
             out.insert(f.key.clone(), v);
         }
     }
-    if rec.signature_page {
+    // Approvers and viewers sign nothing, the signature page included (extensions E13).
+    if rec.signature_page && rec.signers[i].signer.kind == SignerKind::Signer {
         let v = input
             .signature
             .as_ref()

@@ -114,6 +114,8 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
             auth: None,
             locale: None,
             last_email: None,
+            kind: Default::default(),
+            in_person: None,
         },
         sent_at: None,
         last_reminded_at: None,

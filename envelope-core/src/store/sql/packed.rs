@@ -149,6 +149,7 @@ mod tests {
             email: "ada@example.com".into(),
             order: 1,
             status: SignerStatus::Completed,
+            kind: Default::default(),
         });
         vec![fixtures::event(&rec, EventType::Created), with_signer]
     }
