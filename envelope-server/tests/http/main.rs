@@ -16,6 +16,7 @@ mod envelopes;
 mod health;
 mod idempotency;
 mod identity;
+mod kinds;
 mod languages;
 mod limits;
 mod locks;
