@@ -109,7 +109,7 @@ pub fn hand_over(s: &SigningSession, host: &str, base: &str, lang: Lang) -> Stri
         ],
     );
     format!(
-        r#"<section class="notice notice-wait hand-over" aria-labelledby="notice-title">
+        r#"<section class="notice hand-over" aria-labelledby="notice-title">
 <h1 id="notice-title">{}</h1>
 <p>{lead}</p>
 <div class="actions"><a class="button primary" id="hand-over" href="{base}/in-person">{}</a></div>

@@ -17,6 +17,7 @@ mod choices;
 mod common;
 mod documents;
 mod identity;
+mod kinds;
 mod pages;
 mod webdriver;
 
