@@ -46,8 +46,8 @@ fn lang(r: &Resp) -> String {
 #[tokio::test]
 async fn locale_on_the_signer_object_and_its_errors() {
     let s = TestServer::start().await;
-    // A seed request: the signer object gains `locale: null` (and `auth: null`, extensions E2)
-    // and nothing else.
+    // A seed request: the signer object gains `locale: null` (and `auth: null`, extensions E2;
+    // `last_email`; `kind: "signer"` and `in_person: null`, extensions E13) and nothing else.
     let seed = s
         .post(
             &s.test_key,
@@ -72,10 +72,14 @@ async fn locale_on_the_signer_object_and_its_errors() {
             "declined_at",
             "decline_reason",
             "auth",
-            "last_email"
+            "last_email",
+            "kind",
+            "in_person"
         ]
     );
     assert!(seed["signers"][0]["locale"].is_null());
+    assert_eq!(seed["signers"][0]["kind"], "signer");
+    assert!(seed["signers"][0]["in_person"].is_null());
 
     // JSON, list form: kept as given; a tag outside the supported set is accepted too.
     let env = signing_envelope(
