@@ -232,6 +232,7 @@ pub fn reassign(
         at: now,
         name: std::mem::replace(&mut s.signer.name, name.to_string()),
         email: std::mem::replace(&mut s.signer.email, email.to_string()),
+        corrected: false,
     });
     s.signer.locale = locale.cloned();
     s.signer.status = SignerStatus::Pending;

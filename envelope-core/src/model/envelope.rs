@@ -409,6 +409,35 @@ pub struct Reassignment {
     pub name: String,
     /// The email address of who held the place until then.
     pub email: String,
+    /// A correction of the signer's name or email (extensions E14), not a hand-over to
+    /// someone else; left out when false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub corrected: bool,
+}
+
+/// A correction of a sent envelope (extensions E14): when, and what changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Correction {
+    /// When the correction was made.
+    pub at: Timestamp,
+    /// What changed, in order.
+    pub changes: Vec<Changed>,
+}
+
+/// One change of a [`Correction`]: the member, and for names, email addresses and the expiry
+/// the value before and after (the parties and dates are evidence; the sender's subject and
+/// message are not kept here, only that they changed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Changed {
+    /// `signers.<role>.name`, `signers.<role>.email`, `fields`, `subject`, `message`,
+    /// `metadata` or `expires_at`.
+    pub what: String,
+    /// The value before, where kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    /// The value after, where kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
 }
 
 /// How a [`SignerRecord`] is written: one flat object, the wire signer's keys plus the rest,
@@ -745,6 +774,9 @@ pub struct EnvelopeRecord {
     /// envelope completed sealed, and in records written before levels were recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seal: Option<SealRecord>,
+    /// Corrections made after sending (extensions E14), oldest first; left out when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<Correction>,
 }
 
 impl EnvelopeRecord {

@@ -48,11 +48,15 @@ pub enum EventType {
     /// update; `object.seal` shows the level now.
     #[serde(rename = "envelope.seal_upgraded")]
     SealUpgraded,
+    /// `envelope.corrected`: a sent envelope nobody had signed was changed (extensions E14);
+    /// `data.changes` names what changed.
+    #[serde(rename = "envelope.corrected")]
+    Corrected,
 }
 
 impl EventType {
     /// Every event type, in the order above.
-    pub const ALL: [EventType; 11] = [
+    pub const ALL: [EventType; 12] = [
         EventType::Created,
         EventType::Sent,
         EventType::SignerViewed,
@@ -64,6 +68,7 @@ impl EventType {
         EventType::SignerReassigned,
         EventType::SignerLocked,
         EventType::SealUpgraded,
+        EventType::Corrected,
     ];
 
     /// The wire `type`, e.g. `envelope.completed`.
@@ -80,6 +85,7 @@ impl EventType {
             EventType::SignerReassigned => "signer.reassigned",
             EventType::SignerLocked => "signer.locked",
             EventType::SealUpgraded => "envelope.seal_upgraded",
+            EventType::Corrected => "envelope.corrected",
         }
     }
 
@@ -124,6 +130,10 @@ pub struct EventData {
     /// Who held the signer's place before a `signer.reassigned` event.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub previous: Option<PreviousSigner>,
+    /// What a correction changed (`envelope.corrected`, extensions E14): `signers.<role>.name`,
+    /// `signers.<role>.email`, `fields`, `subject`, `message`, `metadata`, `expires_at`.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub changes: Option<Vec<String>>,
     /// The email an `envelope.email_failed` event is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub email: Option<super::SignerEmail>,

@@ -26,9 +26,9 @@ pub use builder::BuilderTarget;
 pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};
 pub(crate) use envelope::declined_reason;
 pub use envelope::{
-    CcRecipient, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles, EnvelopeRecord,
-    EnvelopeStatus, InPerson, MoreDocument, Reassignment, Signer, SignerKind, SignerRecord,
-    SignerStatus, SignerValue, StoredFile,
+    CcRecipient, Changed, Correction, Delivery, Delta, DocumentView, Envelope, EnvelopeFiles,
+    EnvelopeRecord, EnvelopeStatus, InPerson, MoreDocument, Reassignment, Signer, SignerKind,
+    SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
 pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};

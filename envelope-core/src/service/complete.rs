@@ -513,6 +513,24 @@ fn audit_trail(
             detail: format!("Delivery: {}", rec.delivery.as_str()),
         });
     }
+    // Corrections after sending (extensions E14): what changed, before and after where kept.
+    for c in &rec.corrections {
+        let detail = c
+            .changes
+            .iter()
+            .map(|x| match (&x.before, &x.after) {
+                (Some(b), Some(a)) => format!("{}: {b} -> {a}", x.what),
+                _ => format!("{} changed", x.what),
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        events.push(pdf::AuditEvent {
+            at: fmt_time(c.at),
+            what: "Envelope corrected".into(),
+            who: "Sender (API)".into(),
+            detail,
+        });
+    }
     let mut signers = Vec::new();
     for i in rules::signing_sequence(rec) {
         let s = &rec.signers[i];
@@ -527,7 +545,13 @@ fn audit_trail(
         for r in s.reassignments.iter().rev() {
             events.push(pdf::AuditEvent {
                 at: fmt_time(r.at),
-                what: "Signer reassigned".into(),
+                // A corrected name or address (extensions E14), or a hand-over (E3).
+                what: if r.corrected {
+                    "Signer corrected"
+                } else {
+                    "Signer reassigned"
+                }
+                .into(),
                 who: "Sender (API)".into(),
                 detail: format!(
                     "Role {}: from {} <{}> to {holder} <{holder_email}>",

@@ -1,5 +1,6 @@
-//! Changing a draft envelope (extensions E11, `PATCH /v1/envelopes/{id}`): its signers, explicit
-//! fields, subject, message, metadata and expiry.
+//! Changing a draft envelope (extensions E11, `PATCH /v1/envelopes/{id}`), or correcting a sent
+//! one nobody has signed yet (extensions E14, `correct`): its signers, explicit fields, subject,
+//! message, metadata and expiry.
 //!
 //! Every member is parsed and checked by the validators of envelope creation
 //! (`envelopes.rs`), and the envelope that results must pass every rule creation enforces
@@ -20,11 +21,16 @@ use super::lifecycle::Change;
 use super::params::{Params, metadata};
 use super::precondition::{self, Precondition, Versioned};
 use super::{AuthContext, Limits, SigningService};
+use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{FieldSource, FieldType, PlacedField};
 use crate::ids::EnvelopeId;
-use crate::model::{Envelope, EnvelopeRecord, EnvelopeStatus, SignerValue};
+use crate::model::{
+    Changed, Correction, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, IdentityRecord,
+    SignerKind, SignerStatus, SignerValue,
+};
 use crate::pdf::{self, PageSize};
+use crate::rules::{self, mark_turns};
 
 /// Parameters of `update draft` (`PATCH /v1/envelopes/{id}`): each given member replaces the old
 /// value whole; absent (or `null`) members leave it as it is.
@@ -105,7 +111,12 @@ impl SigningService {
     /// Changes a draft envelope (extensions E11, `PATCH /v1/envelopes/{id}`): each given member
     /// of `p` replaces the old value, and the result must pass every rule of creation.
     ///
-    /// Errors: an envelope that is not a draft is [`Error::InvalidState`] (409); a rule of
+    /// A sent envelope nobody has signed yet is corrected instead (extensions E14): signers'
+    /// names and emails (a changed signer's earlier links stop working and a new request goes
+    /// out), fields, subject, message, metadata and expiry; the change is recorded for the audit
+    /// trail and `envelope.corrected` names what changed. Nothing changed, nothing recorded.
+    ///
+    /// Errors: an envelope that is neither is [`Error::InvalidState`] (409); a rule of
     /// creation broken is its error of creation (`parameter_invalid` with `fields.N`,
     /// `missing_signer`, `signer_without_fields`, `missing_data`...). Writes retry from a
     /// fresh read when another writer changed the envelope in between. No event is emitted: a
@@ -144,9 +155,17 @@ impl SigningService {
             None => None,
         };
         let (rec, ()) = self
-            .transition(ctx, id, |env, _now| {
+            .transition(ctx, id, |env, now| {
                 precondition::check(pre, "envelope", env.version)?;
                 must_be_draft(env)?;
+                if env.status == EnvelopeStatus::Sent {
+                    // A correction (extensions E14): what changed is recorded, changed signers
+                    // get a new request, and the event says what changed.
+                    return Ok(match correct(env, &p, pages.as_deref(), &limits, now)? {
+                        true => Change::new(()).event(EventType::Corrected, None),
+                        false => Change::new(()),
+                    });
+                }
                 apply(env, &p, pages.as_deref(), &limits)?;
                 Ok(Change::new(()))
             })
@@ -186,14 +205,231 @@ impl SigningService {
     }
 }
 
+/// A draft, or a sent envelope nobody has signed, approved or viewed to the end yet (extensions
+/// E14: a correction).
 fn must_be_draft(rec: &EnvelopeRecord) -> Result<()> {
-    if rec.status != EnvelopeStatus::Draft {
+    match rec.status {
+        EnvelopeStatus::Draft => Ok(()),
+        EnvelopeStatus::Sent
+            if rec
+                .signers
+                .iter()
+                .all(|s| s.signer.status != SignerStatus::Completed) =>
+        {
+            Ok(())
+        }
+        EnvelopeStatus::Sent => Err(Error::state(
+            "A sent envelope can be corrected until its first signature; someone has signed \
+             this one. Void it and send a new one instead.",
+        )),
+        other => Err(Error::state(format!(
+            "Only draft envelopes, and sent ones nobody has signed yet, can be changed; this \
+             one is {}.",
+            other.as_str()
+        ))),
+    }
+}
+
+/// The most corrections one envelope keeps: each stays in the record and the audit trail.
+pub const MAX_CORRECTIONS: usize = 20;
+
+/// Corrects the sent envelope `env` (extensions E14): signers' names and emails (matched by
+/// role, or by position in a list without roles; signers not named stay as they are), fields,
+/// subject, message, metadata and expiry. Whatever else a signer entry says must be what the
+/// signer has (`order`, `kind`, `in_person`; `auth` cannot be given). A signer whose name or
+/// email changed is handed over as by a reassignment marked `corrected`: their earlier links
+/// stop working and, when it is their turn, a new request goes out. Returns whether anything
+/// changed (then a [`Correction`] is recorded).
+fn correct(
+    env: &mut EnvelopeRecord,
+    p: &UpdateDraftParams,
+    pages: Option<&[Vec<PageSize>]>,
+    limits: &Limits,
+    now: Timestamp,
+) -> Result<bool> {
+    if env.corrections.len() >= MAX_CORRECTIONS {
         return Err(Error::state(format!(
-            "Only draft envelopes can be changed; this one is {}.",
-            rec.status.as_str()
+            "This envelope has been corrected {MAX_CORRECTIONS} times, the most one envelope \
+             can be. Void it and send a new one instead."
         )));
     }
-    Ok(())
+    let mut changes: Vec<Changed> = Vec::new();
+    if let Some(given) = &p.signers {
+        let mut seen: HashSet<usize> = HashSet::new();
+        for (n, sp) in given.iter().enumerate() {
+            let at = match (&sp.role, p.signers_by_role) {
+                (Some(r), true) => format!("signers.{r}"),
+                _ => format!("signers.{n}"),
+            };
+            let i = match &sp.role {
+                Some(r) => env.signers.iter().position(|s| &s.signer.role == r),
+                None => (n < env.signers.len()).then_some(n),
+            }
+            .ok_or_else(|| {
+                Error::invalid(
+                    format!("{at}.role"),
+                    "no signer of this envelope has this role; once sent, a correction changes \
+                     the names and emails of its signers, it does not add any",
+                )
+            })?;
+            if !seen.insert(i) {
+                return Err(Error::invalid(
+                    format!("{at}.role"),
+                    "this signer is named twice",
+                ));
+            }
+            let cur = env.signers[i].signer.clone();
+            let fixed = |member: &str| {
+                Error::invalid(
+                    format!("{at}.{member}"),
+                    format!(
+                        "cannot change once the envelope is sent (it is {})",
+                        env.status.as_str()
+                    ),
+                )
+            };
+            if sp.order.is_some_and(|o| o != cur.order) {
+                return Err(fixed("order"));
+            }
+            if sp.kind != SignerKind::Signer && sp.kind != cur.kind {
+                return Err(fixed("kind"));
+            }
+            if sp
+                .in_person
+                .as_ref()
+                .is_some_and(|h| Some(h) != cur.in_person.as_ref())
+            {
+                return Err(fixed("in_person"));
+            }
+            if sp.auth.is_some() {
+                return Err(fixed("auth"));
+            }
+            let (name, email) = (sp.name.trim(), sp.email.trim());
+            if name == cur.name && email == cur.email {
+                continue;
+            }
+            let role = &cur.role;
+            if name != cur.name {
+                changes.push(Changed {
+                    what: format!("signers.{role}.name"),
+                    before: Some(cur.name.clone()),
+                    after: Some(name.to_string()),
+                });
+            }
+            if email != cur.email {
+                changes.push(Changed {
+                    what: format!("signers.{role}.email"),
+                    before: Some(cur.email.clone()),
+                    after: Some(email.to_string()),
+                });
+            }
+            // The check stays what the sender set (an access code stays the same code); what
+            // the previous address received or entered does not carry over.
+            let identity = env.signers[i].identity.as_ref().map(|id| IdentityRecord {
+                access_code_hash: id.access_code_hash.clone(),
+                code_requests: id.code_requests.clone(),
+                ..IdentityRecord::new(id.method, id.salt.clone())
+            });
+            let locale = sp.locale.clone().or(cur.locale.clone());
+            rules::reassign(env, i, name, email, identity, locale.as_ref(), now)?;
+            if let Some(r) = env.signers[i].reassignments.last_mut() {
+                r.corrected = true;
+            }
+        }
+    }
+    if let Some(v) = &p.fields {
+        let before = env
+            .fields
+            .iter()
+            .filter(|f| f.source == FieldSource::Explicit)
+            .count();
+        let pages = pages.ok_or_else(|| Error::Internal("page sizes not read".into()))?;
+        let mut fields: Vec<PlacedField> = env
+            .fields
+            .iter()
+            .filter(|f| f.source != FieldSource::Explicit)
+            .cloned()
+            .collect();
+        let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
+        let explicit = place_fields(v, limits.max_fields, &mut taken, pages)?;
+        let after = explicit.len();
+        fields.extend(explicit.into_iter().map(|field| PlacedField {
+            field,
+            source: FieldSource::Explicit,
+        }));
+        if fields != env.fields {
+            env.fields = fields;
+            changes.push(Changed {
+                what: "fields".into(),
+                before: Some(format!("{before} placed fields")),
+                after: Some(format!("{after} placed fields")),
+            });
+        }
+        check_coverage(&env.fields, &env.signers, env.signature_page)?;
+        env.data = check_data(&env.fields, &kept_data(env))?;
+    }
+    if let Some(s) = p
+        .subject
+        .as_ref()
+        .filter(|s| env.subject.as_ref() != Some(*s))
+    {
+        env.subject = Some(s.clone());
+        changes.push(Changed {
+            what: "subject".into(),
+            before: None,
+            after: None,
+        });
+    }
+    if let Some(m) = p
+        .message
+        .as_ref()
+        .filter(|m| env.message.as_ref() != Some(*m))
+    {
+        env.message = Some(m.clone());
+        changes.push(Changed {
+            what: "message".into(),
+            before: None,
+            after: None,
+        });
+    }
+    if let Some(m) = p.metadata.as_ref().filter(|m| **m != env.metadata) {
+        env.metadata = m.clone();
+        changes.push(Changed {
+            what: "metadata".into(),
+            before: None,
+            after: None,
+        });
+    }
+    if let Some(d) = p.expires_in_days {
+        // Counted from the send, as on create.
+        let from = env.sent_at.unwrap_or(now);
+        let expires_at = from + chrono::Duration::days(i64::from(d));
+        if expires_at <= now {
+            return Err(Error::invalid(
+                "expires_in_days",
+                format!(
+                    "the envelope was sent {} days ago: it would already have expired",
+                    (now - from).num_days()
+                ),
+            ));
+        }
+        if env.expires_at != Some(expires_at) {
+            changes.push(Changed {
+                what: "expires_at".into(),
+                before: env.expires_at.map(|t| t.to_rfc3339()),
+                after: Some(expires_at.to_rfc3339()),
+            });
+            env.expires_at = Some(expires_at);
+            env.expires_in_days = Some(d);
+        }
+    }
+    if changes.is_empty() {
+        return Ok(false);
+    }
+    env.corrections.push(Correction { at: now, changes });
+    // A corrected signer whose turn it is gets a new request.
+    mark_turns(env, now);
+    Ok(true)
 }
 
 /// Applies `p` to the draft `env` and checks the result with creation's rules.

@@ -1040,6 +1040,7 @@ impl SigningService {
             emails: vec![],
             files_deleted_at: None,
             seal: None,
+            corrections: Vec::new(),
         };
         let mut kinds = vec![EventType::Created];
         if p.send {

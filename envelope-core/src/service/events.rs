@@ -49,6 +49,10 @@ pub(crate) fn record(
                     }
                     _ => None,
                 },
+                changes: (kind == EventType::Corrected)
+                    .then(|| rec.corrections.last())
+                    .flatten()
+                    .map(|c| c.changes.iter().map(|x| x.what.clone()).collect()),
                 signer,
                 cc: None,
                 email: None,

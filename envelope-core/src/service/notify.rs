@@ -550,6 +550,7 @@ mod tests {
             emails: vec![],
             files_deleted_at: None,
             seal: None,
+            corrections: Vec::new(),
         }
     }
 

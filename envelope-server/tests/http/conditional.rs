@@ -104,7 +104,8 @@ async fn draft_edits_are_conditional_on_the_etag() {
     edits_are_conditional(&s, &path, "metadata", |n| json!({"v": n.to_string()})).await;
 
     // The precondition is checked before the state: a sent envelope with a stale tag is a
-    // conflict, with the current tag a state error.
+    // conflict; with the current tag, a correction (extensions E14); once voided, with the
+    // current tag, a state error.
     let tag = etag(&s.get(&s.test_key, &path).await);
     s.post_empty(&s.test_key, &format!("{path}/send"))
         .await
@@ -113,7 +114,15 @@ async fn draft_edits_are_conditional_on_the_etag() {
     r.error(409, "edit_conflict");
     let now = etag(&r);
     assert_eq!(etag(&s.get(&s.test_key, &path).await), now);
-    patch_if(&s, &path, &now, json!({"subject": "Late"}))
+    let r = patch_if(&s, &path, &now, json!({"subject": "Late"})).await;
+    assert_eq!(r.ok(200)["status"], "sent");
+    s.post_empty(&s.test_key, &format!("{path}/void"))
+        .await
+        .ok(200);
+    let r = patch_if(&s, &path, &tag, json!({"subject": "Later"})).await;
+    r.error(409, "edit_conflict");
+    let now = etag(&r);
+    patch_if(&s, &path, &now, json!({"subject": "Later"}))
         .await
         .error(409, "invalid_state");
 }

@@ -291,8 +291,13 @@ async fn draft_changes_are_refused_as_on_create() {
     s.patch(&s.test_key, "/v1/envelopes/env_missing", json!({}))
         .await
         .error(404, "resource_missing");
-    // Only drafts change: a sent envelope answers 409 invalid_state.
+    // A sent envelope nobody signed is corrected (extensions E14, `corrections.rs`); a voided
+    // one answers 409 invalid_state.
     s.post_empty(&s.test_key, &format!("{path}/send"))
+        .await
+        .ok(200);
+    patch(json!({"subject": "Corrected"})).await.ok(200);
+    s.post_empty(&s.test_key, &format!("{path}/void"))
         .await
         .ok(200);
     patch(json!({"subject": "Too late"}))

@@ -80,7 +80,7 @@ fn signer<'a>(env: &'a Value, role: &str) -> &'a Value {
 }
 
 /// The text of the envelope's audit trail, as `pdftotext` reads it.
-async fn audit_text(s: &TestServer, id: &str) -> String {
+pub async fn audit_text(s: &TestServer, id: &str) -> String {
     let link = s
         .get(
             &s.test_key,

@@ -9,6 +9,7 @@ mod builder;
 mod choices;
 mod conditional;
 mod connections;
+mod corrections;
 mod documents;
 mod drafts;
 mod emails;

@@ -164,6 +164,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         emails: vec![],
         files_deleted_at: None,
         seal: None,
+        corrections: Vec::new(),
     }
 }
 
@@ -189,6 +190,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
                 object: e.view(),
                 signer: None,
                 previous: None,
+                changes: None,
                 cc: None,
                 email: None,
                 until: None,
