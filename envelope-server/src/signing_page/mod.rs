@@ -196,11 +196,14 @@ pub async fn handle(
             // Entering a code needs the link at the code step before the post is read. Asking for
             // a new code does not look first: opening the link could itself email a code, and
             // the request would then be refused as too soon.
-            if *action == "verify"
-                && let Err(reply) = page.code_step(token, &client).await
-            {
-                return reply;
-            }
+            let in_person = if *action == "verify" {
+                match page.code_step(token, &client).await {
+                    Ok(in_person) => in_person,
+                    Err(reply) => return reply,
+                }
+            } else {
+                false
+            };
             let post = match page.read_form(parts, body, form_cap::CODE).await {
                 Ok(post) => post,
                 Err(reply) => return reply,
@@ -210,7 +213,7 @@ pub async fn handle(
                     .headers
                     .get("sec-fetch-dest")
                     .is_some_and(|v| v.as_bytes() == b"iframe");
-                page.verify(token, post, client, framed).await
+                page.verify(token, post, client, framed, in_person).await
             } else {
                 page.send_code(token, post, client).await
             }
@@ -712,10 +715,17 @@ impl Pages<'_> {
     /// Before a post of the code step is read: the link must be at that step. A link that
     /// cannot act is answered with its page; one whose browser already holds a live grant goes
     /// back to the page.
-    async fn code_step(&self, token: &str, client: &ClientInfo) -> Result<(), Reply> {
+    /// Ok: whether the signer signs in person (extensions E13), whose page after the code is
+    /// the one past the hand-over.
+    async fn code_step(&self, token: &str, client: &ClientInfo) -> Result<bool, Reply> {
         match self.svc().open_handed_over(token, self.grant, client).await {
-            Ok(s) if s.state == LinkState::VerificationRequired => Ok(()),
-            Ok(s) if s.state == LinkState::Ready => Err(self.see_page(token, None)),
+            Ok(s) if s.state == LinkState::VerificationRequired => {
+                Ok(s.envelope.signers[s.signer].in_person.is_some())
+            }
+            Ok(s) if s.state == LinkState::Ready => {
+                let in_person = s.envelope.signers[s.signer].in_person.is_some();
+                Err(self.see_page(token, None, in_person))
+            }
             Ok(s) => Err(self
                 .session_page(StatusCode::OK, token, &s, None, None, None)
                 .await),
@@ -725,9 +735,15 @@ impl Pages<'_> {
 
     /// `303 See Other` to the link's page (relative, so a path prefix works), optionally
     /// setting the grant cookie.
-    fn see_page(&self, token: &str, cookie: Option<HeaderValue>) -> Reply {
+    /// An in-person signer (extensions E13) goes to the page past the hand-over, which the code
+    /// step already came after.
+    fn see_page(&self, token: &str, cookie: Option<HeaderValue>, in_person: bool) -> Reply {
         let mut headers = security::page_headers(&self.app.pages.frame_ancestors);
-        let location = format!("../{token}");
+        let location = if in_person {
+            format!("../{token}/in-person")
+        } else {
+            format!("../{token}")
+        };
         headers.push((
             header::LOCATION,
             HeaderValue::from_str(&location).unwrap_or_else(|_| HeaderValue::from_static("./")),
@@ -752,6 +768,7 @@ impl Pages<'_> {
         post: form::FormPost,
         client: ClientInfo,
         framed: bool,
+        in_person: bool,
     ) -> Reply {
         if !self
             .app
@@ -775,7 +792,7 @@ impl Pages<'_> {
                     GRANT_HOURS * 3600,
                     mode,
                 );
-                self.see_page(token, Some(cookie))
+                self.see_page(token, Some(cookie), in_person)
             }
             Err(e) => self.code_step_again(token, e).await,
         }

@@ -456,3 +456,53 @@ async fn an_in_person_signing_goes_through_its_host() {
     let completed = mail_to(&s, &mail, "ada@example.com").await;
     assert_eq!(completed.len(), 1, "{completed:?}");
 }
+
+#[tokio::test]
+async fn in_person_with_an_access_code_hands_over_then_asks_for_the_code() {
+    let (s, _mail) = server().await;
+    let env = s
+        .post(
+            &s.test_key,
+            "/v1/envelopes",
+            body(json!([
+                {"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client",
+                 "auth": {"method": "access_code", "access_code": "Tulip-4821"},
+                 "in_person": {"host_name": "Hal Host", "host_email": "hal@bank.example"}},
+            ])),
+        )
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap();
+    let path = link(&s, id, "Client").await;
+    // The hand-over first, then the signer's own code step.
+    let page = html(&s.send(s.client.get(s.url(&path))).await);
+    assert!(
+        page.contains("Please hand this device to Ada Lovelace"),
+        "{page}"
+    );
+    let page = html(
+        &s.send(s.client.get(s.url(&format!("{path}/in-person"))))
+            .await,
+    );
+    assert!(page.contains("code-form"), "{page}");
+    let csrf = form_token(&page, "code-form");
+    let no_redirects = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let r = no_redirects
+        .post(s.url(&format!("{path}/verify")))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .header("origin", &s.base)
+        .body(format!("csrf={csrf}&code=Tulip-4821"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 303);
+    // Back to the signer's page, past the hand-over.
+    let token = path.trim_start_matches("/sign/");
+    assert_eq!(
+        r.headers()["location"].to_str().unwrap(),
+        format!("../{token}/in-person")
+    );
+}
