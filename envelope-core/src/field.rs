@@ -135,7 +135,40 @@ pub struct Field {
     /// made from its type or key.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// When the field applies (extensions E14): shown, required and stamped only while the
+    /// condition holds; `None` (and absent from the wire object): always.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
 }
+
+/// A field's `condition` (extensions E14): `{field: KEY, equals: VALUE}` or
+/// `{field: KEY, filled: true|false}`, over another field of the envelope. Exactly one of
+/// `equals` and `filled` is set (checked on create).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Condition {
+    /// The key of the field the condition reads.
+    pub field: String,
+    /// Holds when the value is this text (text, radio, select and number fields: as entered,
+    /// compared after trimming), or this boolean (a check box ticked or not).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<ConditionValue>,
+    /// True: holds when the field has a value (a ticked check box); false: when it has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filled: Option<bool>,
+}
+
+/// The value of `equals`: a string, or a boolean for check boxes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ConditionValue {
+    /// A check box's state.
+    Bool(bool),
+    /// A text, choice or number value.
+    Text(String),
+}
+
+/// The longest `equals` text of a condition.
+pub const MAX_CONDITION_TEXT: usize = 1000;
 
 /// The longest `label` of a field.
 pub const MAX_LABEL_CHARS: usize = 100;
@@ -216,6 +249,9 @@ impl Serialize for PlacedField {
         if let Some(label) = &f.label {
             m.serialize_entry("label", label)?;
         }
+        if let Some(condition) = &f.condition {
+            m.serialize_entry("condition", condition)?;
+        }
         if self.source != FieldSource::Explicit {
             m.serialize_entry("source", &self.source)?;
         }
@@ -246,6 +282,8 @@ struct FlatPlacedField {
     #[serde(default)]
     label: Option<String>,
     #[serde(default)]
+    condition: Option<Condition>,
+    #[serde(default)]
     source: FieldSource,
 }
 
@@ -266,6 +304,7 @@ impl From<FlatPlacedField> for PlacedField {
                 document: f.document,
                 options: f.options,
                 label: f.label,
+                condition: f.condition,
             },
             source: f.source,
         }
@@ -314,6 +353,7 @@ mod tests {
             document: 1,
             options: None,
             label: None,
+            condition: None,
         };
         let v = serde_json::to_value(&f).unwrap();
         assert!(v.get("options").is_none());

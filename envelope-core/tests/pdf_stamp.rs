@@ -339,6 +339,7 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
                 document: 1,
                 options: None,
                 label: None,
+                condition: None,
             },
             source: FieldSource::Explicit,
         };

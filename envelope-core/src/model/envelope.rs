@@ -1043,6 +1043,7 @@ mod tests {
                     document: 1,
                     options: None,
                     label: None,
+                    condition: None,
                 },
                 source,
             };
@@ -1073,6 +1074,7 @@ mod tests {
                 document: 2,
                 options: Some(vec!["a".into(), "b".into()]),
                 label: None,
+                condition: None,
             },
             source: FieldSource::Form {
                 name: "plan".into(),

@@ -297,6 +297,7 @@ pub fn form_field(f: &FormField, pages: &[Page]) -> Option<PlacedField> {
                 None
             },
             label: None,
+            condition: None,
         },
         source: FieldSource::Form {
             name: f.name.clone(),

@@ -170,6 +170,7 @@ pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
             document: 1,
             options: tag.options.clone(),
             label: None,
+            condition: None,
         },
         source: FieldSource::Tag,
     }
@@ -274,6 +275,7 @@ mod tests {
                 document: 1,
                 options: None,
                 label: None,
+                condition: None,
             },
             source: FieldSource::Tag,
         };

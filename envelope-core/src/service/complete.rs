@@ -396,7 +396,15 @@ pub(crate) fn stamp_request_for(
                     .find(|s| Some(&s.signer.role) == f.field.role.as_ref())
             })
             .flatten();
-        let value = if f.field.is_sender_field() {
+        let lookup = |k: &str| {
+            rec.data
+                .get(k)
+                .or_else(|| rec.signers.iter().find_map(|s| s.values.get(k)))
+        };
+        let value = if !values::applies(&rec.fields, &f.field, &lookup) {
+            // A field whose condition does not hold is not stamped (extensions E14).
+            None
+        } else if f.field.is_sender_field() {
             rec.data.get(&f.field.key)
         } else {
             signer.and_then(|s| s.values.get(&f.field.key))

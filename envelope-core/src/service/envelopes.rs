@@ -1401,6 +1401,7 @@ mod tests {
                 document: 1,
                 options: None,
                 label: None,
+                condition: None,
             },
             source: FieldSource::Tag,
         }

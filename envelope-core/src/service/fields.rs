@@ -6,7 +6,10 @@ use serde_json::Value;
 
 use super::params::{Obj, check_text};
 use crate::error::{Error, Result};
-use crate::field::{Field, FieldType, MAX_LABEL_CHARS, MAX_OPTIONS, SENDER};
+use crate::field::{
+    Condition, ConditionValue, Field, FieldType, MAX_CONDITION_TEXT, MAX_LABEL_CHARS, MAX_OPTIONS,
+    SENDER,
+};
 use crate::pdf::{self, OptionsProblem};
 
 /// Parses the `fields` parameter (decisions.md's field object). Keys left out get
@@ -105,6 +108,10 @@ pub(crate) fn parse_fields(
         if let Some(l) = &label {
             check_text(&o.at("label"), l, MAX_LABEL_CHARS)?;
         }
+        let condition = match o.value("condition") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(parse_condition(&o.at("condition"), v)?),
+        };
         o.finish()?;
         out.push(Field {
             key,
@@ -120,9 +127,99 @@ pub(crate) fn parse_fields(
             document,
             options,
             label,
+            condition,
         });
     }
+    check_conditions(&out, taken)?;
     Ok(out)
+}
+
+/// A field's `condition` (extensions E14): `field` (a key), and exactly one of `equals` (a
+/// string of at most [`MAX_CONDITION_TEXT`] characters, or a boolean) and `filled` (a boolean).
+fn parse_condition(path: &str, v: &Value) -> Result<Condition> {
+    let mut o = Obj::new(path, v)?;
+    let field = o.required_string("field")?;
+    check_key(&o.at("field"), &field)?;
+    let equals = match o.value("equals") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(b)) => Some(ConditionValue::Bool(*b)),
+        Some(Value::String(t)) => {
+            if t.chars().count() > MAX_CONDITION_TEXT {
+                return Err(Error::invalid(
+                    o.at("equals"),
+                    format!("at most {MAX_CONDITION_TEXT} characters"),
+                ));
+            }
+            Some(ConditionValue::Text(t.trim().to_string()))
+        }
+        Some(_) => {
+            return Err(Error::invalid(
+                o.at("equals"),
+                "expected a string, or a boolean for a check box",
+            ));
+        }
+    };
+    let filled = o.boolean("filled")?;
+    o.finish()?;
+    if equals.is_some() == filled.is_some() {
+        return Err(Error::invalid(
+            path,
+            "give exactly one of `equals` and `filled`",
+        ));
+    }
+    Ok(Condition {
+        field,
+        equals,
+        filled,
+    })
+}
+
+/// Every condition reads another field the envelope has (`known`: every key, these fields'
+/// included), not its own, and conditions do not go round in a circle (each would wait on the
+/// other). Errors name `fields.N.condition.field`.
+fn check_conditions(fields: &[Field], known: &HashSet<String>) -> Result<()> {
+    let on: std::collections::HashMap<&str, &str> = fields
+        .iter()
+        .filter_map(|f| {
+            f.condition
+                .as_ref()
+                .map(|c| (f.key.as_str(), c.field.as_str()))
+        })
+        .collect();
+    for (i, f) in fields.iter().enumerate() {
+        let Some(c) = &f.condition else { continue };
+        let param = format!("fields.{i}.condition.field");
+        if c.field == f.key {
+            return Err(Error::invalid(
+                param,
+                "a field's condition cannot read the field itself",
+            ));
+        }
+        if !known.contains(&c.field) {
+            return Err(Error::invalid(
+                param,
+                format!("no field of this envelope has the key '{}'", c.field),
+            ));
+        }
+        // Follow the chain: at most one step per field before it must end.
+        let mut at = c.field.as_str();
+        for _ in 0..fields.len() {
+            match on.get(at) {
+                Some(&next) if next == f.key => {
+                    return Err(Error::invalid(
+                        param,
+                        format!(
+                            "the conditions of '{}' and '{at}' wait on each other",
+                            f.key
+                        ),
+                    ));
+                }
+                Some(&next) => at = next,
+                None => break,
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `options` of an explicit field: required for `radio` and `select` (an array of 1 to

@@ -227,6 +227,7 @@ impl SigningService {
                 .iter()
                 .map(|f| f.field.clone())
                 .filter(|f| f.role.as_ref() == Some(role) && !f.is_sender_field())
+                .filter(|f| settled_applies(rec, role, f))
                 .collect(),
             others: rec
                 .fields
@@ -529,6 +530,27 @@ impl SigningService {
         }
         Err(Error::Internal("declining kept conflicting".into()))
     }
+}
+
+/// Whether a field of `role` can apply at all (extensions E14): false only when its condition
+/// reads a field that is not this signer's (the sender's data, another signer's value), whose
+/// value is settled and fails it. A condition over the signer's own fields is for the page to
+/// follow as they fill it in (and for [`values::checked_values`] to judge).
+fn settled_applies(rec: &EnvelopeRecord, role: &str, f: &Field) -> bool {
+    let Some(c) = &f.condition else { return true };
+    let own = rec
+        .fields
+        .iter()
+        .any(|p| p.field.key == c.field && p.field.role.as_deref() == Some(role));
+    if own {
+        return true;
+    }
+    let lookup = |k: &str| {
+        rec.data
+            .get(k)
+            .or_else(|| rec.signers.iter().find_map(|s| s.values.get(k)))
+    };
+    values::applies(&rec.fields, f, &lookup)
 }
 
 fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) -> Result<()> {

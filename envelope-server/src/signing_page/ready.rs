@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use envelope_core::field::{self, Field, FieldType};
+use envelope_core::field::{self, ConditionValue, Field, FieldType};
 use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::{SignerKind, SignerValue};
 use envelope_core::service::{DocumentPages, SignInput, SigningSession};
@@ -186,7 +186,40 @@ fn mark_block(out: &mut String, m: Mark<'_>) {
     );
 }
 
+/// The `required` attribute of a field's control: `data-req` instead for a field with a
+/// condition (extensions E14), which the script makes required while it shows the field; without
+/// script every field shows and the server judges what applies.
+fn req_attr(f: &Field) -> &'static str {
+    match (f.required, f.condition.is_some()) {
+        (false, _) => "",
+        (true, false) => " required",
+        (true, true) => " data-req",
+    }
+}
+
+/// A field with a condition over the signer's own fields (extensions E14) sits in a block the
+/// script shows while the condition holds: the key it reads and the test, as `data-` attributes.
 fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
+    let Some(c) = &p.session.fields[index].condition else {
+        return field_block(out, p, index);
+    };
+    let test = match (&c.equals, c.filled) {
+        (Some(ConditionValue::Text(t)), _) => format!(r#"data-cond-equals="{}""#, esc(t)),
+        (Some(ConditionValue::Bool(b)), _) => format!(r#"data-cond-checked="{b}""#),
+        (None, Some(f)) => format!(r#"data-cond-filled="{f}""#),
+        (None, None) => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        r#"<div class="cond" data-for="f{index}" data-cond-field="{}" {test} data-required="{}">"#,
+        esc(&c.field),
+        p.session.fields[index].required,
+    );
+    field_block(out, p, index);
+    out.push_str("</div>\n");
+}
+
+fn field_block(out: &mut String, p: &ReadyPage<'_>, index: usize) {
     let fields = &p.session.fields;
     let f = &fields[index];
     let id = format!("f{index}");
@@ -207,7 +240,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                     id: &id,
                     legend: &legend,
                     names: (&names.0, &names.1, &names.2),
-                    required: f.required,
+                    required: f.required && f.condition.is_none(),
                     typed: &previous_text(p.previous, &f.key),
                     hint: &page_hint,
                     initials: f.kind == FieldType::Initials,
@@ -241,7 +274,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 req_mark = required_mark(f, p.lang),
                 name = esc(&format!("text:{}", f.key)),
                 value = previous_text(p.previous, &f.key),
-                req = if f.required { " required" } else { "" },
+                req = req_attr(f),
             );
         }
         FieldType::Radio => {
@@ -261,7 +294,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                     r#"<div class="option"><input type="radio" id="{id}-{i}" name="{name}" value="{option}"{checked}{req}> <label for="{id}-{i}">{option}</label></div>"#,
                     name = esc(&format!("text:{}", f.key)),
                     checked = if chosen == option { " checked" } else { "" },
-                    req = if f.required { " required" } else { "" },
+                    req = req_attr(f),
                 );
             }
             let _ = write!(
@@ -282,7 +315,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
 "#,
                 req_mark = required_mark(f, p.lang),
                 name = esc(&format!("text:{}", f.key)),
-                req = if f.required { " required" } else { "" },
+                req = req_attr(f),
                 choose = p.t(Msg::PageChooseOption, &[]),
             );
             for option in f.options.iter().flatten() {
@@ -315,7 +348,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 pattern = esc(field::NUMBER_PATTERN),
                 max = field::MAX_NUMBER_CHARS,
                 value = previous_text(p.previous, &f.key),
-                req = if f.required { " required" } else { "" },
+                req = req_attr(f),
                 number_hint = p.t(Msg::PageNumberHint, &[]),
             );
         }
@@ -334,7 +367,7 @@ fn field_html(out: &mut String, p: &ReadyPage<'_>, index: usize) {
 "#,
                 name = esc(&format!("check:{}", f.key)),
                 checked = if checked { " checked" } else { "" },
-                req = if f.required { " required" } else { "" },
+                req = req_attr(f),
                 req_mark = required_mark(f, p.lang),
             );
         }

@@ -8,6 +8,7 @@ mod bodies;
 mod builder;
 mod choices;
 mod conditional;
+mod conditions;
 mod connections;
 mod corrections;
 mod documents;

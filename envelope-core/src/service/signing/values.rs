@@ -17,7 +17,7 @@ use base64::Engine;
 use super::SignInput;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::field::{self, Field, FieldType};
+use crate::field::{self, Condition, ConditionValue, Field, FieldType, PlacedField};
 use crate::model::{EnvelopeRecord, SignerKind, SignerValue};
 use crate::pdf;
 
@@ -68,20 +68,39 @@ pub(in crate::service) fn checked_values(
         });
     }
     let mut out = BTreeMap::new();
-    for f in fields {
+    for f in &fields {
         let param = format!("values.{}", f.key);
         let v = value_of(f.kind, f.options.as_deref(), input.values.get(&f.key), now)
             .map_err(|p| Error::invalid(&param, p))?;
-        let missing = match &v {
+        if let Some(v) = v {
+            out.insert(f.key.clone(), v);
+        }
+    }
+    // Conditions (extensions E14), judged here whatever the page showed: a field whose
+    // condition does not hold is neither required nor kept (so never stamped).
+    let applying: Vec<bool> = {
+        let lookup = |k: &str| {
+            out.get(k)
+                .or_else(|| rec.data.get(k))
+                .or_else(|| rec.signers.iter().find_map(|s| s.values.get(k)))
+        };
+        fields
+            .iter()
+            .map(|f| applies(&rec.fields, f, &lookup))
+            .collect()
+    };
+    for (f, applies) in fields.iter().zip(applying) {
+        if !applies {
+            out.remove(&f.key);
+            continue;
+        }
+        let missing = match out.get(&f.key) {
             None => true,
             Some(SignerValue::Checkbox(b)) => !b,
             Some(_) => false,
         };
         if f.required && missing {
-            return Err(Error::missing(param));
-        }
-        if let Some(v) = v {
-            out.insert(f.key.clone(), v);
+            return Err(Error::missing(format!("values.{}", f.key)));
         }
     }
     // Approvers and viewers sign nothing, the signature page included (extensions E13).
@@ -93,6 +112,56 @@ pub(in crate::service) fn checked_values(
         out.insert(SIGNATURE_PAGE_KEY.into(), check_mark("signature", v)?);
     }
     Ok(out)
+}
+
+/// Whether `f` applies (extensions E14): it has no condition, or its condition holds over the
+/// values `value` gives, where the field a condition reads counts as empty while it does not
+/// apply itself. Conditions form no circle (refused on create); the walk stops after one step
+/// per field all the same.
+pub(crate) fn applies<'a>(
+    all: &[PlacedField],
+    f: &Field,
+    value: &dyn Fn(&str) -> Option<&'a SignerValue>,
+) -> bool {
+    let mut chain: Vec<&Condition> = Vec::new();
+    let mut at = f;
+    while let Some(c) = &at.condition {
+        if chain.len() > all.len() {
+            return false;
+        }
+        chain.push(c);
+        match all.iter().find(|p| p.field.key == c.field) {
+            Some(next) => at = &next.field,
+            None => break,
+        }
+    }
+    // From the far end of the chain back to `f`: each field's value counts only if it applies.
+    let mut read_applies = true;
+    for c in chain.iter().rev() {
+        let v = if read_applies { value(&c.field) } else { None };
+        read_applies = holds(c, v);
+    }
+    read_applies
+}
+
+/// Whether condition `c` holds for the value `v` of the field it reads.
+pub(crate) fn holds(c: &Condition, v: Option<&SignerValue>) -> bool {
+    let filled = match v {
+        None => false,
+        Some(SignerValue::Checkbox(b)) => *b,
+        Some(SignerValue::Text(t) | SignerValue::Typed(t)) => !t.trim().is_empty(),
+        Some(SignerValue::Drawn(_)) => true,
+    };
+    match (&c.equals, c.filled) {
+        (Some(ConditionValue::Bool(want)), _) => {
+            matches!(v, Some(SignerValue::Checkbox(b)) if b == want) || (!want && v.is_none())
+        }
+        (Some(ConditionValue::Text(want)), _) => {
+            matches!(v, Some(SignerValue::Text(t) | SignerValue::Typed(t)) if t.trim() == want)
+        }
+        (None, Some(want)) => filled == want,
+        (None, None) => true,
+    }
 }
 
 /// An unknown key as the error names it: short keys as given, anything long or odd cut, so that
@@ -577,6 +646,7 @@ mod problem_tests {
             document: 1,
             options: options.map(|o| o.iter().map(|s| s.to_string()).collect()),
             label: None,
+            condition: None,
         };
         let plans = field(FieldType::Radio, Some(&["basic", "pro", "enterprise"]));
         let colors = field(FieldType::Select, Some(&["r", "g", "b"]));

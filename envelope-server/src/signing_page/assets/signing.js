@@ -143,7 +143,7 @@
 
   // Returns false (and says why) when a required drawing is missing.
   Pad.prototype.check = function () {
-    if (this.mode() !== "draw") { return true; }
+    if (this.mode() !== "draw" || this.block.closest(".cond[hidden]")) { return true; }
     this.save();
     if (this.required && this.empty) {
       this.showError(say("draw-required", "Please draw your signature, or choose Type."));
@@ -316,7 +316,7 @@
       var done = document.getElementById("fields-done");
       for (var i = 0; i < mine.length; i++) {
         var spot = mine[i];
-        if (spot.getAttribute("data-required") === "true" && !spot.classList.contains("filled")) {
+        if (spot.getAttribute("data-required") === "true" && !spot.hidden && !spot.classList.contains("filled")) {
           done.hidden = true;
           spot.scrollIntoView({ block: "center" });
           spot.focus();
@@ -327,6 +327,77 @@
       var consent = document.getElementById("consent");
       if (consent) { consent.scrollIntoView({ block: "center" }); consent.focus(); }
     });
+  }
+
+  // 5. Conditions (extensions E14): a field whose condition reads one of the signer's own
+  // fields shows, and is required, only while the condition holds; hidden, its controls are
+  // disabled, so nothing of it is posted. The server judges the same conditions again.
+  var conds = document.querySelectorAll(".cond[data-cond-field]");
+  // A value for a CSS attribute selector in double quotes.
+  function quoted(v) { return v.replace(/["\\]/g, "\\$&"); }
+  function blockFor(key) {
+    if (!form) { return null; }
+    var names = ["text:", "check:", "typed:", "drawn:"];
+    for (var i = 0; i < names.length; i++) {
+      var el = form.querySelector('[name="' + names[i] + quoted(key) + '"]');
+      if (el) { return el; }
+    }
+    return null;
+  }
+  // The value of an own field as a condition reads it: null when empty or hidden.
+  function condValue(key) {
+    var el = blockFor(key);
+    if (!el || el.closest(".cond[hidden]")) { return null; }
+    var name = el.getAttribute("name");
+    if (name.indexOf("check:") === 0) { return el.checked; }
+    if (name.indexOf("typed:") === 0 || name.indexOf("drawn:") === 0) {
+      var pad = padOf(el.closest("[data-signature]"));
+      if (!pad) { return null; }
+      if (pad.mode() === "draw") { pad.save(); return pad.drawnInput.value ? "drawn" : null; }
+      return pad.typedInput.value.trim() || null;
+    }
+    if (el.type === "radio") {
+      var chosen = form.querySelector('[name="' + quoted(name) + '"]:checked');
+      return chosen ? chosen.value.trim() || null : null;
+    }
+    return el.value.trim() || null;
+  }
+  function holds(c) {
+    var v = condValue(c.getAttribute("data-cond-field"));
+    if (c.hasAttribute("data-cond-equals")) { return typeof v === "string" && v === c.getAttribute("data-cond-equals"); }
+    if (c.hasAttribute("data-cond-checked")) { return (v === true) === (c.getAttribute("data-cond-checked") === "true"); }
+    var filled = v !== null && v !== false;
+    return filled === (c.getAttribute("data-cond-filled") === "true");
+  }
+  function applyConditions() {
+    // A condition can read a field that has one: settle in at most one round per field.
+    for (var round = 0; round <= conds.length; round++) {
+      var changed = false;
+      for (var i = 0; i < conds.length; i++) {
+        var c = conds[i], on = holds(c);
+        if (c.hidden !== !on) { changed = true; }
+        c.hidden = !on;
+        var controls = c.querySelectorAll("input, select, textarea, button");
+        for (var j = 0; j < controls.length; j++) {
+          controls[j].disabled = !on;
+          if (controls[j].hasAttribute("data-req")) { controls[j].required = on; }
+        }
+        var pad = padOf(c.querySelector("[data-signature]"));
+        if (pad) {
+          pad.required = on && c.getAttribute("data-required") === "true";
+          if (on) { pad.setMode(pad.mode()); }
+        }
+        var spots = document.querySelectorAll('.spot[data-for="' + c.getAttribute("data-for") + '"]');
+        for (var k = 0; k < spots.length; k++) { spots[k].hidden = !on; }
+      }
+      if (!changed) { break; }
+    }
+  }
+  if (form && conds.length) {
+    form.addEventListener("input", applyConditions);
+    form.addEventListener("change", applyConditions);
+    form.addEventListener("pointerup", applyConditions);
+    applyConditions();
   }
 
   var decline = document.getElementById("decline-form");
