@@ -15,6 +15,7 @@ mod builder;
 mod choices;
 #[path = "../common/mod.rs"]
 mod common;
+mod conditions;
 mod documents;
 mod identity;
 mod kinds;
