@@ -157,12 +157,16 @@
         x: f.x, y: f.y, width: f.width, height: f.height,
         options: Array.isArray(f.options) ? f.options.slice() : null,
         label: typeof f.label === "string" ? f.label : "",
+        // Kept as it is: the page does not edit conditions (extensions E14), the API does.
+        condition: f.condition || null,
         locked: !!(f.key && locked[f.key]), el: null
       };
     });
     if (isDraft) {
       state.signers = (obj.signers || []).map(function (s) {
-        return { name: s.name || "", email: s.email || "", role: s.role, locale: s.locale || null };
+        // What the page does not edit stays: the order, the kind, the in-person host (E13).
+        return { name: s.name || "", email: s.email || "", role: s.role, locale: s.locale || null,
+                 order: s.order || null, kind: s.kind || "signer", inPerson: s.in_person || null };
       });
       state.roles = state.signers.map(function (s) { return s.role; });
     } else {
@@ -828,6 +832,7 @@
     if (isDraft) { o.document = f.document; }
     if (f.type === "radio" || f.type === "select") { o.options = f.options || []; }
     if (f.label.trim()) { o.label = f.label.trim(); }
+    if (f.condition) { o.condition = f.condition; }
     return o;
   }
 
@@ -841,6 +846,9 @@
         body.signers = state.signers.map(function (s) {
           var o = { name: s.name.trim(), email: s.email.trim(), role: s.role };
           if (s.locale) { o.locale = s.locale; }
+          if (s.order) { o.order = s.order; }
+          if (s.kind && s.kind !== "signer") { o.kind = s.kind; }
+          if (s.inPerson) { o.in_person = s.inPerson; }
           return o;
         });
       }
