@@ -420,6 +420,91 @@ mod tests {
         Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap()
     }
 
+    fn placed(key: &str, condition: Option<Condition>) -> PlacedField {
+        PlacedField {
+            field: Field {
+                key: key.into(),
+                kind: FieldType::Text,
+                role: Some("Client".into()),
+                filled_by: "Client".into(),
+                required: true,
+                page: 1,
+                x: 0.0,
+                y: 0.0,
+                width: 10.0,
+                height: 10.0,
+                document: 1,
+                options: None,
+                label: None,
+                condition,
+            },
+            source: field::FieldSource::Explicit,
+        }
+    }
+
+    fn when(
+        field: &str,
+        equals: Option<ConditionValue>,
+        filled: Option<bool>,
+    ) -> Option<Condition> {
+        Some(Condition {
+            field: field.into(),
+            equals,
+            filled,
+        })
+    }
+
+    #[test]
+    fn conditions_hold_on_values_and_follow_chains() {
+        let text = |s: &str| SignerValue::Text(s.into());
+        let eq = |s: &str| Some(ConditionValue::Text(s.into()));
+        // equals: trimmed text; a check box by its state, an absent one counting as unticked.
+        let c = when("a", eq("No"), None).unwrap();
+        assert!(holds(&c, Some(&text(" No "))));
+        assert!(!holds(&c, Some(&text("no"))) && !holds(&c, None));
+        let ticked = when("t", Some(ConditionValue::Bool(true)), None).unwrap();
+        let unticked = when("t", Some(ConditionValue::Bool(false)), None).unwrap();
+        assert!(holds(&ticked, Some(&SignerValue::Checkbox(true))));
+        assert!(!holds(&ticked, None));
+        assert!(holds(&unticked, None) && holds(&unticked, Some(&SignerValue::Checkbox(false))));
+        // filled: a blank text is empty.
+        let filled = when("w", None, Some(true)).unwrap();
+        assert!(!holds(&filled, Some(&text("  "))) && holds(&filled, Some(&text("x"))));
+        let empty = when("w", None, Some(false)).unwrap();
+        assert!(holds(&empty, None));
+
+        // c shows when b is filled, b when a is No: b's value counts only while b applies.
+        let all = vec![
+            placed("a", None),
+            placed("b", when("a", eq("No"), None)),
+            placed("c", when("b", None, Some(true))),
+        ];
+        let values = |a: &str, b: &str| {
+            let map: BTreeMap<String, SignerValue> =
+                [("a".to_string(), text(a)), ("b".to_string(), text(b))].into();
+            move |k: &str| map.get(k).cloned()
+        };
+        let check = |a: &str, b: &str| {
+            let v = values(a, b);
+            let owned: Vec<Option<SignerValue>> = ["a", "b", "c"].iter().map(|k| v(k)).collect();
+            let lookup = |k: &str| match k {
+                "a" => owned[0].as_ref(),
+                "b" => owned[1].as_ref(),
+                _ => owned[2].as_ref(),
+            };
+            all.iter()
+                .map(|f| applies(&all, &f.field, &lookup))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(check("No", "because"), [true, true, true]);
+        assert_eq!(
+            check("Yes", "because"),
+            [true, false, false],
+            "b left over from No"
+        );
+        assert_eq!(check("No", ""), [true, true, false]);
+    }
+
     #[test]
     fn each_type_takes_only_its_values() {
         let t = |s: &str| Some(SignerValue::Text(s.into()));
