@@ -83,6 +83,7 @@ pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> Envelo
         emails: vec![],
         files_deleted_at: None,
         seal: None,
+        bulk_send: None,
     }
 }
 

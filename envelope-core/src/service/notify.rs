@@ -514,6 +514,7 @@ mod tests {
             emails: vec![],
             files_deleted_at: None,
             seal: None,
+            bulk_send: None,
         }
     }
 

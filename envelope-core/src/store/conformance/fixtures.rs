@@ -162,6 +162,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         emails: vec![],
         files_deleted_at: None,
         seal: None,
+        bulk_send: None,
     }
 }
 
@@ -184,7 +185,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
             livemode: e.mode.is_live(),
             created_at: t(30),
             data: EventData {
-                object: e.view(),
+                object: crate::model::EventObject::Envelope(e.view()),
                 signer: None,
                 previous: None,
                 cc: None,
