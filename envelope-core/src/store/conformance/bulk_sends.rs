@@ -223,7 +223,7 @@ pub async fn bulk_sends(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     done.lease_until = None;
     let ev = completed_event(&done);
     store
-        .update_bulk_send(&done, &[ev.clone()], 1)
+        .update_bulk_send(&done, std::slice::from_ref(&ev), 1)
         .await
         .unwrap();
     assert_eq!(store.usage(&s.account, PERIOD).await.unwrap(), 4);
