@@ -108,7 +108,13 @@ pub(super) fn parse_json(v: &Value, limits: &Limits) -> Result<Vec<BulkRowParams
     }
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let row = json_row(item, limits)
+        let Value::Object(map) = item else {
+            return Err(Error::invalid(
+                format!("rows[{i}]"),
+                "expected an object {signers, data, metadata, cc}",
+            ));
+        };
+        let row = json_row(map, limits)
             .map_err(|e| RowsFormat::Json.row_error(i, &BulkRowParams::default(), e))?;
         out.push(row);
     }
@@ -116,12 +122,7 @@ pub(super) fn parse_json(v: &Value, limits: &Limits) -> Result<Vec<BulkRowParams
 }
 
 /// One JSON row; errors name what is wrong inside it (`signers.Client.email`).
-fn json_row(item: &Value, limits: &Limits) -> Result<BulkRowParams> {
-    let Value::Object(map) = item else {
-        return Err(Error::InvalidBody {
-            message: "Each row must be an object {signers, data, metadata, cc}.".into(),
-        });
-    };
+fn json_row(map: &serde_json::Map<String, Value>, limits: &Limits) -> Result<BulkRowParams> {
     if let Some(k) = map
         .keys()
         .find(|k| !["signers", "data", "metadata", "cc"].contains(&k.as_str()))
@@ -356,6 +357,9 @@ mod tests {
         let v = serde_json::json!([{"signers": [], "extra": 1}]);
         let e = parse_json(&v, &limits()).unwrap_err();
         assert_eq!(e.param().as_deref(), Some("rows[0].extra"));
+        let v = serde_json::json!([{"signers": {}}, 3]);
+        let e = parse_json(&v, &limits()).unwrap_err();
+        assert_eq!(e.param().as_deref(), Some("rows[1]"));
     }
 
     #[test]
