@@ -10,8 +10,9 @@ use std::time::Duration;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
+use envelope_core::store::AccountStore;
 use envelope_core::store::SqlStore;
-use envelope_core::{BlobStore, MemorySink, Store};
+use envelope_core::{BlobStore, MemoryBlobStore, MemorySink, MemoryStore, Store};
 
 use crate::common::pdf::two_party_contract;
 use crate::common::{Options, Resp, TestServer};
@@ -19,7 +20,7 @@ use crate::common::{Options, Resp, TestServer};
 /// A store to run on, and what keeps it alive (a temporary directory).
 struct Backend {
     name: &'static str,
-    store: Option<(Arc<dyn Store>, Arc<dyn BlobStore>)>,
+    store: (Arc<dyn Store>, Arc<dyn BlobStore>),
     _dir: Option<tempfile::TempDir>,
 }
 
@@ -32,12 +33,15 @@ async fn backends() -> Vec<Backend> {
     let mut out = vec![
         Backend {
             name: "memory",
-            store: None,
+            store: (
+                Arc::new(MemoryStore::new()),
+                Arc::new(MemoryBlobStore::new()),
+            ),
             _dir: None,
         },
         Backend {
             name: "sqlite",
-            store: Some((Arc::new(lite.clone()), Arc::new(lite.blobs()))),
+            store: (Arc::new(lite.clone()), Arc::new(lite.blobs())),
             _dir: Some(dir),
         },
     ];
@@ -52,7 +56,7 @@ async fn backends() -> Vec<Backend> {
                 .unwrap();
             out.push(Backend {
                 name: "postgres",
-                store: Some((Arc::new(pg.clone()), Arc::new(pg.blobs()))),
+                store: (Arc::new(pg.clone()), Arc::new(pg.blobs())),
                 _dir: None,
             });
         }
@@ -171,11 +175,13 @@ fn assert_made(envelopes: &[Value], id: &str, n: usize, what: &str) {
 async fn json_rows_become_sent_envelopes_on_every_store() {
     for b in backends().await {
         let s = TestServer::start_with(Options {
-            store: b.store.clone(),
+            store: Some(b.store.clone()),
             ..Options::default()
         })
         .await;
         let tmpl = template(&s, &s.test_key).await;
+        let stored = b.store.0.storage_used(&s.account).await.unwrap();
+        assert!(stored > 0, "the template's PDF is stored");
         let r = s
             .post(
                 &s.test_key,
@@ -204,6 +210,13 @@ async fn json_rows_become_sent_envelopes_on_every_store() {
         assert!(done["completed_at"].is_string() && done["failures"] == json!([]));
         let envelopes = envelopes_of(&s, &s.test_key, &id).await;
         assert_made(&envelopes, &id, 3, b.name);
+        // The envelopes hold the template's PDF: nothing more is stored.
+        assert_eq!(
+            b.store.0.storage_used(&s.account).await.unwrap(),
+            stored,
+            "{}",
+            b.name
+        );
         for e in &envelopes {
             assert_eq!(e["template"], tmpl.as_str());
             assert!(e["expires_at"].is_string(), "{e}");
