@@ -19,6 +19,8 @@ one-page PDF padded to PDF_KB (default 100) KiB with two roles, then for each of
     cargo build --release -p envelope-server
     python3 benches/bulk_send.py              # 3 bulk sends of 1,000 rows
     RUNS=1 ROWS=500 python3 benches/bulk_send.py
+    KEEP_DATA=1 RUNS=1 python3 benches/bulk_send.py   # prints the data dir, for
+                                                      # scripts/storage-breakdown.py
     ENVELOPE_BIN=/path/to/envelope-server python3 benches/bulk_send.py
 
 Exits non-zero when a request fails or a check does not hold. Figures: docs/PERFORMANCE.md,
@@ -118,9 +120,21 @@ def envelopes_of(base, key, bulk):
         after = f"&starting_after={page['data'][-1]['id']}"
 
 
+class _kept:
+    """A data dir left in place, for a look at where the bytes went."""
+
+    def __enter__(self):
+        self.path = tempfile.mkdtemp(prefix="bulk-send-")
+        return self.path
+
+    def __exit__(self, *exc):
+        print(f"data kept in {self.path}")
+
+
 def main():
     results = []
-    with tempfile.TemporaryDirectory() as data:
+    keep = os.environ.get("KEEP_DATA")
+    with (tempfile.TemporaryDirectory() if not keep else _kept()) as data:
         proc, base, key = um.start_server(data)
         db_path = os.path.join(data, "envelope.sqlite3")
         try:
