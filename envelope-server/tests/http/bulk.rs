@@ -10,7 +10,6 @@ use std::time::Duration;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-use envelope_core::store::AccountStore;
 use envelope_core::store::SqlStore;
 use envelope_core::{BlobStore, MemoryBlobStore, MemorySink, MemoryStore, Store};
 
