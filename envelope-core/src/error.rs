@@ -387,6 +387,22 @@ pub enum Error {
         /// Why the page could not be drawn, for logs.
         reason: String,
     },
+    /// One row of a bulk send (extensions E12) failed a check that `POST /v1/envelopes` would
+    /// make: the row's error, with `param` naming the row (`rows[17].signers.Client.email`, or
+    /// for CSV `rows[17].Client.email`). Nothing was created.
+    ///
+    /// Code, kind and message: the row's error's, the message led by the row (and CSV line).
+    #[error("Row {row}{}: {source}", csv_line(*line))]
+    BulkRow {
+        /// The row's index, from 0, over the data rows.
+        row: usize,
+        /// The CSV line the row starts on (the header is line 1), for CSV rows.
+        line: Option<u64>,
+        /// The dotted path naming the row and what in it is at fault.
+        param: String,
+        /// The error the row's envelope would have got.
+        source: Box<Error>,
+    },
     /// A backend failed; the cause is for logs only.
     ///
     /// Code `internal_error`, kind [`ErrorKind::Internal`] (500); the message callers see never
@@ -438,6 +454,10 @@ pub enum ErrorKind {
     QuotaExceeded,
     /// A broken invariant or a failed backend; details are logged, never shown (500).
     Internal,
+}
+
+fn csv_line(line: Option<u64>) -> String {
+    line.map(|l| format!(" (CSV line {l})")).unwrap_or_default()
 }
 
 fn incorrect_code_message(left: u32) -> String {
@@ -503,6 +523,7 @@ impl Error {
             IdempotencyRecordUnreadable => "idempotency_key_unreadable",
             Busy { .. } => "service_busy",
             PageNotDrawable { .. } => "page_not_drawable",
+            BulkRow { source, .. } => source.code(),
             Unavailable { .. } | Internal(_) => "internal_error",
         }
     }
@@ -532,6 +553,7 @@ impl Error {
             IdempotencyKeyReused | IdempotencyRecordUnreadable => ErrorKind::Idempotency,
             IdempotencyKeyInUse => ErrorKind::IdempotencyInFlight,
             Busy { .. } => ErrorKind::Unavailable,
+            BulkRow { source, .. } => source.kind(),
             Unavailable { .. } | Internal(_) => ErrorKind::Internal,
             InvalidBody { .. }
             | ParameterMissing { .. }
@@ -561,7 +583,8 @@ impl Error {
             | ParameterInvalid { param, .. }
             | ParameterUnknown { param }
             | InvalidPdf { param, .. }
-            | UrlInvalid { param, .. } => Some(param.clone()),
+            | UrlInvalid { param, .. }
+            | BulkRow { param, .. } => Some(param.clone()),
             UnknownDataFields { names } => names.first().map(|n| format!("data.{n}")),
             MissingData { .. } => Some("data".into()),
             TooManySigners { .. } | MissingSigner { .. } => Some("signers".into()),

@@ -34,6 +34,8 @@ pub(crate) const DELIVERY: &str = "whd_";
 pub(crate) const EMAIL: &str = "eml_";
 /// The prefix of the ID of a copied (`cc`) recipient of an envelope.
 pub(crate) const RECIPIENT: &str = "rcp_";
+/// The prefix of the ID of a bulk send (extensions E12).
+pub(crate) const BULK_SEND: &str = "bulk_";
 /// The prefix of the ID of a webhook endpoint's signing secret.
 pub(crate) const WEBHOOK_SECRET: &str = "whsec_";
 
@@ -367,6 +369,12 @@ typed_id!(
     RecipientId,
     RECIPIENT,
     "recipient"
+);
+typed_id!(
+    /// A bulk send's identifier, `bulk_...` (extensions E12).
+    BulkSendId,
+    BULK_SEND,
+    "bulk_send"
 );
 
 /// True when `s` looks like an identifier with this prefix (cheap shape check before a lookup).

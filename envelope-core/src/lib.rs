@@ -83,8 +83,8 @@ pub mod webhook;
 pub use clock::{Clock, ManualClock, SystemClock, Timestamp};
 pub use error::{Error, ErrorKind, Result};
 pub use ids::{
-    AccountId, ApiKeyId, DeliveryId, EmailId, EnvelopeId, EventId, RecipientId, SignerId,
-    TemplateId, WebhookEndpointId,
+    AccountId, ApiKeyId, BulkSendId, DeliveryId, EmailId, EnvelopeId, EventId, RecipientId,
+    SignerId, TemplateId, WebhookEndpointId,
 };
 pub use mail::{Mailer, MemoryMailer};
 pub use model::Mode;

@@ -287,7 +287,7 @@ async fn a_used_up_schedule_fails_the_email_with_an_event() {
         let signer = ev.data.signer.as_ref().expect("data.signer");
         assert_eq!(email.status, EmailStatus::Failed);
         assert_eq!(email.kind, EmailKind::SigningRequest);
-        assert_eq!(ev.data.object.id, env.id);
+        assert_eq!(ev.data.object.id(), env.id.as_str());
         let s = seen.signers.iter().find(|s| s.id == signer.id).unwrap();
         assert_eq!(s.last_email.as_ref().unwrap().id, email.id);
     }

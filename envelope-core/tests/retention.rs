@@ -274,7 +274,7 @@ async fn test_data_is_deleted_once_the_clock_passes_the_limit() {
         };
         let events = w.svc.list_events(&w.test, &all, None).await.unwrap().data;
         assert!(
-            events.iter().all(|e| e.data.object.id == later),
+            events.iter().all(|e| e.data.object.id() == later.as_str()),
             "{backend:?}: events of deleted envelopes are gone"
         );
         // Live data, and the later test draft, stay.
@@ -421,7 +421,12 @@ async fn live_retention_deletes_the_pdfs_of_finished_envelopes_and_keeps_the_rec
         let listed = w.svc.list_envelopes(&w.live, &all, None).await.unwrap();
         assert_eq!(listed.data.len(), 3);
         let events = w.svc.list_events(&w.live, &all, None).await.unwrap();
-        assert!(events.data.iter().any(|e| e.data.object.id == completed));
+        assert!(
+            events
+                .data
+                .iter()
+                .any(|e| e.data.object.id() == completed.as_str())
+        );
         for key in &completed_blobs {
             assert!(!w.blob_exists(key).await, "{backend:?}");
         }

@@ -263,7 +263,10 @@ async fn upgrade_events(svc: &SigningService, ctx: &AuthContext, id: &EnvelopeId
     let kind = EventType::SealUpgraded.as_str();
     let events = svc.list_events(ctx, &all, Some(kind)).await.unwrap().data;
     assert!(events.iter().all(|e| e.kind == EventType::SealUpgraded));
-    events.iter().filter(|e| e.data.object.id == *id).count()
+    events
+        .iter()
+        .filter(|e| e.data.object.id() == id.as_str())
+        .count()
 }
 
 async fn record(store: &Arc<dyn Store>, ctx: &AuthContext, id: &EnvelopeId) -> EnvelopeRecord {

@@ -290,8 +290,14 @@ async fn test_helper_completes_and_files_are_real() {
         .await
         .unwrap();
     assert_eq!(events.data.len(), 1);
-    assert_eq!(events.data[0].data.object.metadata["deal"], "42");
-    assert_eq!(events.data[0].data.object.status, EnvelopeStatus::Completed);
+    assert_eq!(
+        events.data[0].data.object.envelope().unwrap().metadata["deal"],
+        "42"
+    );
+    assert_eq!(
+        events.data[0].data.object.envelope().unwrap().status,
+        EnvelopeStatus::Completed
+    );
     // Download links die after 5 minutes.
     w.clock.advance(Duration::minutes(5));
     assert_eq!(

@@ -236,6 +236,8 @@ macro_rules! all_clauses {
             key_check,
             blob_listing,
             blob_streams,
+            bulk_sends,
+            bulk_send_claims_raced,
         );
     };
 }

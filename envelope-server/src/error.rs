@@ -118,6 +118,11 @@ impl ApiError {
                     param: e.param(),
                     missing_keys: match e {
                         Error::MissingData { keys } => Some(keys.clone()),
+                        // A bulk send's row (extensions E12) carries its envelope's error.
+                        Error::BulkRow { source, .. } => match source.as_ref() {
+                            Error::MissingData { keys } => Some(keys.clone()),
+                            _ => None,
+                        },
                         _ => None,
                     },
                     headers,

@@ -4,10 +4,10 @@
 //! meaning, every state rule and every limit of the domain belongs to `envelope-core`.
 
 use envelope_core::service::{
-    BuilderTarget, BuilderUrlParams, CreateEndpointParams, CreateEnvelopeParams,
-    CreateTemplateParams, Download, FileKind, ListParams, Params, Precondition, Reassign,
-    UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams, Upload, document_param,
-    page_param,
+    BuilderTarget, BuilderUrlParams, CreateBulkSendParams, CreateEndpointParams,
+    CreateEnvelopeParams, CreateTemplateParams, Download, FileKind, ListParams, Params,
+    Precondition, Reassign, UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams, Upload,
+    document_param, page_param,
 };
 use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};
@@ -75,6 +75,7 @@ pub async fn dispatch(
     if !matches!(
         route,
         Route::ListEnvelopes
+            | Route::ListBulkSends
             | Route::ListTemplates
             | Route::ListEndpoints
             | Route::ListEvents
@@ -94,9 +95,31 @@ pub async fn dispatch(
         Route::ListEnvelopes => {
             let list = ListParams::take(&mut query, max_list)?;
             let template = query.string("template")?;
+            let bulk_send = query.string("bulk_send")?;
             query.finish()?;
-            Reply::ok(&svc.list_envelopes(ctx, &list, template.as_deref()).await?)
+            Reply::ok(
+                &svc.list_envelopes_filtered(ctx, &list, template.as_deref(), bulk_send.as_deref())
+                    .await?,
+            )
         }
+        Route::CreateBulkSend => {
+            let (params, files) = body_params(body).await?;
+            if !files.is_empty() {
+                return Err(envelope_core::Error::InvalidBody {
+                    message: "A bulk send takes no `file` part; its rows are the part `rows`."
+                        .into(),
+                }
+                .into());
+            }
+            let p = CreateBulkSendParams::parse(params, &svc.settings().limits)?;
+            Reply::json(StatusCode::ACCEPTED, &svc.create_bulk_send(ctx, p).await?)
+        }
+        Route::ListBulkSends => {
+            let list = ListParams::take(&mut query, max_list)?;
+            query.finish()?;
+            Reply::ok(&svc.list_bulk_sends(ctx, &list).await?)
+        }
+        Route::GetBulkSend(id) => Reply::ok(&svc.get_bulk_send(ctx, &id.parse()?).await?),
         Route::GetEnvelope(id) => {
             let got = svc.get_envelope_json_versioned(ctx, &id.parse()?).await?;
             Ok(Reply::raw_json(StatusCode::OK, got.value).with_etag(got.version))

@@ -82,6 +82,12 @@ pub enum Route {
     Balance,
     /// `POST /v1/test_helpers/envelopes/{id}/complete`.
     TestComplete(String),
+    /// `POST /v1/bulk_sends` (extensions E12).
+    CreateBulkSend,
+    /// `GET /v1/bulk_sends`.
+    ListBulkSends,
+    /// `GET /v1/bulk_sends/{id}`.
+    GetBulkSend(String),
 }
 
 /// How a route takes a request body.
@@ -138,6 +144,9 @@ impl Route {
             Account,
             Balance,
             TestComplete(x()),
+            CreateBulkSend,
+            ListBulkSends,
+            GetBulkSend(x()),
         ];
         // Exhaustive on purpose: a new kind must be added to the list above (and so to the
         // document) before this compiles again.
@@ -177,7 +186,10 @@ impl Route {
                 | ResendEvent(_)
                 | Account
                 | Balance
-                | TestComplete(_) => {}
+                | TestComplete(_)
+                | CreateBulkSend
+                | ListBulkSends
+                | GetBulkSend(_) => {}
             }
         }
         all
@@ -222,6 +234,9 @@ impl Route {
             Account => "GET /v1/account",
             Balance => "GET /v1/balance",
             TestComplete(_) => "POST /v1/test_helpers/envelopes/{id}/complete",
+            CreateBulkSend => "POST /v1/bulk_sends",
+            ListBulkSends => "GET /v1/bulk_sends",
+            GetBulkSend(_) => "GET /v1/bulk_sends/{id}",
         }
     }
 
@@ -245,6 +260,8 @@ impl Route {
                 | EventDeliveries(_)
                 | Account
                 | Balance
+                | ListBulkSends
+                | GetBulkSend(_)
         )
     }
 
@@ -277,7 +294,7 @@ impl Route {
     pub fn body_policy(&self) -> BodyPolicy {
         use Route::*;
         match self {
-            CreateEnvelope | CreateTemplate => BodyPolicy::Upload,
+            CreateEnvelope | CreateTemplate | CreateBulkSend => BodyPolicy::Upload,
             UpdateEnvelope(_)
             | SendEnvelope(_)
             | VoidEnvelope(_)
@@ -317,6 +334,17 @@ pub fn resolve(method: &Method, segments: &[&str]) -> Result<Route, ApiError> {
                 None
             },
         ),
+        ["bulk_sends"] => (
+            "GET, POST",
+            if is(&Method::GET) {
+                Some(ListBulkSends)
+            } else if is(&Method::POST) {
+                Some(CreateBulkSend)
+            } else {
+                None
+            },
+        ),
+        ["bulk_sends", b] => ("GET", is(&Method::GET).then(|| GetBulkSend(id(b)))),
         ["envelopes", e] => (
             "GET, PATCH",
             match *m {

@@ -13,7 +13,7 @@ use crate::clock::Timestamp;
 use crate::field::PlacedField;
 use crate::i18n::Locale;
 use crate::ids::{AccountId, RecipientId};
-use crate::ids::{EnvelopeId, SignerId, TemplateId};
+use crate::ids::{BulkSendId, EnvelopeId, SignerId, TemplateId};
 
 /// Where an envelope stands: `draft`, `sent`, `completed` or `voided`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -286,6 +286,10 @@ pub struct Envelope {
     /// or before levels were recorded.
     #[serde(default)]
     pub seal: Option<EnvelopeSeal>,
+    /// The bulk send that made the envelope, `bulk_...` (extensions E12); `null` for one made
+    /// alone.
+    #[serde(default)]
+    pub bulk_send: Option<BulkSendId>,
 }
 
 /// A value a signer gave for one field.
@@ -777,6 +781,10 @@ pub struct EnvelopeRecord {
     /// Corrections made after sending (extensions E14), oldest first; left out when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<Correction>,
+    /// The bulk send that made the envelope (extensions E12); `None` (left out) for one made
+    /// alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bulk_send: Option<BulkSendId>,
 }
 
 impl EnvelopeRecord {
@@ -815,6 +823,7 @@ impl EnvelopeRecord {
             expires_at: self.expires_at,
             files_deleted_at: self.files_deleted_at,
             seal: self.seal.as_ref().map(SealRecord::view),
+            bulk_send: self.bulk_send.clone(),
         }
     }
 

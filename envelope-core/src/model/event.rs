@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Envelope, Mode};
+use super::{BulkSend, Envelope, Mode};
 use crate::clock::Timestamp;
 use crate::ids::EventId;
 use crate::ids::{AccountId, SignerId};
@@ -52,11 +52,15 @@ pub enum EventType {
     /// `data.changes` names what changed.
     #[serde(rename = "envelope.corrected")]
     Corrected,
+    /// `bulk_send.completed`: every row of a bulk send was made into an envelope or failed
+    /// (extensions E12); `data.object` is the bulk send.
+    #[serde(rename = "bulk_send.completed")]
+    BulkSendCompleted,
 }
 
 impl EventType {
     /// Every event type, in the order above.
-    pub const ALL: [EventType; 12] = [
+    pub const ALL: [EventType; 13] = [
         EventType::Created,
         EventType::Sent,
         EventType::SignerViewed,
@@ -69,6 +73,7 @@ impl EventType {
         EventType::SignerLocked,
         EventType::SealUpgraded,
         EventType::Corrected,
+        EventType::BulkSendCompleted,
     ];
 
     /// The wire `type`, e.g. `envelope.completed`.
@@ -86,6 +91,7 @@ impl EventType {
             EventType::SignerLocked => "signer.locked",
             EventType::SealUpgraded => "envelope.seal_upgraded",
             EventType::Corrected => "envelope.corrected",
+            EventType::BulkSendCompleted => "bulk_send.completed",
         }
     }
 
@@ -115,12 +121,54 @@ pub struct SignerRef {
     pub kind: super::SignerKind,
 }
 
-/// An event's `data`: the envelope, and what the event is about; keys that do not apply are left
+/// What an event's `data.object` is: the envelope of every `envelope.*` and `signer.*` event,
+/// the bulk send of `bulk_send.completed` (extensions E12). Written as the object itself; each
+/// says what it is in its own `object` member.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+// Nearly every event is about an envelope: boxing it would cost every event an allocation to
+// save the few bulk send events some bytes.
+#[allow(clippy::large_enum_variant)]
+pub enum EventObject {
+    /// The whole envelope as it was right after the event, metadata included.
+    Envelope(Envelope),
+    /// The bulk send as it was right after the event.
+    BulkSend(BulkSend),
+}
+
+impl EventObject {
+    /// The ID of the object, as the API writes it.
+    pub fn id(&self) -> &str {
+        match self {
+            EventObject::Envelope(e) => e.id.as_str(),
+            EventObject::BulkSend(b) => b.id.as_str(),
+        }
+    }
+
+    /// The envelope, for an event about one.
+    pub fn envelope(&self) -> Option<&Envelope> {
+        match self {
+            EventObject::Envelope(e) => Some(e),
+            EventObject::BulkSend(_) => None,
+        }
+    }
+
+    /// The bulk send, for `bulk_send.completed`.
+    pub fn bulk_send(&self) -> Option<&BulkSend> {
+        match self {
+            EventObject::Envelope(_) => None,
+            EventObject::BulkSend(b) => Some(b),
+        }
+    }
+}
+
+/// An event's `data`: the object, and what the event is about; keys that do not apply are left
 /// out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EventData {
-    /// The whole envelope as it was right after the event, metadata included.
-    pub object: Envelope,
+    /// The object as it was right after the event: the envelope, or the bulk send of
+    /// `bulk_send.completed`.
+    pub object: EventObject,
     /// The signer a signer event (or an `envelope.email_failed` about a signer) is about.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub signer: Option<SignerRef>,
@@ -203,7 +251,9 @@ impl EventRecord {
     pub fn erase_personal_data(&mut self) -> bool {
         let before = self.event.data.clone();
         let data = &mut self.event.data;
-        data.object.erase_personal_data();
+        if let EventObject::Envelope(object) = &mut data.object {
+            object.erase_personal_data();
+        }
         if let Some(e) = &mut data.email {
             e.last_error = None;
         }

@@ -7,6 +7,7 @@
 
 pub mod account;
 mod builder;
+pub mod bulk_send;
 pub mod email;
 pub mod envelope;
 pub mod event;
@@ -23,6 +24,7 @@ use crate::ids::AccountId;
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
 pub use builder::BuilderTarget;
+pub use bulk_send::{BulkFailure, BulkRow, BulkSend, BulkSendRecord, BulkSendStatus};
 pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};
 pub(crate) use envelope::declined_reason;
 pub use envelope::{
@@ -30,7 +32,7 @@ pub use envelope::{
     EnvelopeRecord, EnvelopeStatus, InPerson, MoreDocument, Reassignment, Signer, SignerKind,
     SignerRecord, SignerStatus, SignerValue, StoredFile,
 };
-pub use event::{Event, EventData, EventRecord, EventType, PreviousSigner, SignerRef};
+pub use event::{Event, EventData, EventObject, EventRecord, EventType, PreviousSigner, SignerRef};
 pub use identity::{AuthMethod, HashedSecret, IdentityRecord, SignerAuthView};
 pub use reach::{IssuedLink, LinkVia, LinksNotKept, LockEntry};
 pub use seal_level::{EnvelopeSeal, SealLevel, SealRecord};

@@ -86,6 +86,7 @@ pub(crate) fn env(status: EnvelopeStatus, signing_order: bool, n: u32) -> Envelo
         files_deleted_at: None,
         seal: None,
         corrections: Vec::new(),
+        bulk_send: None,
     }
 }
 

@@ -16,11 +16,13 @@ use crate::error::{Error, Result};
 use crate::field::{Field, FieldSource, FieldType, PlacedField};
 use crate::i18n::Locale;
 use crate::ids::{self, EnvelopeId, RecipientId, TemplateId};
+use crate::ids::{AccountId, BulkSendId};
 use crate::model::{
     CcRecipient, Delivery, Envelope, EnvelopeRecord, EnvelopeStatus, EventType, InPerson, List,
     MoreDocument, Sha256State, Signer, SignerKind, SignerRecord, SignerStatus, SignerValue,
     StoredFile,
 };
+use crate::model::{Mode, TemplateRecord};
 use crate::pdf;
 use crate::rules::{self, mark_turns};
 use crate::store::{AllowanceDebit, BlobStream, EnvelopeFilter};
@@ -357,7 +359,7 @@ pub(crate) fn place_fields(
 }
 
 /// `cc`: a list of `{name, email}` (extensions E1); errors name `cc[N].field`.
-fn parse_cc(v: Option<Value>) -> Result<Vec<CcParam>> {
+pub(crate) fn parse_cc(v: Option<Value>) -> Result<Vec<CcParam>> {
     let items = match v {
         None => return Ok(Vec::new()),
         Some(Value::Array(items)) => items,
@@ -875,29 +877,89 @@ impl SigningService {
             }
             return Err(e);
         }
+        let template = match &p.template {
+            Some(id) => Some(self.usable_template(&scope, id).await?),
+            None => None,
+        };
+        let checked = self.check_envelope(&p, template.as_ref()).await?;
 
+        let now = self.now();
+        let debit = if ctx.mode().is_live() && p.send {
+            Some(self.allowance_debit(ctx, now).await?)
+        } else {
+            None
+        };
+        let rec = self.build_envelope(&ctx.maker(), &p, checked, now).await?;
+        match self
+            .write_new_envelope(rec, p.send, debit.as_ref(), now)
+            .await?
+        {
+            Ok(rec) => Ok(rec.view()),
+            // A retry of an idempotent request whose first attempt committed, then died before
+            // it could answer: that envelope is the answer (its emails went out, or not, with
+            // the first attempt).
+            Err((id, crate::store::StoreError::Duplicate)) if ctx.idempotency_origin.is_some() => {
+                match self.inner.store.get_envelope(&scope, &id).await? {
+                    Some(first) => Ok(first.view()),
+                    None => Err(Error::Internal("envelope ID taken in another scope".into())),
+                }
+            }
+            Err((_, e)) => Err(self
+                .refusal_of_create(ctx, e, needed, p.template.as_deref())
+                .await),
+        }
+    }
+
+    /// What a create answers for a store's refusal of its write.
+    pub(crate) async fn refusal_of_create(
+        &self,
+        ctx: &AuthContext,
+        e: crate::store::StoreError,
+        needed: u64,
+        template: Option<&str>,
+    ) -> Error {
+        match (e, template) {
+            (crate::store::StoreError::QuotaExceeded, _) => self.storage_refusal(ctx, needed).await,
+            // The template was deleted (retention) since it was read.
+            (crate::store::StoreError::Conflict, Some(id)) => template_missing(id),
+            (e, _) => e.into(),
+        }
+    }
+
+    /// The template `id` of `scope`, when envelopes can be made from it (it exists and is not
+    /// archived); else the `template` error of a create.
+    pub(crate) async fn usable_template(
+        &self,
+        scope: &crate::model::Scope,
+        id: &str,
+    ) -> Result<TemplateRecord> {
+        let tid = TemplateId::parse(id).map_err(|_| template_missing(id))?;
+        self.inner
+            .store
+            .get_template(scope, &tid)
+            .await?
+            .filter(|t| !t.archived)
+            .ok_or_else(|| template_missing(id))
+    }
+
+    /// Every check of a create that needs the documents, without writing anything: the
+    /// documents read (or `template`'s, read by the caller), fields placed, signers given their
+    /// roles, coverage and data checked. A bulk send runs it once per row over one template.
+    pub(crate) async fn check_envelope(
+        &self,
+        p: &CreateEnvelopeParams,
+        template: Option<&TemplateRecord>,
+    ) -> Result<Checked> {
+        let limits = &self.inner.settings.limits;
         // The first document is the template's, `file`, or else the first of `files`.
         let (first, more, offset) = match (&p.template, &p.file) {
             (None, None) if !p.files.is_empty() => (Some(&p.files[0]), &p.files[1..], 1),
             (_, file) => (file.as_ref(), &p.files[..], 0),
         };
         // The first document: its fields, roles in signing order, page sizes.
-        let (mut fields, mut roles, pages, template, default_name, source) =
-            match (&p.template, first) {
-                (Some(id), _) => {
-                    let missing = || Error::NotFound {
-                        resource: "template",
-                        id: id.clone(),
-                        param: Some("template".into()),
-                    };
-                    let tid = TemplateId::parse(id).map_err(|_| missing())?;
-                    let t = self
-                        .inner
-                        .store
-                        .get_template(&scope, &tid)
-                        .await?
-                        .filter(|t| !t.archived)
-                        .ok_or_else(missing)?;
+        let (mut fields, mut roles, pages, template_id, default_name, source) =
+            match (template, first) {
+                (Some(t), _) => {
                     let pages = t
                         .page_sizes
                         .iter()
@@ -913,12 +975,12 @@ impl SigningService {
                         });
                     }
                     (
-                        t.fields,
-                        t.roles,
+                        t.fields.clone(),
+                        t.roles.clone(),
                         pages,
-                        Some(t.id),
-                        t.name,
-                        Source::Stored(t.file),
+                        Some(t.id.clone()),
+                        t.name.clone(),
+                        Source::Stored(t.file.clone()),
                     )
                 }
                 (None, Some(upload)) => {
@@ -970,16 +1032,40 @@ impl SigningService {
         let signers = resolve_signers(&p.signers, p.signers_by_role, &roles)?;
         check_coverage(&fields, &signers, p.signature_page)?;
         let data = check_data(&fields, &p.data)?;
-        let has_signature_fields = fields.iter().any(|f| f.field.kind == FieldType::Signature);
+        Ok(Checked {
+            fields,
+            pages,
+            template: template_id,
+            default_name,
+            source,
+            signers,
+            data,
+        })
+    }
 
-        let now = self.now();
-        let live_send = ctx.mode().is_live() && p.send;
-        let debit = if live_send {
-            Some(self.allowance_debit(ctx, now).await?)
-        } else {
-            None
+    /// The record of a checked create, as a draft: the uploads stored (blobs before records),
+    /// owner and IDs from `ctx` (derived from its origin when it has one).
+    pub(crate) async fn build_envelope(
+        &self,
+        ctx: &Maker<'_>,
+        p: &CreateEnvelopeParams,
+        checked: Checked,
+        now: Timestamp,
+    ) -> Result<EnvelopeRecord> {
+        let Checked {
+            fields,
+            pages,
+            template,
+            default_name,
+            source,
+            signers,
+            data,
+        } = checked;
+        let more = match (&p.template, &p.file) {
+            (None, None) if !p.files.is_empty() => &p.files[1..],
+            _ => &p.files[..],
         };
-
+        let has_signature_fields = fields.iter().any(|f| f.field.kind == FieldType::Signature);
         let original = match source {
             Source::Stored(file) => file,
             Source::Upload(up) => {
@@ -998,10 +1084,10 @@ impl SigningService {
                 signed: None,
             });
         }
-        let mut rec = EnvelopeRecord {
+        Ok(EnvelopeRecord {
             id: ids::EnvelopeId::trusted(ctx.new_id(ids::ENVELOPE, "envelope")),
-            account: ctx.account.id.clone(),
-            mode: ctx.mode(),
+            account: ctx.account.clone(),
+            mode: ctx.mode,
             version: 1,
             status: EnvelopeStatus::Draft,
             name: p.name.clone().unwrap_or(default_name),
@@ -1041,9 +1127,23 @@ impl SigningService {
             files_deleted_at: None,
             seal: None,
             corrections: Vec::new(),
-        };
+            bulk_send: None,
+        })
+    }
+
+    /// The write of a create: the draft `rec` sent when `send` says so, its emails queued, its
+    /// events recorded, all inserted in one store write with `debit`; then its emails' first
+    /// attempts. A store's refusal is answered as is, with the envelope's ID, for the caller to
+    /// interpret (a duplicate of a retried request, a bulk row made before a crash).
+    pub(crate) async fn write_new_envelope(
+        &self,
+        mut rec: EnvelopeRecord,
+        send: bool,
+        debit: Option<&AllowanceDebit>,
+        now: Timestamp,
+    ) -> Result<std::result::Result<EnvelopeRecord, (EnvelopeId, crate::store::StoreError)>> {
         let mut kinds = vec![EventType::Created];
-        if p.send {
+        if send {
             rules::send(&mut rec, now)?;
             mark_turns(&mut rec, now);
             kinds.push(EventType::Sent);
@@ -1053,37 +1153,11 @@ impl SigningService {
             .into_iter()
             .map(|k| super::events::record(&rec, k, None, now))
             .collect();
-        match self
-            .inner
-            .store
-            .create_envelope(&rec, &events, debit.as_ref())
-            .await
-        {
-            Ok(()) => {}
-            // A retry of an idempotent request whose first attempt committed, then died before
-            // it could answer: that envelope is the answer (its emails went out, or not, with
-            // the first attempt).
-            Err(crate::store::StoreError::Duplicate) if ctx.idempotency_origin.is_some() => {
-                return match self.inner.store.get_envelope(&scope, &rec.id).await? {
-                    Some(first) => Ok(first.view()),
-                    None => Err(Error::Internal("envelope ID taken in another scope".into())),
-                };
-            }
-            Err(crate::store::StoreError::QuotaExceeded) => {
-                return Err(self.storage_refusal(ctx, needed).await);
-            }
-            // The template was deleted (retention) since it was read.
-            Err(crate::store::StoreError::Conflict) if rec.template.is_some() => {
-                return Err(Error::NotFound {
-                    resource: "template",
-                    id: rec.template.as_deref().unwrap_or_default().to_owned(),
-                    param: Some("template".into()),
-                });
-            }
-            Err(e) => return Err(e.into()),
+        if let Err(e) = self.inner.store.create_envelope(&rec, &events, debit).await {
+            return Ok(Err((rec.id, e)));
         }
         self.dispatch_emails(&rec, emails);
-        Ok(rec.view())
+        Ok(Ok(rec))
     }
 
     /// A debit for a live send, refused early when nothing is left (the store re-checks
@@ -1163,12 +1237,31 @@ impl SigningService {
         list: &super::ListParams,
         template: Option<&str>,
     ) -> Result<List<Envelope>> {
-        // A template filter that is not a template ID names no template: no envelope matches.
-        let template = match template.map(TemplateId::parse).transpose() {
-            Ok(template) => template,
-            Err(_) => return Ok(List::new("/v1/envelopes", Vec::new(), false)),
+        self.list_envelopes_filtered(ctx, list, template, None)
+            .await
+    }
+
+    /// `GET /envelopes`: newest first, optionally only those made from `template` and those
+    /// made by the bulk send `bulk_send` (extensions E12).
+    pub async fn list_envelopes_filtered(
+        &self,
+        ctx: &AuthContext,
+        list: &super::ListParams,
+        template: Option<&str>,
+        bulk_send: Option<&str>,
+    ) -> Result<List<Envelope>> {
+        // A filter that is not an ID of its kind names nothing: no envelope matches.
+        let empty = || List::new("/v1/envelopes", Vec::new(), false);
+        let Ok(template) = template.map(TemplateId::parse).transpose() else {
+            return Ok(empty());
         };
-        let filter = EnvelopeFilter { template };
+        let Ok(bulk_send) = bulk_send.map(BulkSendId::parse).transpose() else {
+            return Ok(empty());
+        };
+        let filter = EnvelopeFilter {
+            template,
+            bulk_send,
+        };
         let (items, has_more) = paging::page(list, "envelope", async |page| {
             self.inner
                 .store
@@ -1188,6 +1281,84 @@ impl SigningService {
 enum Source {
     Stored(StoredFile),
     Upload(Upload),
+}
+
+/// Who makes a new envelope: its owner, and the origin its IDs are derived from (an
+/// idempotency origin, or a bulk send's row); random IDs without one.
+pub(crate) struct Maker<'a> {
+    pub account: &'a AccountId,
+    pub mode: Mode,
+    pub origin: Option<&'a str>,
+}
+
+impl Maker<'_> {
+    /// As [`AuthContext::new_id`].
+    pub(crate) fn new_id(&self, prefix: &str, what: &str) -> String {
+        match self.origin {
+            Some(origin) => ids::derived_id(prefix, &format!("{origin}:{what}")),
+            None => ids::new_id(prefix),
+        }
+    }
+}
+
+impl AuthContext {
+    /// The maker of the envelopes this request creates.
+    pub(crate) fn maker(&self) -> Maker<'_> {
+        Maker {
+            account: &self.account.id,
+            mode: self.mode(),
+            origin: self.idempotency_origin.as_deref(),
+        }
+    }
+}
+
+/// What the checks of a create found ([`SigningService::check_envelope`]), before anything is
+/// written.
+pub(crate) struct Checked {
+    fields: Vec<PlacedField>,
+    /// Each document's page sizes, in order.
+    pages: Vec<Vec<pdf::PageSize>>,
+    template: Option<TemplateId>,
+    default_name: String,
+    source: Source,
+    /// The signers with their roles and orders.
+    pub signers: Vec<SignerRecord>,
+    data: BTreeMap<String, SignerValue>,
+}
+
+impl Checked {
+    /// What the checks of a create from `template` found, for signers and data checked
+    /// against it (a bulk send's row when its turn comes).
+    pub(crate) fn of_template(
+        template: &TemplateRecord,
+        signers: Vec<SignerRecord>,
+        data: BTreeMap<String, SignerValue>,
+    ) -> Checked {
+        Checked {
+            fields: template.fields.clone(),
+            pages: vec![
+                template
+                    .page_sizes
+                    .iter()
+                    .map(|&(width, height)| pdf::PageSize { width, height })
+                    .collect(),
+            ],
+            template: Some(template.id.clone()),
+            default_name: template.name.clone(),
+            source: Source::Stored(template.file.clone()),
+            signers,
+            data,
+        }
+    }
+}
+
+/// The `template` error of a create: no such template, or one that is archived or was deleted.
+pub(crate) fn template_missing(id: &str) -> Error {
+    Error::NotFound {
+        resource: "template",
+        id: id.chars().take(80).collect(),
+        param: Some("template".into()),
+    }
 }
 
 /// Gives every signer a role and an order (decisions.md, "Envelopes"): `doc_roles` are the

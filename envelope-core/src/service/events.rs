@@ -6,7 +6,8 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::ids::{self, EventId};
 use crate::model::{
-    EnvelopeRecord, Event, EventData, EventRecord, EventType, List, PreviousSigner, SignerRef,
+    EnvelopeRecord, Event, EventData, EventObject, EventRecord, EventType, List, PreviousSigner,
+    SignerRef,
 };
 
 /// An event for `rec` as it is now; `signer` is the index of the signer a signer event is about.
@@ -39,7 +40,7 @@ pub(crate) fn record(
             livemode: rec.mode.is_live(),
             created_at: now,
             data: EventData {
-                object: rec.view(),
+                object: EventObject::Envelope(rec.view()),
                 previous: match (kind, signer_index) {
                     (EventType::SignerReassigned, Some(i)) => {
                         rec.signers[i].reassignments.last().map(|r| PreviousSigner {

@@ -9,6 +9,7 @@
 //! | the seal upgrade sweep ([`SigningService::seal_sweep`]) | every 30 s, or the seal retry schedule's first wait when shorter |
 //! | webhook deliveries and their retries ([`WebhookWorker`](super::WebhookWorker)) | continuously |
 //! | emails and their retries ([`EmailWorker`](super::EmailWorker)) | continuously |
+//! | bulk sends left unfinished (a crash, a lease run out: [`SigningService::bulk_send_step`]); a create starts its own at once | every 2 s |
 //!
 //! Several processes on one store may each run it: every piece claims its work through the store
 //! (leases, compare-and-set writes), so nothing is done twice.
@@ -106,7 +107,8 @@ impl Maintenance {
             retention_periodically(svc, self.retention_interval),
         );
         let seals = until(until_stopped(), seals_periodically(svc));
-        tokio::join!(signal, webhooks, emails, expiry, retention, seals);
+        let bulk = until(until_stopped(), bulk_sends_periodically(svc));
+        tokio::join!(signal, webhooks, emails, expiry, retention, seals, bulk);
         // Emails whose first attempt started right after a commit, outside the worker.
         svc.settle_emails().await;
     }
@@ -166,6 +168,26 @@ async fn seals_periodically(svc: &SigningService) {
                 "seal upgrade sweep done"
             ),
             Err(e) => tracing::error!(error = ?e, "seal upgrade sweep failed"),
+        }
+    }
+}
+
+/// Bulk sends whose lease is free: each step claims one and works it to the end (or until its
+/// lease is lost), so one tick drains what is claimable.
+async fn bulk_sends_periodically(svc: &SigningService) {
+    let mut tick = tokio::time::interval(Duration::from_secs(2));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tick.tick().await;
+        loop {
+            match svc.bulk_send_step().await {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    tracing::error!(error = ?e, "bulk send step failed");
+                    break;
+                }
+            }
         }
     }
 }

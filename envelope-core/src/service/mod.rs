@@ -10,6 +10,7 @@ mod admin;
 mod archive;
 mod builder;
 mod builders;
+mod bulk_sends;
 mod complete;
 mod deliveries;
 mod download;
@@ -57,6 +58,9 @@ pub use builder::{
     is_builder_token, page_param,
 };
 pub use builders::{CreateEnvelope, CreateTemplate, DataValue, FieldSpec, Signer};
+pub use bulk_sends::{
+    BULK_SEND_LEASE, BulkRowParams, CreateBulkSendParams, MAX_BULK_ROWS, RowsFormat,
+};
 pub use deliveries::{AttemptView, DeliveryView};
 pub use download::{Download, DownloadLink, FileBody};
 pub use drafts::UpdateDraftParams;

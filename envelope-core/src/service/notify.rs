@@ -551,6 +551,7 @@ mod tests {
             files_deleted_at: None,
             seal: None,
             corrections: Vec::new(),
+            bulk_send: None,
         }
     }
 

@@ -193,6 +193,12 @@ impl Params {
         }
     }
 
+    /// True when the parameters came from the text parts of a multipart form (or a query
+    /// string), false for a JSON body.
+    pub fn is_form(&self) -> bool {
+        matches!(self.source, Source::Form(_))
+    }
+
     /// True when no parameter was given at all.
     pub fn is_empty(&self) -> bool {
         self.large.is_none()

@@ -265,8 +265,18 @@ impl SigningService {
     /// The error for a create the store refused for the quota (a concurrent create took the
     /// room between [`SigningService::check_storage`] and the write), with fresh figures.
     pub(crate) async fn storage_refusal(&self, ctx: &AuthContext, needed: u64) -> Error {
-        let account = self.inner.store.get_account(&ctx.account.id).await;
-        let used = self.inner.store.storage_used(&ctx.account.id).await;
+        self.storage_refusal_of(&ctx.account.id, needed).await
+    }
+
+    /// [`SigningService::storage_refusal`] for the account `account`.
+    pub(crate) async fn storage_refusal_of(
+        &self,
+        account: &crate::ids::AccountId,
+        needed: u64,
+    ) -> Error {
+        let account_id = account;
+        let account = self.inner.store.get_account(account_id).await;
+        let used = self.inner.store.storage_used(account_id).await;
         match (account, used) {
             (Ok(Some(a)), Ok(used)) => Error::StorageQuotaExceeded {
                 quota_bytes: a.storage_quota.unwrap_or(0),

@@ -18,6 +18,7 @@
 
 mod accounts;
 mod blobs;
+mod bulk_sends;
 mod email;
 mod envelopes;
 pub mod fixtures;
@@ -29,6 +30,7 @@ mod retention;
 
 pub use accounts::{accounts_and_keys, links, scope_isolation};
 pub use blobs::{blob_listing, blob_streams, blobs};
+pub use bulk_sends::{bulk_send_claims_raced, bulk_sends};
 pub use email::{due_emails_fairness, email_budget, email_budget_raced};
 pub use envelopes::{
     allowance, allowance_raced, due_emails, envelope_stamps, envelope_writes_events_and_outbox,
@@ -57,7 +59,7 @@ use super::{
     PageRequest, PurgeBefore, Store, StoreError, StoredResponse,
 };
 use crate::ids::{
-    AccountId, ApiKeyId, DeliveryId, EnvelopeId, EventId, TemplateId, WebhookEndpointId,
+    AccountId, ApiKeyId, BulkSendId, DeliveryId, EnvelopeId, EventId, TemplateId, WebhookEndpointId,
 };
 use crate::model::{
     DeliveryStatus, EndpointStatus, EnvelopeRecord, EnvelopeStatus, EventType, Mode, Scope,
@@ -103,6 +105,8 @@ pub const CLAUSES: &[&str] = &[
     "envelopes_with_files",
     "erase_envelope",
     "key_check",
+    "bulk_sends",
+    "bulk_send_claims_raced",
 ];
 
 /// Runs every clause on one store.
@@ -142,6 +146,8 @@ pub async fn run_all(store: Arc<dyn Store>, blobs: Arc<dyn BlobStore>) {
     envelopes_with_files(store.clone(), blobs.clone()).await;
     erase_envelope(store.clone(), blobs.clone()).await;
     key_check(store.clone(), blobs.clone()).await;
+    bulk_sends(store.clone(), blobs.clone()).await;
+    bulk_send_claims_raced(store.clone(), blobs.clone()).await;
     blob_listing(store.clone(), blobs.clone()).await;
     blob_streams(store.clone(), blobs.clone()).await;
     self::blobs(store, blobs).await;

@@ -178,4 +178,7 @@ pub struct AllowanceDebit {
 pub struct EnvelopeFilter {
     /// Only envelopes made from the template with this ID; `None` lists every envelope.
     pub template: Option<TemplateId>,
+    /// Only envelopes made by the bulk send with this ID (extensions E12); `None` lists every
+    /// envelope.
+    pub bulk_send: Option<crate::ids::BulkSendId>,
 }

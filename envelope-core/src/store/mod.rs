@@ -27,6 +27,7 @@
 //! | [`IdempotencyStore`] | idempotency keys and their replayed responses |
 //! | [`RetentionStore`] | purging expired rows, deleting and emptying old records |
 //! | [`HealthStore`] | readiness, failure for good, key checks |
+//! | [`BulkSendStore`] | bulk sends: rows, cursor, lease, reserved allowance (extensions E12) |
 //! | [`BlobStore`] | PDF bytes by key (a store of its own: it may live elsewhere) |
 //!
 //! # Contract
@@ -48,6 +49,7 @@
 //! of `SigningService::retention_sweep` finds).
 
 mod accounts;
+mod bulk_sends;
 #[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 mod copy;
@@ -73,6 +75,7 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 pub use accounts::{AccountStore, ApiKeyStore};
+pub use bulk_sends::BulkSendStore;
 pub use copy::{COPY_PAGE, CopyReport, copy_blobs};
 pub use dir::DirBlobStore;
 pub use envelopes::{AllowanceDebit, EnvelopeFilter, EnvelopeStamp, EnvelopeStore};
@@ -184,6 +187,7 @@ pub trait Store:
     + IdempotencyStore
     + RetentionStore
     + HealthStore
+    + BulkSendStore
 {
 }
 
@@ -199,6 +203,7 @@ impl<T> Store for T where
         + IdempotencyStore
         + RetentionStore
         + HealthStore
+        + BulkSendStore
         + ?Sized
 {
 }

@@ -25,6 +25,7 @@ const PUBLIC_MODULES: &[(&str, &str)] = &[
     ("lib.rs", "store"),
     ("lib.rs", "webhook"),
     ("model/mod.rs", "account"),
+    ("model/mod.rs", "bulk_send"),
     ("model/mod.rs", "email"),
     ("model/mod.rs", "envelope"),
     ("model/mod.rs", "event"),

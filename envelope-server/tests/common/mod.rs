@@ -38,6 +38,13 @@ pub struct Options {
     pub render_limits: Option<envelope_core::render::RenderLimits>,
     /// Where uploads are spooled; `None`: the system's temporary directory.
     pub spool_dir: Option<std::path::PathBuf>,
+    /// Where webhooks go; `None`: the builder's default (a `MemorySink`).
+    pub sink: Option<Arc<dyn envelope_core::WebhookSink>>,
+    /// The store and blob store; `None`: the in-memory ones.
+    pub store: Option<(
+        Arc<dyn envelope_core::Store>,
+        Arc<dyn envelope_core::BlobStore>,
+    )>,
 }
 
 /// The page renderer `serve` sets: this package's binary, started as its worker.
@@ -143,6 +150,12 @@ impl TestServer {
         }
         if opts.unsealed {
             builder = builder.unsealed();
+        }
+        if let Some(sink) = opts.sink {
+            builder = builder.webhook_sink(sink);
+        }
+        if let Some((store, blobs)) = opts.store {
+            builder = builder.store(store).blobs(blobs);
         }
         if let Some(sealer) = opts.sealer {
             builder = builder.sealer(sealer);

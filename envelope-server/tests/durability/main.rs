@@ -16,6 +16,7 @@
 
 use envelope_testkit::{moto, smtp, textpdf as pdf};
 
+mod bulk;
 mod check;
 mod crash;
 mod downloads;

@@ -6,6 +6,7 @@ mod common;
 mod basics;
 mod bodies;
 mod builder;
+mod bulk;
 mod choices;
 mod conditional;
 mod conditions;

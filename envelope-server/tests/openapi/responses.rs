@@ -318,6 +318,70 @@ async fn real_responses_match_the_document() {
     let by_template = format!("/v1/envelopes?template={tmpl_id}");
     d.check("GET", "/v1/envelopes", &s.get(&key, &by_template).await);
 
+    // Bulk sends (extensions E12): JSON rows and a CSV part; a bad row; the envelopes made.
+    let rows: Vec<Value> = (0..2)
+        .map(|i| {
+            json!({"signers": {"Client": {"name": "Ada", "email": format!("ada{i}@example.com")},
+                               "Provider": {"name": "Bob", "email": "bob@example.com"}},
+                   "data": {"start_date": "2026-01-01"}, "metadata": {"row": i.to_string()},
+                   "cc": [{"name": "Carol", "email": "carol@example.com"}]})
+        })
+        .collect();
+    let r = s
+        .post(
+            &key,
+            "/v1/bulk_sends",
+            json!({"template": tmpl_id, "rows": rows, "subject": "Consulting terms",
+                   "message": "Welcome", "expires_in_days": 30, "delivery": "email"}),
+        )
+        .await;
+    let bulk = d.check("POST", "/v1/bulk_sends", &r);
+    let csv = "Client.name,Client.email,Provider.name,Provider.email,data.start_date\n\
+               Ada,ada@example.com,Bob,bob@example.com,2026-01-01\n";
+    let form = Form::new().text("template", tmpl_id.clone()).part(
+        "rows",
+        Part::bytes(csv.as_bytes().to_vec())
+            .file_name("rows.csv")
+            .mime_str("text/csv")
+            .unwrap(),
+    );
+    let r = s
+        .send(
+            s.client
+                .post(s.url("/v1/bulk_sends"))
+                .bearer_auth(&key)
+                .multipart(form),
+        )
+        .await;
+    let csv_bulk = d.check("POST", "/v1/bulk_sends", &r);
+    let r = s
+        .post(&key, "/v1/bulk_sends", rows_with_bad_email(&tmpl_id))
+        .await;
+    assert_eq!(r.status, 400);
+    d.check("POST", "/v1/bulk_sends", &r);
+    for b in [&bulk, &csv_bulk] {
+        let path = format!("/v1/bulk_sends/{}", id(b));
+        loop {
+            let got = d.check("GET", "/v1/bulk_sends/{id}", &s.get(&key, &path).await);
+            if got["status"] == "completed" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+    d.check(
+        "GET",
+        "/v1/bulk_sends",
+        &s.get(&key, "/v1/bulk_sends?limit=1").await,
+    );
+    let made = d.check(
+        "GET",
+        "/v1/envelopes",
+        &s.get(&key, &format!("/v1/envelopes?bulk_send={}", id(&bulk)))
+            .await,
+    );
+    assert_eq!(made["data"].as_array().unwrap().len(), 2);
+
     // Events and deliveries.
     let events = d.check(
         "GET",
@@ -392,6 +456,18 @@ async fn real_responses_match_the_document() {
         "openapi: {} responses matched the document; every one of its operations answered a success",
         d.checked()
     );
+}
+
+/// A bulk send whose second row's client has no valid email.
+fn rows_with_bad_email(tmpl_id: &str) -> Value {
+    json!({"template": tmpl_id, "rows": [
+        {"signers": {"Client": {"name": "Ada", "email": "ada@example.com"},
+                     "Provider": {"name": "Bob", "email": "bob@example.com"}},
+         "data": {"start_date": "2026-01-01"}},
+        {"signers": {"Client": {"name": "Ada", "email": "not-an-email"},
+                     "Provider": {"name": "Bob", "email": "bob@example.com"}},
+         "data": {"start_date": "2026-01-01"}},
+    ]})
 }
 
 /// The error statuses of the decisions table, each checked against the document.

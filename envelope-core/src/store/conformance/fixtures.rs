@@ -165,6 +165,7 @@ pub fn envelope(scope: &Scope) -> EnvelopeRecord {
         files_deleted_at: None,
         seal: None,
         corrections: Vec::new(),
+        bulk_send: None,
     }
 }
 
@@ -187,7 +188,7 @@ pub fn event(e: &EnvelopeRecord, kind: EventType) -> EventRecord {
             livemode: e.mode.is_live(),
             created_at: t(30),
             data: EventData {
-                object: e.view(),
+                object: crate::model::EventObject::Envelope(e.view()),
                 signer: None,
                 previous: None,
                 changes: None,

@@ -115,7 +115,7 @@ pub async fn list_pagination(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     );
 }
 
-/// The envelope template filter and the event type filter, with pagination.
+/// The envelope template and bulk send filters and the event type filter, with pagination.
 pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     let s = new_scope(&*store, 0).await;
     let (ta, tb) = (template(&s), template(&s));
@@ -123,6 +123,8 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     store.insert_template(&ta).await.unwrap();
     store.insert_template(&tb).await.unwrap();
     let mut of_a = Vec::new();
+    let mut of_bulk = Vec::new();
+    let bulk = BulkSendId::trusted(crate::ids::new_id("bulk_"));
     for i in 0..5 {
         let mut e = envelope(&s);
         e.template = Some(if i % 2 == 0 {
@@ -130,6 +132,10 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         } else {
             tb.id.clone()
         });
+        if i < 3 {
+            e.bulk_send = Some(bulk.clone());
+            of_bulk.push(e.id.to_string());
+        }
         let mut events = vec![event(&e, EventType::Created)];
         if i % 2 == 0 {
             of_a.push(e.id.to_string());
@@ -138,8 +144,10 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         store.create_envelope(&e, &events, None).await.unwrap();
     }
     of_a.reverse();
+    of_bulk.reverse();
     let by_a = EnvelopeFilter {
         template: Some(ta.id.clone()),
+        bulk_send: None,
     };
     let (p1, more) = env_ids(
         store
@@ -157,10 +165,59 @@ pub async fn list_filters(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
     assert_eq!((p2.as_slice(), more), (&of_a[2..], false));
     let none = EnvelopeFilter {
         template: Some(TemplateId::trusted("tmpl_none")),
+        bulk_send: None,
     };
     assert!(is_empty_page(
         store
             .list_envelopes(&s, &none, &page(2, None))
+            .await
+            .unwrap()
+    ));
+    // By bulk send, with pagination; with the template too, both apply.
+    let by_bulk = EnvelopeFilter {
+        template: None,
+        bulk_send: Some(bulk.clone()),
+    };
+    let (p1, more) = env_ids(
+        store
+            .list_envelopes(&s, &by_bulk, &page(2, None))
+            .await
+            .unwrap(),
+    );
+    assert_eq!((p1.as_slice(), more), (&of_bulk[..2], true));
+    let (p2, more) = env_ids(
+        store
+            .list_envelopes(&s, &by_bulk, &page(2, Some(&p1[1])))
+            .await
+            .unwrap(),
+    );
+    assert_eq!((p2.as_slice(), more), (&of_bulk[2..], false));
+    let both = EnvelopeFilter {
+        template: Some(tb.id.clone()),
+        bulk_send: Some(bulk.clone()),
+    };
+    let (p, more) = env_ids(
+        store
+            .list_envelopes(&s, &both, &page(10, None))
+            .await
+            .unwrap(),
+    );
+    assert_eq!((p.as_slice(), more), (&of_bulk[1..2], false));
+    let other = EnvelopeFilter {
+        template: None,
+        bulk_send: Some(BulkSendId::trusted("bulk_none")),
+    };
+    assert!(is_empty_page(
+        store
+            .list_envelopes(&s, &other, &page(2, None))
+            .await
+            .unwrap()
+    ));
+    // In another scope, the bulk send's envelopes are not listed.
+    let elsewhere = new_scope(&*store, 0).await;
+    assert!(is_empty_page(
+        store
+            .list_envelopes(&elsewhere, &by_bulk, &page(2, None))
             .await
             .unwrap()
     ));

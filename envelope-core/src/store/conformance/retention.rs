@@ -718,7 +718,7 @@ pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
                 panic!("unknown cursor")
             };
             all.into_iter()
-                .filter(|ev| ev.event.data.object.id == id)
+                .filter(|ev| ev.event.data.object.id() == id)
                 .map(|ev| serde_json::to_string(&ev).unwrap())
                 .collect::<Vec<_>>()
         }
@@ -759,7 +759,7 @@ pub async fn erase_envelope(store: Arc<dyn Store>, _: Arc<dyn BlobStore>) {
         .unwrap();
     assert!(!serde_json::to_string(&by_id).unwrap().contains(&marker));
     assert_eq!(
-        by_id.event.data.object.signers[0].status,
+        by_id.event.data.object.envelope().unwrap().signers[0].status,
         SignerStatus::Declined
     );
     // The files are released; another envelope's events keep what they had.

@@ -67,7 +67,7 @@ impl EnvelopeStore for MemoryStore {
             .by_id
             .insert(envelope.id.to_string(), envelope.clone());
         for e in g.events.by_id.values_mut() {
-            if e.event.data.object.id == envelope.id && e.in_scope(&envelope.scope()) {
+            if e.event.data.object.id() == envelope.id.as_str() && e.in_scope(&envelope.scope()) {
                 e.erase_personal_data();
             }
         }
@@ -106,6 +106,10 @@ impl EnvelopeStore for MemoryStore {
                 .template
                 .as_ref()
                 .is_none_or(|t| e.template.as_deref() == Some(t.as_str()))
+                && filter
+                    .bulk_send
+                    .as_ref()
+                    .is_none_or(|b| e.bulk_send.as_ref() == Some(b))
         }))
     }
 

@@ -3,6 +3,7 @@
 //! stores.
 
 mod accounts;
+mod bulk_sends;
 mod envelopes;
 mod events;
 mod health;
@@ -21,7 +22,7 @@ use bytes::Bytes;
 
 use super::*;
 use crate::ids::{AccountId, WebhookEndpointId};
-use crate::model::{DeliveryStatus, StoredFile};
+use crate::model::{BulkSendRecord, DeliveryStatus, StoredFile};
 
 #[derive(Default)]
 struct Inner {
@@ -48,6 +49,9 @@ struct Inner {
     stored: HashMap<String, u64>,
     /// Key checks by name (`HealthStore::key_check`).
     key_checks: HashMap<String, String>,
+    bulk_sends: Ordered<BulkSendRecord>,
+    /// The rows of bulk sends still processing, by bulk send ID.
+    bulk_rows: HashMap<String, Vec<crate::model::BulkRow>>,
 }
 
 /// A blob some records hold.
@@ -102,7 +106,8 @@ scoped!(
     TemplateRecord,
     EnvelopeRecord,
     EventRecord,
-    WebhookEndpointRecord
+    WebhookEndpointRecord,
+    BulkSendRecord
 );
 
 impl<T: Scoped + Clone> Ordered<T> {

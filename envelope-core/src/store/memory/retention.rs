@@ -64,7 +64,7 @@ impl RetentionStore for MemoryStore {
                 .events
                 .by_id
                 .values()
-                .filter(|e| e.event.data.object.id == id)
+                .filter(|e| e.event.data.object.id() == id.as_str())
                 .map(|e| e.id().to_string())
                 .collect();
             for e in &events {

@@ -20,8 +20,9 @@ use crate::store::{EnvelopeStamp, EnvelopeStore};
 
 const INSERT_ENVELOPE: &str = "INSERT INTO envelopes \
     (id, account, mode, version, status, template, expires_at, doc, \
-     updated_at, files_deleted_at, blobs, next_email_at, seal_due_at, seal_expires_at) \
-    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)";
+     updated_at, files_deleted_at, blobs, next_email_at, seal_due_at, seal_expires_at, \
+     bulk_send) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
 
 /// The blobs the version being replaced holds (no row: a stale version).
 const HELD_BEFORE: &str = "SELECT blobs FROM envelopes \
@@ -52,7 +53,7 @@ const DEBIT: &str = "INSERT INTO allowance_usage (account, period, used) \
     WHERE allowance_usage.used < $3";
 
 /// Events are stored packed (`packed.rs`), with `doc` empty.
-const INSERT_EVENT: &str = "INSERT INTO events \
+pub(super) const INSERT_EVENT: &str = "INSERT INTO events \
     (id, account, mode, event_type, created_at, doc, packed, envelope) \
     VALUES ($1, $2, $3, $4, $5, '', $6, $7)";
 
@@ -62,10 +63,10 @@ const EVENTS_OF: &str =
     "SELECT id, doc, packed FROM events WHERE envelope = $1 AND account = $2 AND mode = $3";
 const REWRITE_EVENT: &str = "UPDATE events SET doc = '', packed = $1 WHERE id = $2";
 
-const ENABLED_ENDPOINTS: &str = "SELECT doc FROM webhook_endpoints \
+pub(super) const ENABLED_ENDPOINTS: &str = "SELECT doc FROM webhook_endpoints \
     WHERE account = $1 AND mode = $2 AND status = 'enabled' ORDER BY seq";
 
-const INSERT_DELIVERY: &str = "INSERT INTO webhook_deliveries \
+pub(super) const INSERT_DELIVERY: &str = "INSERT INTO webhook_deliveries \
     (id, account, mode, event_id, endpoint_id, status, attempts, next_attempt_at, created_at) \
     VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6)";
 
@@ -79,6 +80,18 @@ const LIST_BY_TEMPLATE: ListSql = ListSql {
     cursor: LIST.cursor,
     page: "SELECT doc FROM envelopes WHERE account = $1 AND mode = $2 AND seq < $3 \
            AND template = $5 ORDER BY seq DESC LIMIT $4",
+};
+
+const LIST_BY_BULK_SEND: ListSql = ListSql {
+    cursor: LIST.cursor,
+    page: "SELECT doc FROM envelopes WHERE account = $1 AND mode = $2 AND seq < $3 \
+           AND bulk_send = $5 ORDER BY seq DESC LIMIT $4",
+};
+
+const LIST_BY_BOTH: ListSql = ListSql {
+    cursor: LIST.cursor,
+    page: "SELECT doc FROM envelopes WHERE account = $1 AND mode = $2 AND seq < $3 \
+           AND bulk_send = $5 AND template = $6 ORDER BY seq DESC LIMIT $4",
 };
 
 /// The seal sweeps' queries (`$1` = until, `$2` = limit, and the cursor `$3`, `$4`), served by
@@ -112,6 +125,67 @@ const SEAL_EXPIRING_AFTER: SealSql = SealSql {
                AND (seal_expires_at, id COLLATE \"C\") > ($3, $4) \
                ORDER BY seal_expires_at, id COLLATE \"C\" LIMIT $2",
 };
+
+/// Inside a transaction `$tx`: inserts `$events` (packed as `$docs`) and one pending delivery per
+/// subscribed enabled endpoint of each event's scope, read once per scope. A macro, as the
+/// transaction's type differs per engine (`with_tx!`); shared by the envelope writes and the
+/// bulk send updates (`bulk_sends.rs`).
+macro_rules! insert_events {
+    ($tx:ident, $events:expr, $docs:expr) => {
+        // Subscribed endpoints, read once per scope inside the transaction.
+        let mut endpoints: Vec<(Scope, Vec<WebhookEndpointRecord>)> = Vec::new();
+        for (e, edoc) in $events.iter().zip($docs) {
+            let emode = e.mode.as_str();
+            let created = millis(e.event.created_at);
+            sqlx::query(INSERT_EVENT)
+                .bind(e.event.id.as_str())
+                .bind(&e.account)
+                .bind(emode)
+                .bind(e.event.kind.as_str())
+                .bind(created)
+                .bind(edoc)
+                .bind(e.event.data.object.id())
+                .execute(&mut *$tx)
+                .await
+                .map_err(db_err)?;
+            let scope = Scope {
+                account: e.account.clone(),
+                mode: e.mode,
+            };
+            let i = match endpoints.iter().position(|(s, _)| *s == scope) {
+                Some(i) => i,
+                None => {
+                    let docs: Vec<String> = sqlx::query_scalar(ENABLED_ENDPOINTS)
+                        .bind(&e.account)
+                        .bind(emode)
+                        .fetch_all(&mut *$tx)
+                        .await
+                        .map_err(db_err)?;
+                    let eps = docs
+                        .iter()
+                        .map(|d| decode("webhook endpoint", d))
+                        .collect::<StoreResult<Vec<WebhookEndpointRecord>>>()?;
+                    endpoints.push((scope, eps));
+                    endpoints.len() - 1
+                }
+            };
+            let kind = e.event.kind.as_str();
+            for ep in endpoints[i].1.iter().filter(|ep| ep.subscribes_to(kind)) {
+                sqlx::query(INSERT_DELIVERY)
+                    .bind(ids::new_id(ids::DELIVERY))
+                    .bind(&e.account)
+                    .bind(emode)
+                    .bind(e.event.id.as_str())
+                    .bind(ep.id.as_str())
+                    .bind(created)
+                    .execute(&mut *$tx)
+                    .await
+                    .map_err(db_err)?;
+            }
+        }
+    };
+}
+pub(super) use insert_events;
 
 impl SqlStore {
     /// Envelopes of any scope that `sql` finds with `$1` = `until`, `$2` = `limit` and, when
@@ -210,6 +284,7 @@ impl SqlStore {
                     .bind(next_email_at)
                     .bind(seal_due_at)
                     .bind(seal_expires_at)
+                    .bind(env.bulk_send.as_deref())
                     .execute(&mut *tx)
                     .await
                     .map_err(db_err)?;
@@ -263,57 +338,7 @@ impl SqlStore {
                     return Err(StoreError::InsufficientBalance);
                 }
             }
-            // Subscribed endpoints, read once per scope inside the transaction.
-            let mut endpoints: Vec<(Scope, Vec<WebhookEndpointRecord>)> = Vec::new();
-            for (e, edoc) in events.iter().zip(&event_docs) {
-                let emode = e.mode.as_str();
-                let created = millis(e.event.created_at);
-                sqlx::query(INSERT_EVENT)
-                    .bind(e.event.id.as_str())
-                    .bind(&e.account)
-                    .bind(emode)
-                    .bind(e.event.kind.as_str())
-                    .bind(created)
-                    .bind(edoc)
-                    .bind(e.event.data.object.id.as_str())
-                    .execute(&mut *tx)
-                    .await
-                    .map_err(db_err)?;
-                let scope = Scope {
-                    account: e.account.clone(),
-                    mode: e.mode,
-                };
-                let i = match endpoints.iter().position(|(s, _)| *s == scope) {
-                    Some(i) => i,
-                    None => {
-                        let docs: Vec<String> = sqlx::query_scalar(ENABLED_ENDPOINTS)
-                            .bind(&e.account)
-                            .bind(emode)
-                            .fetch_all(&mut *tx)
-                            .await
-                            .map_err(db_err)?;
-                        let eps = docs
-                            .iter()
-                            .map(|d| decode("webhook endpoint", d))
-                            .collect::<StoreResult<Vec<WebhookEndpointRecord>>>()?;
-                        endpoints.push((scope, eps));
-                        endpoints.len() - 1
-                    }
-                };
-                let kind = e.event.kind.as_str();
-                for ep in endpoints[i].1.iter().filter(|ep| ep.subscribes_to(kind)) {
-                    sqlx::query(INSERT_DELIVERY)
-                        .bind(ids::new_id(ids::DELIVERY))
-                        .bind(&e.account)
-                        .bind(emode)
-                        .bind(e.event.id.as_str())
-                        .bind(ep.id.as_str())
-                        .bind(created)
-                        .execute(&mut *tx)
-                        .await
-                        .map_err(db_err)?;
-                }
-            }
+            insert_events!(tx, events, &event_docs);
             if erase_events {
                 let rows: Vec<(String, String, Option<Vec<u8>>)> = sqlx::query_as(EVENTS_OF)
                     .bind(env.id.as_str())
@@ -432,17 +457,13 @@ impl EnvelopeStore for SqlStore {
         filter: &EnvelopeFilter,
         page: &PageRequest,
     ) -> StoreResult<Listed<EnvelopeRecord>> {
-        match &filter.template {
-            None => {
-                self.list_docs("envelope", &LIST, scope, Filter::None, page)
-                    .await
-            }
-            Some(t) => {
-                let f = Filter::Text(t.to_string());
-                self.list_docs("envelope", &LIST_BY_TEMPLATE, scope, f, page)
-                    .await
-            }
-        }
+        let (sql, f) = match (&filter.template, &filter.bulk_send) {
+            (None, None) => (&LIST, Filter::None),
+            (Some(t), None) => (&LIST_BY_TEMPLATE, Filter::Text(t.to_string())),
+            (None, Some(b)) => (&LIST_BY_BULK_SEND, Filter::Text(b.to_string())),
+            (Some(t), Some(b)) => (&LIST_BY_BOTH, Filter::Texts(b.to_string(), t.to_string())),
+        };
+        self.list_docs("envelope", sql, scope, f, page).await
     }
 
     /// Served by the partial index on `expires_at` of draft and sent envelopes.

@@ -24,6 +24,8 @@ pub(super) enum Filter {
     None,
     Text(String),
     Bool(bool),
+    /// `$5` and `$6`.
+    Texts(String, String),
 }
 
 impl SqlStore {
@@ -81,6 +83,7 @@ impl SqlStore {
                         Filter::None => q,
                         Filter::Text(s) => q.bind(s),
                         Filter::Bool(b) => q.bind(b),
+                        Filter::Texts(a, b) => q.bind(a).bind(b),
                     };
                     Some(q.fetch_all(p).await.map_err(db_err)?)
                 }

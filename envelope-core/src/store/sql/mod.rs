@@ -21,6 +21,7 @@
 
 mod accounts;
 mod blobs;
+mod bulk_sends;
 mod envelopes;
 mod events;
 mod group_commit;

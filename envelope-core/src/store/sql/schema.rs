@@ -16,7 +16,7 @@ static SQLITE: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES: Migrator = sqlx::migrate!("migrations/postgres");
 
 /// The newest schema version this binary knows.
-pub const SCHEMA_VERSION: i64 = 13;
+pub const SCHEMA_VERSION: i64 = 14;
 
 fn latest(m: &Migrator) -> i64 {
     m.iter().map(|m| m.version).max().unwrap_or(0)
