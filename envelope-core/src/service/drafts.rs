@@ -368,37 +368,23 @@ fn correct(
         check_coverage(&env.fields, &env.signers, env.signature_page)?;
         env.data = check_data(&env.fields, &kept_data(env))?;
     }
-    if let Some(s) = p
-        .subject
-        .as_ref()
-        .filter(|s| env.subject.as_ref() != Some(*s))
-    {
+    // The sender's own words and keys: that they changed is recorded, not what they say.
+    let changed = |what: &str| Changed {
+        what: what.into(),
+        before: None,
+        after: None,
+    };
+    if let Some(s) = p.subject.as_ref().filter(|s| env.subject.as_ref() != Some(*s)) {
         env.subject = Some(s.clone());
-        changes.push(Changed {
-            what: "subject".into(),
-            before: None,
-            after: None,
-        });
+        changes.push(changed("subject"));
     }
-    if let Some(m) = p
-        .message
-        .as_ref()
-        .filter(|m| env.message.as_ref() != Some(*m))
-    {
+    if let Some(m) = p.message.as_ref().filter(|m| env.message.as_ref() != Some(*m)) {
         env.message = Some(m.clone());
-        changes.push(Changed {
-            what: "message".into(),
-            before: None,
-            after: None,
-        });
+        changes.push(changed("message"));
     }
     if let Some(m) = p.metadata.as_ref().filter(|m| **m != env.metadata) {
         env.metadata = m.clone();
-        changes.push(Changed {
-            what: "metadata".into(),
-            before: None,
-            after: None,
-        });
+        changes.push(changed("metadata"));
     }
     if let Some(d) = p.expires_in_days {
         // Counted from the send, as on create.

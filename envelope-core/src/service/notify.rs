@@ -281,37 +281,24 @@ impl SigningService {
                 let s = &rec.signers[i].signer;
                 // An in-person signer's link goes to the host (extensions E13), in the
                 // signer's language, greeting the host.
-                if let Some(host) = &s.in_person {
-                    let ctx = Context {
-                        signer: &host.host_name,
-                        ..ctx
-                    };
-                    let ask = content::Ask::Host { signer: &s.name };
-                    let c = if queued.kind == EmailKind::SigningRequest {
-                        content::request(
-                            &ctx,
-                            ask,
-                            rec.subject.as_deref(),
-                            rec.message.as_deref(),
-                            &url,
-                            until.as_deref(),
-                        )
-                    } else {
-                        content::reminder(&ctx, ask, &url, until.as_deref())
-                    };
-                    let mut email = Self::email(rec, i, queued.kind, c);
-                    email.to = Mailbox {
-                        name: host.host_name.clone(),
-                        email: host.host_email.clone(),
-                    };
-                    return Ok(Rendered::Send(email));
-                }
-                let ask = match s.kind {
-                    SignerKind::Signer => content::Ask::Sign,
-                    SignerKind::Approver => content::Ask::Approve,
-                    SignerKind::Viewer => content::Ask::View,
+                let (ctx, ask) = match &s.in_person {
+                    Some(host) => (
+                        Context {
+                            signer: &host.host_name,
+                            ..ctx
+                        },
+                        content::Ask::Host { signer: &s.name },
+                    ),
+                    None => (
+                        ctx,
+                        match s.kind {
+                            SignerKind::Signer => content::Ask::Sign,
+                            SignerKind::Approver => content::Ask::Approve,
+                            SignerKind::Viewer => content::Ask::View,
+                        },
+                    ),
                 };
-                if queued.kind == EmailKind::SigningRequest {
+                let c = if queued.kind == EmailKind::SigningRequest {
                     content::request(
                         &ctx,
                         ask,
@@ -322,7 +309,16 @@ impl SigningService {
                     )
                 } else {
                     content::reminder(&ctx, ask, &url, until.as_deref())
+                };
+                if let Some(host) = &s.in_person {
+                    let mut email = Self::email(rec, i, queued.kind, c);
+                    email.to = Mailbox {
+                        name: host.host_name.clone(),
+                        email: host.host_email.clone(),
+                    };
+                    return Ok(Rendered::Send(email));
                 }
+                c
             }
             EmailKind::Voided => {
                 content::voided(&ctx, rec.void_reason.as_deref().unwrap_or_default())

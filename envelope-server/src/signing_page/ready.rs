@@ -389,39 +389,14 @@ pub fn render(p: &ReadyPage<'_>) -> String {
         name = esc(&env.name),
         lead = p.t(p.words().lead, &[("name", Arg::Text(&signer.name))]),
     );
-    if let Some(m) = s.message.as_deref().filter(|m| !m.trim().is_empty()) {
-        let _ = writeln!(
-            out,
-            r#"<figure class="message"><figcaption>{}</figcaption><blockquote>{}</blockquote></figure>"#,
-            p.t(Msg::PageSenderMessage, &[]),
-            esc(m)
-        );
-    }
+    sender_message(&mut out, p);
     let several = env.documents.len() > 1;
     if let Some(layout) = p.layout {
         pictures(&mut out, p, layout, &base);
         open_fields(&mut out, p);
     } else if several {
         // Several documents (extensions E5): each in its own frame, in order, under its name.
-        let _ = writeln!(
-            out,
-            r#"<section class="document" aria-labelledby="doc-title">
-<h2 id="doc-title">{}</h2>"#,
-            p.t(Msg::PageDocument, &[]),
-        );
-        for d in &env.documents {
-            let _ = write!(
-                out,
-                r#"<h3 id="doc-{n}-title">{name}</h3>
-<iframe class="doc" src="{base}/document/{n}" title="{frame}"></iframe>
-<p><a href="{base}/document/{n}" target="_blank" rel="noopener noreferrer">{open}</a></p>
-"#,
-                n = d.index,
-                name = esc(&d.name),
-                frame = p.t(Msg::PageDocumentFrame, &[("document", Arg::Text(&d.name))]),
-                open = p.t(Msg::PageOpenDocument, &[]),
-            );
-        }
+        framed_documents(&mut out, p, &base);
         open_fields(&mut out, p);
     } else {
         let _ = write!(
@@ -751,26 +726,27 @@ pub fn render_viewer(p: &ReadyPage<'_>) -> String {
         lead = p.t(Msg::PageLeadView, &[("name", Arg::Text(&signer.name))]),
         viewed = p.t(Msg::PageViewed, &[]),
     );
-    if let Some(m) = s.message.as_deref().filter(|m| !m.trim().is_empty()) {
-        let _ = writeln!(
-            out,
-            r#"<figure class="message"><figcaption>{}</figcaption><blockquote>{}</blockquote></figure>"#,
-            p.t(Msg::PageSenderMessage, &[]),
-            esc(m)
-        );
-    }
+    sender_message(&mut out, p);
     if let Some(layout) = p.layout {
         pictures(&mut out, p, layout, &base);
         out.push_str("</section>\n");
         return out;
     }
+    framed_documents(&mut out, p, &base);
+    out.push_str("</section>\n");
+    out
+}
+
+/// The documents in frames, each under its name (extensions E5), in the document section left
+/// open for what follows.
+fn framed_documents(out: &mut String, p: &ReadyPage<'_>, base: &str) {
     let _ = writeln!(
         out,
         r#"<section class="document" aria-labelledby="doc-title">
 <h2 id="doc-title">{}</h2>"#,
         p.t(Msg::PageDocument, &[]),
     );
-    for d in &env.documents {
+    for d in &p.session.envelope.documents {
         let _ = write!(
             out,
             r#"<h3 id="doc-{n}-title">{name}</h3>
@@ -783,6 +759,16 @@ pub fn render_viewer(p: &ReadyPage<'_>) -> String {
             open = p.t(Msg::PageOpenDocument, &[]),
         );
     }
-    out.push_str("</section>\n");
-    out
+}
+
+/// The sender's message, when there is one.
+fn sender_message(out: &mut String, p: &ReadyPage<'_>) {
+    if let Some(m) = p.session.message.as_deref().filter(|m| !m.trim().is_empty()) {
+        let _ = writeln!(
+            out,
+            r#"<figure class="message"><figcaption>{}</figcaption><blockquote>{}</blockquote></figure>"#,
+            p.t(Msg::PageSenderMessage, &[]),
+            esc(m)
+        );
+    }
 }

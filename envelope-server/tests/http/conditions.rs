@@ -31,25 +31,7 @@ fn form(conditions: Value) -> Value {
 }
 
 async fn signed_text(s: &TestServer, id: &str) -> String {
-    let link = s
-        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/signed"))
-        .await
-        .ok(200);
-    let r = s
-        .client
-        .get(link["url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("signed.pdf");
-    std::fs::write(&path, r.bytes().await.unwrap()).unwrap();
-    let out = std::process::Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-deps.sh installs it)");
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::kinds::file_text(s, id, "signed").await
 }
 
 async fn post(s: &TestServer, path: &str, accept: &str, why: Option<&str>) -> (u16, String) {

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use crate::common::pdf::PdfBuilder;
 use crate::common::signing::{form_token, html, link, post_form};
-use crate::common::{Options, TestServer, b64};
+use crate::common::{Options, Resp, TestServer, b64};
 
 /// A one-page contract with a signature field for `Client`, signed in steps by `signers`.
 fn body(signers: Value) -> Value {
@@ -49,18 +49,7 @@ async fn sign_client(s: &TestServer, env: &str) {
     let path = link(s, env, "Client").await;
     let page = html(&s.send(s.client.get(s.url(&path))).await);
     let csrf = form_token(&page, "sign-form");
-    let r = post_form(
-        s,
-        &path,
-        &[
-            ("csrf", &csrf),
-            ("mode:client_sig", "type"),
-            ("typed:client_sig", "Ada Lovelace"),
-            ("consent", "yes"),
-        ],
-        Some(&s.base),
-    )
-    .await;
+    let r = post_typed(s, &path, &csrf, "client_sig", "Ada Lovelace").await;
     assert_eq!(r.status, 200, "{}", html(&r));
 }
 
@@ -79,13 +68,10 @@ fn signer<'a>(env: &'a Value, role: &str) -> &'a Value {
         .unwrap()
 }
 
-/// The text of the envelope's audit trail, as `pdftotext` reads it.
-pub async fn audit_text(s: &TestServer, id: &str) -> String {
+/// The text of the envelope's file `kind` (`signed`, `audit_trail`), as `pdftotext` reads it.
+pub async fn file_text(s: &TestServer, id: &str, kind: &str) -> String {
     let link = s
-        .get(
-            &s.test_key,
-            &format!("/v1/envelopes/{id}/files/audit_trail"),
-        )
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{kind}"))
         .await
         .ok(200);
     let r = s
@@ -96,7 +82,7 @@ pub async fn audit_text(s: &TestServer, id: &str) -> String {
         .unwrap();
     assert_eq!(r.status(), 200);
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("audit.pdf");
+    let path = dir.path().join("file.pdf");
     std::fs::write(&path, r.bytes().await.unwrap()).unwrap();
     let out = Command::new("pdftotext")
         .arg(&path)
@@ -108,11 +94,39 @@ pub async fn audit_text(s: &TestServer, id: &str) -> String {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // Rows wrap: one line of words.
-    String::from_utf8_lossy(&out.stdout)
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The audit trail's words in one line (its rows wrap).
+pub async fn audit_text(s: &TestServer, id: &str) -> String {
+    file_text(s, id, "audit_trail")
+        .await
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// Asserts that `text` says each of `said`.
+pub fn says(text: &str, said: &[&str]) {
+    for x in said {
+        assert!(text.contains(x), "{x:?} not in {text}");
+    }
+}
+
+/// Posts the signing form at `path` with a typed signature in field `key`, and consent.
+async fn post_typed(s: &TestServer, path: &str, csrf: &str, key: &str, name: &str) -> Resp {
+    post_form(
+        s,
+        path,
+        &[
+            ("csrf", csrf),
+            (&format!("mode:{key}"), "type"),
+            (&format!("typed:{key}"), name),
+            ("consent", "yes"),
+        ],
+        Some(&s.base),
+    )
+    .await
 }
 
 #[tokio::test]
@@ -236,23 +250,23 @@ async fn a_signer_then_an_approver_then_a_viewer() {
         ]
     );
 
-    let trail = audit_text(&s, id).await;
-    for said in [
-        "Approval request sent",
-        "Approved Lee Legal <lee@example.com>",
-        "agreed to approve electronically",
-        "Viewing request sent",
-        "Finished by viewing Bo Board <bo@example.com>",
-        // The signers' table: labels, then values.
-        "Signer ID Kind IP address",
-        "Approver (approves or declines; fills no fields)",
-        "Viewer (finishes by opening the document)",
-        "Viewed Approved Declined",
-        "Viewed Finished (viewed) Declined",
-        "Signed Ada Lovelace <ada@example.com>",
-    ] {
-        assert!(trail.contains(said), "{said:?} not in {trail}");
-    }
+    says(
+        &audit_text(&s, id).await,
+        &[
+            "Approval request sent",
+            "Approved Lee Legal <lee@example.com>",
+            "agreed to approve electronically",
+            "Viewing request sent",
+            "Finished by viewing Bo Board <bo@example.com>",
+            // The signers' table: labels, then values.
+            "Signer ID Kind IP address",
+            "Approver (approves or declines; fills no fields)",
+            "Viewer (finishes by opening the document)",
+            "Viewed Approved Declined",
+            "Viewed Finished (viewed) Declined",
+            "Signed Ada Lovelace <ada@example.com>",
+        ],
+    );
 }
 
 #[tokio::test]
@@ -429,29 +443,18 @@ async fn an_in_person_signing_goes_through_its_host() {
         "viewed"
     );
     let csrf = form_token(&page, "sign-form");
-    let r = post_form(
-        &s,
-        &path,
-        &[
-            ("csrf", &csrf),
-            ("mode:client_sig", "type"),
-            ("typed:client_sig", "Ada Lovelace"),
-            ("consent", "yes"),
-        ],
-        Some(&s.base),
-    )
-    .await;
+    let r = post_typed(&s, &path, &csrf, "client_sig", "Ada Lovelace").await;
     assert_eq!(r.status, 200, "{}", html(&r));
     assert_eq!(envelope(&s, id).await["status"], "completed");
-    let trail = audit_text(&s, id).await;
-    for said in [
-        "in person: sent to the host Hal Host <hal@bank.example>",
-        "agreed to sign electronically; in person, hosted by Hal Host <hal@bank.example>",
-        "Signer ID In person IP address",
-        "Link emailed Ada Lovelace <ada@example.com> To hal@bank.example",
-    ] {
-        assert!(trail.contains(said), "{said:?} not in {trail}");
-    }
+    says(
+        &audit_text(&s, id).await,
+        &[
+            "in person: sent to the host Hal Host <hal@bank.example>",
+            "agreed to sign electronically; in person, hosted by Hal Host <hal@bank.example>",
+            "Signer ID In person IP address",
+            "Link emailed Ada Lovelace <ada@example.com> To hal@bank.example",
+        ],
+    );
     // The signed copy goes to the signer, not the host.
     let completed = mail_to(&s, &mail, "ada@example.com").await;
     assert_eq!(completed.len(), 1, "{completed:?}");
