@@ -374,11 +374,19 @@ fn correct(
         before: None,
         after: None,
     };
-    if let Some(s) = p.subject.as_ref().filter(|s| env.subject.as_ref() != Some(*s)) {
+    if let Some(s) = p
+        .subject
+        .as_ref()
+        .filter(|s| env.subject.as_ref() != Some(*s))
+    {
         env.subject = Some(s.clone());
         changes.push(changed("subject"));
     }
-    if let Some(m) = p.message.as_ref().filter(|m| env.message.as_ref() != Some(*m)) {
+    if let Some(m) = p
+        .message
+        .as_ref()
+        .filter(|m| env.message.as_ref() != Some(*m))
+    {
         env.message = Some(m.clone());
         changes.push(changed("message"));
     }

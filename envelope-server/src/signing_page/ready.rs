@@ -763,7 +763,12 @@ fn framed_documents(out: &mut String, p: &ReadyPage<'_>, base: &str) {
 
 /// The sender's message, when there is one.
 fn sender_message(out: &mut String, p: &ReadyPage<'_>) {
-    if let Some(m) = p.session.message.as_deref().filter(|m| !m.trim().is_empty()) {
+    if let Some(m) = p
+        .session
+        .message
+        .as_deref()
+        .filter(|m| !m.trim().is_empty())
+    {
         let _ = writeln!(
             out,
             r#"<figure class="message"><figcaption>{}</figcaption><blockquote>{}</blockquote></figure>"#,
