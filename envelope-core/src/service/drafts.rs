@@ -343,20 +343,8 @@ fn correct(
             .iter()
             .filter(|f| f.source == FieldSource::Explicit)
             .count();
-        let pages = pages.ok_or_else(|| Error::Internal("page sizes not read".into()))?;
-        let mut fields: Vec<PlacedField> = env
-            .fields
-            .iter()
-            .filter(|f| f.source != FieldSource::Explicit)
-            .cloned()
-            .collect();
-        let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-        let explicit = place_fields(v, limits.max_fields, &mut taken, pages)?;
-        let after = explicit.len();
-        fields.extend(explicit.into_iter().map(|field| PlacedField {
-            field,
-            source: FieldSource::Explicit,
-        }));
+        let fields = replaced_fields(env, v, pages, limits)?;
+        let after = fields.len() - (env.fields.len() - before);
         if fields != env.fields {
             env.fields = fields;
             changes.push(Changed {
@@ -426,6 +414,30 @@ fn correct(
     Ok(true)
 }
 
+/// `env`'s fields with its explicit ones replaced by `v` (checked as on create): fields found in
+/// its documents (tags, form fields) stay, and their keys stay taken.
+fn replaced_fields(
+    env: &EnvelopeRecord,
+    v: &Value,
+    pages: Option<&[Vec<PageSize>]>,
+    limits: &Limits,
+) -> Result<Vec<PlacedField>> {
+    let pages = pages.ok_or_else(|| Error::Internal("page sizes not read".into()))?;
+    let mut fields: Vec<PlacedField> = env
+        .fields
+        .iter()
+        .filter(|f| f.source != FieldSource::Explicit)
+        .cloned()
+        .collect();
+    let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
+    let explicit = place_fields(v, limits.max_fields, &mut taken, pages)?;
+    fields.extend(explicit.into_iter().map(|field| PlacedField {
+        field,
+        source: FieldSource::Explicit,
+    }));
+    Ok(fields)
+}
+
 /// Applies `p` to the draft `env` and checks the result with creation's rules.
 fn apply(
     env: &mut EnvelopeRecord,
@@ -434,20 +446,7 @@ fn apply(
     limits: &Limits,
 ) -> Result<()> {
     if let Some(v) = &p.fields {
-        let pages = pages.ok_or_else(|| Error::Internal("page sizes not read".into()))?;
-        let mut fields: Vec<PlacedField> = env
-            .fields
-            .iter()
-            .filter(|f| f.source != FieldSource::Explicit)
-            .cloned()
-            .collect();
-        let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-        let explicit = place_fields(v, limits.max_fields, &mut taken, pages)?;
-        fields.extend(explicit.into_iter().map(|field| PlacedField {
-            field,
-            source: FieldSource::Explicit,
-        }));
-        env.fields = fields;
+        env.fields = replaced_fields(env, v, pages, limits)?;
     }
     if let Some(signers) = &p.signers {
         // Signers without a role take the free roles in this order, as on create.

@@ -174,6 +174,9 @@ fn parse_condition(path: &str, v: &Value) -> Result<Condition> {
     })
 }
 
+/// How many conditions a chain may hold (c reads b, b reads a, ...).
+pub const MAX_CONDITION_DEPTH: usize = 10;
+
 /// Every condition reads another field the envelope has (`known`: every key, these fields'
 /// included), not its own, and conditions do not go round in a circle (each would wait on the
 /// other). Errors name `fields.N.condition.field`.
@@ -201,10 +204,19 @@ fn check_conditions(fields: &[Field], known: &HashSet<String>) -> Result<()> {
                 format!("no field of this envelope has the key '{}'", c.field),
             ));
         }
-        // Follow the chain: at most one step per field before it must end.
+        // Follow the chain: it must end within MAX_CONDITION_DEPTH steps, so that judging a
+        // condition costs a few lookups, whatever the number of fields.
         let mut at = c.field.as_str();
-        for _ in 0..fields.len() {
+        for step in 1.. {
             match on.get(at) {
+                Some(_) if step >= MAX_CONDITION_DEPTH => {
+                    return Err(Error::invalid(
+                        param,
+                        format!(
+                            "a condition may read a field with a condition, {MAX_CONDITION_DEPTH} deep at most"
+                        ),
+                    ));
+                }
                 Some(&next) if next == f.key => {
                     return Err(Error::invalid(
                         param,

@@ -165,6 +165,22 @@ async fn conditions_over_unknown_fields_themselves_or_each_other_are_refused() {
             json!([text("a", json!({"field": "accept", "when": 1}))]),
             "fields.3.condition.when",
         ),
+        // A chain of eleven: judging one condition must stay a few lookups.
+        (
+            Value::Array(
+                (0..11)
+                    .map(|i| {
+                        let read = if i == 0 {
+                            "accept".to_string()
+                        } else {
+                            format!("c{}", i - 1)
+                        };
+                        text(&format!("c{i}"), json!({"field": read, "filled": true}))
+                    })
+                    .collect(),
+            ),
+            "fields.13.condition.field",
+        ),
     ] {
         let e = s.post(&s.test_key, "/v1/envelopes", form(more)).await;
         assert_eq!(e.status, 400, "{param}: {:?}", e.json());

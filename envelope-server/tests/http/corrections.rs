@@ -171,6 +171,20 @@ async fn what_cannot_be_corrected_is_refused_and_nothing_after_the_first_signatu
         "nothing written"
     );
 
+    // Each correction stays in the record and the audit trail: twenty at most.
+    for n in 0..20 {
+        s.patch(
+            &s.test_key,
+            &path,
+            json!({"subject": format!("Subject {n}")}),
+        )
+        .await
+        .ok(200);
+    }
+    s.patch(&s.test_key, &path, json!({"subject": "One too many"}))
+        .await
+        .error(409, "invalid_state");
+
     // Once someone signed, the envelope is what they signed: no correction.
     sign_as_provider(&s, &link(&s, &id, "Provider").await).await;
     s.patch(&s.test_key, &path, json!({"subject": "Late"}))

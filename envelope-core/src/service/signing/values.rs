@@ -116,8 +116,8 @@ pub(in crate::service) fn checked_values(
 
 /// Whether `f` applies (extensions E14): it has no condition, or its condition holds over the
 /// values `value` gives, where the field a condition reads counts as empty while it does not
-/// apply itself. Conditions form no circle (refused on create); the walk stops after one step
-/// per field all the same.
+/// apply itself. Conditions form no circle and no chain deeper than
+/// `fields::MAX_CONDITION_DEPTH` (refused on create).
 pub(crate) fn applies<'a>(
     all: &[PlacedField],
     f: &Field,
@@ -126,7 +126,9 @@ pub(crate) fn applies<'a>(
     let mut chain: Vec<&Condition> = Vec::new();
     let mut at = f;
     while let Some(c) = &at.condition {
-        if chain.len() > all.len() {
+        // Chains are at most MAX_CONDITION_DEPTH long (refused on create); a record from
+        // elsewhere stops here all the same.
+        if chain.len() > super::super::fields::MAX_CONDITION_DEPTH {
             return false;
         }
         chain.push(c);
