@@ -73,6 +73,7 @@ page-clear-drawing = Zeichnung löschen
 page-date-hint = Wird automatisch mit dem Datum Ihrer Unterschrift ausgefüllt.
 page-choose-option = Bitte wählen
 page-number-hint = Eine Zahl, zum Beispiel 12 oder -3.50.
+page-computed-hint = Wird aus den anderen Feldern berechnet und ändert sich, während Sie sie ausfüllen.
 page-signature-page-hint = Erscheint auf einer Unterschriftenseite, die am Ende des Dokuments angefügt wird.
 page-consent = Ich bin damit einverstanden, elektronisch zu unterschreiben
 page-consent-hint = Meine elektronische Unterschrift auf diesem Dokument ist ebenso verbindlich wie eine handschriftliche.

@@ -79,6 +79,7 @@ page-clear-drawing = Clear drawing
 page-date-hint = Filled in automatically with the date you sign.
 page-choose-option = Choose an option
 page-number-hint = A number, such as 12 or -3.50.
+page-computed-hint = Worked out from the other fields; it changes as you fill them in.
 page-signature-page-hint = Placed on a signature page added at the end of the document.
 page-consent = I agree to sign electronically
 page-consent-hint = My electronic signature on this document is as binding as a handwritten one.

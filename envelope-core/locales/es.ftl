@@ -73,6 +73,7 @@ page-clear-drawing = Borrar dibujo
 page-date-hint = Se rellena automáticamente con la fecha en que firme.
 page-choose-option = Elija una opción
 page-number-hint = Un número, por ejemplo 12 o -3.50.
+page-computed-hint = Se calcula a partir de los otros campos y cambia mientras los rellena.
 page-signature-page-hint = Se coloca en una página de firma añadida al final del documento.
 page-consent = Acepto firmar electrónicamente
 page-consent-hint = Mi firma electrónica en este documento es tan vinculante como una firma manuscrita.

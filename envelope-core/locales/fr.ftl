@@ -73,6 +73,7 @@ page-clear-drawing = Effacer le dessin
 page-date-hint = Rempli automatiquement avec la date de votre signature.
 page-choose-option = Choisissez une option
 page-number-hint = Un nombre, par exemple 12 ou -3.50.
+page-computed-hint = Calculé à partir des autres champs ; il change à mesure que vous les remplissez.
 page-signature-page-hint = Apposée sur une page de signature ajoutée à la fin du document.
 page-consent = J’accepte de signer électroniquement
 page-consent-hint = Ma signature électronique sur ce document a la même valeur qu’une signature manuscrite.

@@ -73,6 +73,7 @@ page-clear-drawing = Cancella disegno
 page-date-hint = Compilato automaticamente con la data della firma.
 page-choose-option = Scelga un’opzione
 page-number-hint = Un numero, ad esempio 12 o -3.50.
+page-computed-hint = Calcolato dagli altri campi; cambia mentre li compila.
 page-signature-page-hint = Apposta su una pagina delle firme aggiunta alla fine del documento.
 page-consent = Accetto di firmare elettronicamente
 page-consent-hint = La mia firma elettronica su questo documento è vincolante quanto una firma autografa.

@@ -73,6 +73,7 @@ page-clear-drawing = Tekening wissen
 page-date-hint = Wordt automatisch ingevuld met de datum waarop u ondertekent.
 page-choose-option = Kies een optie
 page-number-hint = Een getal, bijvoorbeeld 12 of -3.50.
+page-computed-hint = Berekend uit de andere velden; het verandert terwijl u ze invult.
 page-signature-page-hint = Komt op een handtekeningpagina die aan het einde van het document wordt toegevoegd.
 page-consent = Ik ga akkoord met elektronisch ondertekenen
 page-consent-hint = Mijn elektronische handtekening op dit document is even bindend als een handgeschreven handtekening.

@@ -77,6 +77,7 @@ page-clear-drawing = Wyczyść rysunek
 page-date-hint = Wypełniane automatycznie datą złożenia podpisu.
 page-choose-option = Wybierz opcję
 page-number-hint = Liczba, na przykład 12 lub -3.50.
+page-computed-hint = Obliczane na podstawie pozostałych pól; zmienia się w miarę ich wypełniania.
 page-signature-page-hint = Umieszczany na stronie podpisów dodanej na końcu dokumentu.
 page-consent = Zgadzam się na podpisanie elektroniczne
 page-consent-hint = Mój podpis elektroniczny na tym dokumencie jest tak samo wiążący jak podpis własnoręczny.

@@ -73,6 +73,7 @@ page-clear-drawing = Limpar desenho
 page-date-hint = Preenchido automaticamente com a data da sua assinatura.
 page-choose-option = Escolha uma opção
 page-number-hint = Um número, por exemplo 12 ou -3.50.
+page-computed-hint = Calculado a partir dos outros campos; muda à medida que os preenche.
 page-signature-page-hint = Inserida em uma página de assinaturas adicionada ao final do documento.
 page-consent = Concordo em assinar eletronicamente
 page-consent-hint = Minha assinatura eletrônica neste documento tem a mesma validade que uma assinatura de próprio punho.

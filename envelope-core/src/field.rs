@@ -139,6 +139,11 @@ pub struct Field {
     /// condition holds; `None` (and absent from the wire object): always.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// How a `number` field is computed (extensions E14), over other number fields' keys:
+    /// `"{qty} * {price}"` ([`crate::formula`]). The field is read-only for signers and gets its
+    /// value when its owner finishes; `None` (and absent from the wire object): entered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub formula: Option<String>,
 }
 
 /// A field's `condition` (extensions E14): `{field: KEY, equals: VALUE}` or
@@ -252,6 +257,9 @@ impl Serialize for PlacedField {
         if let Some(condition) = &f.condition {
             m.serialize_entry("condition", condition)?;
         }
+        if let Some(formula) = &f.formula {
+            m.serialize_entry("formula", formula)?;
+        }
         if self.source != FieldSource::Explicit {
             m.serialize_entry("source", &self.source)?;
         }
@@ -284,6 +292,8 @@ struct FlatPlacedField {
     #[serde(default)]
     condition: Option<Condition>,
     #[serde(default)]
+    formula: Option<String>,
+    #[serde(default)]
     source: FieldSource,
 }
 
@@ -305,6 +315,7 @@ impl From<FlatPlacedField> for PlacedField {
                 options: f.options,
                 label: f.label,
                 condition: f.condition,
+                formula: f.formula,
             },
             source: f.source,
         }
@@ -354,6 +365,7 @@ mod tests {
             options: None,
             label: None,
             condition: None,
+            formula: None,
         };
         let v = serde_json::to_value(&f).unwrap();
         assert!(v.get("options").is_none());

@@ -55,6 +55,7 @@
 pub mod clock;
 pub mod error;
 pub mod field;
+pub mod formula;
 pub mod i18n;
 pub mod ids;
 pub mod mail;

@@ -340,6 +340,7 @@ fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
                 options: None,
                 label: None,
                 condition: None,
+                formula: None,
             },
             source: FieldSource::Explicit,
         };

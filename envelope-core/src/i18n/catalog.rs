@@ -127,6 +127,7 @@ messages! {
     PageDateHint = "page-date-hint",
     PageChooseOption = "page-choose-option",
     PageNumberHint = "page-number-hint",
+    PageComputedHint = "page-computed-hint",
     PageSignaturePageHint = "page-signature-page-hint",
     PageConsent = "page-consent",
     PageConsentHint = "page-consent-hint",

@@ -1053,6 +1053,7 @@ mod tests {
                     options: None,
                     label: None,
                     condition: None,
+                    formula: None,
                 },
                 source,
             };
@@ -1084,6 +1085,7 @@ mod tests {
                 options: Some(vec!["a".into(), "b".into()]),
                 label: None,
                 condition: None,
+                formula: None,
             },
             source: FieldSource::Form {
                 name: "plan".into(),

@@ -298,6 +298,7 @@ pub fn form_field(f: &FormField, pages: &[Page]) -> Option<PlacedField> {
             },
             label: None,
             condition: None,
+            formula: None,
         },
         source: FieldSource::Form {
             name: f.name.clone(),

@@ -171,6 +171,7 @@ pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
             options: tag.options.clone(),
             label: None,
             condition: None,
+            formula: None,
         },
         source: FieldSource::Tag,
     }
@@ -276,6 +277,7 @@ mod tests {
                 options: None,
                 label: None,
                 condition: None,
+                formula: None,
             },
             source: FieldSource::Tag,
         };

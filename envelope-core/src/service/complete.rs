@@ -340,6 +340,7 @@ fn sample_values(
         .iter()
         .map(|f| &f.field)
         .filter(|f| f.role.as_deref() == Some(&s.role) && !f.is_sender_field())
+        .filter(|f| f.formula.is_none())
     {
         let v = match f.kind {
             FieldType::Signature => SignerValue::Typed(name.clone()),
@@ -362,8 +363,25 @@ fn sample_values(
     if rec.signature_page && s.kind == SignerKind::Signer {
         input.signature = Some(SignerValue::Typed(name));
     }
-    values::checked_values(rec, i, &input, now)
-        .map_err(|e| Error::Internal(format!("the test helper's own values were refused: {e}")))
+    values::checked_values(rec, i, &input, now).map_err(|e| {
+        // A formula can have no value with the helper's numbers (a division by zero): that is
+        // the envelope's, and the sender's to know (extensions E14).
+        let computed = e.param().and_then(|p| {
+            let key = p.strip_prefix("values.")?.to_string();
+            rec.fields
+                .iter()
+                .any(|f| f.field.key == key && f.field.formula.is_some())
+                .then_some(key)
+        });
+        match computed {
+            Some(key) => Error::state(format!(
+                "The test helper signs with 1 in each required number field, and with those \
+                 values the computed field '{key}' has no value ({e}); sign through the \
+                 signing links instead."
+            )),
+            None => Error::Internal(format!("the test helper's own values were refused: {e}")),
+        }
+    })
 }
 
 fn stamp_value(v: &SignerValue, key: &str) -> Result<pdf::StampValue> {

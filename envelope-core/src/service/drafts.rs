@@ -430,7 +430,7 @@ fn replaced_fields(
         .cloned()
         .collect();
     let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-    let explicit = place_fields(v, limits.max_fields, &mut taken, pages)?;
+    let explicit = place_fields(v, limits.max_fields, &mut taken, pages, &fields)?;
     fields.extend(explicit.into_iter().map(|field| PlacedField {
         field,
         source: FieldSource::Explicit,
@@ -505,7 +505,7 @@ fn kept_data(env: &EnvelopeRecord) -> Vec<(String, Value)> {
     let sender: Vec<&str> = env
         .fields
         .iter()
-        .filter(|f| f.field.is_sender_field())
+        .filter(|f| f.field.is_sender_field() && f.field.formula.is_none())
         .map(|f| f.field.key.as_str())
         .collect();
     env.data

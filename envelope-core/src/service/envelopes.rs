@@ -342,8 +342,9 @@ pub(crate) fn place_fields(
     max: usize,
     taken: &mut HashSet<String>,
     pages: &[Vec<pdf::PageSize>],
+    found: &[PlacedField],
 ) -> Result<Vec<Field>> {
-    let explicit = parse_fields(v, max, taken)?;
+    let explicit = parse_fields(v, max, taken, found)?;
     for (i, f) in explicit.iter().enumerate() {
         let Some(doc_pages) = pages.get(f.document as usize - 1) else {
             return Err(Error::invalid(
@@ -1017,7 +1018,7 @@ impl SigningService {
         }
         if let Some(v) = &p.fields {
             let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-            let explicit = place_fields(v, limits.max_fields, &mut taken, &pages)?;
+            let explicit = place_fields(v, limits.max_fields, &mut taken, &pages, &fields)?;
             for r in roles_in_order(&explicit) {
                 if !roles.contains(&r) {
                     roles.push(r);
@@ -1515,6 +1516,12 @@ pub(crate) fn check_data(
     for (k, v) in data {
         let f = sender.iter().find(|f| &f.key == k).expect("checked above");
         let param = format!("data.{k}");
+        if f.formula.is_some() {
+            return Err(Error::invalid(
+                param,
+                "is computed from its formula; leave it out",
+            ));
+        }
         let value = match (f.kind, v) {
             (FieldType::Checkbox, Value::Bool(b)) => SignerValue::Checkbox(*b),
             (FieldType::Checkbox, Value::String(s)) if s == "true" || s == "false" => {
@@ -1540,9 +1547,29 @@ pub(crate) fn check_data(
         };
         out.insert(k.clone(), value);
     }
+    // Computed sender fields (extensions E14) read sender fields only: known now.
+    let computed: Vec<(&Field, _)> = {
+        let lookup = |k: &str| out.get(k);
+        let judge = super::signing::judge::Judge::computing(fields, &lookup);
+        sender
+            .iter()
+            .filter_map(|f| judge.computed(f).map(|r| (*f, r)))
+            .collect()
+    };
+    for (f, result) in computed {
+        match result {
+            Ok(d) => {
+                out.insert(f.key.clone(), SignerValue::Text(d.to_string()));
+            }
+            Err(e) if f.required => {
+                return Err(Error::invalid(format!("data.{}", f.key), e.to_string()));
+            }
+            Err(_) => {}
+        }
+    }
     let missing: Vec<String> = sender
         .iter()
-        .filter(|f| f.required && !out.contains_key(&f.key))
+        .filter(|f| f.required && f.formula.is_none() && !out.contains_key(&f.key))
         .map(|f| f.key.clone())
         .collect();
     if !missing.is_empty() {
@@ -1573,6 +1600,7 @@ mod tests {
                 options: None,
                 label: None,
                 condition: None,
+                formula: None,
             },
             source: FieldSource::Tag,
         }

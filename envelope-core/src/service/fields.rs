@@ -1,6 +1,6 @@
 //! Field lists: parsing explicit `fields`, key numbering, and the roles a document defines.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
@@ -8,16 +8,20 @@ use super::params::{Obj, check_text};
 use crate::error::{Error, Result};
 use crate::field::{
     Condition, ConditionValue, Field, FieldType, MAX_CONDITION_TEXT, MAX_LABEL_CHARS, MAX_OPTIONS,
-    SENDER,
+    PlacedField, SENDER,
 };
+use crate::formula::Formula;
 use crate::pdf::{self, OptionsProblem};
 
 /// Parses the `fields` parameter (decisions.md's field object). Keys left out get
-/// `<role>_<type>` (numbered from `_2`), unique against `taken`.
+/// `<role>_<type>` (numbered from `_2`), unique against `taken`. `found` are the fields the
+/// documents already have (tags, form fields, a template's), which conditions and formulas may
+/// read.
 pub(crate) fn parse_fields(
     v: &Value,
     max: usize,
     taken: &mut HashSet<String>,
+    found: &[PlacedField],
 ) -> Result<Vec<Field>> {
     let Value::Array(items) = v else {
         return Err(Error::invalid(
@@ -112,6 +116,25 @@ pub(crate) fn parse_fields(
             None | Some(Value::Null) => None,
             Some(v) => Some(parse_condition(&o.at("condition"), v)?),
         };
+        let formula = match o.value("formula") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(src)) if kind == FieldType::Number => {
+                Formula::parse(src).map_err(|e| Error::invalid(o.at("formula"), e.to_string()))?;
+                Some(src.clone())
+            }
+            Some(Value::String(_)) => {
+                return Err(Error::invalid(
+                    o.at("formula"),
+                    "only number fields take a formula",
+                ));
+            }
+            Some(_) => {
+                return Err(Error::invalid(
+                    o.at("formula"),
+                    "expected a string such as \"{qty} * {price}\"",
+                ));
+            }
+        };
         o.finish()?;
         out.push(Field {
             key,
@@ -128,9 +151,11 @@ pub(crate) fn parse_fields(
             options,
             label,
             condition,
+            formula,
         });
     }
     check_conditions(&out, taken)?;
+    check_formulas(&out, found)?;
     Ok(out)
 }
 
@@ -234,6 +259,104 @@ fn check_conditions(fields: &[Field], known: &HashSet<String>) -> Result<()> {
     Ok(())
 }
 
+/// How long a chain of reads through conditions and formulas may be (a total that reads line
+/// totals that read quantities is 2).
+pub const MAX_CHAIN: usize = 10;
+
+/// Every formula of `fields` reads number fields the envelope has (`found` and `fields`), not
+/// its own; a sender field's formula reads sender fields, a signer's reads the sender's and its
+/// own role's (those are known when its owner finishes, and on the page). Formulas and
+/// conditions together form no circle and no chain deeper than [`MAX_CHAIN`]. Errors name
+/// `fields.N.formula`.
+fn check_formulas(fields: &[Field], found: &[PlacedField]) -> Result<()> {
+    if fields.iter().all(|f| f.formula.is_none()) {
+        return Ok(());
+    }
+    let all: HashMap<&str, &Field> = found
+        .iter()
+        .map(|p| &p.field)
+        .chain(fields)
+        .map(|f| (f.key.as_str(), f))
+        .collect();
+    // What each field reads: its condition's field and its formula's keys.
+    let reads: HashMap<&str, Vec<String>> = all
+        .values()
+        .map(|f| {
+            let mut r: Vec<String> = f.condition.iter().map(|c| c.field.clone()).collect();
+            if let Some(formula) = f.formula.as_deref().and_then(|s| Formula::parse(s).ok()) {
+                r.extend(formula.fields().into_iter().map(String::from));
+            }
+            (f.key.as_str(), r)
+        })
+        .collect();
+    for (i, f) in fields.iter().enumerate() {
+        let Some(src) = &f.formula else { continue };
+        let param = format!("fields.{i}.formula");
+        let formula = Formula::parse(src).map_err(|e| Error::invalid(&param, e.to_string()))?;
+        for k in formula.fields() {
+            let why = match all.get(k) {
+                _ if k == f.key => "a formula cannot read its own field".to_string(),
+                None => format!("no field of this envelope has the key '{k}'"),
+                Some(t) if t.kind != FieldType::Number => format!(
+                    "'{k}' is a {} field; a formula reads number fields",
+                    t.kind.as_str()
+                ),
+                Some(t) if f.is_sender_field() && !t.is_sender_field() => format!(
+                    "a sender field's formula reads sender fields only ('{k}' is filled by {})",
+                    t.filled_by
+                ),
+                Some(t) if !t.is_sender_field() && t.filled_by != f.filled_by => format!(
+                    "a formula reads the sender's number fields and its own role's ('{k}' is \
+                     filled by {})",
+                    t.filled_by
+                ),
+                Some(_) => continue,
+            };
+            return Err(Error::invalid(param, why));
+        }
+        let mut path = Vec::new();
+        let mut depth = HashMap::new();
+        chain_depth(&f.key, &reads, &mut path, &mut depth)
+            .map_err(|why| Error::invalid(&param, why))?;
+    }
+    Ok(())
+}
+
+/// The longest chain of reads from `key` (0: it reads nothing), or why it is refused: a circle,
+/// or more than [`MAX_CHAIN`] steps.
+fn chain_depth<'a>(
+    key: &'a str,
+    reads: &'a HashMap<&'a str, Vec<String>>,
+    path: &mut Vec<&'a str>,
+    known: &mut HashMap<&'a str, usize>,
+) -> std::result::Result<usize, String> {
+    if let Some(&d) = known.get(key) {
+        return Ok(d);
+    }
+    if let Some(at) = path.iter().position(|&p| p == key) {
+        let circle: Vec<String> = path[at..].iter().map(|k| format!("'{k}'")).collect();
+        return Err(format!(
+            "the formulas and conditions of {} read each other in a circle",
+            circle.join(", ")
+        ));
+    }
+    if path.len() > MAX_CHAIN {
+        return Err(format!(
+            "formulas and conditions read computed or conditional fields {MAX_CHAIN} deep at most"
+        ));
+    }
+    path.push(key);
+    let mut d = 0;
+    for next in reads.get(key).into_iter().flatten() {
+        if reads.contains_key(next.as_str()) {
+            d = d.max(1 + chain_depth(next, reads, path, known)?);
+        }
+    }
+    path.pop();
+    known.insert(key, d);
+    Ok(d)
+}
+
 /// `options` of an explicit field: required for `radio` and `select` (an array of 1 to
 /// [`MAX_OPTIONS`] distinct strings, counted before any is read; see [`pdf::check_options`]),
 /// refused for other types. A bad entry is named by its index (`fields.0.options.2`).
@@ -330,6 +453,7 @@ mod tests {
             ]),
             100,
             &mut taken,
+            &[],
         )
         .unwrap();
         assert_eq!(f[0].key, "Client_signature_2");
@@ -351,6 +475,7 @@ mod tests {
             ]),
             100,
             &mut HashSet::new(),
+            &[],
         )
         .unwrap();
         assert_eq!(
@@ -426,7 +551,7 @@ mod tests {
             ),
         ];
         for (v, param) in cases {
-            let e = parse_fields(&v, 100, &mut HashSet::new()).unwrap_err();
+            let e = parse_fields(&v, 100, &mut HashSet::new(), &[]).unwrap_err();
             assert_eq!(e.param().as_deref(), Some(param), "{v}");
         }
     }

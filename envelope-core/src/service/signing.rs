@@ -27,6 +27,7 @@ mod preview;
 pub use pictures::DocumentPages;
 pub(crate) use pictures::Pictures;
 pub(crate) use preview::Previews;
+pub(super) mod judge;
 pub(super) mod values;
 
 use identity::check_grant;
@@ -107,6 +108,10 @@ pub struct SigningSession {
     pub signing_date: String,
     /// Where the signer's identity check stands, when they have one (extensions E2).
     pub verification: Option<Verification>,
+    /// The sender's values that this signer's computed fields read (extensions E14), by key, so
+    /// that a page can compute them as the signer types; a sender field that does not apply is
+    /// left out (it counts as empty).
+    pub formula_inputs: BTreeMap<String, String>,
 }
 
 /// What a signer submits.
@@ -215,6 +220,7 @@ impl SigningService {
                 void_reason: None,
                 signing_date: signing_date(now),
                 verification,
+                formula_inputs: BTreeMap::new(),
             };
         }
         SigningSession {
@@ -245,6 +251,7 @@ impl SigningService {
             message: rec.message.clone(),
             void_reason: rec.void_reason.clone(),
             signing_date: signing_date(now),
+            formula_inputs: formula_inputs(rec, role),
         }
     }
 
@@ -551,6 +558,37 @@ fn settled_applies(rec: &EnvelopeRecord, role: &str, f: &Field) -> bool {
             .or_else(|| rec.signers.iter().find_map(|s| s.values.get(k)))
     };
     values::applies(&rec.fields, f, &lookup)
+}
+
+/// The sender's values that `role`'s computed fields read (formulas read the sender's fields
+/// and their own role's: `fields::check_formulas`).
+fn formula_inputs(rec: &EnvelopeRecord, role: &str) -> BTreeMap<String, String> {
+    let lookup = |k: &str| rec.data.get(k);
+    let judge = judge::Judge::stored(&rec.fields, &lookup);
+    let mut out = BTreeMap::new();
+    for f in rec.fields.iter().map(|f| &f.field) {
+        let Some(formula) = f.formula.as_deref() else {
+            continue;
+        };
+        if f.role.as_deref() != Some(role) || f.is_sender_field() {
+            continue;
+        }
+        let Ok(formula) = crate::formula::Formula::parse(formula) else {
+            continue;
+        };
+        for k in formula.fields() {
+            let Some(read) = rec.fields.iter().find(|p| p.field.key == k) else {
+                continue;
+            };
+            if read.field.is_sender_field()
+                && judge.applies(&read.field)
+                && let Some(SignerValue::Text(t)) = rec.data.get(k)
+            {
+                out.insert(k.to_string(), t.clone());
+            }
+        }
+    }
+    out
 }
 
 fn check_link(rec: &EnvelopeRecord, t: &SigningToken, i: usize, now: Timestamp) -> Result<()> {

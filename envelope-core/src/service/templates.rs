@@ -213,7 +213,13 @@ impl SigningService {
         let mut fields = inspected.info.fields;
         if let Some(v) = &p.fields {
             let mut taken: HashSet<String> = fields.iter().map(|f| f.field.key.clone()).collect();
-            let explicit = place_fields(v, limits.max_fields, &mut taken, &inspected.info.pages)?;
+            let explicit = place_fields(
+                v,
+                limits.max_fields,
+                &mut taken,
+                &inspected.info.pages,
+                &fields,
+            )?;
             fields.extend(explicit.into_iter().map(|field| PlacedField {
                 field,
                 source: FieldSource::Explicit,
@@ -454,8 +460,9 @@ fn place_fields(
     max: usize,
     taken: &mut HashSet<String>,
     pages: &[pdf::PageSize],
+    found: &[PlacedField],
 ) -> Result<Vec<Field>> {
-    let explicit = parse_fields(v, max, taken)?;
+    let explicit = parse_fields(v, max, taken, found)?;
     // A template is one document (extensions E5).
     if let Some(i) = explicit.iter().position(|f| f.document != 1) {
         return Err(Error::invalid(
@@ -484,7 +491,7 @@ fn replace_fields(
         .iter()
         .map(|&(width, height)| pdf::PageSize { width, height })
         .collect();
-    let fields = place_fields(v, max, &mut HashSet::new(), &pages)?;
+    let fields = place_fields(v, max, &mut HashSet::new(), &pages, &[])?;
     if roles.is_none() {
         for (i, f) in fields.iter().enumerate() {
             if let Some(r) = &f.role

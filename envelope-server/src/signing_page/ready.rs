@@ -334,6 +334,7 @@ fn field_block(out: &mut String, p: &ReadyPage<'_>, index: usize) {
 "#
             );
         }
+        FieldType::Number if f.formula.is_some() => computed_block(out, p, index, &id, &label),
         FieldType::Number => {
             let _ = write!(
                 out,
@@ -372,6 +373,35 @@ fn field_block(out: &mut String, p: &ReadyPage<'_>, index: usize) {
             );
         }
     }
+}
+
+/// A computed `number` field (extensions E14): an `<output>`, which a form never posts, that the
+/// script fills from the formula's tree and the values it reads (the sender's, in
+/// `data-known`; the signer's own, from the form). The server computes it again when the signer
+/// signs. Without script it stays empty, and the signed copy has the server's value.
+fn computed_block(out: &mut String, p: &ReadyPage<'_>, index: usize, id: &str, label: &str) {
+    let f = &p.session.fields[index];
+    let tree = f
+        .formula
+        .as_deref()
+        .and_then(|src| envelope_core::formula::Formula::parse(src).ok())
+        .map(|formula| formula.tree().to_string())
+        .unwrap_or_default();
+    let known = serde_json::to_string(&p.session.formula_inputs).unwrap_or_default();
+    let _ = write!(
+        out,
+        r#"<div class="field computed">
+<label for="{id}">{label}</label>
+<output id="{id}" name="{name}" data-formula="{tree}" data-known="{known}" aria-describedby="{id}-hint" aria-live="polite"></output>
+<p class="hint" id="{id}-hint">{hint} {page_hint}</p>
+</div>
+"#,
+        name = esc(&format!("text:{}", f.key)),
+        tree = esc(&tree),
+        known = esc(&known),
+        hint = p.t(Msg::PageComputedHint, &[]),
+        page_hint = p.t(Msg::PageOnPage, &[("page", f.page.into())]),
+    );
 }
 
 /// The body of a Ready page.
@@ -641,6 +671,15 @@ fn spot(out: &mut String, p: &ReadyPage<'_>, index: usize, f: &Field) {
             r#"<div class="spot mine filled kind-date" {place} aria-hidden="true"><span class="spot-value">{date}</span></div>"#,
             place = place(f),
             date = esc(&p.session.signing_date),
+        );
+        return;
+    }
+    if f.formula.is_some() {
+        // Computed (extensions E14): nothing to open; the script shows the value in place.
+        let _ = writeln!(
+            out,
+            r#"<div class="spot mine computed kind-number" {place} data-for="f{index}" aria-hidden="true"><span class="spot-value"></span></div>"#,
+            place = place(f),
         );
         return;
     }

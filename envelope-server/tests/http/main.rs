@@ -16,6 +16,7 @@ mod documents;
 mod drafts;
 mod emails;
 mod envelopes;
+mod formulas;
 mod health;
 mod idempotency;
 mod identity;

@@ -15,9 +15,11 @@ use std::collections::BTreeMap;
 use base64::Engine;
 
 use super::SignInput;
+use super::judge::Judge;
 use crate::clock::Timestamp;
 use crate::error::{Error, Result};
-use crate::field::{self, Condition, ConditionValue, Field, FieldType, PlacedField};
+use crate::field::{self, Field, FieldType, PlacedField};
+use crate::formula::{Decimal, EvalError};
 use crate::model::{EnvelopeRecord, SignerKind, SignerValue};
 use crate::pdf;
 
@@ -67,8 +69,17 @@ pub(in crate::service) fn checked_values(
             param: format!("values.{}", shown_key(k)),
         });
     }
+    if let Some(f) = fields
+        .iter()
+        .find(|f| f.formula.is_some() && input.values.contains_key(&f.key))
+    {
+        return Err(Error::invalid(
+            format!("values.{}", f.key),
+            "is computed from its formula; leave it out",
+        ));
+    }
     let mut out = BTreeMap::new();
-    for f in &fields {
+    for f in fields.iter().filter(|f| f.formula.is_none()) {
         let param = format!("values.{}", f.key);
         let v = value_of(f.kind, f.options.as_deref(), input.values.get(&f.key), now)
             .map_err(|p| Error::invalid(&param, p))?;
@@ -76,30 +87,41 @@ pub(in crate::service) fn checked_values(
             out.insert(f.key.clone(), v);
         }
     }
-    // Conditions (extensions E14), judged here whatever the page showed: a field whose
-    // condition does not hold is neither required nor kept (so never stamped).
-    let applying: Vec<bool> = {
+    // Formulas and conditions (extensions E14), judged here whatever the page showed: a
+    // computed field gets the formula's value; a field whose condition does not hold is neither
+    // required nor kept (so never stamped).
+    let judged: Vec<(bool, Option<std::result::Result<Decimal, EvalError>>)> = {
         let lookup = |k: &str| {
             out.get(k)
                 .or_else(|| rec.data.get(k))
                 .or_else(|| rec.signers.iter().find_map(|s| s.values.get(k)))
         };
+        let judge = Judge::computing(&rec.fields, &lookup);
         fields
             .iter()
-            .map(|f| applies(&rec.fields, f, &lookup))
+            .map(|f| (judge.applies(f), judge.computed(f)))
             .collect()
     };
-    for (f, applies) in fields.iter().zip(applying) {
+    for (f, (applies, computed)) in fields.iter().zip(judged) {
         if !applies {
             out.remove(&f.key);
             continue;
+        }
+        match computed {
+            Some(Ok(d)) => {
+                out.insert(f.key.clone(), SignerValue::Text(d.to_string()));
+            }
+            Some(Err(e)) if f.required => {
+                return Err(Error::invalid(format!("values.{}", f.key), e.to_string()));
+            }
+            Some(Err(_)) | None => {}
         }
         let missing = match out.get(&f.key) {
             None => true,
             Some(SignerValue::Checkbox(b)) => !b,
             Some(_) => false,
         };
-        if f.required && missing {
+        if f.required && missing && f.formula.is_none() {
             return Err(Error::missing(format!("values.{}", f.key)));
         }
     }
@@ -114,56 +136,15 @@ pub(in crate::service) fn checked_values(
     Ok(out)
 }
 
-/// Whether `f` applies (extensions E14): it has no condition, or its condition holds over the
-/// values `value` gives, where the field a condition reads counts as empty while it does not
-/// apply itself. Conditions form no circle and no chain deeper than
-/// `fields::MAX_CONDITION_DEPTH` (refused on create).
+/// Whether `f` applies (extensions E14) over stored values: it has no condition, or its
+/// condition holds over the values `value` gives, where the field a condition reads counts as
+/// empty while it does not apply itself ([`Judge`]).
 pub(crate) fn applies<'a>(
-    all: &[PlacedField],
+    all: &'a [PlacedField],
     f: &Field,
-    value: &dyn Fn(&str) -> Option<&'a SignerValue>,
+    value: &'a super::judge::Lookup<'a>,
 ) -> bool {
-    let mut chain: Vec<&Condition> = Vec::new();
-    let mut at = f;
-    while let Some(c) = &at.condition {
-        // Chains are at most MAX_CONDITION_DEPTH long (refused on create); a record from
-        // elsewhere stops here all the same.
-        if chain.len() > super::super::fields::MAX_CONDITION_DEPTH {
-            return false;
-        }
-        chain.push(c);
-        match all.iter().find(|p| p.field.key == c.field) {
-            Some(next) => at = &next.field,
-            None => break,
-        }
-    }
-    // From the far end of the chain back to `f`: each field's value counts only if it applies.
-    let mut read_applies = true;
-    for c in chain.iter().rev() {
-        let v = if read_applies { value(&c.field) } else { None };
-        read_applies = holds(c, v);
-    }
-    read_applies
-}
-
-/// Whether condition `c` holds for the value `v` of the field it reads.
-pub(crate) fn holds(c: &Condition, v: Option<&SignerValue>) -> bool {
-    let filled = match v {
-        None => false,
-        Some(SignerValue::Checkbox(b)) => *b,
-        Some(SignerValue::Text(t) | SignerValue::Typed(t)) => !t.trim().is_empty(),
-        Some(SignerValue::Drawn(_)) => true,
-    };
-    match (&c.equals, c.filled) {
-        (Some(ConditionValue::Bool(want)), _) => {
-            matches!(v, Some(SignerValue::Checkbox(b)) if b == want) || (!want && v.is_none())
-        }
-        (Some(ConditionValue::Text(want)), _) => {
-            matches!(v, Some(SignerValue::Text(t) | SignerValue::Typed(t)) if t.trim() == want)
-        }
-        (None, Some(want)) => filled == want,
-        (None, None) => true,
-    }
+    Judge::stored(all, value).applies(f)
 }
 
 /// An unknown key as the error names it: short keys as given, anything long or odd cut, so that
@@ -417,6 +398,8 @@ pub(in crate::service) fn recorded_reason(reason: Option<&str>) -> Result<Option
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::field::{Condition, ConditionValue};
+    use crate::service::signing::judge::holds;
 
     fn now() -> Timestamp {
         Timestamp::parse("2027-03-10T12:00:00.000Z").unwrap()
@@ -439,6 +422,7 @@ mod tests {
                 options: None,
                 label: None,
                 condition,
+                formula: None,
             },
             source: field::FieldSource::Explicit,
         }
@@ -734,6 +718,7 @@ mod problem_tests {
             options: options.map(|o| o.iter().map(|s| s.to_string()).collect()),
             label: None,
             condition: None,
+            formula: None,
         };
         let plans = field(FieldType::Radio, Some(&["basic", "pro", "enterprise"]));
         let colors = field(FieldType::Select, Some(&["r", "g", "b"]));

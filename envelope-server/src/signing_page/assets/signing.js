@@ -400,6 +400,99 @@
     applyConditions();
   }
 
+  // 6. Computed fields (extensions E14): an <output> per field, filled from its formula's tree
+  // (data-formula) over the sender's values (data-known) and the signer's own fields. The
+  // arithmetic is envelope-core's (src/formula.rs), step for step, on BigInt: exact decimals,
+  // at most 10 places, rounding half away from zero. Without BigInt the outputs stay empty; the
+  // server computes every value again when the signer signs.
+  var outputs = document.querySelectorAll("output[data-formula]");
+  if (form && outputs.length && typeof BigInt === "function") {
+    var ZERO = BigInt(0), ONE = BigInt(1), TWO = BigInt(2), TEN = BigInt(10);
+    var MAX_SCALE = 10, MAX_WHOLE = 28;
+    var pow10 = function (n) { return BigInt("1" + new Array(n + 1).join("0")); };
+    var abs = function (x) { return x < ZERO ? -x : x; };
+    var divRound = function (n, d) {
+      var q = n / d, r = n % d;
+      if (abs(r) * TWO >= abs(d)) { q = ((n < ZERO) === (d < ZERO)) ? q + ONE : q - ONE; }
+      return q;
+    };
+    var atScale = function (a, s) { return a.m * pow10(s - a.s); };
+    var roundDown = function (a, p) { return a.s <= p ? a : { m: divRound(a.m, pow10(a.s - p)), s: p }; };
+    var checked = function (a) {
+      if (abs(a.m) >= pow10(MAX_WHOLE + a.s)) { throw new Error("too large"); }
+      return a;
+    };
+    var parseDec = function (t) {
+      var v = String(t).trim();
+      var m = /^(-?)([0-9]+)(?:\.([0-9]+))?$/.exec(v);
+      if (!m || v.length > 40) { return null; }
+      var frac = m[3] || "";
+      var d = { m: BigInt(m[2] + frac) * (m[1] ? -ONE : ONE), s: frac.length };
+      try { return checked(roundDown(d, MAX_SCALE)); } catch (e) { return null; }
+    };
+    var fmt = function (a) {
+      var digits = abs(a.m).toString();
+      while (digits.length <= a.s) { digits = "0" + digits; }
+      var whole = digits.slice(0, digits.length - a.s);
+      return (a.m < ZERO ? "-" : "") + whole + (a.s > 0 ? "." + digits.slice(digits.length - a.s) : "");
+    };
+    var calc = function (t, read) {
+      var r, a, b;
+      if (t[0] === "n") { r = parseDec(t[1]); }
+      else if (t[0] === "f") { r = read(t[1]) || { m: ZERO, s: 0 }; }
+      else if (t[0] === "neg") { a = calc(t[1], read); r = { m: -a.m, s: a.s }; }
+      else if (t[0] === "round") {
+        a = calc(t[1], read);
+        r = a.s > t[2] ? roundDown(a, t[2]) : { m: atScale(a, t[2]), s: t[2] };
+      } else {
+        a = calc(t[1], read); b = calc(t[2], read);
+        var s = Math.max(a.s, b.s);
+        if (t[0] === "+") { r = { m: atScale(a, s) + atScale(b, s), s: s }; }
+        else if (t[0] === "-") { r = { m: atScale(a, s) - atScale(b, s), s: s }; }
+        else if (t[0] === "*") { r = roundDown({ m: a.m * b.m, s: a.s + b.s }, MAX_SCALE); }
+        else {
+          if (b.m === ZERO) { throw new Error("division by zero"); }
+          r = { m: divRound(a.m * pow10(b.s + MAX_SCALE), b.m * pow10(a.s)), s: MAX_SCALE };
+          while (r.s > s && r.m % TEN === ZERO) { r = { m: r.m / TEN, s: r.s - 1 }; }
+        }
+      }
+      return checked(r);
+    };
+    var computeAll = function () {
+      var changed = false;
+      for (var i = 0; i < outputs.length; i++) {
+        var o = outputs[i], text = "";
+        if (!o.closest(".cond[hidden]")) {
+          var known = JSON.parse(o.getAttribute("data-known") || "{}");
+          var read = function (k) {
+            if (Object.prototype.hasOwnProperty.call(known, k)) { return parseDec(known[k]); }
+            var v = condValue(k);
+            return typeof v === "string" ? parseDec(v) : null;
+          };
+          try { text = fmt(calc(JSON.parse(o.getAttribute("data-formula")), read)); } catch (e) { text = ""; }
+        }
+        if (o.value !== text) { o.value = text; changed = true; }
+        var spot = document.querySelector('.spot.computed[data-for="' + o.id + '"]');
+        if (spot) {
+          spot.querySelector(".spot-value").textContent = text;
+          spot.classList.toggle("filled", text !== "");
+        }
+      }
+      return changed;
+    };
+    // Conditions can read computed fields and hide fields formulas read: settle both.
+    var settle = function () {
+      for (var round = 0; round <= outputs.length + conds.length; round++) {
+        var changed = computeAll();
+        if (conds.length) { applyConditions(); }
+        if (!changed) { break; }
+      }
+    };
+    form.addEventListener("input", settle);
+    form.addEventListener("change", settle);
+    settle();
+  }
+
   var decline = document.getElementById("decline-form");
   if (decline) {
     decline.addEventListener("submit", function () {
