@@ -1,5 +1,8 @@
 //! Field discovery: `{{type:role[:key]}}`, `{{radio:role:key:A|B}}`, `{{select:role:key:A|B}}`
 //! and `{{data:key}}` tags in page text, plus AcroForm fields, turned into [`PlacedField`]s in document order with unique keys.
+//! A tag with a key may go on with a condition and, for a number, a formula (extensions E14):
+//! `{{text:Client:why:if accept=No}}`, `{{number:Client:total:=round(qty * price, 2)}}`
+//! ([`parse_logic`]).
 //!
 //! The naming rules live here (decisions.md, "Templates and fields"). This module must never
 //! write anything; it reads through the lazy reader only.
@@ -9,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use super::geometry_box;
 use super::pages::Page;
 use super::text::Glyph;
-use crate::field::{Field, FieldSource, FieldType, PlacedField, SENDER};
+use crate::field::{Condition, ConditionValue, Field, FieldSource, FieldType, PlacedField, SENDER};
 
 /// Longest tag considered, in characters.
 const MAX_TAG: usize = 200;
@@ -24,19 +27,112 @@ pub struct Tag {
     pub key: Option<String>,
     /// The options of a `radio` or `select` tag.
     pub options: Option<Vec<String>>,
+    /// The tag's condition and formula (extensions E14).
+    pub logic: TagLogic,
     /// Union of the tag's glyph boxes, user space.
     pub rect: [f64; 4],
     /// The tag's glyphs: indexes `first..=last` into the page's glyphs.
     pub glyphs: (usize, usize),
 }
 
-/// What the inside of a tag says: type, role (`None` for data), key, options.
+/// What the inside of a tag says: type, role (`None` for data), key, options, condition and
+/// formula.
 pub type TagParts = (
     FieldType,
     Option<String>,
     Option<String>,
     Option<Vec<String>>,
+    TagLogic,
 );
+
+/// A tag's condition and formula (extensions E14), in the forms of explicit fields.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TagLogic {
+    /// `if KEY=VALUE` (equals), `if KEY` (filled), `if !KEY` (empty).
+    pub condition: Option<Condition>,
+    /// `=FORMULA`, field keys written bare (`qty * price`), turned into the `{qty} * {price}`
+    /// of explicit fields.
+    pub formula: Option<String>,
+}
+
+/// The segments after a tag's key (one or two): `if ...` and, for a `number`, `=...`. `None`
+/// when one is neither, or says the same thing twice: the tag is then plain text, like one
+/// with an unknown type. Keys named in them are checked against the document's fields later,
+/// as explicit fields' are.
+pub fn parse_logic(kind: FieldType, segments: &[&str]) -> Option<TagLogic> {
+    let mut logic = TagLogic::default();
+    for seg in segments {
+        if let Some(test) = seg.strip_prefix("if ") {
+            if logic.condition.is_some() {
+                return None;
+            }
+            let test = test.trim();
+            let key_ok = |k: &str| !k.is_empty() && !k.contains(['=', '!']);
+            logic.condition = Some(match test.split_once('=') {
+                Some((k, v)) if key_ok(k.trim()) => Condition {
+                    field: k.trim().to_string(),
+                    equals: Some(ConditionValue::Text(v.trim().to_string())),
+                    filled: None,
+                },
+                Some(_) => return None,
+                None => {
+                    let (k, filled) = match test.strip_prefix('!') {
+                        Some(k) => (k.trim(), false),
+                        None => (test, true),
+                    };
+                    if !key_ok(k) {
+                        return None;
+                    }
+                    Condition {
+                        field: k.to_string(),
+                        equals: None,
+                        filled: Some(filled),
+                    }
+                }
+            });
+        } else if let Some(src) = seg.strip_prefix('=') {
+            if logic.formula.is_some() || kind != FieldType::Number {
+                return None;
+            }
+            let src = braced(src.trim());
+            crate::formula::Formula::parse(&src).ok()?;
+            logic.formula = Some(src);
+        } else {
+            return None;
+        }
+    }
+    Some(logic)
+}
+
+/// A tag's formula with its bare keys in braces: a word that starts with a letter or `_` and
+/// goes on with letters, digits, `_` and `.` is a key, unless it is `round` before `(`.
+fn braced(src: &str) -> String {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = String::with_capacity(src.len() + 8);
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphabetic() || c == '_' {
+            let from = i;
+            while i < chars.len() && (chars[i].is_alphanumeric() || matches!(chars[i], '_' | '.')) {
+                i += 1;
+            }
+            let word: String = chars[from..i].iter().collect();
+            let next = chars[i..].iter().find(|c| !c.is_whitespace());
+            if word == "round" && next == Some(&'(') {
+                out.push_str(&word);
+            } else {
+                out.push('{');
+                out.push_str(&word);
+                out.push('}');
+            }
+        } else {
+            out.push(c);
+            i += 1;
+        }
+    }
+    out
+}
 
 /// Parses the inside of `{{...}}`. Unknown types are plain text (`None`), and so are `radio` and
 /// `select` tags without a key and options, or whose options break the rules of
@@ -54,7 +150,13 @@ pub fn parse_tag(inner: &str) -> Option<TagParts> {
         return None;
     }
     match parts.as_slice() {
-        ["data", key] => Some((FieldType::Text, None, Some((*key).to_string()), None)),
+        ["data", key] => Some((
+            FieldType::Text,
+            None,
+            Some((*key).to_string()),
+            None,
+            TagLogic::default(),
+        )),
         [_, role, key, options] if kind?.has_options() => {
             let options: Vec<String> = options.split('|').map(|o| o.trim().to_string()).collect();
             super::check_options(&options).ok()?;
@@ -63,15 +165,23 @@ pub fn parse_tag(inner: &str) -> Option<TagParts> {
                 Some((*role).to_string()),
                 Some((*key).to_string()),
                 Some(options),
+                TagLogic::default(),
             ))
         }
         _ if kind?.has_options() => None,
-        [_, role] => Some((kind?, Some((*role).to_string()), None, None)),
-        [_, role, key] => Some((
+        [_, role] => Some((
+            kind?,
+            Some((*role).to_string()),
+            None,
+            None,
+            TagLogic::default(),
+        )),
+        [_, role, key, logic @ ..] if logic.len() <= 2 => Some((
             kind?,
             Some((*role).to_string()),
             Some((*key).to_string()),
             None,
+            parse_logic(kind?, logic)?,
         )),
         _ => None,
     }
@@ -118,7 +228,7 @@ pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
             continue;
         };
         let inner: String = chars[open + 2..end - 1].iter().map(|c| c.0).collect();
-        if let Some((kind, role, key, options)) = parse_tag(&inner) {
+        if let Some((kind, role, key, options, logic)) = parse_tag(&inner) {
             let mut rect = [f64::MAX, f64::MAX, f64::MIN, f64::MIN];
             let (first, last) = (chars[open].1, chars[end].1);
             for g in &glyphs[first..=last] {
@@ -134,6 +244,7 @@ pub fn find_tags(glyphs: &[Glyph]) -> Vec<Tag> {
                 role,
                 key,
                 options,
+                logic,
                 rect,
                 glyphs: (first, last),
             });
@@ -170,8 +281,8 @@ pub fn tag_field(tag: &Tag, page_no: u32, page: &Page) -> PlacedField {
             document: 1,
             options: tag.options.clone(),
             label: None,
-            condition: None,
-            formula: None,
+            condition: tag.logic.condition.clone(),
+            formula: tag.logic.formula.clone(),
         },
         source: FieldSource::Tag,
     }
@@ -307,7 +418,7 @@ mod tests {
     #[test]
     fn tag_grammar() {
         type Want<'a> = Option<(FieldType, Option<&'a str>, Option<&'a str>)>;
-        let plain = |inner: &str| parse_tag(inner).map(|(k, r, key, _)| (k, r, key));
+        let plain = |inner: &str| parse_tag(inner).map(|(k, r, key, _, _)| (k, r, key));
         let cases: &[(&str, Want)] = &[
             (
                 "signature:Client",
@@ -352,15 +463,63 @@ mod tests {
     }
 
     #[test]
+    fn tags_carry_conditions_and_formulas() {
+        let logic = |inner: &str| parse_tag(inner).map(|t| t.4);
+        let when = |field: &str, equals: Option<&str>, filled: Option<bool>| Condition {
+            field: field.into(),
+            equals: equals.map(|e| ConditionValue::Text(e.into())),
+            filled,
+        };
+        assert_eq!(
+            logic("text:Client:why:if accept = No").unwrap().condition,
+            Some(when("accept", Some("No"), None))
+        );
+        assert_eq!(
+            logic("text:Client:why:if terms").unwrap().condition,
+            Some(when("terms", None, Some(true)))
+        );
+        assert_eq!(
+            logic("text:Client:why:if !terms").unwrap().condition,
+            Some(when("terms", None, Some(false)))
+        );
+        let both = logic("number:Client:fee:=9.90:if express").unwrap();
+        assert_eq!(both.formula.as_deref(), Some("9.90"));
+        assert_eq!(both.condition, Some(when("express", None, Some(true))));
+        assert_eq!(
+            logic("number:Client:total:=round(qty * unit_price, 2) - disc.1")
+                .unwrap()
+                .formula
+                .as_deref(),
+            Some("round({qty} * {unit_price}, 2) - {disc.1}")
+        );
+        // Plain text: a formula on another type, a bad formula, two conditions, an unknown
+        // segment, a test without a key, logic on a data tag.
+        for inner in [
+            "text:Client:t:=1 + 1",
+            "number:Client:t:=qty *",
+            "number:Client:t:if a:if b",
+            "number:Client:t:when a",
+            "text:Client:t:if =No",
+            "text:Client:t:if !",
+            "data:x:if a",
+            "number:Client:t:=1:=2",
+            "number:Client:t:=1:if a:if b",
+        ] {
+            assert_eq!(logic(inner), None, "{inner}");
+        }
+        assert_eq!(logic("text:A:k"), Some(TagLogic::default()));
+    }
+
+    #[test]
     fn choice_tags_carry_their_options() {
-        let (kind, role, key, options) = parse_tag("radio:Client:plan: Yes | No ").unwrap();
+        let (kind, role, key, options, _) = parse_tag("radio:Client:plan: Yes | No ").unwrap();
         assert_eq!(
             (kind, role.as_deref(), key.as_deref()),
             (FieldType::Radio, Some("Client"), Some("plan"))
         );
         assert_eq!(options.unwrap(), ["Yes", "No"]);
         // Options may hold colons: only the first three separate.
-        let (kind, _, _, options) = parse_tag("select:A:time:9:00|10:30").unwrap();
+        let (kind, _, _, options, _) = parse_tag("select:A:time:9:00|10:30").unwrap();
         assert_eq!(kind, FieldType::Select);
         assert_eq!(options.unwrap(), ["9:00", "10:30"]);
         // Other types have none.

@@ -1030,6 +1030,8 @@ impl SigningService {
             }));
         }
 
+        // Tags' conditions and formulas (extensions E14) read the fields of every document.
+        super::fields::check_found(&fields, if offset == 1 { "files" } else { "file" })?;
         let signers = resolve_signers(&p.signers, p.signers_by_role, &roles)?;
         check_coverage(&fields, &signers, p.signature_page)?;
         let data = check_data(&fields, &p.data)?;

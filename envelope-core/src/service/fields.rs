@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::params::{Obj, check_text};
 use crate::error::{Error, Result};
 use crate::field::{
-    Condition, ConditionValue, Field, FieldType, MAX_CONDITION_TEXT, MAX_LABEL_CHARS, MAX_OPTIONS,
-    PlacedField, SENDER,
+    Condition, ConditionValue, Field, FieldSource, FieldType, MAX_CONDITION_TEXT, MAX_LABEL_CHARS,
+    MAX_OPTIONS, PlacedField, SENDER,
 };
 use crate::formula::Formula;
 use crate::pdf::{self, OptionsProblem};
@@ -269,7 +269,10 @@ pub const MAX_CHAIN: usize = 10;
 /// conditions together form no circle and no chain deeper than [`MAX_CHAIN`]. Errors name
 /// `fields.N.formula`.
 fn check_formulas(fields: &[Field], found: &[PlacedField]) -> Result<()> {
-    if fields.iter().all(|f| f.formula.is_none()) {
+    if fields
+        .iter()
+        .all(|f| f.formula.is_none() && f.condition.is_none())
+    {
         return Ok(());
     }
     let all: HashMap<&str, &Field> = found
@@ -314,12 +317,55 @@ fn check_formulas(fields: &[Field], found: &[PlacedField]) -> Result<()> {
             };
             return Err(Error::invalid(param, why));
         }
-        let mut path = Vec::new();
-        let mut depth = HashMap::new();
-        chain_depth(&f.key, &reads, &mut path, &mut depth)
-            .map_err(|why| Error::invalid(&param, why))?;
+    }
+    // Circles and depth through formulas and conditions together, from every field that reads
+    // another (conditions alone were followed by `check_conditions`).
+    let mut known = HashMap::new();
+    for (i, f) in fields.iter().enumerate() {
+        let param = match (&f.formula, &f.condition) {
+            (Some(_), _) => format!("fields.{i}.formula"),
+            (None, Some(_)) => format!("fields.{i}.condition.field"),
+            (None, None) => continue,
+        };
+        chain_depth(&f.key, &reads, &mut Vec::new(), &mut known)
+            .map_err(|why| Error::invalid(param, why))?;
     }
     Ok(())
+}
+
+/// The conditions and formulas of fields found in a document (text tags: extensions E14), with
+/// the checks explicit fields get on create; `all` is every field of the envelope or template.
+/// A problem is named by `param` (the document's) and the tag's key.
+pub(crate) fn check_found(all: &[PlacedField], param: &str) -> Result<()> {
+    let found: Vec<Field> = all
+        .iter()
+        .filter(|p| p.source != FieldSource::Explicit)
+        .filter(|p| p.field.condition.is_some() || p.field.formula.is_some())
+        .map(|p| p.field.clone())
+        .collect();
+    if found.is_empty() {
+        return Ok(());
+    }
+    let known: HashSet<String> = all.iter().map(|p| p.field.key.clone()).collect();
+    let others: Vec<PlacedField> = all
+        .iter()
+        .filter(|p| !found.iter().any(|f| f.key == p.field.key))
+        .cloned()
+        .collect();
+    check_conditions(&found, &known)
+        .and_then(|()| check_formulas(&found, &others))
+        .map_err(|e| match e {
+            Error::ParameterInvalid { param: at, message } => {
+                let i: usize = at
+                    .strip_prefix("fields.")
+                    .and_then(|r| r.split('.').next())
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0);
+                let key = found.get(i).map(|f| f.key.as_str()).unwrap_or_default();
+                Error::invalid(param, format!("the tag of field '{key}': {message}"))
+            }
+            other => other,
+        })
 }
 
 /// The longest chain of reads from `key` (0: it reads nothing), or why it is refused: a circle,

@@ -225,6 +225,7 @@ impl SigningService {
                 source: FieldSource::Explicit,
             }));
         }
+        super::fields::check_found(&fields, "file")?;
         let roles = settle_roles(&fields, p.roles)?;
         let now = self.now();
         let blob = ctx.new_id("blob_", "template file");

@@ -17,6 +17,7 @@ mod choices;
 mod common;
 mod conditions;
 mod documents;
+mod formulas;
 mod identity;
 mod kinds;
 mod pages;

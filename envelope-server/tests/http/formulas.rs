@@ -264,7 +264,7 @@ async fn formulas_that_cannot_be_worked_out_are_refused() {
                 ),
                 n("total2", Some("Client"), "{x} + 1"),
             ],
-            "fields.6.formula",
+            "fields.5.condition.field",
             "circle",
         ),
     ];
@@ -282,4 +282,77 @@ async fn formulas_that_cannot_be_worked_out_are_refused() {
         let message = e.json()["message"].as_str().unwrap_or_default().to_string();
         assert!(message.contains(words), "{words}: {message}");
     }
+}
+
+#[tokio::test]
+async fn tags_carry_conditions_and_formulas() {
+    let s = TestServer::start().await;
+    let pdf = PdfBuilder::new()
+        .page(&[
+            "Quantity: {{number:Client:qty}}",
+            "Express: {{checkbox:Client:express}}",
+            "Fee: {{number:Client:fee:=9.90:if express}}",
+            "Total: {{number:Client:total:=round(qty * 12.5 + fee, 2)}}",
+            "Why so many? {{text:Client:why:if qty=100}}",
+            "Sign: {{signature:Client}}",
+        ])
+        .build();
+    let body = |pdf: &[u8]| {
+        json!({"file_base64": b64(pdf), "file_name": "order.pdf", "delivery": "embedded",
+               "signers": [{"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"}]})
+    };
+    let env = s
+        .post(&s.test_key, "/v1/envelopes", body(&pdf))
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap().to_string();
+    let layout = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/pages"))
+        .await
+        .ok(200);
+    let fields = layout["fields"].as_array().unwrap();
+    let field = |key: &str| fields.iter().find(|f| f["key"] == key).unwrap().clone();
+    assert_eq!(field("fee")["formula"], "9.90");
+    assert_eq!(
+        field("fee")["condition"],
+        json!({"field": "express", "filled": true})
+    );
+    assert_eq!(field("total")["formula"], "round({qty} * 12.5 + {fee}, 2)");
+    assert_eq!(
+        field("why")["condition"],
+        json!({"field": "qty", "equals": "100"})
+    );
+
+    let path = link(&s, &id, "Client").await;
+    let page = html(&s.send(s.client.get(s.url(&path))).await);
+    let csrf = form_token(&page, "sign-form");
+    let pairs = [
+        ("csrf", csrf.as_str()),
+        ("text:qty", "2"),
+        ("check:express", "on"),
+        ("mode:Client_signature", "type"),
+        ("typed:Client_signature", "Ada Lovelace"),
+        ("consent", "yes"),
+    ];
+    let r = post_form(&s, &path, &pairs, Some(&s.base)).await;
+    let (status, body_) = (r.status, html(&r));
+    assert_eq!(status, 200, "{body_}");
+    let text = signed_text(&s, &id).await;
+    assert!(text.contains("9.90") && text.contains("34.90"), "{text}");
+
+    // A tag's formula is checked like an explicit one: the error names the tag's field.
+    let bad = PdfBuilder::new()
+        .page(&[
+            "Total: {{number:Client:total:=qty * price}}",
+            "Sign: {{signature:Client}}",
+        ])
+        .build();
+    let e = s.post(&s.test_key, "/v1/envelopes", body(&bad)).await;
+    assert_eq!(e.status, 400, "{:?}", e.json());
+    assert_eq!(e.json()["param"], "file");
+    let message = e.json()["message"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("the tag of field 'total'") && message.contains("'qty'"),
+        "{message}"
+    );
 }

@@ -157,8 +157,10 @@
         x: f.x, y: f.y, width: f.width, height: f.height,
         options: Array.isArray(f.options) ? f.options.slice() : null,
         label: typeof f.label === "string" ? f.label : "",
-        // Kept as it is: the page does not edit conditions (extensions E14), the API does.
+        // Kept as they are: the page does not edit conditions or formulas (extensions E14),
+        // the API does.
         condition: f.condition || null,
+        formula: typeof f.formula === "string" ? f.formula : null,
         locked: !!(f.key && locked[f.key]), el: null
       };
     });
@@ -833,6 +835,7 @@
     if (f.type === "radio" || f.type === "select") { o.options = f.options || []; }
     if (f.label.trim()) { o.label = f.label.trim(); }
     if (f.condition) { o.condition = f.condition; }
+    if (f.formula && f.type === "number") { o.formula = f.formula; }
     return o;
   }
 
