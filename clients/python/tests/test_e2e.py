@@ -95,6 +95,7 @@ class EndToEnd(unittest.TestCase):
         finally:
             delete_webhook_endpoint.sync(endpoint.id, client=client)
             receiver.shutdown()
+            receiver.server_close()
 
 
 if __name__ == "__main__":
