@@ -6,13 +6,17 @@
 # (envelope-server/tests/durability/retention.rs runs the real binary with its clock moved ahead)
 # and pyHanko with its CLI (the second, independent validator of sealed PDFs), certomancer (the
 # test PKI: OCSP, CRLs, a TSA); from PyPI too, for
-# the OpenAPI tests (envelope-server/tests/openapi): schemathesis, openapi-python-client and
+# the OpenAPI tests (envelope-server/tests/openapi): schemathesis, openapi-python-client (and the
+# ruff it formats with, both at the exact versions clients/generate.sh pins) and
 # openapi-spec-validator, prometheus-client (its text parser reads the /metrics scrape of
 # envelope-server/tests/durability/metrics.rs), reportlab and pypdf (choice fields), and moto's
 # standalone S3 server (moto_server: envelope-core/tests/store_s3.rs, the durability test with
 # PDFs in S3, the scale-out load figures); and the C toolchain that the build itself needs (cc
 # for SQLite's bundled build, make for jemalloc's, the server's allocator). Safe to run again:
-# it only installs what is missing. Needs root (or sudo) for the Debian packages.
+# it only installs what is missing. Node.js and npm (Debian's, when the machine has none) and the
+# TypeScript client's pinned generator and compiler (`npm ci` in clients/typescript, redone only
+# when its package-lock.json changed) for the client library tests
+# (envelope-server/tests/openapi/clients). Needs root (or sudo) for the Debian packages.
 set -euo pipefail
 
 SUDO=""
@@ -30,6 +34,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v chromedriver >/dev/null 2>&1 || need+=(chromium-driver)
 # The package ships the faketime command and libfaketime, which the test preloads.
 command -v faketime >/dev/null 2>&1 || need+=(faketime)
+# The TypeScript client's generator needs Node.js 20.19 or later (Debian 13 has 20.19).
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"
@@ -64,7 +71,10 @@ fi
 # call. pip, allowing a system Python that refuses by default (PEP 668), like pyHanko above.
 py_need=()
 command -v schemathesis >/dev/null 2>&1 || py_need+=("schemathesis>=4,<5")
-command -v openapi-python-client >/dev/null 2>&1 || py_need+=("openapi-python-client>=0.29,<0.30")
+# Exact versions: the committed Python client is what these make (clients/generate.sh checks).
+[ "$(openapi-python-client --version 2>/dev/null | awk '{print $NF}')" = 0.29.1 ] ||
+  py_need+=("openapi-python-client==0.29.1")
+[ "$(ruff --version 2>/dev/null | awk '{print $NF}')" = 0.17.6 ] || py_need+=("ruff==0.17.6")
 python3 -c 'import openapi_spec_validator' >/dev/null 2>&1 || py_need+=("openapi-spec-validator>=0.9,<0.10")
 python3 -c 'import prometheus_client' >/dev/null 2>&1 || py_need+=("prometheus-client>=0.26,<1")
 # reportlab draws the AcroForm (radio group, combo box) of envelope-server/tests/http/choices.rs
@@ -77,6 +87,14 @@ if [ ${#py_need[@]} -gt 0 ]; then
   python3 -m pip install --quiet "${py_need[@]}" \
     || python3 -m pip install --quiet --break-system-packages "${py_need[@]}"
 fi
+# The TypeScript client's generator and compiler, at the versions of its package-lock.json; the
+# copy of the lock file in node_modules says which install is there.
+ts_client="$(cd "$(dirname "$0")/../clients/typescript" && pwd)"
+if ! cmp -s "$ts_client/package-lock.json" "$ts_client/node_modules/.installed-package-lock.json"; then
+  echo "installing: the TypeScript client's dev dependencies (npm ci)"
+  (cd "$ts_client" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$ts_client/package-lock.json" "$ts_client/node_modules/.installed-package-lock.json"
+fi
 echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -v chromedriver)" \
   "$(command -v faketime)" \
   "aiosmtpd $(python3 -c 'import aiosmtpd; print(aiosmtpd.__version__)')" \
@@ -84,5 +102,9 @@ echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -
 echo "OpenAPI and metrics tools: $(schemathesis --version 2>/dev/null)," \
   "$(openapi-python-client --version 2>/dev/null)," \
   "$(python3 -m pip show openapi-spec-validator prometheus-client 2>/dev/null | grep -i '^\(name\|version\)' | paste -sd' ')"
+echo "client libraries: node $(node --version), npm $(npm --version)," \
+  "openapi-ts $("$ts_client/node_modules/.bin/openapi-ts" --version 2>/dev/null)," \
+  "tsc $("$ts_client/node_modules/.bin/tsc" --version 2>/dev/null | awk '{print $NF}')," \
+  "ruff $(ruff --version 2>/dev/null | awk '{print $NF}')"
 echo "test PKI: $(command -v certomancer) $(certomancer --version 2>/dev/null)"
 echo "S3 server: $(command -v moto_server) $(python3 -m pip show moto 2>/dev/null | grep -i '^version' | sed 's/Version: /moto /')"

@@ -22,7 +22,8 @@ pub fn command(name: &str, test: &str) -> bool {
     found || missing(&format!("the command {name}"), test)
 }
 
-fn missing(what: &str, test: &str) -> bool {
+/// Fails the test in CI, prints why it is skipped elsewhere; false.
+pub fn missing(what: &str, test: &str) -> bool {
     let why = format!("{what} is not installed (scripts/install-test-deps.sh installs it)");
     if std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("{test}: {why}");

@@ -1,0 +1,275 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.bulk_send import BulkSend
+from ...models.create_bulk_send_multipart import CreateBulkSendMultipart
+from ...models.create_bulk_send_request import CreateBulkSendRequest
+from ...models.error import Error
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: CreateBulkSendRequest | CreateBulkSendMultipart | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(idempotency_key, Unset):
+        headers["Idempotency-Key"] = idempotency_key
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/v1/bulk_sends",
+    }
+
+    if isinstance(body, CreateBulkSendRequest):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, CreateBulkSendMultipart):
+        _kwargs["files"] = body.to_multipart()
+
+        headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> BulkSend | Error | None:
+    if response.status_code == 202:
+        response_202 = BulkSend.from_dict(response.json())
+
+        return response_202
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 402:
+        response_402 = Error.from_dict(response.json())
+
+        return response_402
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = Error.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 409:
+        response_409 = Error.from_dict(response.json())
+
+        return response_409
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 422:
+        response_422 = Error.from_dict(response.json())
+
+        return response_422
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[BulkSend | Error]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateBulkSendRequest | CreateBulkSendMultipart | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[BulkSend | Error]:
+    """Send one template to up to 1,000 recipients
+
+     Every row is checked as `POST /v1/envelopes` would check its envelope before anything is created:
+    one bad row answers that error with `param` naming the row (`rows[17].signers.Client.email`; for CSV
+    `rows[17].Client.email`, the message naming the CSV line) and nothing is created. In live mode the
+    allowance of every row is reserved up front (402 `insufficient_balance` otherwise). The envelopes
+    are then made and sent in the background; `bulk_send.completed` follows the last.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateBulkSendRequest):
+        body (CreateBulkSendMultipart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BulkSend | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateBulkSendRequest | CreateBulkSendMultipart | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> BulkSend | Error | None:
+    """Send one template to up to 1,000 recipients
+
+     Every row is checked as `POST /v1/envelopes` would check its envelope before anything is created:
+    one bad row answers that error with `param` naming the row (`rows[17].signers.Client.email`; for CSV
+    `rows[17].Client.email`, the message naming the CSV line) and nothing is created. In live mode the
+    allowance of every row is reserved up front (402 `insufficient_balance` otherwise). The envelopes
+    are then made and sent in the background; `bulk_send.completed` follows the last.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateBulkSendRequest):
+        body (CreateBulkSendMultipart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BulkSend | Error
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        idempotency_key=idempotency_key,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateBulkSendRequest | CreateBulkSendMultipart | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> Response[BulkSend | Error]:
+    """Send one template to up to 1,000 recipients
+
+     Every row is checked as `POST /v1/envelopes` would check its envelope before anything is created:
+    one bad row answers that error with `param` naming the row (`rows[17].signers.Client.email`; for CSV
+    `rows[17].Client.email`, the message naming the CSV line) and nothing is created. In live mode the
+    allowance of every row is reserved up front (402 `insufficient_balance` otherwise). The envelopes
+    are then made and sent in the background; `bulk_send.completed` follows the last.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateBulkSendRequest):
+        body (CreateBulkSendMultipart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[BulkSend | Error]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        idempotency_key=idempotency_key,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateBulkSendRequest | CreateBulkSendMultipart | Unset = UNSET,
+    idempotency_key: str | Unset = UNSET,
+) -> BulkSend | Error | None:
+    """Send one template to up to 1,000 recipients
+
+     Every row is checked as `POST /v1/envelopes` would check its envelope before anything is created:
+    one bad row answers that error with `param` naming the row (`rows[17].signers.Client.email`; for CSV
+    `rows[17].Client.email`, the message naming the CSV line) and nothing is created. In live mode the
+    allowance of every row is reserved up front (402 `insufficient_balance` otherwise). The envelopes
+    are then made and sent in the background; `bulk_send.completed` follows the last.
+
+    Args:
+        idempotency_key (str | Unset):
+        body (CreateBulkSendRequest):
+        body (CreateBulkSendMultipart):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        BulkSend | Error
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            idempotency_key=idempotency_key,
+        )
+    ).parsed

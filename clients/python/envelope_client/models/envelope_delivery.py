@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+
+class EnvelopeDelivery(StrEnum):
+    EMAIL = "email"
+    EMBEDDED = "embedded"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,180 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
+
+from attrs import define as _attrs_define
+
+from ..models.field_input_type import FieldInputType
+from ..types import UNSET, Unset
+
+if TYPE_CHECKING:
+    from ..models.condition import Condition
+
+
+T = TypeVar("T", bound="FieldInput")
+
+
+@_attrs_define
+class FieldInput:
+    """An exact field position.
+
+    Attributes:
+        type_ (FieldInputType): `radio` and `select` take one of `options`; `number` a plain decimal such as 12 or -3.50
+            (at most 40 characters).
+        page (int):
+        x (float):
+        y (float):
+        width (float):
+        height (float):
+        role (str | Unset): Needed for signature and initials.
+        filled_by (str | Unset): The role, or `sender` for a field without role.
+        required (bool | Unset):
+        key (str | Unset):
+        document (int | Unset): The document the field is in, from 1; default 1. It must be one of the envelope's (a
+            template has one).
+        options (list[str] | Unset): Required for `radio` and `select` fields, refused for other types: 1 to 500
+            distinct options of 1 to 200 characters the stamping fonts can draw.
+        label (str | Unset): What the signing page calls the field (extensions E11); absent: a name made from its type
+            or key.
+        condition (Condition | Unset): When a field applies (extensions E14): it is shown, required and stamped only
+            while the condition holds. Exactly one of `equals` and `filled`. The field it reads must be another field of the
+            envelope, and conditions must not wait on each other in a circle (400, `param: fields.N.condition.field`). The
+            server judges conditions at signing and stamping; the signing page follows them as the signer fills the form in.
+    """
+
+    type_: FieldInputType
+    page: int
+    x: float
+    y: float
+    width: float
+    height: float
+    role: str | Unset = UNSET
+    filled_by: str | Unset = UNSET
+    required: bool | Unset = UNSET
+    key: str | Unset = UNSET
+    document: int | Unset = UNSET
+    options: list[str] | Unset = UNSET
+    label: str | Unset = UNSET
+    condition: Condition | Unset = UNSET
+
+    def to_dict(self) -> dict[str, Any]:
+        type_ = self.type_.value
+
+        page = self.page
+
+        x = self.x
+
+        y = self.y
+
+        width = self.width
+
+        height = self.height
+
+        role = self.role
+
+        filled_by = self.filled_by
+
+        required = self.required
+
+        key = self.key
+
+        document = self.document
+
+        options: list[str] | Unset = UNSET
+        if not isinstance(self.options, Unset):
+            options = self.options
+
+        label = self.label
+
+        condition: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.condition, Unset):
+            condition = self.condition.to_dict()
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update(
+            {
+                "type": type_,
+                "page": page,
+                "x": x,
+                "y": y,
+                "width": width,
+                "height": height,
+            }
+        )
+        if role is not UNSET:
+            field_dict["role"] = role
+        if filled_by is not UNSET:
+            field_dict["filled_by"] = filled_by
+        if required is not UNSET:
+            field_dict["required"] = required
+        if key is not UNSET:
+            field_dict["key"] = key
+        if document is not UNSET:
+            field_dict["document"] = document
+        if options is not UNSET:
+            field_dict["options"] = options
+        if label is not UNSET:
+            field_dict["label"] = label
+        if condition is not UNSET:
+            field_dict["condition"] = condition
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.condition import Condition
+
+        d = dict(src_dict)
+        type_ = FieldInputType(d.pop("type"))
+
+        page = d.pop("page")
+
+        x = d.pop("x")
+
+        y = d.pop("y")
+
+        width = d.pop("width")
+
+        height = d.pop("height")
+
+        role = d.pop("role", UNSET)
+
+        filled_by = d.pop("filled_by", UNSET)
+
+        required = d.pop("required", UNSET)
+
+        key = d.pop("key", UNSET)
+
+        document = d.pop("document", UNSET)
+
+        options = cast(list[str], d.pop("options", UNSET))
+
+        label = d.pop("label", UNSET)
+
+        _condition = d.pop("condition", UNSET)
+        condition: Condition | Unset
+        if isinstance(_condition, Unset):
+            condition = UNSET
+        else:
+            condition = Condition.from_dict(_condition)
+
+        field_input = cls(
+            type_=type_,
+            page=page,
+            x=x,
+            y=y,
+            width=width,
+            height=height,
+            role=role,
+            filled_by=filled_by,
+            required=required,
+            key=key,
+            document=document,
+            options=options,
+            label=label,
+            condition=condition,
+        )
+
+        return field_input

@@ -1,0 +1,15 @@
+from enum import StrEnum
+
+
+class FieldType(StrEnum):
+    CHECKBOX = "checkbox"
+    DATE = "date"
+    INITIALS = "initials"
+    NUMBER = "number"
+    RADIO = "radio"
+    SELECT = "select"
+    SIGNATURE = "signature"
+    TEXT = "text"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+
+class FileLinkKind(StrEnum):
+    ARCHIVE = "archive"
+    AUDIT_TRAIL = "audit_trail"
+    ORIGINAL = "original"
+    SIGNED = "signed"
+    TEMPLATE = "template"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,11 @@
+from enum import StrEnum
+
+
+class GetEnvelopeFileKind(StrEnum):
+    ARCHIVE = "archive"
+    AUDIT_TRAIL = "audit_trail"
+    ORIGINAL = "original"
+    SIGNED = "signed"
+
+    def __str__(self) -> str:
+        return str(self.value)

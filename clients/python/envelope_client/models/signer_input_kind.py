@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+
+class SignerInputKind(StrEnum):
+    APPROVER = "approver"
+    SIGNER = "signer"
+    VIEWER = "viewer"
+
+    def __str__(self) -> str:
+        return str(self.value)
