@@ -37,6 +37,13 @@ class Field:
             while the condition holds. Exactly one of `equals` and `filled`. The field it reads must be another field of the
             envelope, and conditions must not wait on each other in a circle (400, `param: fields.N.condition.field`). The
             server judges conditions at signing and stamping; the signing page follows them as the signer fills the form in.
+        formula (str | Unset): How a `number` field is computed (extensions E14), over other number fields' keys in
+            braces: numbers (at most 10 places), `{key}`, `+ - * /`, unary minus, parentheses and `round(x, n)` (n from 0 to
+            10). Exact decimal arithmetic (`0.1 + 0.2` is `0.3`); quotients and long products are rounded to 10 places, half
+            away from zero; an empty field counts as 0. A sender field's formula reads sender fields and is worked out on
+            create; a signer's reads the sender's and its own role's number fields and is worked out when that signer signs.
+            Read-only for signers: a value given for it is refused. Unknown keys, the field itself, other kinds of fields
+            and circles answer 400 (`param: fields.N.formula`). Example: round({qty} * {price}, 2).
     """
 
     key: str
@@ -53,6 +60,7 @@ class Field:
     options: list[str] | Unset = UNSET
     label: str | Unset = UNSET
     condition: Condition | Unset = UNSET
+    formula: str | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         key = self.key
@@ -88,6 +96,8 @@ class Field:
         if not isinstance(self.condition, Unset):
             condition = self.condition.to_dict()
 
+        formula = self.formula
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -111,6 +121,8 @@ class Field:
             field_dict["label"] = label
         if condition is not UNSET:
             field_dict["condition"] = condition
+        if formula is not UNSET:
+            field_dict["formula"] = formula
 
         return field_dict
 
@@ -157,6 +169,8 @@ class Field:
         else:
             condition = Condition.from_dict(_condition)
 
+        formula = d.pop("formula", UNSET)
+
         field = cls(
             key=key,
             type_=type_,
@@ -172,6 +186,7 @@ class Field:
             options=options,
             label=label,
             condition=condition,
+            formula=formula,
         )
 
         return field

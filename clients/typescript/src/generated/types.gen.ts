@@ -187,6 +187,10 @@ export type Field = {
      */
     label?: string;
     condition?: Condition;
+    /**
+     * How a `number` field is computed (extensions E14), over other number fields' keys in braces: numbers (at most 10 places), `{key}`, `+ - * /`, unary minus, parentheses and `round(x, n)` (n from 0 to 10). Exact decimal arithmetic (`0.1 + 0.2` is `0.3`); quotients and long products are rounded to 10 places, half away from zero; an empty field counts as 0. A sender field's formula reads sender fields and is worked out on create; a signer's reads the sender's and its own role's number fields and is worked out when that signer signs. Read-only for signers: a value given for it is refused. Unknown keys, the field itself, other kinds of fields and circles answer 400 (`param: fields.N.formula`).
+     */
+    formula?: string;
 };
 
 export type Template = {
@@ -640,6 +644,10 @@ export type FieldInput = {
      */
     label?: string;
     condition?: Condition;
+    /**
+     * How a `number` field is computed (extensions E14), over other number fields' keys in braces: numbers (at most 10 places), `{key}`, `+ - * /`, unary minus, parentheses and `round(x, n)` (n from 0 to 10). Exact decimal arithmetic (`0.1 + 0.2` is `0.3`); quotients and long products are rounded to 10 places, half away from zero; an empty field counts as 0. A sender field's formula reads sender fields and is worked out on create; a signer's reads the sender's and its own role's number fields and is worked out when that signer signs. Read-only for signers: a value given for it is refused. Unknown keys, the field itself, other kinds of fields and circles answer 400 (`param: fields.N.formula`).
+     */
+    formula?: string;
 };
 
 /**
