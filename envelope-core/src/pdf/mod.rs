@@ -42,6 +42,7 @@ mod options;
 mod pages;
 mod reader;
 mod redact;
+mod room;
 mod seal;
 mod stamp;
 mod text;

@@ -18,6 +18,7 @@ use super::object::{Dict, ObjRef, Object, Stream, fmt_num, text_string};
 use super::pages::{self, Geometry, Page};
 use super::reader::Document;
 use super::redact;
+use super::room;
 use super::seal::{self, PreparedSeal, SealSpec};
 use super::text::Extractor;
 use super::writer::Update;
@@ -74,6 +75,8 @@ fn stamp_into(
     let mut page_ops: BTreeMap<usize, String> = BTreeMap::new();
     let mut tag_pages: BTreeSet<usize> = BTreeSet::new();
     let mut form: Option<Vec<FormField>> = None;
+    // The text on each page that has a tag's signature to draw: where it may grow.
+    let mut text_on: BTreeMap<usize, Vec<Rect>> = BTreeMap::new();
 
     for fs in &request.fields {
         let f = &fs.field.field;
@@ -115,6 +118,16 @@ fn stamp_into(
                 }
                 if let Some(v) = &fs.value {
                     let by = fs.signed_by.as_ref();
+                    let marked = matches!(f.kind, FieldType::Signature | FieldType::Initials);
+                    let r = if *source == FieldSource::Tag && marked {
+                        if !text_on.contains_key(&index) {
+                            text_on.insert(index, text_boxes(doc, page)?);
+                        }
+                        room::signature_room(r, &text_on[&index], size.height)
+                    } else {
+                        r
+                    };
+                    let ops = page_ops.entry(index).or_default();
                     draw_value(up, &mut painter, ops, &f.key, f.kind, v, r, by)?;
                 }
             }
@@ -198,6 +211,36 @@ fn stamp_into(
         append_page(doc, up, pages, size, ops, shared_res)?;
     }
     Ok(())
+}
+
+/// Boxes of the page's visible text, tags left out (they are painted over), in display space
+/// with the origin at the bottom left, like the boxes values are drawn in.
+fn text_boxes(doc: &mut Document<'_>, page: &Page) -> Result<Vec<Rect>, PdfError> {
+    let content = super::page_content(doc, page)?;
+    let mut ex = Extractor::new(doc);
+    ex.run(&content, page.resources.as_deref())?;
+    let mut in_tag = vec![false; ex.glyphs.len()];
+    for tag in discover::find_tags(&ex.glyphs) {
+        for flag in in_tag.iter_mut().take(tag.glyphs.1 + 1).skip(tag.glyphs.0) {
+            *flag = true;
+        }
+    }
+    let height = page.geometry.size().height;
+    Ok(ex
+        .glyphs
+        .iter()
+        .zip(in_tag)
+        .filter(|(g, tag)| !tag && !g.text.trim().is_empty())
+        .map(|(g, _)| {
+            let (x, y, w, h) = super::geometry_box(&page.geometry, g.rect);
+            Rect {
+                x,
+                y: height - y - h,
+                w,
+                h,
+            }
+        })
+        .collect())
 }
 
 /// The page's content with every tag's glyphs removed (positions of other text unchanged).
