@@ -6,6 +6,7 @@
 //! modify an original byte, and never leave `q`/`Q` unbalanced in what it adds: each stamped page
 //! gets `[q-stream, original contents..., stamp-stream]` where the stamp stream starts with `Q`.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::acroform::{self, FormField};
@@ -120,10 +121,11 @@ fn stamp_into(
                     let by = fs.signed_by.as_ref();
                     let marked = matches!(f.kind, FieldType::Signature | FieldType::Initials);
                     let r = if *source == FieldSource::Tag && marked {
-                        if !text_on.contains_key(&index) {
-                            text_on.insert(index, text_boxes(doc, page)?);
-                        }
-                        room::signature_room(r, &text_on[&index], size.height)
+                        let text = match text_on.entry(index) {
+                            Entry::Occupied(e) => e.into_mut(),
+                            Entry::Vacant(e) => e.insert(text_boxes(doc, page)?),
+                        };
+                        room::signature_room(r, text, size.height)
                     } else {
                         r
                     };
