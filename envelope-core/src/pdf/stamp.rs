@@ -76,8 +76,9 @@ fn stamp_into(
     let mut page_ops: BTreeMap<usize, String> = BTreeMap::new();
     let mut tag_pages: BTreeSet<usize> = BTreeSet::new();
     let mut form: Option<Vec<FormField>> = None;
-    // The text on each page that has a tag's signature to draw: where it may grow.
-    let mut text_on: BTreeMap<usize, Vec<Rect>> = BTreeMap::new();
+    // The text of each page that has a tag's signature to draw (where it may grow), kept for
+    // cutting the tags out of it after.
+    let mut text_on: BTreeMap<usize, (Vec<Rect>, Option<PageText>)> = BTreeMap::new();
 
     for fs in &request.fields {
         let f = &fs.field.field;
@@ -123,9 +124,12 @@ fn stamp_into(
                     let r = if *source == FieldSource::Tag && marked {
                         let text = match text_on.entry(index) {
                             Entry::Occupied(e) => e.into_mut(),
-                            Entry::Vacant(e) => e.insert(text_boxes(doc, page)?),
+                            Entry::Vacant(e) => {
+                                let read = PageText::read(doc, page)?;
+                                e.insert((read.boxes(page), Some(read)))
+                            }
                         };
-                        room::signature_room(r, text, size.height)
+                        room::signature_room(r, &text.0, size.height)
                     } else {
                         r
                     };
@@ -186,7 +190,10 @@ fn stamp_into(
             let mut contents = vec![Object::Ref(q)];
             if tag_pages.contains(&index) {
                 // Cut the tag text itself, so extraction of the signed copy finds no `{{`.
-                let without = content_without_tags(doc, page)?;
+                let without = match text_on.get_mut(&index).and_then(|t| t.1.take()) {
+                    Some(read) => read.without_tags(),
+                    None => PageText::read(doc, page)?.without_tags(),
+                };
                 contents.push(Object::Ref(up.add(Object::Stream(Stream {
                     dict: Dict::new().with(b"Filter", Object::name(b"FlateDecode")),
                     data: deflate(&without),
@@ -215,50 +222,59 @@ fn stamp_into(
     Ok(())
 }
 
-/// Boxes of the page's visible text, tags left out (they are painted over), in display space
-/// with the origin at the bottom left, like the boxes values are drawn in.
-fn text_boxes(doc: &mut Document<'_>, page: &Page) -> Result<Vec<Rect>, PdfError> {
-    let content = super::page_content(doc, page)?;
-    let mut ex = Extractor::new(doc);
-    ex.run(&content, page.resources.as_deref())?;
-    let mut in_tag = vec![false; ex.glyphs.len()];
-    for tag in discover::find_tags(&ex.glyphs) {
-        for flag in in_tag.iter_mut().take(tag.glyphs.1 + 1).skip(tag.glyphs.0) {
-            *flag = true;
-        }
-    }
-    let height = page.geometry.size().height;
-    Ok(ex
-        .glyphs
-        .iter()
-        .zip(in_tag)
-        .filter(|(g, tag)| !tag && !g.text.trim().is_empty())
-        .map(|(g, _)| {
-            let (x, y, w, h) = super::geometry_box(&page.geometry, g.rect);
-            Rect {
-                x,
-                y: height - y - h,
-                w,
-                h,
-            }
-        })
-        .collect())
+/// A page's text read once: for where a tag's signature may grow ([`PageText::boxes`]) and for
+/// cutting the tags out of its content ([`PageText::without_tags`]).
+struct PageText {
+    content: Vec<u8>,
+    shows: Vec<super::text::ShowOp>,
+    glyphs: Vec<super::text::Glyph>,
+    /// For each glyph: part of a tag.
+    in_tag: Vec<bool>,
 }
 
-/// The page's content with every tag's glyphs removed (positions of other text unchanged).
-fn content_without_tags(doc: &mut Document<'_>, page: &Page) -> Result<Vec<u8>, PdfError> {
-    let content = super::page_content(doc, page)?;
-    let mut ex = Extractor::new(doc);
-    ex.run(&content, page.resources.as_deref())?;
-    let mut remove = vec![false; ex.glyphs.len()];
-    for tag in discover::find_tags(&ex.glyphs) {
-        for flag in remove.iter_mut().take(tag.glyphs.1 + 1).skip(tag.glyphs.0) {
-            *flag = true;
+impl PageText {
+    fn read(doc: &mut Document<'_>, page: &Page) -> Result<PageText, PdfError> {
+        let content = super::page_content(doc, page)?;
+        let mut ex = Extractor::new(doc);
+        ex.run(&content, page.resources.as_deref())?;
+        let mut in_tag = vec![false; ex.glyphs.len()];
+        for tag in discover::find_tags(&ex.glyphs) {
+            for flag in in_tag.iter_mut().take(tag.glyphs.1 + 1).skip(tag.glyphs.0) {
+                *flag = true;
+            }
         }
+        Ok(PageText {
+            shows: std::mem::take(&mut ex.shows),
+            glyphs: std::mem::take(&mut ex.glyphs),
+            content,
+            in_tag,
+        })
     }
-    Ok(redact::remove_glyphs(
-        &content, &ex.shows, &ex.glyphs, &remove,
-    ))
+
+    /// Boxes of the page's visible text, tags left out (they are painted over), in display
+    /// space with the origin at the bottom left, like the boxes values are drawn in.
+    fn boxes(&self, page: &Page) -> Vec<Rect> {
+        let height = page.geometry.size().height;
+        self.glyphs
+            .iter()
+            .zip(&self.in_tag)
+            .filter(|(g, tag)| !**tag && !g.text.trim().is_empty())
+            .map(|(g, _)| {
+                let (x, y, w, h) = super::geometry_box(&page.geometry, g.rect);
+                Rect {
+                    x,
+                    y: height - y - h,
+                    w,
+                    h,
+                }
+            })
+            .collect()
+    }
+
+    /// The page's content with every tag's glyphs removed (positions of other text unchanged).
+    fn without_tags(&self) -> Vec<u8> {
+        redact::remove_glyphs(&self.content, &self.shows, &self.glyphs, &self.in_tag)
+    }
 }
 
 fn stream(data: Vec<u8>) -> Object {
