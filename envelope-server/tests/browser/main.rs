@@ -11,6 +11,7 @@
 //!
 //! Needs `chromium` and `chromedriver` (scripts/install-test-deps.sh); fails without them.
 
+mod accessibility;
 mod builder;
 mod choices;
 #[path = "../common/mod.rs"]

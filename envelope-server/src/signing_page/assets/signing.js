@@ -255,6 +255,13 @@
       if (value.script) { holder.classList.add("script"); }
     }
     spot.classList.toggle("filled", !!value);
+    // The accessible name begins with what the spot shows (WCAG 2.5.3, label in name), then
+    // the field's name; a drawing or a tick shows no words, and a check box says its state.
+    var label = spot.getAttribute("data-label");
+    var shown = value ? (value.image || spot.getAttribute("data-kind") === "checkbox" ? "" : value.text)
+      : spot.querySelector(".spot-label").textContent;
+    spot.setAttribute("aria-label", shown && shown !== label ? shown + ", " + label : label);
+    if (spot.hasAttribute("aria-pressed")) { spot.setAttribute("aria-pressed", value ? "true" : "false"); }
   }
 
   function showAll() { for (var i = 0; i < mine.length; i++) { show(mine[i]); } }
