@@ -294,6 +294,16 @@
 
   if (dialog) {
     document.getElementById("dialog-done").addEventListener("click", function () { dialog.close(); });
+    // Enter in one of the dialog's inputs means Done: the dialog sits inside the form, where
+    // Enter would post the whole form (and the browser would point at fields the modal makes
+    // unreachable).
+    dialog.addEventListener("keydown", function (e) {
+      var t = e.target;
+      if (e.key === "Enter" && t.tagName === "INPUT") {
+        e.preventDefault();
+        dialog.close();
+      }
+    });
     dialog.addEventListener("close", function () {
       if (!opened) { return; }
       opened.mark.parentNode.insertBefore(opened.block, opened.mark);
