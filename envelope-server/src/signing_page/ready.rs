@@ -590,7 +590,7 @@ fn pictures(out: &mut String, p: &ReadyPage<'_>, layout: &[DocumentPages], base:
         r#"<section class="document pictures" aria-labelledby="doc-title">
 <h2 id="doc-title">{document}</h2>
 <div class="next-bar" hidden><button type="button" class="secondary" id="next-field">{next}</button>
-<p class="hint" id="fields-done" role="status" hidden>{done}</p></div>
+<p class="hint" id="fields-done" role="status" data-msg="{done}"></p></div>
 "#,
         document = p.t(Msg::PageDocument, &[]),
         next = p.t(Msg::PageNextField, &[]),

@@ -215,6 +215,17 @@ async fn sign_with_the_keyboard(b: &Session) {
     b.script("document.getElementById('next-field').focus();", vec![])
         .await;
     press(b, ENTER, "consent").await;
+    // The status line (a live region present from the start) says why the focus moved.
+    let status = b
+        .script(
+            "return document.getElementById('fields-done').textContent;",
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        status,
+        "Every required field is filled in. Review, consent and sign below."
+    );
     b.keys(" ").await;
     press(b, TAB, "sign-button").await;
     b.keys(ENTER).await;

@@ -325,7 +325,9 @@
     showAll();
   }
 
-  // "Next field": the first required field of the signer still empty, in reading order.
+  // "Next field": the first required field of the signer still empty, in reading order. When
+  // none is left, the status line says so: it stays in the page, empty, so that screen readers
+  // announce the words when they arrive (a live region that appears with its text is not).
   var next = document.getElementById("next-field");
   if (next && mine.length) {
     next.parentNode.hidden = false;
@@ -334,13 +336,13 @@
       for (var i = 0; i < mine.length; i++) {
         var spot = mine[i];
         if (spot.getAttribute("data-required") === "true" && !spot.hidden && !spot.classList.contains("filled")) {
-          done.hidden = true;
+          done.textContent = "";
           spot.scrollIntoView({ block: "center" });
           spot.focus();
           return;
         }
       }
-      done.hidden = false;
+      done.textContent = done.getAttribute("data-msg");
       var consent = document.getElementById("consent");
       if (consent) { consent.scrollIntoView({ block: "center" }); consent.focus(); }
     });
