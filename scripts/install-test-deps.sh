@@ -16,7 +16,9 @@
 # it only installs what is missing. Node.js and npm (Debian's, when the machine has none) and the
 # TypeScript client's pinned generator and compiler (`npm ci` in clients/typescript, redone only
 # when its package-lock.json changed) for the client library tests
-# (envelope-server/tests/openapi/clients). Needs root (or sudo) for the Debian packages.
+# (envelope-server/tests/openapi/clients); axe-core, pinned the same way, for the accessibility
+# test of the pages (envelope-server/tests/browser/accessibility.rs). Needs root (or sudo) for
+# the Debian packages.
 set -euo pipefail
 
 SUDO=""
@@ -95,6 +97,14 @@ if ! cmp -s "$ts_client/package-lock.json" "$ts_client/node_modules/.installed-p
   (cd "$ts_client" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
   cp "$ts_client/package-lock.json" "$ts_client/node_modules/.installed-package-lock.json"
 fi
+# axe-core, which envelope-server/tests/browser/accessibility.rs injects into the pages, at the
+# exact version of its package-lock.json; redone only when the lock changed, as above.
+axe_dir="$(cd "$(dirname "$0")/../envelope-server/tests/browser/axe" && pwd)"
+if ! cmp -s "$axe_dir/package-lock.json" "$axe_dir/node_modules/.installed-package-lock.json"; then
+  echo "installing: axe-core for the accessibility test (npm ci)"
+  (cd "$axe_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  cp "$axe_dir/package-lock.json" "$axe_dir/node_modules/.installed-package-lock.json"
+fi
 echo "test tools present: $(command -v qpdf) $(command -v pdftotext) $(command -v chromedriver)" \
   "$(command -v faketime)" \
   "aiosmtpd $(python3 -c 'import aiosmtpd; print(aiosmtpd.__version__)')" \
@@ -105,6 +115,7 @@ echo "OpenAPI and metrics tools: $(schemathesis --version 2>/dev/null)," \
 echo "client libraries: node $(node --version), npm $(npm --version)," \
   "openapi-ts $("$ts_client/node_modules/.bin/openapi-ts" --version 2>/dev/null)," \
   "tsc $("$ts_client/node_modules/.bin/tsc" --version 2>/dev/null | awk '{print $NF}')," \
-  "ruff $(ruff --version 2>/dev/null | awk '{print $NF}')"
+  "ruff $(ruff --version 2>/dev/null | awk '{print $NF}')," \
+  "axe-core $(node -p "require('$axe_dir/node_modules/axe-core/package.json').version" 2>/dev/null)"
 echo "test PKI: $(command -v certomancer) $(certomancer --version 2>/dev/null)"
 echo "S3 server: $(command -v moto_server) $(python3 -m pip show moto 2>/dev/null | grep -i '^version' | sed 's/Version: /moto /')"

@@ -590,7 +590,7 @@ fn pictures(out: &mut String, p: &ReadyPage<'_>, layout: &[DocumentPages], base:
         r#"<section class="document pictures" aria-labelledby="doc-title">
 <h2 id="doc-title">{document}</h2>
 <div class="next-bar" hidden><button type="button" class="secondary" id="next-field">{next}</button>
-<p class="hint" id="fields-done" role="status" hidden>{done}</p></div>
+<p class="hint" id="fields-done" role="status" data-msg="{done}"></p></div>
 "#,
         document = p.t(Msg::PageDocument, &[]),
         next = p.t(Msg::PageNextField, &[]),
@@ -683,16 +683,32 @@ fn spot(out: &mut String, p: &ReadyPage<'_>, index: usize, f: &Field) {
         );
         return;
     }
+    // The accessible name starts with the words the button shows (WCAG 2.5.3, label in name:
+    // a speech-input user says what they see) and goes on with the field's name when that
+    // differs: "Sign here, Signature". The script keeps it so when a value shows in place
+    // ("Bakery and Sons, Company"); a check box's spot says whether it is ticked.
     let shown = match f.kind {
-        FieldType::Signature => p.t(Msg::PageSpotSign, &[]),
-        _ => esc(&label),
+        FieldType::Signature => i18n::text(p.lang, Msg::PageSpotSign, &[]),
+        _ => label.clone(),
+    };
+    let name = if shown == label {
+        label.clone()
+    } else {
+        format!("{shown}, {label}")
+    };
+    let pressed = if f.kind == FieldType::Checkbox {
+        r#" aria-pressed="false""#
+    } else {
+        ""
     };
     let _ = writeln!(
         out,
-        r#"<button type="button" class="spot mine kind-{kind}" {place} data-for="f{index}" data-kind="{kind}" data-required="{required}" aria-label="{aria}"><span class="spot-value"></span><span class="spot-label">{shown}</span></button>"#,
+        r#"<button type="button" class="spot mine kind-{kind}" {place} data-for="f{index}" data-kind="{kind}" data-required="{required}" data-label="{label}" aria-label="{name}"{pressed}><span class="spot-value"></span><span class="spot-label">{shown}</span></button>"#,
         place = place(f),
         required = f.required,
-        aria = esc(&label),
+        label = esc(&label),
+        name = esc(&name),
+        shown = esc(&shown),
     );
 }
 

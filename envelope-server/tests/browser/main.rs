@@ -6,11 +6,13 @@
 //! (pdfimages). In another envelope, shown inside a caller's page in an iframe, the signer
 //! declines; the caller's page receives the `envelope.declined` message and the API shows the
 //! envelope `voided`. A signer picks a radio button and a select option with the keyboard only
-//! (`choices.rs`). Screenshots of the page go to the target directory, or to docs/screenshots/
+//! (`choices.rs`). axe-core measures every state of the pages against WCAG 2.1 AA, and a signer
+//! signs with the keyboard alone (`accessibility.rs`). Screenshots of the page go to the target directory, or to docs/screenshots/
 //! with `ENVELOPE_UPDATE_SCREENSHOTS=1`.
 //!
 //! Needs `chromium` and `chromedriver` (scripts/install-test-deps.sh); fails without them.
 
+mod accessibility;
 mod builder;
 mod choices;
 #[path = "../common/mod.rs"]

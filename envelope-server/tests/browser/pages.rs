@@ -271,7 +271,7 @@ async fn the_pages_are_drawn_with_the_fields_in_place_on_a_phone_and_a_desktop()
     b.click(&next).await;
     let done = b
         .script(
-            "return [!document.getElementById('fields-done').hidden, document.activeElement.id,\
+            "return [document.getElementById('fields-done').textContent !== '', document.activeElement.id,\
                Array.from(document.querySelectorAll('button.spot.mine'))\
                  .map(b => [b.getAttribute('data-kind'), b.classList.contains('filled'),\
                             b.querySelector('.spot-value').textContent])];",

@@ -255,6 +255,13 @@
       if (value.script) { holder.classList.add("script"); }
     }
     spot.classList.toggle("filled", !!value);
+    // The accessible name begins with what the spot shows (WCAG 2.5.3, label in name), then
+    // the field's name; a drawing or a tick shows no words, and a check box says its state.
+    var label = spot.getAttribute("data-label");
+    var shown = value ? (value.image || spot.getAttribute("data-kind") === "checkbox" ? "" : value.text)
+      : spot.querySelector(".spot-label").textContent;
+    spot.setAttribute("aria-label", shown && shown !== label ? shown + ", " + label : label);
+    if (spot.hasAttribute("aria-pressed")) { spot.setAttribute("aria-pressed", value ? "true" : "false"); }
   }
 
   function showAll() { for (var i = 0; i < mine.length; i++) { show(mine[i]); } }
@@ -287,6 +294,16 @@
 
   if (dialog) {
     document.getElementById("dialog-done").addEventListener("click", function () { dialog.close(); });
+    // Enter in one of the dialog's inputs means Done: the dialog sits inside the form, where
+    // Enter would post the whole form (and the browser would point at fields the modal makes
+    // unreachable).
+    dialog.addEventListener("keydown", function (e) {
+      var t = e.target;
+      if (e.key === "Enter" && t.tagName === "INPUT") {
+        e.preventDefault();
+        dialog.close();
+      }
+    });
     dialog.addEventListener("close", function () {
       if (!opened) { return; }
       opened.mark.parentNode.insertBefore(opened.block, opened.mark);
@@ -308,7 +325,9 @@
     showAll();
   }
 
-  // "Next field": the first required field of the signer still empty, in reading order.
+  // "Next field": the first required field of the signer still empty, in reading order. When
+  // none is left, the status line says so: it stays in the page, empty, so that screen readers
+  // announce the words when they arrive (a live region that appears with its text is not).
   var next = document.getElementById("next-field");
   if (next && mine.length) {
     next.parentNode.hidden = false;
@@ -317,13 +336,13 @@
       for (var i = 0; i < mine.length; i++) {
         var spot = mine[i];
         if (spot.getAttribute("data-required") === "true" && !spot.hidden && !spot.classList.contains("filled")) {
-          done.hidden = true;
+          done.textContent = "";
           spot.scrollIntoView({ block: "center" });
           spot.focus();
           return;
         }
       }
-      done.hidden = false;
+      done.textContent = done.getAttribute("data-msg");
       var consent = document.getElementById("consent");
       if (consent) { consent.scrollIntoView({ block: "center" }); consent.focus(); }
     });
