@@ -292,29 +292,6 @@ fn empty_optional_values_still_hide_tags() {
     );
 }
 
-/// Word boxes from `pdftotext -bbox`: (word, xMin, yMin, xMax, yMax), displayed coordinates.
-fn words(signed: &[u8]) -> Vec<(String, f64, f64, f64, f64)> {
-    let (html, ok) = run_tool("pdftotext", &["-bbox"], signed, Some("-"));
-    assert!(ok);
-    html.lines()
-        .filter(|l| l.trim_start().starts_with("<word"))
-        .filter_map(|l| {
-            let attr = |k: &str| -> Option<f64> {
-                let at = l.find(&format!("{k}=\""))? + k.len() + 2;
-                l[at..].split('"').next()?.parse().ok()
-            };
-            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
-            Some((
-                word,
-                attr("xMin")?,
-                attr("yMin")?,
-                attr("xMax")?,
-                attr("yMax")?,
-            ))
-        })
-        .collect()
-}
-
 #[test]
 fn rotated_pages_and_shifted_origins_place_stamps_in_the_box() {
     for rotate in [0, 90, 180, 270] {

@@ -60,24 +60,16 @@ impl Word {
     }
 }
 
-/// Word boxes of page 1 from `pdftotext -bbox` (top-left origin).
+/// Word boxes from `pdftotext -bbox` (top-left origin; every page is one here).
 fn words(pdf: &[u8]) -> Vec<Word> {
-    let (html, ok) = support::run_tool("pdftotext", &["-bbox", "-l", "1"], pdf, Some("-"));
-    assert!(ok, "pdftotext failed");
-    html.lines()
-        .filter(|l| l.trim_start().starts_with("<word"))
-        .filter_map(|l| {
-            let attr = |k: &str| -> Option<f64> {
-                let at = l.find(&format!("{k}=\""))? + k.len() + 2;
-                l[at..].split('"').next()?.parse().ok()
-            };
-            Some(Word {
-                text: l.split('>').nth(1)?.split('<').next()?.to_string(),
-                x0: attr("xMin")?,
-                y0: attr("yMin")?,
-                x1: attr("xMax")?,
-                y1: attr("yMax")?,
-            })
+    support::words(pdf)
+        .into_iter()
+        .map(|(text, x0, y0, x1, y1)| Word {
+            text,
+            x0,
+            y0,
+            x1,
+            y1,
         })
         .collect()
 }

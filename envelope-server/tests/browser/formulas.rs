@@ -8,7 +8,7 @@ use super::common::pdf::PdfBuilder;
 use super::common::signing::link;
 use super::common::{TestServer, b64};
 use super::webdriver::{Driver, Session};
-use super::{get_json, save, settle, tool};
+use super::{get_json, save, settle};
 
 async fn output(b: &Session, id: &str) -> String {
     b.script(
@@ -109,20 +109,7 @@ async fn a_total_is_worked_out_as_the_signer_types() {
     assert_eq!(env["status"], "completed");
 
     // The server's digits are the page's.
-    let link = get_json(&s, &format!("/v1/envelopes/{id}/files/signed")).await;
-    let bytes = s
-        .client
-        .get(link["url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("signed.pdf");
-    std::fs::write(&path, &bytes).unwrap();
-    let text = tool("pdftotext", &[path.to_str().unwrap(), "-"]);
+    let text = super::common::file_text(&s, id, "signed").await;
     for want in ["9.90", "47.40", "7.90", "15.80"] {
         assert!(text.contains(want), "{want} in {text}");
     }

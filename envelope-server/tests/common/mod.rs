@@ -283,3 +283,32 @@ pub fn envelope_body(pdf: &[u8], signers: Value) -> Value {
 pub fn client_signer() -> Value {
     serde_json::json!([{ "name": "Ada Lovelace", "email": "ada@example.com", "role": "Client" }])
 }
+
+/// The text of the envelope's file `kind` (`signed`, `audit_trail`), as `pdftotext` reads it.
+pub async fn file_text(s: &TestServer, id: &str, kind: &str) -> String {
+    let link = s
+        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{kind}"))
+        .await
+        .ok(200);
+    let r = s
+        .client
+        .get(link["url"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("file.pdf");
+    std::fs::write(&path, r.bytes().await.unwrap()).unwrap();
+    let out = std::process::Command::new("pdftotext")
+        .arg(&path)
+        .arg("-")
+        .output()
+        .expect("pdftotext (scripts/install-test-deps.sh installs it)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

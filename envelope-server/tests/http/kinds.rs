@@ -3,7 +3,6 @@
 //! an in-person signer's request goes to the host and the page asks for the hand-over; the
 //! emails say what each is asked, and the audit trail what each did.
 
-use std::process::Command;
 use std::sync::Arc;
 
 use envelope_core::MemoryMailer;
@@ -68,34 +67,7 @@ fn signer<'a>(env: &'a Value, role: &str) -> &'a Value {
         .unwrap()
 }
 
-/// The text of the envelope's file `kind` (`signed`, `audit_trail`), as `pdftotext` reads it.
-pub async fn file_text(s: &TestServer, id: &str, kind: &str) -> String {
-    let link = s
-        .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{kind}"))
-        .await
-        .ok(200);
-    let r = s
-        .client
-        .get(link["url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("file.pdf");
-    std::fs::write(&path, r.bytes().await.unwrap()).unwrap();
-    let out = Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-deps.sh installs it)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+pub use crate::common::file_text;
 
 /// The audit trail's words in one line (its rows wrap).
 pub async fn audit_text(s: &TestServer, id: &str) -> String {

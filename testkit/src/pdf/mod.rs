@@ -532,6 +532,29 @@ pub fn transform(tool: &str, args: &[&str], bytes: &[u8]) -> Vec<u8> {
     std::fs::read(&output).unwrap()
 }
 
+/// Word boxes from `pdftotext -bbox`: (word, xMin, yMin, xMax, yMax), displayed coordinates.
+pub fn words(signed: &[u8]) -> Vec<(String, f64, f64, f64, f64)> {
+    let (html, ok) = run_tool("pdftotext", &["-bbox"], signed, Some("-"));
+    assert!(ok);
+    html.lines()
+        .filter(|l| l.trim_start().starts_with("<word"))
+        .filter_map(|l| {
+            let attr = |k: &str| -> Option<f64> {
+                let at = l.find(&format!("{k}=\""))? + k.len() + 2;
+                l[at..].split('"').next()?.parse().ok()
+            };
+            let word = l.split('>').nth(1)?.split('<').next()?.to_string();
+            Some((
+                word,
+                attr("xMin")?,
+                attr("yMin")?,
+                attr("xMax")?,
+                attr("yMax")?,
+            ))
+        })
+        .collect()
+}
+
 /// A one-page PDF (Helvetica, classic xref) with one line of text per entry, 30 points apart.
 pub fn simple_pdf(lines: &[&str]) -> Vec<u8> {
     let content: String = lines
