@@ -532,7 +532,6 @@ pub fn render(p: &ReadyPage<'_>) -> String {
 <label for="consent">{consent}{required}</label>
 <p class="hint" id="consent-hint">{consent_hint}</p>
 </div>
-<p class="form-error" id="sign-error" role="alert" hidden></p>
 <div class="actions"><button type="submit" class="primary" id="sign-button">{sign}</button></div>
 </form>
 <details class="decline" id="decline">
