@@ -11,6 +11,7 @@
 //!
 //! Needs `chromium` and `chromedriver` (scripts/install-test-deps.sh); fails without them.
 
+mod attachments;
 mod builder;
 mod choices;
 #[path = "../common/mod.rs"]
