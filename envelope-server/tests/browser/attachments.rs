@@ -1,7 +1,7 @@
 //! An `attachment` field on a phone-sized Chromium (extensions E14): the file input takes the
 //! three types and the script shows the camera's input; a junk "PNG" comes back with the message
-//! in the signer's language and the form again; a photo then signs. Writes
-//! `signing-attachment-phone.png` (390 px wide).
+//! in the signer's language and the form again (`signing-attachment-phone.png`, 390 px wide,
+//! shows it); a photo then signs.
 
 use std::io::Cursor;
 
@@ -86,6 +86,12 @@ async fn a_signer_attaches_a_photo_after_a_refused_file() {
         .wait_for_text("doit être un fichier PDF, PNG ou JPEG")
         .await;
     assert!(text.contains("Passeport"), "{text}");
+    // The phone's view: the message, then the field with the chooser and the camera.
+    let alert = b.find("#form-error").await;
+    b.script_on("arguments[0].scrollIntoView({block: 'start'});", &alert)
+        .await;
+    settle().await;
+    save("signing-attachment-phone.png", &b.viewport_png().await);
     assert_eq!(
         get_json(&s, &format!("/v1/envelopes/{id}")).await["status"],
         "sent"
@@ -97,10 +103,6 @@ async fn a_signer_attaches_a_photo_after_a_refused_file() {
     let sig = b.find(r#"input[name="typed:sig"]"#).await;
     b.script_on("arguments[0].value = '';", &sig).await;
     b.type_text(&sig, "Ada Lovelace").await;
-    b.script_on("arguments[0].scrollIntoView({block: 'start'});", &file)
-        .await;
-    settle().await;
-    save("signing-attachment-phone.png", &b.viewport_png().await);
     let consent = b.find("#consent").await;
     let ticked = b.script_on("return arguments[0].checked;", &consent).await;
     if ticked.as_bool() != Some(true) {
