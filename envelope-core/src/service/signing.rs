@@ -490,7 +490,13 @@ impl SigningService {
                 checked_values(&next, i, &input, &attached, now)?
             };
             if !stored {
-                self.store_attachments(files).await?;
+                // Only the files kept: one whose field's condition does not hold is dropped
+                // with its value.
+                let kept: Vec<&attachments::Prepared> = files
+                    .iter()
+                    .filter(|p| next.signers[i].values.contains_key(&p.key))
+                    .collect();
+                self.store_attachments(&kept).await?;
                 stored = true;
             }
             next.signers[i].consented_at = Some(now);

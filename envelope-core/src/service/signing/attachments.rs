@@ -139,7 +139,7 @@ impl SigningService {
     }
 
     /// Stores the prepared files' bytes (before the record that names them).
-    pub(in crate::service) async fn store_attachments(&self, prepared: &[Prepared]) -> Result<()> {
+    pub(in crate::service) async fn store_attachments(&self, prepared: &[&Prepared]) -> Result<()> {
         for p in prepared {
             self.inner
                 .blobs
@@ -172,7 +172,8 @@ impl SigningService {
             return Ok(BTreeMap::new());
         }
         let prepared = self.prepare_attachments(rec, i, &uploads).await?;
-        self.store_attachments(&prepared).await?;
+        self.store_attachments(&prepared.iter().collect::<Vec<_>>())
+            .await?;
         Ok(prepared.into_iter().map(|p| (p.key, p.file)).collect())
     }
 
