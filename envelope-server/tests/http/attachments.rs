@@ -166,6 +166,12 @@ async fn a_photo_is_checked_stored_embedded_and_linked() {
         assert_eq!(a["name"], "passport.jpg");
         assert_eq!(a["content_type"], "image/jpeg");
         let sha = a["sha256"].as_str().unwrap().to_string();
+        // The webhook's (and the events API's) envelope shows the same description.
+        let events = s
+            .get(&s.test_key, "/v1/events?type=envelope.completed")
+            .await
+            .ok(200);
+        assert_eq!(events["data"][0]["data"]["object"]["attachments"][0], *a);
 
         // The link gives the service's re-encoding (never the bytes sent) as a JPEG.
         let link = s
@@ -482,5 +488,44 @@ async fn a_refused_file_is_explained_in_the_signers_language() {
     assert!(
         text.contains("« Passport » doit être un fichier PDF, PNG ou JPEG."),
         "{text}"
+    );
+}
+
+/// A condition reads an attachment field (`filled`): the passport number is asked for only
+/// once a file is given; the event of the completion shows the file, not its bytes.
+#[tokio::test]
+async fn a_condition_reads_whether_a_file_was_given() {
+    let s = TestServer::start().await;
+    let mut b = body(true);
+    b["fields"].as_array_mut().unwrap().push(json!(
+        {"type": "text", "role": "Client", "key": "id_number", "label": "Passport number",
+         "page": 1, "x": 72, "y": 300, "width": 200, "height": 20,
+         "condition": {"field": "id_doc", "filled": true}}));
+    // Without a file the number is not asked for.
+    let env = s
+        .post(&s.test_key, "/v1/envelopes", b.clone())
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap().to_string();
+    let path = link(&s, &id, "Client").await;
+    let r = post_with_file(&s, &path, None).await;
+    assert_eq!(r.status, 200, "{}", html(&r));
+    // With one, it is required.
+    let env = s.post(&s.test_key, "/v1/envelopes", b).await.ok(201);
+    let id = env["id"].as_str().unwrap().to_string();
+    let path = link(&s, &id, "Client").await;
+    let r = post_with_file(&s, &path, Some(("id.jpg", "image/jpeg", photo()))).await;
+    assert_eq!(r.status, 400);
+    assert!(html(&r).contains("Passport number"), "{}", html(&r));
+    let events = s
+        .get(&s.test_key, "/v1/events?type=envelope.completed")
+        .await
+        .ok(200);
+    assert_eq!(events["data"].as_array().unwrap().len(), 1);
+    assert!(
+        events["data"][0]["data"]["object"]
+            .get("attachments")
+            .is_none(),
+        "the first envelope has no file"
     );
 }
