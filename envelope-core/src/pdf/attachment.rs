@@ -225,8 +225,9 @@ fn reencode(
     let mut budget = image::Limits::default();
     budget.max_image_width = Some(limits.max_side);
     budget.max_image_height = Some(limits.max_side);
-    // The pixels at 16 bits per channel with alpha, and room for the decoder's own buffers.
-    budget.max_alloc = Some(limits.max_pixels * 8 + (64 << 20));
+    // The pixels at 8 bits per channel with alpha, and room for the decoder's own buffers:
+    // about 200 MiB for the largest photo. A 16-bit PNG gets half the pixels.
+    budget.max_alloc = Some(limits.max_pixels * 4 + (64 << 20));
     reader.limits(budget);
     let mut decoder = reader.into_decoder().map_err(|_| unreadable())?;
     let (width, height) = decoder.dimensions();
