@@ -345,7 +345,7 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Through the core's own API (`SigningService::sign` with `SignInput::attachments`), on a live
-/// envelope: a file that would take the account past its storage quota is refused and nothing
+/// envelope, on each store: a file that would take the account past its storage quota is refused and nothing
 /// is written; with room it counts towards the stored bytes; live retention deletes it with the
 /// envelope's files (its link then answers 410) and the orphan sweep finds nothing left.
 #[tokio::test]
@@ -357,96 +357,105 @@ async fn attachments_count_towards_the_quota_and_go_with_retention() {
     use envelope_core::service::{AttachmentUpload, ClientInfo, Retention, SignInput};
     use envelope_core::{ManualClock, Settings, Timestamp};
 
-    let clock = Arc::new(ManualClock::new(
-        Timestamp::parse("2027-01-15T08:00:00.000Z").unwrap(),
-    ));
-    let s = TestServer::start_with(Options {
-        clock: Some(clock.clone()),
-        settings: Some(Settings {
-            retention: Retention {
-                live_days: Some(7),
-                ..Retention::default()
-            },
-            ..Settings::default()
-        }),
-        ..Options::default()
-    })
-    .await;
-    let env = s
-        .post(&s.live_key, "/v1/envelopes", body(false))
-        .await
-        .ok(201);
-    let id = env["id"].as_str().unwrap().to_string();
-    let url = s
-        .post(
+    for b in crate::bulk::backends().await {
+        let clock = Arc::new(ManualClock::new(
+            Timestamp::parse("2027-01-15T08:00:00.000Z").unwrap(),
+        ));
+        let s = TestServer::start_with(Options {
+            store: Some(b.store.clone()),
+            clock: Some(clock.clone()),
+            settings: Some(Settings {
+                retention: Retention {
+                    live_days: Some(7),
+                    ..Retention::default()
+                },
+                ..Settings::default()
+            }),
+            ..Options::default()
+        })
+        .await;
+        let env = s
+            .post(&s.live_key, "/v1/envelopes", body(false))
+            .await
+            .ok(201);
+        let id = env["id"].as_str().unwrap().to_string();
+        let url = s
+            .post(
+                &s.live_key,
+                &format!("/v1/envelopes/{id}/signing_url"),
+                json!({"signer": "Client"}),
+            )
+            .await
+            .ok(200)["url"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let token = url.rsplit('/').next().unwrap().to_string();
+        let input = || {
+            let mut input = SignInput {
+                consent: true,
+                ..SignInput::default()
+            };
+            input
+                .values
+                .insert("sig".into(), SignerValue::Typed("Ada Lovelace".into()));
+            input
+                .attachments
+                .insert("id_doc".into(), AttachmentUpload::new("scan.jpg", photo()));
+            input
+        };
+        let admin = s.svc.admin();
+        let before = admin.storage_used(&s.account).await.unwrap();
+        admin
+            .set_storage_quota(&s.account, Some(before + 100))
+            .await
+            .unwrap();
+        let refused = s
+            .svc
+            .sign(&token, None, input(), &ClientInfo::default())
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code(), "storage_quota_exceeded", "{refused}");
+        assert_eq!(admin.storage_used(&s.account).await.unwrap(), before);
+
+        admin.set_storage_quota(&s.account, None).await.unwrap();
+        let done = s
+            .svc
+            .sign(&token, None, input(), &ClientInfo::default())
+            .await
+            .unwrap();
+        let size = done.attachments[0].size;
+        let used = admin.storage_used(&s.account).await.unwrap();
+        assert!(
+            used >= before + size,
+            "{used} counts the attachment ({size}) beside the documents ({before})"
+        );
+
+        clock.advance(Duration::days(7) + Duration::seconds(1));
+        let report = s.svc.retention_sweep().await.unwrap();
+        assert_eq!(report.live_envelopes, 1);
+        assert_eq!(admin.storage_used(&s.account).await.unwrap(), 0);
+        let got = s
+            .get(&s.live_key, &format!("/v1/envelopes/{id}"))
+            .await
+            .ok(200);
+        assert!(got.get("attachments").is_none(), "{got}");
+        s.get(
             &s.live_key,
-            &format!("/v1/envelopes/{id}/signing_url"),
-            json!({"signer": "Client"}),
+            &format!("/v1/envelopes/{id}/files/attachment?field=id_doc"),
         )
         .await
-        .ok(200)["url"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let token = url.rsplit('/').next().unwrap().to_string();
-    let input = || {
-        let mut input = SignInput {
-            consent: true,
-            ..SignInput::default()
-        };
-        input
-            .values
-            .insert("sig".into(), SignerValue::Typed("Ada Lovelace".into()));
-        input
-            .attachments
-            .insert("id_doc".into(), AttachmentUpload::new("scan.jpg", photo()));
-        input
-    };
-    let admin = s.svc.admin();
-    let before = admin.storage_used(&s.account).await.unwrap();
-    admin
-        .set_storage_quota(&s.account, Some(before + 100))
-        .await
-        .unwrap();
-    let refused = s
-        .svc
-        .sign(&token, None, input(), &ClientInfo::default())
-        .await
-        .unwrap_err();
-    assert_eq!(refused.code(), "storage_quota_exceeded", "{refused}");
-    assert_eq!(admin.storage_used(&s.account).await.unwrap(), before);
-
-    admin.set_storage_quota(&s.account, None).await.unwrap();
-    let done = s
-        .svc
-        .sign(&token, None, input(), &ClientInfo::default())
-        .await
-        .unwrap();
-    let size = done.attachments[0].size;
-    let used = admin.storage_used(&s.account).await.unwrap();
-    assert!(
-        used >= before + size,
-        "{used} counts the attachment ({size}) beside the documents ({before})"
-    );
-
-    clock.advance(Duration::days(7) + Duration::seconds(1));
-    let report = s.svc.retention_sweep().await.unwrap();
-    assert_eq!(report.live_envelopes, 1);
-    assert_eq!(admin.storage_used(&s.account).await.unwrap(), 0);
-    let got = s
-        .get(&s.live_key, &format!("/v1/envelopes/{id}"))
-        .await
-        .ok(200);
-    assert!(got.get("attachments").is_none(), "{got}");
-    s.get(
-        &s.live_key,
-        &format!("/v1/envelopes/{id}/files/attachment?field=id_doc"),
-    )
-    .await
-    .error(410, "file_deleted");
-    // Nothing of it is left for the orphan sweep, an hour on.
-    clock.advance(Duration::hours(2));
-    assert_eq!(s.svc.retention_sweep().await.unwrap().orphan_blobs, 0);
+        .error(410, "file_deleted");
+        // Nothing of it is left for the orphan sweep, an hour on.
+        clock.advance(Duration::hours(2));
+        assert_eq!(
+            s.svc.retention_sweep().await.unwrap().orphan_blobs,
+            0,
+            "{}",
+            b.name
+        );
+        s.shutdown().await.unwrap();
+    }
 }
 
 /// A refused file is explained in the page's language.
