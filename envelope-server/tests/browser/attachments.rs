@@ -1,7 +1,7 @@
 //! An `attachment` field on a phone-sized Chromium (extensions E14): the file input takes the
 //! three types and the script shows the camera's input; a junk "PNG" comes back with the message
 //! in the signer's language and the form again (`signing-attachment-phone.png`, 390 px wide,
-//! shows it); a photo then signs.
+//! shows it); a photo taken through the camera's input then signs.
 
 use std::io::Cursor;
 
@@ -97,9 +97,18 @@ async fn a_signer_attaches_a_photo_after_a_refused_file() {
         "sent"
     );
 
-    // The photo: chosen, shown on the phone, signed.
-    let file = b.find("#f0").await;
-    b.type_text(&file, photo.to_str().unwrap()).await;
+    // The photo, taken with the camera's input: the script hands it to the chooser, so one
+    // file is posted and `required` is met.
+    let camera = b.find("#f0-camera").await;
+    b.type_text(&camera, photo.to_str().unwrap()).await;
+    let handed = b
+        .script(
+            "var f = document.getElementById('f0'), c = document.getElementById('f0-camera');\
+             return [f.files.length, f.files.length && f.files[0].name, c.files.length];",
+            vec![],
+        )
+        .await;
+    assert_eq!(handed, json!([1, "passeport.jpg", 0]));
     let sig = b.find(r#"input[name="typed:sig"]"#).await;
     b.script_on("arguments[0].value = '';", &sig).await;
     b.type_text(&sig, "Ada Lovelace").await;

@@ -416,7 +416,10 @@
       camera.addEventListener("change", function () {
         if (!camera.files || !camera.files.length) { return; }
         try {
-          main.files = camera.files;
+          // A list of its own: clearing the camera's input then leaves the chooser's whole.
+          var list = new DataTransfer();
+          list.items.add(camera.files[0]);
+          main.files = list.files;
           camera.value = "";
         } catch (err) {
           // A browser that cannot hand the photo over posts it from the camera input itself.
