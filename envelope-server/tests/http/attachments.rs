@@ -345,9 +345,9 @@ fn hex(bytes: &[u8]) -> String {
 }
 
 /// Through the core's own API (`SigningService::sign` with `SignInput::attachments`), on a live
-/// envelope, on each store: a file that would take the account past its storage quota is refused and nothing
-/// is written; with room it counts towards the stored bytes; live retention deletes it with the
-/// envelope's files (its link then answers 410) and the orphan sweep finds nothing left.
+/// envelope, on each store: a file counts towards the stored bytes and is not refused on a full
+/// account (its creates are, after); live retention deletes it with the envelope's files (its
+/// link then answers 410) and the orphan sweep finds nothing left.
 #[tokio::test]
 async fn attachments_count_towards_the_quota_and_go_with_retention() {
     use std::sync::Arc;
@@ -410,15 +410,8 @@ async fn attachments_count_towards_the_quota_and_go_with_retention() {
             .set_storage_quota(&s.account, Some(before + 100))
             .await
             .unwrap();
-        let refused = s
-            .svc
-            .sign(&token, None, input(), &ClientInfo::default())
-            .await
-            .unwrap_err();
-        assert_eq!(refused.code(), "storage_quota_exceeded", "{refused}");
-        assert_eq!(admin.storage_used(&s.account).await.unwrap(), before);
-
-        admin.set_storage_quota(&s.account, None).await.unwrap();
+        // A full account: the signature is not refused for it (a signer must not fail for
+        // the sender's storage); the file counts, and the account's creates are refused after.
         let done = s
             .svc
             .sign(&token, None, input(), &ClientInfo::default())
@@ -430,6 +423,9 @@ async fn attachments_count_towards_the_quota_and_go_with_retention() {
             used >= before + size,
             "{used} counts the attachment ({size}) beside the documents ({before})"
         );
+        s.post(&s.live_key, "/v1/envelopes", body(false))
+            .await
+            .error(403, "storage_quota_exceeded");
 
         clock.advance(Duration::days(7) + Duration::seconds(1));
         let report = s.svc.retention_sweep().await.unwrap();

@@ -8,8 +8,8 @@
 //! SHA-256, so a retried signature writes the same blob again rather than a second one; they
 //! are written before the record that names them (invariant 7), and only once every other
 //! check of the submission passed. They count towards the account's stored bytes as the
-//! envelope's documents do (`EnvelopeRecord::held_files`), and retention deletes them with
-//! them.
+//! envelope's documents do (`EnvelopeRecord::held_files`; never refused for the quota, like a
+//! completion), and retention deletes them with them.
 
 use std::collections::BTreeMap;
 
@@ -81,8 +81,11 @@ pub fn attachment_problem(bytes: &[u8]) -> ValueProblem {
 
 impl SigningService {
     /// Checks signer `i`'s files in `uploads` (each key one of their `attachment` fields) and
-    /// describes them; stores nothing. The storage quota of the envelope's account is checked
-    /// before any is read.
+    /// describes them; stores nothing. The files count towards the account's storage quota
+    /// once stored, but never refuse a signature for it: a signer's signature must not fail
+    /// for the sender's storage (as completions, docs/OPERATIONS.md "Storage quotas"), and an
+    /// envelope's sender decides how many files it asks for (at most
+    /// [`MAX_ATTACHMENT_FIELDS`](crate::field::MAX_ATTACHMENT_FIELDS) of 10 MB).
     pub(in crate::service) async fn prepare_attachments(
         &self,
         rec: &EnvelopeRecord,
@@ -110,8 +113,6 @@ impl SigningService {
                 Some(_) => {}
             }
         }
-        let needed = uploads.values().map(|u| u.bytes.len() as u64).sum();
-        self.check_storage_of(&rec.account, needed).await?;
         let list: Vec<(String, AttachmentUpload)> = uploads
             .iter()
             .map(|(k, u)| (k.clone(), u.clone()))
@@ -206,27 +207,6 @@ impl SigningService {
                 ),
                 bytes,
             }));
-        }
-        Ok(())
-    }
-
-    /// Refuses `needed` more bytes for `account` when they would take it past its storage
-    /// quota.
-    async fn check_storage_of(&self, account: &crate::ids::AccountId, needed: u64) -> Result<()> {
-        let quota = self
-            .inner
-            .store
-            .get_account(account)
-            .await?
-            .and_then(|a| a.storage_quota);
-        let Some(quota) = quota else { return Ok(()) };
-        let used = self.inner.store.storage_used(account).await?;
-        if used.saturating_add(needed) > quota {
-            return Err(Error::StorageQuotaExceeded {
-                quota_bytes: quota,
-                used_bytes: used,
-                needed_bytes: needed,
-            });
         }
         Ok(())
     }
