@@ -19,7 +19,9 @@ use envelope_core::field::FieldType;
 use envelope_core::i18n::Locale;
 use envelope_core::model::SignerValue;
 use envelope_core::seal::{LocalSealer, SigningIdentity};
-use envelope_core::service::{ClientInfo, CreateEnvelope, FileKind, SignInput, Signer, Upload};
+use envelope_core::service::{
+    AttachmentUpload, ClientInfo, CreateEnvelope, FileKind, SignInput, Signer, Upload,
+};
 use envelope_core::{MemoryMailer, SigningService};
 
 #[tokio::main(flavor = "current_thread")]
@@ -64,7 +66,7 @@ pub async fn run(input: &Path, out_dir: &Path) -> Result<Written, Box<dyn std::e
     let ctx = svc.authenticate(&account.live_key.secret).await?;
 
     let pdf = std::fs::read(input).map_err(|e| format!("cannot read {}: {e}", input.display()))?;
-    let upload = Upload::new("contract.pdf", pdf);
+    let upload = Upload::new("contract.pdf", pdf.clone());
 
     // contract.pdf's tags define two signer roles (Client, Provider) and one sender data field,
     // `start_date`; signers given without a role take the document's roles in order.
@@ -114,6 +116,10 @@ pub async fn run(input: &Path, out_dir: &Path) -> Result<Written, Box<dyn std::e
                 },
                 // The service fills date fields with the signing date.
                 FieldType::Date => input,
+                // A file (extensions E14): here the contract itself, as a PDF.
+                FieldType::Attachment => {
+                    input.attachment(&field.key, AttachmentUpload::new("copy.pdf", pdf.clone()))
+                }
             };
         }
         if session.signature_page {

@@ -16,7 +16,8 @@ use std::process::ExitCode;
 
 use envelope_core::field::FieldType;
 use envelope_core::pdf::{
-    self, FieldStamp, PdfLimits, SealSpec, SignatureBlock, StampRequest, StampValue, inspect,
+    self, EmbeddedFile, FieldStamp, PdfLimits, SealSpec, SignatureBlock, StampRequest, StampValue,
+    inspect,
 };
 use envelope_core::seal::{LocalSealer, Sealer, SigningIdentity};
 use sha2::{Digest, Sha256};
@@ -153,6 +154,14 @@ fn discover_and_fill(input: &str, original: &[u8]) -> Result<StampRequest, Strin
                     .unwrap_or_default(),
             ),
             FieldType::Number => StampValue::Text("42".into()),
+            // A signer's file (extensions E14): embedded, its name drawn in the box.
+            FieldType::Attachment => StampValue::Attachment(EmbeddedFile {
+                key: format!("{} - id.pdf", f.field.key),
+                file_name: "id.pdf".into(),
+                mime: "application/pdf".into(),
+                description: "Attachment".into(),
+                bytes: bytes::Bytes::from_static(b"%PDF-1.7 id"),
+            }),
         };
         println!(
             "  page {} ({:.1}, {:.1}, {:.1} x {:.1}) {} {:?} <- {:?}",

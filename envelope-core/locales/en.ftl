@@ -80,6 +80,8 @@ page-date-hint = Filled in automatically with the date you sign.
 page-choose-option = Choose an option
 page-number-hint = A number, such as 12 or -3.50.
 page-computed-hint = Worked out from the other fields; it changes as you fill them in.
+page-attachment-hint = A PDF, PNG or JPEG file of at most 10 MB.
+page-attachment-camera = Or take a photo
 page-signature-page-hint = Placed on a signature page added at the end of the document.
 page-consent = I agree to sign electronically
 page-consent-hint = My electronic signature on this document is as binding as a handwritten one.
@@ -147,6 +149,9 @@ error-invalid-detail = “{ $field }” was not accepted: { $detail }.
 error-value-empty = “{ $field }” must not be empty.
 error-value-not-option = “{ $field }” must be one of the choices shown.
 error-value-not-number = “{ $field }” must be a number, such as 12 or -3.50.
+error-file-type = “{ $field }” must be a PDF, PNG or JPEG file.
+error-file-too-big = The file for “{ $field }” is too large: at most 10 MB.
+error-file-unreadable = The file for “{ $field }” could not be read. Please choose another PDF, PNG or JPEG file.
 error-value-too-long = “{ $field }” can be at most { $max ->
         [one] { $max } character
        *[other] { $max } characters

@@ -74,6 +74,8 @@ page-date-hint = Se rellena automáticamente con la fecha en que firme.
 page-choose-option = Elija una opción
 page-number-hint = Un número, por ejemplo 12 o -3.50.
 page-computed-hint = Se calcula a partir de los otros campos y cambia mientras los rellena.
+page-attachment-hint = Un archivo PDF, PNG o JPEG de 10 MB como máximo.
+page-attachment-camera = O haga una foto
 page-signature-page-hint = Se coloca en una página de firma añadida al final del documento.
 page-consent = Acepto firmar electrónicamente
 page-consent-hint = Mi firma electrónica en este documento es tan vinculante como una firma manuscrita.
@@ -138,6 +140,9 @@ error-invalid-detail = No se ha aceptado «{ $field }»: { $detail }.
 error-value-empty = «{ $field }» no puede estar vacío.
 error-value-not-option = «{ $field }» debe ser una de las opciones mostradas.
 error-value-not-number = «{ $field }» debe ser un número, por ejemplo 12 o -3.50.
+error-file-type = «{ $field }» debe ser un archivo PDF, PNG o JPEG.
+error-file-too-big = El archivo de «{ $field }» es demasiado grande: 10 MB como máximo.
+error-file-unreadable = No se pudo leer el archivo de «{ $field }». Elija otro archivo PDF, PNG o JPEG.
 error-value-too-long = «{ $field }» puede tener como máximo { $max ->
         [one] { $max } carácter
        *[other] { $max } caracteres

@@ -74,6 +74,8 @@ page-date-hint = Rempli automatiquement avec la date de votre signature.
 page-choose-option = Choisissez une option
 page-number-hint = Un nombre, par exemple 12 ou -3.50.
 page-computed-hint = Calculé à partir des autres champs ; il change à mesure que vous les remplissez.
+page-attachment-hint = Un fichier PDF, PNG ou JPEG de 10 Mo au plus.
+page-attachment-camera = Ou prendre une photo
 page-signature-page-hint = Apposée sur une page de signature ajoutée à la fin du document.
 page-consent = J’accepte de signer électroniquement
 page-consent-hint = Ma signature électronique sur ce document a la même valeur qu’une signature manuscrite.
@@ -138,6 +140,9 @@ error-invalid-detail = « { $field } » n’a pas été accepté : { $detail 
 error-value-empty = « { $field } » ne doit pas être vide.
 error-value-not-option = « { $field } » doit être l’un des choix proposés.
 error-value-not-number = « { $field } » doit être un nombre, par exemple 12 ou -3.50.
+error-file-type = « { $field } » doit être un fichier PDF, PNG ou JPEG.
+error-file-too-big = Le fichier de « { $field } » est trop volumineux : 10 Mo au plus.
+error-file-unreadable = Le fichier de « { $field } » n’a pas pu être lu. Veuillez choisir un autre fichier PDF, PNG ou JPEG.
 error-value-too-long = « { $field } » ne doit pas dépasser { $max ->
         [one] { $max } caractère
        *[other] { $max } caractères

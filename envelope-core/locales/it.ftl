@@ -74,6 +74,8 @@ page-date-hint = Compilato automaticamente con la data della firma.
 page-choose-option = Scelga un’opzione
 page-number-hint = Un numero, ad esempio 12 o -3.50.
 page-computed-hint = Calcolato dagli altri campi; cambia mentre li compila.
+page-attachment-hint = Un file PDF, PNG o JPEG di al massimo 10 MB.
+page-attachment-camera = Oppure scatta una foto
 page-signature-page-hint = Apposta su una pagina delle firme aggiunta alla fine del documento.
 page-consent = Accetto di firmare elettronicamente
 page-consent-hint = La mia firma elettronica su questo documento è vincolante quanto una firma autografa.
@@ -138,6 +140,9 @@ error-invalid-detail = «{ $field }» non è stato accettato: { $detail }.
 error-value-empty = «{ $field }» non può essere vuoto.
 error-value-not-option = «{ $field }» deve essere una delle scelte mostrate.
 error-value-not-number = «{ $field }» deve essere un numero, ad esempio 12 o -3.50.
+error-file-type = «{ $field }» deve essere un file PDF, PNG o JPEG.
+error-file-too-big = Il file per «{ $field }» è troppo grande: al massimo 10 MB.
+error-file-unreadable = Non è stato possibile leggere il file per «{ $field }». Scegli un altro file PDF, PNG o JPEG.
 error-value-too-long = «{ $field }» può contenere al massimo { $max ->
         [one] { $max } carattere
        *[other] { $max } caratteri

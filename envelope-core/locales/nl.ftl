@@ -74,6 +74,8 @@ page-date-hint = Wordt automatisch ingevuld met de datum waarop u ondertekent.
 page-choose-option = Kies een optie
 page-number-hint = Een getal, bijvoorbeeld 12 of -3.50.
 page-computed-hint = Berekend uit de andere velden; het verandert terwijl u ze invult.
+page-attachment-hint = Een PDF-, PNG- of JPEG-bestand van hoogstens 10 MB.
+page-attachment-camera = Of maak een foto
 page-signature-page-hint = Komt op een handtekeningpagina die aan het einde van het document wordt toegevoegd.
 page-consent = Ik ga akkoord met elektronisch ondertekenen
 page-consent-hint = Mijn elektronische handtekening op dit document is even bindend als een handgeschreven handtekening.
@@ -138,6 +140,9 @@ error-invalid-detail = ‘{ $field }’ is niet geaccepteerd: { $detail }.
 error-value-empty = ‘{ $field }’ mag niet leeg zijn.
 error-value-not-option = ‘{ $field }’ moet een van de getoonde keuzes zijn.
 error-value-not-number = ‘{ $field }’ moet een getal zijn, bijvoorbeeld 12 of -3.50.
+error-file-type = ‘{ $field }’ moet een PDF-, PNG- of JPEG-bestand zijn.
+error-file-too-big = Het bestand voor ‘{ $field }’ is te groot: hoogstens 10 MB.
+error-file-unreadable = Het bestand voor ‘{ $field }’ kon niet worden gelezen. Kies een ander PDF-, PNG- of JPEG-bestand.
 error-value-too-long = ‘{ $field }’ mag maximaal { $max ->
         [one] { $max } teken
        *[other] { $max } tekens

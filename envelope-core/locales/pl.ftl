@@ -78,6 +78,8 @@ page-date-hint = Wypełniane automatycznie datą złożenia podpisu.
 page-choose-option = Wybierz opcję
 page-number-hint = Liczba, na przykład 12 lub -3.50.
 page-computed-hint = Obliczane na podstawie pozostałych pól; zmienia się w miarę ich wypełniania.
+page-attachment-hint = Plik PDF, PNG lub JPEG o rozmiarze najwyżej 10 MB.
+page-attachment-camera = Albo zrób zdjęcie
 page-signature-page-hint = Umieszczany na stronie podpisów dodanej na końcu dokumentu.
 page-consent = Zgadzam się na podpisanie elektroniczne
 page-consent-hint = Mój podpis elektroniczny na tym dokumencie jest tak samo wiążący jak podpis własnoręczny.
@@ -142,6 +144,9 @@ error-invalid-detail = Wartość pola „{ $field }” nie została przyjęta: {
 error-value-empty = Pole „{ $field }” nie może być puste.
 error-value-not-option = Pole „{ $field }” musi mieć jedną z pokazanych wartości.
 error-value-not-number = Pole „{ $field }” musi zawierać liczbę, na przykład 12 lub -3.50.
+error-file-type = Pole „{ $field }” musi zawierać plik PDF, PNG lub JPEG.
+error-file-too-big = Plik w polu „{ $field }” jest za duży: najwyżej 10 MB.
+error-file-unreadable = Nie udało się odczytać pliku w polu „{ $field }”. Wybierz inny plik PDF, PNG lub JPEG.
 error-value-too-long = Pole „{ $field }” może mieć najwyżej { $max ->
         [one] { $max } znak
         [few] { $max } znaki

@@ -74,6 +74,8 @@ page-date-hint = Preenchido automaticamente com a data da sua assinatura.
 page-choose-option = Escolha uma opção
 page-number-hint = Um número, por exemplo 12 ou -3.50.
 page-computed-hint = Calculado a partir dos outros campos; muda à medida que os preenche.
+page-attachment-hint = Um ficheiro PDF, PNG ou JPEG de no máximo 10 MB.
+page-attachment-camera = Ou tire uma fotografia
 page-signature-page-hint = Inserida em uma página de assinaturas adicionada ao final do documento.
 page-consent = Concordo em assinar eletronicamente
 page-consent-hint = Minha assinatura eletrônica neste documento tem a mesma validade que uma assinatura de próprio punho.
@@ -138,6 +140,9 @@ error-invalid-detail = “{ $field }” não foi aceito: { $detail }.
 error-value-empty = “{ $field }” não pode ficar em branco.
 error-value-not-option = “{ $field }” deve ser uma das opções mostradas.
 error-value-not-number = “{ $field }” deve ser um número, por exemplo 12 ou -3.50.
+error-file-type = “{ $field }” deve ser um ficheiro PDF, PNG ou JPEG.
+error-file-too-big = O ficheiro de “{ $field }” é demasiado grande: no máximo 10 MB.
+error-file-unreadable = Não foi possível ler o ficheiro de “{ $field }”. Escolha outro ficheiro PDF, PNG ou JPEG.
 error-value-too-long = “{ $field }” pode ter no máximo { $max ->
         [one] { $max } caractere
        *[other] { $max } caracteres

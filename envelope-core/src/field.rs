@@ -27,6 +27,9 @@ pub enum FieldType {
     Select,
     /// A plain decimal number ([`parse_number`]).
     Number,
+    /// A file the signer uploads: a PDF, PNG or JPEG, embedded in the signed copy (extensions
+    /// E14).
+    Attachment,
 }
 
 impl FieldType {
@@ -41,6 +44,7 @@ impl FieldType {
             FieldType::Radio => "radio",
             FieldType::Select => "select",
             FieldType::Number => "number",
+            FieldType::Attachment => "attachment",
         }
     }
 
@@ -55,6 +59,7 @@ impl FieldType {
             "radio" => FieldType::Radio,
             "select" => FieldType::Select,
             "number" => FieldType::Number,
+            "attachment" => FieldType::Attachment,
             _ => return None,
         })
     }
@@ -64,6 +69,10 @@ impl FieldType {
         matches!(self, FieldType::Radio | FieldType::Select)
     }
 }
+
+/// Most `attachment` fields one envelope may have (extensions E14): each takes a file of up to
+/// 10 MB, and the signing form carries them all in one post.
+pub const MAX_ATTACHMENT_FIELDS: usize = 5;
 
 /// Most options a `radio` or `select` field may have.
 pub const MAX_OPTIONS: usize = 500;

@@ -156,6 +156,7 @@ fn input() -> SignInput {
         .into(),
         signature: None,
         consent: true,
+        attachments: Default::default(),
     }
 }
 

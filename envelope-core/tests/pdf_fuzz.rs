@@ -21,6 +21,7 @@ use support::graph::graph;
 /// Cases per campaign in CI (debug build, two cores): together well under a minute.
 const GRAPH_CASES: u32 = 400;
 const MUTATION_CASES: u32 = 800;
+const PICTURE_CASES: u32 = 300;
 
 #[test]
 fn hostile_object_graphs_finish_without_panic() {
@@ -35,6 +36,18 @@ fn mutated_corpus_documents_finish_without_panic() {
     Campaign::new("mutation", MUTATION_CASES).run(
         mutation::mutations(corpus.len()),
         |m| m.apply(&corpus),
+        |m| format!("{m:#?}"),
+    );
+}
+
+/// Signers' pictures with byte edits (extensions E14): the attachment check (decode, re-encode)
+/// returns on each, in plain words, and keeps only what it accepts again.
+#[test]
+fn mutated_pictures_as_attachments_finish_without_panic() {
+    let pictures = mutation::pictures();
+    Campaign::new("pictures", PICTURE_CASES).run(
+        mutation::mutations(pictures.len()),
+        |m| m.apply(&pictures),
         |m| format!("{m:#?}"),
     );
 }

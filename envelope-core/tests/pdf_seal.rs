@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use envelope_core::field::FieldType;
 use envelope_core::pdf::{
-    self, AuditEvent, AuditSigner, AuditTrail, FieldStamp, PdfInfo, PdfLimits, PreparedSeal,
-    SealSpec, SignatureBlock, StampRequest, StampValue, inspect,
+    self, AuditEvent, AuditSigner, AuditTrail, EmbeddedFile, FieldStamp, PdfInfo, PdfLimits,
+    PreparedSeal, SealSpec, SignatureBlock, StampRequest, StampValue, inspect,
 };
 use envelope_core::seal::{
     DevelopmentIdentity, LocalSealer, LocalTimestampAuthority, SealError, Sealer, SigningIdentity,
@@ -86,6 +86,14 @@ fn fill(info: &PdfInfo) -> StampRequest {
                         .unwrap_or_default(),
                 ),
                 FieldType::Number => StampValue::Text("42".into()),
+                // A signer's file (extensions E14): embedded, its name drawn in the box.
+                FieldType::Attachment => StampValue::Attachment(EmbeddedFile {
+                    key: format!("{} - id.pdf", f.field.key),
+                    file_name: "id.pdf".into(),
+                    mime: "application/pdf".into(),
+                    description: "Attachment".into(),
+                    bytes: bytes::Bytes::from_static(b"%PDF-1.7 id"),
+                }),
             }),
         })
         .collect();

@@ -5,8 +5,8 @@ use envelope_testkit::pdf as support;
 
 use envelope_core::field::{Field, FieldSource, FieldType, PlacedField};
 use envelope_core::pdf::{
-    FieldStamp, PdfError, PdfInfo, PdfLimits, SignatureBlock, StampRequest, StampValue, inspect,
-    stamp, stamp_update,
+    EmbeddedFile, FieldStamp, PdfError, PdfInfo, PdfLimits, SignatureBlock, StampRequest,
+    StampValue, inspect, stamp, stamp_update,
 };
 use support::*;
 
@@ -29,6 +29,14 @@ fn fill(info: &PdfInfo, name: &str) -> StampRequest {
                         .unwrap_or_default(),
                 ),
                 FieldType::Number => StampValue::Text("42".into()),
+                // A signer's file (extensions E14): embedded, its name drawn in the box.
+                FieldType::Attachment => StampValue::Attachment(EmbeddedFile {
+                    key: format!("{} - id.pdf", f.field.key),
+                    file_name: "id.pdf".into(),
+                    mime: "application/pdf".into(),
+                    description: "Attachment".into(),
+                    bytes: bytes::Bytes::from_static(b"%PDF-1.7 id"),
+                }),
             };
             FieldStamp {
                 field: f.clone(),

@@ -11,7 +11,8 @@ use base64::Engine;
 use envelope_core::model::{EnvelopeStatus, SignerValue};
 use envelope_core::seal::{DevelopmentIdentity, LocalSealer, SigningIdentity};
 use envelope_core::service::{
-    AuthContext, ClientInfo, CreateEnvelopeParams, FileKind, Params, SignInput, Upload,
+    AttachmentUpload, AuthContext, ClientInfo, CreateEnvelopeParams, FileKind, Params, SignInput,
+    Upload,
 };
 use envelope_core::{ManualClock, MemoryMailer, SigningService, Timestamp};
 use proptest::prelude::*;
@@ -58,6 +59,7 @@ const FIELDS: &[&str] = &[
     "Plan: {{radio:Hostile:plan:Basic|Pro}}",
     "Colour: {{select:Hostile:colour:Red|Green|Blue}}",
     "Quantity: {{number:Hostile:qty}}",
+    "ID: {{attachment:Hostile:id_doc}}",
 ];
 
 struct Case {
@@ -228,6 +230,38 @@ fn hostile_png() -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
+/// A file for the attachment field (extensions E14): pictures real and hostile, a JPEG, a PDF,
+/// a broken PDF, junk; under a hostile name.
+fn attachment() -> impl Strategy<Value = (String, Vec<u8>)> {
+    let jpeg = (1u32..40, 1u32..30).prop_map(|(w, h)| {
+        let img = image::RgbImage::from_fn(w, h, |x, y| image::Rgb([x as u8, y as u8, 9]));
+        let mut out = Vec::new();
+        image::DynamicImage::ImageRgb8(img)
+            .write_to(
+                &mut std::io::Cursor::new(&mut out),
+                image::ImageFormat::Jpeg,
+            )
+            .unwrap();
+        out
+    });
+    let bytes = prop_oneof![
+        3 => real_png(),
+        2 => hostile_png(),
+        2 => jpeg.clone(),
+        1 => (jpeg, any::<prop::sample::Index>()).prop_map(|(j, at)| j[..at.index(j.len())].to_vec()),
+        2 => Just(simple_pdf(&["A scan"])),
+        1 => any::<prop::sample::Index>().prop_map(|at| {
+            let p = simple_pdf(&["A scan"]);
+            p[..at.index(p.len())].to_vec()
+        }),
+        1 => prop::collection::vec(any::<u8>(), 0..300),
+    ];
+    (
+        prop_oneof![hostile_text(), Just("scan.png".to_string())],
+        bytes,
+    )
+}
+
 fn drawn() -> impl Strategy<Value = SignerValue> {
     let b64 = |p: Vec<u8>| SignerValue::Drawn(base64::engine::general_purpose::STANDARD.encode(p));
     prop_oneof![
@@ -347,6 +381,7 @@ struct Submission {
     consent: bool,
     user_agent: Option<String>,
     ip: Option<String>,
+    attachment: Option<(String, Vec<u8>)>,
 }
 
 impl Submission {
@@ -363,6 +398,10 @@ impl Submission {
         }
         if let Some(k) = &self.extra_key {
             input.values.insert(k.clone(), SignerValue::Checkbox(true));
+        }
+        if let Some((name, bytes)) = &self.attachment {
+            let upload = AttachmentUpload::new(name.clone(), bytes.clone());
+            input.attachments.insert("id_doc".into(), upload);
         }
         input
     }
@@ -393,9 +432,18 @@ fn submission() -> impl Strategy<Value = Submission> {
         prop::option::of(hostile_text()),
     )
         .boxed();
-    let choices = (value_for("radio"), value_for("select"), value_for("number")).boxed();
+    let choices = (
+        value_for("radio"),
+        value_for("select"),
+        value_for("number"),
+        prop::option::weighted(0.9, attachment()),
+    )
+        .boxed();
     (seed, choices).prop_map(
-        |((note, agree, sig, ini, date, page, extra, consent, ua, ip), (plan, colour, qty))| {
+        |(
+            (note, agree, sig, ini, date, page, extra, consent, ua, ip),
+            (plan, colour, qty, file),
+        )| {
             Submission {
                 values: vec![
                     ("note", note),
@@ -412,6 +460,7 @@ fn submission() -> impl Strategy<Value = Submission> {
                 consent,
                 user_agent: ua,
                 ip,
+                attachment: file,
             }
         },
     )
@@ -474,6 +523,7 @@ async fn run(w: &World, sub: Submission, signature_page: bool) -> Result<(), Tes
         input
             .values
             .retain(|k, _| k == "note" || Some(k) == sub.extra_key.as_ref());
+        input.attachments.clear();
     }
     match w.svc.sign(&case.hostile, None, input, &sub.client()).await {
         Ok(env) => prop_assert_eq!(env.status, EnvelopeStatus::Sent),
@@ -523,6 +573,10 @@ fn good_input(signature: SignerValue) -> SignInput {
     input
         .values
         .insert("qty".into(), SignerValue::Text("-3.50".into()));
+    input.attachments.insert(
+        "id_doc".into(),
+        AttachmentUpload::new("scan.pdf", simple_pdf(&["A scan"])),
+    );
     input
 }
 

@@ -5,7 +5,7 @@
 //! client sent. It must never buffer more than the route's limit.
 
 mod budget;
-mod multipart;
+pub(crate) mod multipart;
 mod spool;
 
 pub use budget::{Reservation, SpoolBudget};

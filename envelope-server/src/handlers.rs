@@ -7,7 +7,7 @@ use envelope_core::service::{
     BuilderTarget, BuilderUrlParams, CreateBulkSendParams, CreateEndpointParams,
     CreateEnvelopeParams, CreateTemplateParams, Download, FileKind, ListParams, Params,
     Precondition, Reassign, UpdateDraftParams, UpdateEndpointParams, UpdateTemplateParams, Upload,
-    document_param, page_param,
+    document_param, field_param, page_param,
 };
 use envelope_core::store::DirectRead;
 use envelope_core::{AuthContext, SigningService};
@@ -174,9 +174,11 @@ pub async fn dispatch(
         Route::EnvelopeFile(id, kind) => {
             let kind = FileKind::parse(&kind)?;
             let document = document_param(&mut query)?;
+            let field = field_param(&mut query)?;
             query.finish()?;
+            let id = id.parse()?;
             Reply::ok(
-                &svc.envelope_document_link(ctx, &id.parse()?, kind, document)
+                &svc.envelope_download_link(ctx, &id, kind, document, field.as_deref())
                     .await?,
             )
         }
@@ -294,12 +296,13 @@ pub async fn download(
     token: &str,
 ) -> Result<Reply, ApiError> {
     let link = svc.resolve_download(token).await?;
+    let content_type = link.content_type();
     // `direct_url` gives none for a file that is not one blob (a signed copy's delta).
     if let Some(expires_in) = presign {
         let disposition = content_disposition("attachment", link.file_name());
         let read = DirectRead {
             expires_in,
-            content_type: "application/pdf".into(),
+            content_type: content_type.into(),
             content_disposition: disposition.to_str().unwrap_or("attachment").to_string(),
         };
         if let Some(url) = link.direct_url(&read).await?
@@ -309,7 +312,7 @@ pub async fn download(
         }
     }
     Ok(match link.open().await? {
-        Download::File { file_name, body } => Reply::pdf_stream(&file_name, body),
+        Download::File { file_name, body } => Reply::file_stream(content_type, &file_name, body),
         Download::Archive { file_name, body } => Reply::zip(&file_name, body),
     })
 }

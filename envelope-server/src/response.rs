@@ -192,6 +192,15 @@ impl Reply {
         }
     }
 
+    /// A download of `content_type` (a PDF, or a signer's PNG or JPEG attachment) read as it
+    /// is sent, offered as an attachment under `file_name`.
+    pub fn file_stream(content_type: &'static str, file_name: &str, body: FileBody) -> Reply {
+        Reply {
+            content_type,
+            ..Reply::pdf_stream(file_name, body)
+        }
+    }
+
     /// A ZIP download written as it is sent, offered as an attachment under `file_name`.
     pub fn zip(file_name: &str, body: ArchiveBody) -> Reply {
         Reply {

@@ -290,6 +290,10 @@ pub struct Envelope {
     /// alone.
     #[serde(default)]
     pub bulk_send: Option<BulkSendId>,
+    /// The signers' files for `attachment` fields (extensions E14), in signer and key order:
+    /// what each is, never its bytes. Absent while there are none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<super::AttachmentView>,
 }
 
 /// A value a signer gave for one field.
@@ -304,6 +308,8 @@ pub enum SignerValue {
     Text(String),
     /// A checkbox field's value: ticked or not.
     Checkbox(bool),
+    /// An `attachment` field's file (extensions E14): its description; the bytes are a blob.
+    Attachment(super::AttachedFile),
 }
 
 /// A signer with what only the service sees: one flat JSON object, the wire signer's keys plus
@@ -401,6 +407,8 @@ impl Envelope {
         {
             self.void_reason = Some(declined_reason(&declined.role, None));
         }
+        // The signers' files are what they gave (their names may say who they are).
+        self.attachments.clear();
     }
 }
 
@@ -824,6 +832,17 @@ impl EnvelopeRecord {
             files_deleted_at: self.files_deleted_at,
             seal: self.seal.as_ref().map(SealRecord::view),
             bulk_send: self.bulk_send.clone(),
+            attachments: self
+                .attached_files()
+                .map(|(i, key, a)| super::AttachmentView {
+                    field: key.to_string(),
+                    signer: self.signers[i].signer.id.clone(),
+                    name: a.file.file_name.clone(),
+                    content_type: a.content_type.clone(),
+                    size: a.file.size,
+                    sha256: a.file.sha256.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -902,7 +921,18 @@ impl EnvelopeRecord {
                     .iter()
                     .flat_map(|d| std::iter::once(&d.original).chain(d.signed.as_ref())),
             )
+            .chain(self.attached_files().map(|(_, _, a)| &a.file))
             .collect()
+    }
+
+    /// Every signer's file (extensions E14): the signer's index, the field's key, the file.
+    pub fn attached_files(&self) -> impl Iterator<Item = (usize, &str, &super::AttachedFile)> {
+        self.signers.iter().enumerate().flat_map(|(i, s)| {
+            s.values.iter().filter_map(move |(k, v)| match v {
+                SignerValue::Attachment(a) => Some((i, k.as_str(), a)),
+                _ => None,
+            })
+        })
     }
 
     /// How many documents the envelope has (extensions E5).

@@ -6,6 +6,7 @@
 //! Nothing here does I/O.
 
 pub mod account;
+mod attachment;
 mod builder;
 pub mod bulk_send;
 pub mod email;
@@ -23,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::ids::AccountId;
 
 pub use account::{Account, AccountView, ApiKey, Balance, KeyView, SigningCertificateView};
+pub use attachment::{AttachedFile, AttachmentView};
 pub use builder::BuilderTarget;
 pub use bulk_send::{BulkFailure, BulkRow, BulkSend, BulkSendRecord, BulkSendStatus};
 pub use email::{EmailFailure, EmailKind, EmailRecord, EmailStatus, SignerEmail};

@@ -12,6 +12,7 @@
 
 use crate::field::{Field, PlacedField};
 
+pub use attachment::{AttachmentError, AttachmentLimits, AttachmentType, normalize_attachment};
 pub use budget::{Limit, PdfLimits};
 pub use fonts::{SIGNATURE_FONT, Undrawable, check_char, check_drawable, keep_drawable};
 pub use image::{DrawingError, DrawingLimits, normalize_drawing};
@@ -26,10 +27,12 @@ pub use options::{OptionsProblem, check_option, check_options};
 pub use seal::{PreparedSeal, SealSpec, SealedUpdate};
 
 mod acroform;
+mod attachment;
 mod audit;
 mod budget;
 mod discover;
 mod draw;
+mod embed;
 mod filter;
 mod fontinfo;
 mod fonts;
@@ -208,6 +211,24 @@ pub enum StampValue {
     /// Text and dates (already formatted).
     Text(String),
     Checkbox(bool),
+    /// A signer's file (extensions E14): its name is drawn in the box and the file is embedded
+    /// in the document ([`EmbeddedFile`]).
+    Attachment(EmbeddedFile),
+}
+
+/// A file embedded in the signed copy: listed in the catalog's `/EmbeddedFiles` name tree.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbeddedFile {
+    /// The entry's name in the name tree (made unique against the document's own entries).
+    pub key: String,
+    /// The file's name, as readers offer to save it.
+    pub file_name: String,
+    /// Its media type (`/Subtype`): `application/pdf`, `image/png` or `image/jpeg`.
+    pub mime: String,
+    /// What readers show beside it (`/Desc`).
+    pub description: String,
+    /// The file's bytes.
+    pub bytes: bytes::Bytes,
 }
 
 /// One field and its value.

@@ -79,6 +79,15 @@ fn stamp_into(
     // The text of each page that has a tag's signature to draw (where it may grow), kept for
     // cutting the tags out of it after.
     let mut text_on: BTreeMap<usize, (Vec<Rect>, Option<PageText>)> = BTreeMap::new();
+    // Signers' files (extensions E14), embedded once the pages are stamped.
+    let embedded: Vec<&super::EmbeddedFile> = request
+        .fields
+        .iter()
+        .filter_map(|fs| match &fs.value {
+            Some(StampValue::Attachment(f)) => Some(f),
+            _ => None,
+        })
+        .collect();
 
     for fs in &request.fields {
         let f = &fs.field.field;
@@ -219,6 +228,7 @@ fn stamp_into(
     if let Some((size, ops)) = signature_page {
         append_page(doc, up, pages, size, ops, shared_res)?;
     }
+    super::embed::embed_files(doc, up, &embedded)?;
     Ok(())
 }
 
@@ -322,6 +332,7 @@ fn draw_value(
                     | FieldType::Radio
                     | FieldType::Select
                     | FieldType::Number
+                    | FieldType::Attachment
             ) {
                 12.0
             } else {
@@ -338,6 +349,8 @@ fn draw_value(
         }
         StampValue::Checkbox(true) => Painter::check(ops, r),
         StampValue::Checkbox(false) => {}
+        // The file itself is embedded (`embed.rs`); the box shows its name.
+        StampValue::Attachment(f) => painter.text(ops, &f.file_name, Face::Regular, r, 12.0),
     }
     Ok(())
 }
@@ -380,6 +393,15 @@ fn fill_form_field(
     shared_res: ObjRef,
 ) -> Result<(), PdfError> {
     let key = fs.field.field.key.as_str();
+    // A form field holds text: a file's name (the file itself is embedded).
+    let named;
+    let value = match value {
+        StampValue::Attachment(f) => {
+            named = StampValue::Text(f.file_name.clone());
+            &named
+        }
+        v => v,
+    };
     let mut fdict = current(doc, up, field.id)?;
     let flags = fdict
         .get(b"Ff")
@@ -390,7 +412,7 @@ fn fill_form_field(
         StampValue::Text(s) | StampValue::Typed(s) => {
             !matches!(s.trim(), "" | "false" | "no" | "0" | "Off")
         }
-        StampValue::Drawn(_) => true,
+        StampValue::Drawn(_) | StampValue::Attachment(_) => true,
     };
     let kind = field.kind();
     // A radio group's value is the chosen button's on state (a name).
@@ -424,7 +446,7 @@ fn fill_form_field(
             b"V",
             Object::Str(text_string(if *b { "Yes" } else { "No" })),
         ),
-        (_, StampValue::Drawn(_)) => {}
+        (_, StampValue::Drawn(_) | StampValue::Attachment(_)) => {}
     }
     fdict.set(b"Ff", Object::Int(flags | 1)); // read-only once signed
     let mut widget_dicts: Vec<(ObjRef, Dict)> = Vec::new();

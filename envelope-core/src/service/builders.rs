@@ -542,6 +542,23 @@ impl SignInput {
         self
     }
 
+    /// The file for the `attachment` field `key` (extensions E14): a PDF, PNG or JPEG of at
+    /// most 10 MB, checked when the signer signs.
+    ///
+    /// ```
+    /// use envelope_core::service::{AttachmentUpload, SignInput};
+    /// let input = SignInput::new().attachment("Client_attachment", AttachmentUpload::new("id.pdf", b"%PDF-1.7 ...".to_vec()));
+    /// assert_eq!(input.attachments["Client_attachment"].file_name, "id.pdf");
+    /// ```
+    pub fn attachment(
+        mut self,
+        key: impl Into<String>,
+        file: super::signing::AttachmentUpload,
+    ) -> SignInput {
+        self.attachments.insert(key.into(), file);
+        self
+    }
+
     /// The signature on the appended signature page, when the envelope has one.
     pub fn signature(mut self, value: impl Into<SignerValue>) -> SignInput {
         self.signature = Some(value.into());

@@ -49,7 +49,8 @@ impl SigningService {
                 if next.signers[i].signer.status == SignerStatus::Completed {
                     continue;
                 }
-                next.signers[i].values = sample_values(&next, i, now)?;
+                let attached = self.sample_attachments(&next, i).await?;
+                next.signers[i].values = sample_values(&next, i, &attached, now)?;
                 next.signers[i]
                     .ip_address
                     .get_or_insert_with(|| "127.0.0.1".into());
@@ -138,6 +139,8 @@ impl SigningService {
             }
             // A signature page goes on the last document.
             let mut request = stamp_request_for(rec, n, n == count)?;
+            // Signers' files go into the copy of the document their fields are on (E14).
+            self.embed_attachments(rec, &mut request).await?;
             if !rec.mode.is_live() {
                 request.page_mark = Some(pdf::TEST_MODE_MARK.into());
             }
@@ -312,6 +315,7 @@ fn stamp_error(e: pdf::PdfError) -> Error {
 fn sample_values(
     rec: &EnvelopeRecord,
     i: usize,
+    attached: &std::collections::BTreeMap<String, crate::model::AttachedFile>,
     now: Timestamp,
 ) -> Result<std::collections::BTreeMap<String, SignerValue>> {
     let s = &rec.signers[i].signer;
@@ -357,13 +361,15 @@ fn sample_values(
             }
             FieldType::Number if f.required => SignerValue::Text("1".into()),
             FieldType::Radio | FieldType::Select | FieldType::Number => continue,
+            // Required ones get the helper's own picture (`attached`).
+            FieldType::Attachment => continue,
         };
         input.values.insert(f.key.clone(), v);
     }
     if rec.signature_page && s.kind == SignerKind::Signer {
         input.signature = Some(SignerValue::Typed(name));
     }
-    values::checked_values(rec, i, &input, now).map_err(|e| {
+    values::checked_values(rec, i, &input, attached, now).map_err(|e| {
         // A formula can have no value with the helper's numbers (a division by zero): that is
         // the envelope's, and the sender's to know (extensions E14).
         let computed = e.param().and_then(|p| {
@@ -394,6 +400,9 @@ fn stamp_value(v: &SignerValue, key: &str) -> Result<pdf::StampValue> {
         ),
         SignerValue::Text(t) => pdf::StampValue::Text(t.clone()),
         SignerValue::Checkbox(b) => pdf::StampValue::Checkbox(*b),
+        // The box shows the file's name; completion embeds the file itself
+        // (`SigningService::embed_attachments`).
+        SignerValue::Attachment(a) => pdf::StampValue::Text(a.file.file_name.clone()),
     })
 }
 
@@ -670,6 +679,22 @@ fn audit_trail(
                 who: who.clone(),
                 detail,
             });
+            // Each file given, with what identifies it (extensions E14).
+            for (key, a) in s.values.iter().filter_map(|(k, v)| match v {
+                SignerValue::Attachment(a) => Some((k, a)),
+                _ => None,
+            }) {
+                events.push(pdf::AuditEvent {
+                    at: fmt_time(t),
+                    what: "File attached".into(),
+                    who: who.clone(),
+                    detail: format!(
+                        "Field {key}: \"{}\" ({}, {} bytes), SHA-256 {}; embedded in the signed \
+                         document",
+                        a.file.file_name, a.content_type, a.file.size, a.file.sha256
+                    ),
+                });
+            }
         }
         if let Some(t) = s.signer.declined_at {
             events.push(pdf::AuditEvent {

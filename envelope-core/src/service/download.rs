@@ -145,6 +145,20 @@ impl DownloadLink {
         &self.link.file_name
     }
 
+    /// The media type the file is served as: `application/pdf` for documents, audit trails
+    /// and PDF attachments, `image/png` or `image/jpeg` for a signer's picture (extensions
+    /// E14), `application/zip` for the archive.
+    pub fn content_type(&self) -> &'static str {
+        if self.link.archive.is_some() {
+            return "application/zip";
+        }
+        match self.link.content_type.as_deref() {
+            Some("image/png") => "image/png",
+            Some("image/jpeg") => "image/jpeg",
+            _ => "application/pdf",
+        }
+    }
+
     /// True when the link gives one stored blob as it is: an original or an audit trail, not
     /// a signed copy kept as a delta (two blobs) nor an archive (written when read). Only
     /// such a file can be read straight from the blob store.

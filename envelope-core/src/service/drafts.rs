@@ -515,8 +515,10 @@ fn kept_data(env: &EnvelopeRecord) -> Vec<(String, Value)> {
             let v = match v {
                 SignerValue::Text(t) => Value::String(t.clone()),
                 SignerValue::Checkbox(b) => Value::Bool(*b),
-                // Signatures are never sender data.
-                SignerValue::Typed(_) | SignerValue::Drawn(_) => return None,
+                // Signatures and files are never sender data.
+                SignerValue::Typed(_) | SignerValue::Drawn(_) | SignerValue::Attachment(_) => {
+                    return None;
+                }
             };
             Some((k.clone(), v))
         })

@@ -1450,12 +1450,25 @@ pub(crate) fn resolve_signers(
     Ok(out)
 }
 
-/// Every role with fields has a signer; every signer has a signature field or gets the page.
+/// Every role with fields has a signer; every signer has a signature field or gets the page;
+/// at most [`MAX_ATTACHMENT_FIELDS`](crate::field::MAX_ATTACHMENT_FIELDS) `attachment` fields.
 pub(crate) fn check_coverage(
     fields: &[PlacedField],
     signers: &[SignerRecord],
     signature_page: bool,
 ) -> Result<()> {
+    let max = crate::field::MAX_ATTACHMENT_FIELDS;
+    if fields
+        .iter()
+        .filter(|f| f.field.kind == FieldType::Attachment)
+        .count()
+        > max
+    {
+        return Err(Error::invalid(
+            "fields",
+            format!("at most {max} attachment fields are allowed on one envelope"),
+        ));
+    }
     for f in fields {
         if let Some(r) = &f.field.role
             && !f.field.is_sender_field()

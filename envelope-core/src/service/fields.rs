@@ -43,7 +43,8 @@ pub(crate) fn parse_fields(
         let kind = FieldType::parse(&kind_s).ok_or_else(|| {
             Error::invalid(
                 o.at("type"),
-                "must be one of signature, initials, date, text, checkbox, radio, select, number",
+                "must be one of signature, initials, date, text, checkbox, radio, select, number, \
+                 attachment",
             )
         })?;
         let role = o.string("role")?;
@@ -66,6 +67,13 @@ pub(crate) fn parse_fields(
             return Err(Error::invalid(
                 o.at("role"),
                 "signature and initials fields need a role",
+            ));
+        }
+        // A file comes from a signer's upload; the sender has no way to give one.
+        if role.is_none() && kind == FieldType::Attachment {
+            return Err(Error::invalid(
+                o.at("role"),
+                "attachment fields need a role: a signer uploads the file",
             ));
         }
         let required = o

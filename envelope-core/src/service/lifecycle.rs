@@ -106,6 +106,8 @@ pub enum FileKind {
     AuditTrail,
     /// A ZIP of every signed copy and the audit trail (extensions E5).
     Archive,
+    /// A signer's file for an `attachment` field, named by `?field=KEY` (extensions E14).
+    Attachment,
 }
 
 impl FileKind {
@@ -116,9 +118,10 @@ impl FileKind {
             "signed" => Ok(FileKind::Signed),
             "audit_trail" => Ok(FileKind::AuditTrail),
             "archive" => Ok(FileKind::Archive),
+            "attachment" => Ok(FileKind::Attachment),
             _ => Err(Error::invalid(
                 "kind",
-                "must be original, signed or audit_trail",
+                "must be original, signed, audit_trail, archive or attachment",
             )),
         }
     }
@@ -129,6 +132,7 @@ impl FileKind {
             FileKind::Signed => "signed",
             FileKind::AuditTrail => "audit_trail",
             FileKind::Archive => "archive",
+            FileKind::Attachment => "attachment",
         }
     }
 }
@@ -163,6 +167,8 @@ fn pick_file(
         FileKind::Original => Some(original),
         FileKind::Signed => signed,
         FileKind::AuditTrail | FileKind::Archive => rec.audit_trail.as_ref(),
+        // Named by a field, not a document (`envelope_download_link`).
+        FileKind::Attachment => return Err(Error::missing("field")),
     };
     let file = file.ok_or(Error::FileNotReady {
         kind: kind.as_str(),
@@ -199,6 +205,45 @@ pub fn document_param(p: &mut Params) -> Result<Option<u32>> {
             format!("must be a document number from 1 to {max}"),
         )),
     }
+}
+
+/// `?field=KEY` of a file download: the `attachment` field whose file a link of kind
+/// `attachment` gives (extensions E14); `None` when absent. Whether it fits the kind and the
+/// envelope is checked by [`SigningService::envelope_download_link`].
+pub fn field_param(p: &mut Params) -> Result<Option<String>> {
+    p.string("field")
+}
+
+/// The signer's file of the `attachment` field `field` (extensions E14), or why it cannot be
+/// had: a key that is no attachment field of the envelope (`parameter_invalid`, `field`), a
+/// field without a file (not signed yet, or left empty: `file_not_ready`), files deleted by
+/// retention.
+fn pick_attachment<'a>(
+    rec: &'a EnvelopeRecord,
+    field: &str,
+) -> Result<&'a crate::model::AttachedFile> {
+    let is_attachment_field = rec
+        .fields
+        .iter()
+        .any(|f| f.field.key == field && f.field.kind == crate::field::FieldType::Attachment);
+    if !is_attachment_field {
+        return Err(Error::invalid(
+            "field",
+            "must be the key of an attachment field of the envelope",
+        ));
+    }
+    if let Some(deleted_at) = rec.files_deleted_at {
+        return Err(Error::FileDeleted {
+            kind: FileKind::Attachment.as_str(),
+            deleted_at,
+        });
+    }
+    rec.attached_files()
+        .find(|(_, k, _)| *k == field)
+        .map(|(_, _, a)| a)
+        .ok_or(Error::FileNotReady {
+            kind: FileKind::Attachment.as_str(),
+        })
 }
 
 /// Who takes a signer's place (`reassign_signer`).
@@ -748,6 +793,46 @@ impl SigningService {
         }
     }
 
+    /// A 5-minute download link for one file of an envelope, as `GET
+    /// /v1/envelopes/{id}/files/{kind}` names it: [`SigningService::envelope_document_link`]
+    /// for `original`, `signed`, `audit_trail` and `archive` (`field` must then be absent), and
+    /// for `attachment` the signer's file of the `attachment` field `field` (required; no
+    /// `document`), served with its own content type (extensions E14).
+    pub async fn envelope_download_link(
+        &self,
+        ctx: &AuthContext,
+        id: &EnvelopeId,
+        kind: FileKind,
+        document: Option<u32>,
+        field: Option<&str>,
+    ) -> Result<FileLinkView> {
+        if kind != FileKind::Attachment {
+            if field.is_some() {
+                return Err(Error::invalid(
+                    "field",
+                    "names the file of an attachment field; use it with kind attachment only",
+                ));
+            }
+            return self.envelope_document_link(ctx, id, kind, document).await;
+        }
+        if document.is_some() {
+            return Err(Error::invalid(
+                "document",
+                "an attachment is named by its field; leave document out",
+            ));
+        }
+        let field = field.ok_or_else(|| Error::missing("field"))?;
+        let rec = self.load_envelope(ctx, id).await?;
+        let a = pick_attachment(&rec, field)?;
+        self.typed_file_link(
+            kind.as_str(),
+            &a.file,
+            Some(a.content_type.clone()),
+            self.inner.settings.download_link_ttl,
+        )
+        .await
+    }
+
     /// One file of an envelope itself, for Rust callers (the API gives links): the original or
     /// signed copy of `document` (the first when `None`), the audit trail, or the archive as it
     /// is written (extensions E5). Refused exactly like
@@ -812,6 +897,7 @@ impl SigningService {
                     mode: rec.mode,
                     envelope: rec.id.clone(),
                 }),
+                content_type: None,
             })
             .await?;
         Ok(FileLinkView {
@@ -838,6 +924,17 @@ impl SigningService {
         file: &crate::model::StoredFile,
         ttl: chrono::Duration,
     ) -> Result<FileLinkView> {
+        self.typed_file_link(kind, file, None, ttl).await
+    }
+
+    /// A download link that works for `ttl`, served as `content_type` (`None`: a PDF).
+    async fn typed_file_link(
+        &self,
+        kind: &str,
+        file: &crate::model::StoredFile,
+        content_type: Option<String>,
+        ttl: chrono::Duration,
+    ) -> Result<FileLinkView> {
         let token = ids::new_token();
         let expires_at = self.now() + ttl;
         self.inner
@@ -849,6 +946,7 @@ impl SigningService {
                 expires_at,
                 base: file.delta.as_ref().map(|d| d.base.clone()),
                 archive: None,
+                content_type,
             })
             .await?;
         Ok(FileLinkView {

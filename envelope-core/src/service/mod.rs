@@ -69,7 +69,7 @@ pub use fair_gate::{FairGate, Slot as FairSlot};
 pub use health::{PROBE_TIMEOUT, READINESS_TTL, Readiness, UnreadyReason};
 pub use lifecycle::{
     EXPIRED_LINKS_KEPT_DAYS, FileKind, FileLinkView, Reassign, Reminder, ReminderSkip,
-    ReminderTarget, SigningLink, SigningUrl, document_param,
+    ReminderTarget, SigningLink, SigningUrl, document_param, field_param,
 };
 pub use maintenance::Maintenance;
 pub use outbox::{EmailDailyLimits, EmailSettings, EmailWorker, WebhookWorker, WorkerSettings};
@@ -83,9 +83,10 @@ pub use seal_renewal::RenewalReport;
 pub use seal_sweep::SealSweepReport;
 pub use sealing::{DEVELOPMENT_SEAL, TEST_MODE_SEAL};
 pub use signing::{
-    ClientInfo, DocumentPages, DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize,
-    SIGNATURE_FONT, SignInput, SignerAuth, SigningSession, Undrawable, ValueProblem, Verification,
-    VerificationGrant, field_value_problem, first_name, value_problem,
+    AttachmentError, AttachmentLimits, AttachmentType, AttachmentUpload, ClientInfo, DocumentPages,
+    DrawingError, DrawingLimits, GRANT_HOURS, LinkState, PageSize, SIGNATURE_FONT, SignInput,
+    SignerAuth, SigningSession, Undrawable, ValueProblem, Verification, VerificationGrant,
+    attachment_problem, field_value_problem, first_name, value_problem,
 };
 pub use templates::{CreateTemplateParams, UpdateTemplateParams};
 pub use webhooks::{CreateEndpointParams, UpdateEndpointParams};

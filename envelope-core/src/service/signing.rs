@@ -21,6 +21,7 @@ use crate::model::{
 use crate::rules::{self, mark_turns};
 use crate::store::{SigningToken, StoreError};
 
+mod attachments;
 pub(super) mod identity;
 mod pictures;
 mod preview;
@@ -30,9 +31,12 @@ pub(crate) use preview::Previews;
 pub(super) mod judge;
 pub(super) mod values;
 
+pub use attachments::{AttachmentUpload, attachment_problem};
 use identity::check_grant;
 pub use identity::{SignerAuth, Verification, VerificationGrant};
 pub use values::{ValueProblem, field_value_problem, value_problem};
+// What a refused attachment's problem names (extensions E14), and the bounds a file must keep.
+pub use crate::pdf::{AttachmentError, AttachmentLimits, AttachmentType};
 // What a refused value's problem names: the character that cannot be drawn, or why a drawing was
 // refused, and the bounds a drawing must keep.
 pub use crate::pdf::{DrawingError, DrawingLimits, Undrawable};
@@ -125,6 +129,10 @@ pub struct SignInput {
     /// The signer agreed to sign electronically (ESIGN/eIDAS consent). Required; its time is
     /// kept for the audit trail.
     pub consent: bool,
+    /// Files for `attachment` fields, by field key (extensions E14). Each is checked (a PDF, PNG
+    /// or JPEG of at most 10 MB, read under the hostile-input budgets; images re-encoded) and
+    /// stored as a blob; the field's value is then its description, never its bytes.
+    pub attachments: BTreeMap<String, AttachmentUpload>,
 }
 
 fn has_drawing(input: &SignInput) -> bool {
@@ -448,6 +456,10 @@ impl SigningService {
         input: SignInput,
         client: &ClientInfo,
     ) -> Result<Envelope> {
+        // Files (extensions E14) are checked once, on the first attempt; stored once every
+        // other check passed, before the record that names them.
+        let mut prepared: Option<Vec<attachments::Prepared>> = None;
+        let mut stored = false;
         for _ in 0..MAX_ATTEMPTS {
             let (t, current) = self.resolve_token(token).await?;
             let i = current.signer_index(&t.signer).ok_or_else(unknown_link)?;
@@ -459,16 +471,41 @@ impl SigningService {
                     "A viewer signs nothing: opening the signing link finishes their part.",
                 ));
             }
+            if prepared.is_none() {
+                prepared = Some(if input.attachments.is_empty() {
+                    Vec::new()
+                } else {
+                    self.prepare_attachments(&current, i, &input.attachments)
+                        .await?
+                });
+            }
+            let files = prepared.as_deref().unwrap_or_default();
+            let attached: BTreeMap<String, crate::model::AttachedFile> = files
+                .iter()
+                .map(|p| (p.key.clone(), p.file.clone()))
+                .collect();
             let mut next = current.clone();
             next.signers[i].values = if has_drawing(&input) {
                 // Decoding and re-encoding a drawing is CPU work: it goes through the PDF pool
                 // like stamping, so a burst of large drawings cannot stall the async threads.
                 let (rec, input) = (next.clone(), input.clone());
-                self.blocking("drawing", move || checked_values(&rec, i, &input, now))
-                    .await??
+                self.blocking("drawing", move || {
+                    checked_values(&rec, i, &input, &attached, now)
+                })
+                .await??
             } else {
-                checked_values(&next, i, &input, now)?
+                checked_values(&next, i, &input, &attached, now)?
             };
+            if !stored {
+                // Only the files kept: one whose field's condition does not hold is dropped
+                // with its value.
+                let kept: Vec<&attachments::Prepared> = files
+                    .iter()
+                    .filter(|p| next.signers[i].values.contains_key(&p.key))
+                    .collect();
+                self.store_attachments(&kept).await?;
+                stored = true;
+            }
             next.signers[i].consented_at = Some(now);
             record_client(&mut next, i, client);
             // Which kind of link the signature came through is evidence (extensions E8).

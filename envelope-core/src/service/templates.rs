@@ -596,10 +596,13 @@ fn apply_field_updates(fields: &mut [PlacedField], v: &Value) -> Result<()> {
         }
         if let Some(by) = filled_by {
             if by == SENDER {
-                if matches!(f.kind, FieldType::Signature | FieldType::Initials) {
+                if matches!(
+                    f.kind,
+                    FieldType::Signature | FieldType::Initials | FieldType::Attachment
+                ) {
                     return Err(Error::invalid(
                         format!("fields.{i}.filled_by"),
-                        "signature and initials fields are filled by a role",
+                        "signature, initials and attachment fields are filled by a role",
                     ));
                 }
                 f.role = None;

@@ -125,4 +125,9 @@ pub struct FileLink {
     /// the envelope's files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub archive: Option<ArchiveOf>,
+    /// The media type the file is served as, for a signer's attachment (extensions E14:
+    /// `image/png`, `image/jpeg`, `application/pdf`); `None` (and absent in stored links): a
+    /// PDF, or the archive's ZIP.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
 }

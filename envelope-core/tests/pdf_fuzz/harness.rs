@@ -16,7 +16,8 @@ use std::time::{Duration, Instant};
 
 use envelope_core::field::FieldType;
 use envelope_core::pdf::{
-    FieldStamp, PdfLimits, SignatureBlock, StampRequest, StampValue, inspect, stamp,
+    AttachmentLimits, EmbeddedFile, FieldStamp, PdfLimits, SignatureBlock, StampRequest,
+    StampValue, inspect, normalize_attachment, stamp,
 };
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
@@ -345,6 +346,16 @@ fn save(name: &str, case: u32, class: &str, bytes: &[u8], description: &str) -> 
 /// a broken rule; a panic or a hang is caught by the caller.
 pub fn exercise(bytes: &[u8]) -> Result<Reach, String> {
     let limits = PdfLimits::default();
+    // Every case is also a signer's attachment (extensions E14): the check a file gets on
+    // arrival must return, in plain words, and what it keeps must pass it again.
+    match normalize_attachment(bytes, &AttachmentLimits::SUBMITTED, &limits) {
+        Ok((_, kept)) => {
+            if let Err(e) = normalize_attachment(&kept, &AttachmentLimits::SUBMITTED, &limits) {
+                return Err(format!("a kept attachment is refused again: {e}"));
+            }
+        }
+        Err(e) => plain_words(&e.to_string())?,
+    }
     let info = match inspect(bytes, &limits) {
         Ok(info) => info,
         Err(e) => return plain_words(&e.to_string()).map(|()| Reach::Refused),
@@ -419,6 +430,13 @@ fn value_for(field: &envelope_core::field::Field) -> StampValue {
                 .unwrap_or_default(),
         ),
         FieldType::Number => StampValue::Text("-12.50".into()),
+        FieldType::Attachment => StampValue::Attachment(EmbeddedFile {
+            key: format!("{} - scan (1).png", field.key),
+            file_name: "scan (1).png".into(),
+            mime: "image/png".into(),
+            description: "Attachment (test)".into(),
+            bytes: bytes::Bytes::from_static(b"\x89PNG\r\n\x1a\n"),
+        }),
     }
 }
 

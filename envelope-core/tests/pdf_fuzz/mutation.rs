@@ -21,6 +21,8 @@ const SNIPPETS: &[&str] = &[
     "/Kids [1 0 R 1 0 R 1 0 R]",
     "/XObject <</X0 1 0 R>>",
     "{{signature:A}}",
+    "{{attachment:A}}",
+    "/Names <</EmbeddedFiles <</Kids [1 0 R 1 0 R]>>>>",
     "q q q q q q q q",
     "endstream",
     "stream\n",
@@ -89,6 +91,24 @@ pub fn corpus() -> Vec<Vec<u8>> {
         "",
         Layout::XrefStream { objstm: false },
     );
+    // A file to take signers' attachments (extensions E14): an attachment tag, and embedded
+    // files of its own whose name tree the stamper reads back and extends.
+    let mut b = Builder::new();
+    let spec = b.add("<</Type /Filespec /F (own.txt) /EF <</F 1 0 R>>>>");
+    let tree = b.add(format!(
+        "<</Kids [<</Names [(own.txt) {spec} 0 R] /Limits [(own.txt) (own.txt)]>>]>>"
+    ));
+    let with_files = document(
+        &mut b,
+        &[PageSpec::letter(helv_text(
+            10.0,
+            72.0,
+            700.0,
+            "{{signature:A}} {{attachment:A}}",
+        ))],
+        &format!("/Names <</EmbeddedFiles {tree} 0 R>>"),
+        Layout::Classic,
+    );
     let updated = append_update(
         &contract,
         &[(
@@ -105,6 +125,30 @@ pub fn corpus() -> Vec<Vec<u8>> {
         tagged,
         updated,
         shift_offsets(&form_pdf(0)),
+        with_files,
+    ]
+}
+
+/// Pictures as phones and scanners send them, for the attachment check (extensions E14): a
+/// PNG with alpha, a gray PNG, a JPEG; each a few kilobytes, so that byte edits reach headers,
+/// chunk lengths and Huffman tables alike.
+pub fn pictures() -> Vec<Vec<u8>> {
+    use image::{DynamicImage, ImageFormat};
+    let encode = |img: DynamicImage, format: ImageFormat| {
+        let mut out = Vec::new();
+        img.write_to(&mut std::io::Cursor::new(&mut out), format)
+            .expect("a picture in memory encodes");
+        out
+    };
+    let rgba = image::RgbaImage::from_fn(40, 24, |x, y| {
+        image::Rgba([x as u8 * 6, y as u8 * 9, 80, 200])
+    });
+    let gray = image::GrayImage::from_fn(33, 17, |x, y| image::Luma([(x * y) as u8]));
+    let rgb = image::RgbImage::from_fn(48, 32, |x, y| image::Rgb([x as u8 * 5, 120, y as u8 * 7]));
+    vec![
+        encode(DynamicImage::ImageRgba8(rgba), ImageFormat::Png),
+        encode(DynamicImage::ImageLuma8(gray), ImageFormat::Png),
+        encode(DynamicImage::ImageRgb8(rgb), ImageFormat::Jpeg),
     ]
 }
 

@@ -4,14 +4,18 @@
 //! `check:<key>` for check boxes; `mode:<key>` (`type` or
 //! `draw`), `typed:<key>` and `drawn:<key>` for signatures and initials; `page_mode`,
 //! `page_typed`, `page_drawn` for the appended signature page; `consent`, `csrf`, `reason`;
-//! `code` on the code step.
+//! `code` on the code step; `file:<key>` for the file of an `attachment` field (extensions
+//! E14), in a `multipart/form-data` post (the form's encoding when the signer has one).
 //! Which keys exist, which are required and what a value may be is the core's business: this
 //! only translates names into values.
 
 use std::collections::BTreeMap;
 
+use bytes::Bytes;
 use envelope_core::model::SignerValue;
-use envelope_core::service::SignInput;
+use envelope_core::service::{AttachmentUpload, SignInput};
+
+use crate::body::multipart;
 
 /// A form post, read.
 #[derive(Debug, Default)]
@@ -43,13 +47,44 @@ fn mark(mode: Option<&str>, typed: Option<&str>, drawn: Option<&str>) -> Option<
 /// Reads an `application/x-www-form-urlencoded` body. Later duplicates of a name win, as in
 /// most form readers; names outside the scheme are ignored.
 pub fn parse(body: &[u8]) -> FormPost {
+    from_pairs(
+        url::form_urlencoded::parse(body).map(|(n, v)| (n.into_owned(), v.into_owned())),
+        Vec::new(),
+    )
+}
+
+/// Reads a `multipart/form-data` body: text parts as [`parse`] reads its pairs, and the files
+/// of `file:<key>` parts (a file input left empty sends an empty part: no file). The message
+/// of a malformed body is plain words.
+pub fn parse_multipart(body: &Bytes, boundary: &str) -> Result<FormPost, String> {
+    let mut pairs = Vec::new();
+    let mut files = Vec::new();
+    for part in multipart::parts(body, boundary)? {
+        let Some(name) = part.name else { continue };
+        match (name.strip_prefix("file:"), part.file_name) {
+            (Some(key), Some(file_name)) => {
+                if !part.data.is_empty() {
+                    let upload = AttachmentUpload::new(file_name, part.data);
+                    files.push((key.to_string(), upload));
+                }
+            }
+            _ => pairs.push((name, String::from_utf8_lossy(&part.data).into_owned())),
+        }
+    }
+    Ok(from_pairs(pairs.into_iter(), files))
+}
+
+fn from_pairs(
+    pairs: impl Iterator<Item = (String, String)>,
+    files: Vec<(String, AttachmentUpload)>,
+) -> FormPost {
     let mut post = FormPost::default();
+    post.input.attachments.extend(files);
     let mut modes: BTreeMap<String, String> = BTreeMap::new();
     let mut typed: BTreeMap<String, String> = BTreeMap::new();
     let mut drawn: BTreeMap<String, String> = BTreeMap::new();
     let mut page: [Option<String>; 3] = Default::default();
-    for (name, value) in url::form_urlencoded::parse(body) {
-        let value = value.into_owned();
+    for (name, value) in pairs {
         match name.split_once(':') {
             Some(("text", key)) => {
                 post.input
@@ -64,7 +99,7 @@ pub fn parse(body: &[u8]) -> FormPost {
             Some(("mode", key)) => drop(modes.insert(key.to_string(), value)),
             Some(("typed", key)) => drop(typed.insert(key.to_string(), value)),
             Some(("drawn", key)) => drop(drawn.insert(key.to_string(), value)),
-            _ => match &*name {
+            _ => match name.as_str() {
                 "csrf" => post.csrf = value,
                 "code" => post.code = Some(value),
                 "consent" => {
@@ -126,6 +161,28 @@ mod tests {
             p.input.signature,
             Some(SignerValue::Typed("Zoë Client".into()))
         );
+    }
+
+    #[test]
+    fn multipart_posts_carry_files() {
+        let body = Bytes::from_static(
+            b"--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\nabc\r\n\
+              --XyZ\r\nContent-Disposition: form-data; name=\"text:company\"\r\n\r\nZo\xc3\xab\r\n\
+              --XyZ\r\nContent-Disposition: form-data; name=\"file:id\"; filename=\"id.png\"\r\n\
+              Content-Type: image/png\r\n\r\nPNGDATA\r\n\
+              --XyZ\r\nContent-Disposition: form-data; name=\"file:other\"; filename=\"\"\r\n\
+              Content-Type: application/octet-stream\r\n\r\n\r\n\
+              --XyZ\r\nContent-Disposition: form-data; name=\"consent\"\r\n\r\nyes\r\n--XyZ--\r\n",
+        );
+        let p = parse_multipart(&body, "XyZ").unwrap();
+        assert_eq!(p.csrf, "abc");
+        assert!(p.consent);
+        assert_eq!(p.input.values["company"], SignerValue::Text("Zoë".into()));
+        let files = &p.input.attachments;
+        assert_eq!(files.len(), 1, "an empty file input sends no file");
+        assert_eq!(files["id"].file_name, "id.png");
+        assert_eq!(&files["id"].bytes[..], b"PNGDATA");
+        assert!(parse_multipart(&Bytes::from_static(b"junk"), "XyZ").is_err());
     }
 
     #[test]

@@ -44,6 +44,19 @@ pub fn sign(session: &SigningSession) -> usize {
     FIXED + marks * PER_MARK + others * PER_FIELD
 }
 
+/// The most bytes a signer's files can add to the form (extensions E14): per `attachment`
+/// field, the core's largest file and its part's headers. Such a form is multipart, whose
+/// parts are not percent-encoded.
+pub fn files(session: &SigningSession) -> usize {
+    let per_file = envelope_core::service::AttachmentLimits::SUBMITTED.max_bytes + 4 * 1024;
+    session
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldType::Attachment)
+        .count()
+        * per_file
+}
+
 // A drawing at the core's limit fits even fully percent-encoded: 512 KiB of PNG is 699 052
 // base64 characters, every one as %XX 2 097 156 bytes; the decline form stays small.
 const _: () = assert!(DRAWING_TEXT == 22 + 699_052);

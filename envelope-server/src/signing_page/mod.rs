@@ -49,12 +49,12 @@ use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::SignerKind;
 use envelope_core::service::{
     ClientInfo, GRANT_HOURS, LinkState, SIGNATURE_FONT, SignInput, SigningSession, ValueProblem,
-    field_value_problem, value_problem,
+    attachment_problem, field_value_problem, value_problem,
 };
 use envelope_core::{Error, ErrorKind, SigningService};
 
 use crate::app::App;
-use crate::body::{BodyLimits, read_limited};
+use crate::body::{BodyLimits, MediaType, read_limited};
 use crate::error::ApiError;
 use crate::response::{Meta, Reply};
 use html::{PageEvent, layout};
@@ -145,11 +145,11 @@ pub async fn handle(
             page.open(token, &client, true).await
         }
         [token] if m == Method::POST => {
-            let cap = match page.ready_session(token, &client).await {
-                Ok(session) => form_cap::sign(&session),
+            let (cap, files) = match page.ready_session(token, &client).await {
+                Ok(session) => (form_cap::sign(&session), form_cap::files(&session)),
                 Err(reply) => return reply,
             };
-            match page.read_form(parts, body, cap).await {
+            match page.read_form_with_files(parts, body, cap, files).await {
                 Ok(post) => page.sign(token, post, client).await,
                 Err(reply) => reply,
             }
@@ -484,18 +484,38 @@ impl Pages<'_> {
         body: Incoming,
         cap: usize,
     ) -> Result<form::FormPost, Reply> {
-        let is_form = parts
+        self.read_form_with_files(parts, body, cap, 0).await
+    }
+
+    /// [`Pages::read_form`] for a form that may carry files (`files`: the most bytes they
+    /// can take, beyond `cap`; 0 for none): such a form is `multipart/form-data` (extensions
+    /// E14), any other urlencoded.
+    async fn read_form_with_files(
+        &self,
+        parts: &Parts,
+        body: Incoming,
+        cap: usize,
+        files: usize,
+    ) -> Result<form::FormPost, Reply> {
+        let essence = parts
             .headers
             .get(header::CONTENT_TYPE)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.split(';').next())
-            .is_some_and(|v| {
-                v.trim()
-                    .eq_ignore_ascii_case("application/x-www-form-urlencoded")
-            });
-        if !is_form {
+            .map(str::trim)
+            .unwrap_or_default();
+        let boundary = match MediaType::of(&parts.headers) {
+            MediaType::Multipart { boundary } if files > 0 => Some(boundary),
+            _ => None,
+        };
+        if boundary.is_none() && !essence.eq_ignore_ascii_case("application/x-www-form-urlencoded")
+        {
             return Err(self.error(ApiError::UnsupportedMediaType {
-                accepted: "application/x-www-form-urlencoded",
+                accepted: if files > 0 {
+                    "application/x-www-form-urlencoded, multipart/form-data"
+                } else {
+                    "application/x-www-form-urlencoded"
+                },
             }));
         }
         let host = parts
@@ -509,14 +529,18 @@ impl Pages<'_> {
         }
         let limits = &self.app.limits;
         let read = BodyLimits {
-            max_bytes: cap.min(limits.max_form_body),
+            max_bytes: cap.min(limits.max_form_body) + files,
             idle_timeout: limits.body_idle_timeout,
             total_timeout: limits.body_total_timeout,
         };
         let bytes = read_limited(&parts.headers, body, read)
             .await
             .map_err(|e| self.error(e))?;
-        Ok(form::parse(&bytes))
+        match boundary {
+            None => Ok(form::parse(&bytes)),
+            Some(boundary) => form::parse_multipart(&Bytes::from(bytes), &boundary)
+                .map_err(|message| self.error(ApiError::Core(Error::InvalidBody { message }))),
+        }
     }
 
     /// A post without this server's page behind it (another site, a stale or forged form).
@@ -668,6 +692,11 @@ impl Pages<'_> {
             Error::ParameterInvalid { param, .. } => {
                 let field = label(param);
                 let problem = match param.strip_prefix("values.") {
+                    // A refused file (extensions E14): what it is, from a cheap look.
+                    Some(key) if input.attachments.contains_key(key) => input
+                        .attachments
+                        .get(key)
+                        .map(|u| attachment_problem(&u.bytes)),
                     Some(key) => fields
                         .iter()
                         .find(|f| f.key == key)
@@ -894,7 +923,7 @@ fn page_number(p: &str) -> Option<u32> {
 }
 
 fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> String {
-    use envelope_core::service::{DrawingError, Undrawable};
+    use envelope_core::service::{AttachmentError, DrawingError, Undrawable};
     let f = ("field", Arg::Text(field));
     let say = |msg, args: &[(&str, Arg<'_>)]| i18n::text(lang, msg, args);
     match problem {
@@ -920,6 +949,13 @@ fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> Stri
         Some(ValueProblem::Drawing(DrawingError::Blank)) => say(Msg::ErrorDrawingBlank, &[f]),
         Some(ValueProblem::NotAnOption) => say(Msg::ErrorValueNotOption, &[f]),
         Some(ValueProblem::NotANumber) => say(Msg::ErrorValueNotNumber, &[f]),
+        Some(ValueProblem::Attachment(AttachmentError::TooManyBytes { .. })) => {
+            say(Msg::ErrorFileTooBig, &[f])
+        }
+        Some(
+            ValueProblem::Attachment(AttachmentError::NotAcceptedType) | ValueProblem::NotAFile,
+        ) => say(Msg::ErrorFileType, &[f]),
+        Some(ValueProblem::Attachment(_)) => say(Msg::ErrorFileUnreadable, &[f]),
         _ => say(Msg::ErrorInvalid, &[f]),
     }
 }

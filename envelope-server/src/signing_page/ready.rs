@@ -186,6 +186,9 @@ fn mark_block(out: &mut String, m: Mark<'_>) {
     );
 }
 
+/// What a file input offers (extensions E14): the three types the core accepts.
+const ATTACHMENT_ACCEPT: &str = "application/pdf,image/png,image/jpeg";
+
 /// The `required` attribute of a field's control: `data-req` instead for a field with a
 /// condition (extensions E14), which the script makes required while it shows the field; without
 /// script every field shows and the server judges what applies.
@@ -353,6 +356,30 @@ fn field_block(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 number_hint = p.t(Msg::PageNumberHint, &[]),
             );
         }
+        FieldType::Attachment => {
+            // A file (extensions E14): the chooser (a phone's offers its camera too), and a
+            // camera button the script shows, which takes a photo at once (`capture`). Both post
+            // as `file:<key>`; the core decides what the bytes are.
+            let _ = write!(
+                out,
+                r#"<div class="field file">
+<label for="{id}">{label}{req_mark}</label>
+<input type="file" id="{id}" name="{name}" accept="{accept}" aria-describedby="{id}-hint"{req}>
+<div class="camera" hidden>
+<label for="{id}-camera">{camera}</label>
+<input type="file" id="{id}-camera" name="{name}" accept="{accept}" capture="environment" data-camera-for="{id}" aria-describedby="{id}-hint">
+</div>
+<p class="hint" id="{id}-hint">{file_hint} {page_hint}</p>
+</div>
+"#,
+                req_mark = required_mark(f, p.lang),
+                name = esc(&format!("file:{}", f.key)),
+                accept = ATTACHMENT_ACCEPT,
+                req = req_attr(f),
+                camera = p.t(Msg::PageAttachmentCamera, &[]),
+                file_hint = p.t(Msg::PageAttachmentHint, &[]),
+            );
+        }
         FieldType::Checkbox => {
             let checked = matches!(
                 p.previous.and_then(|x| x.values.get(&f.key)),
@@ -455,9 +482,15 @@ pub fn render(p: &ReadyPage<'_>) -> String {
             esc(e)
         );
     }
+    // Files travel as multipart (extensions E14); other forms stay urlencoded.
+    let enctype = if s.fields.iter().any(|f| f.kind == FieldType::Attachment) {
+        r#" enctype="multipart/form-data""#
+    } else {
+        ""
+    };
     let _ = write!(
         out,
-        r#"<form method="post" action="{base}" id="sign-form" accept-charset="utf-8" data-msg-signing="{signing}" data-msg-draw-required="{draw_required}">
+        r#"<form method="post" action="{base}" id="sign-form"{enctype} accept-charset="utf-8" data-msg-signing="{signing}" data-msg-draw-required="{draw_required}">
 <input type="hidden" name="csrf" value="{csrf}">
 "#,
         csrf = esc(&p.sign_csrf),

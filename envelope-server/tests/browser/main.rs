@@ -13,6 +13,7 @@
 //! Needs `chromium` and `chromedriver` (scripts/install-test-deps.sh); fails without them.
 
 mod accessibility;
+mod attachments;
 mod builder;
 mod choices;
 #[path = "../common/mod.rs"]

@@ -17,14 +17,14 @@ use crate::common::pdf::two_party_contract;
 use crate::common::{Options, Resp, TestServer};
 
 /// A store to run on, and what keeps it alive (a temporary directory).
-struct Backend {
-    name: &'static str,
-    store: (Arc<dyn Store>, Arc<dyn BlobStore>),
+pub(crate) struct Backend {
+    pub(crate) name: &'static str,
+    pub(crate) store: (Arc<dyn Store>, Arc<dyn BlobStore>),
     _dir: Option<tempfile::TempDir>,
 }
 
 /// Memory, SQLite, and PostgreSQL when `ENVELOPE_TEST_DATABASE_URL` is set (a fresh schema).
-async fn backends() -> Vec<Backend> {
+pub(crate) async fn backends() -> Vec<Backend> {
     let dir = tempfile::tempdir().unwrap();
     let lite = SqlStore::open_sqlite(dir.path().join("e.db"))
         .await

@@ -3,6 +3,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod attachments;
 mod basics;
 mod bodies;
 mod builder;

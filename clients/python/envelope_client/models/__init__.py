@@ -4,6 +4,8 @@ from .account import Account
 from .account_signing_certificate import AccountSigningCertificate
 from .api_key import ApiKey
 from .api_key_mode import ApiKeyMode
+from .attachment import Attachment
+from .attachment_content_type import AttachmentContentType
 from .balance import Balance
 from .builder_url import BuilderUrl
 from .builder_url_request import BuilderUrlRequest
@@ -134,6 +136,8 @@ __all__ = (
     "AccountSigningCertificate",
     "ApiKey",
     "ApiKeyMode",
+    "Attachment",
+    "AttachmentContentType",
     "Balance",
     "BuilderUrl",
     "BuilderUrlRequest",

@@ -15,8 +15,10 @@ from attrs import define as _attrs_define
 
 from ..models.envelope_delivery import EnvelopeDelivery
 from ..models.envelope_status import EnvelopeStatus
+from ..types import UNSET, Unset
 
 if TYPE_CHECKING:
+    from ..models.attachment import Attachment
     from ..models.cc_recipient import CcRecipient
     from ..models.document import Document
     from ..models.envelope_files import EnvelopeFiles
@@ -56,6 +58,8 @@ class Envelope:
             recorded, or by a service that seals nothing).
         bulk_send (None | str): The bulk send that made the envelope, `bulk_...` (extensions E12); null for an envelope
             made alone.
+        attachments (list[Attachment] | Unset): The signers' files for `attachment` fields (extensions E14), in signer
+            and key order; absent while there are none.
     """
 
     id: str
@@ -80,6 +84,7 @@ class Envelope:
     files_deleted_at: datetime.datetime | None
     seal: EnvelopeSeal | None
     bulk_send: None | str
+    attachments: list[Attachment] | Unset = UNSET
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.envelope_seal import EnvelopeSeal
@@ -164,6 +169,13 @@ class Envelope:
         bulk_send: None | str
         bulk_send = self.bulk_send
 
+        attachments: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.attachments, Unset):
+            attachments = []
+            for attachments_item_data in self.attachments:
+                attachments_item = attachments_item_data.to_dict()
+                attachments.append(attachments_item)
+
         field_dict: dict[str, Any] = {}
 
         field_dict.update(
@@ -192,11 +204,14 @@ class Envelope:
                 "bulk_send": bulk_send,
             }
         )
+        if attachments is not UNSET:
+            field_dict["attachments"] = attachments
 
         return field_dict
 
     @classmethod
     def from_dict(cls, src_dict: Mapping[str, Any]) -> Self:
+        from ..models.attachment import Attachment
         from ..models.cc_recipient import CcRecipient
         from ..models.document import Document
         from ..models.envelope_files import EnvelopeFiles
@@ -359,6 +374,15 @@ class Envelope:
 
         bulk_send = _parse_bulk_send(d.pop("bulk_send"))
 
+        _attachments = d.pop("attachments", UNSET)
+        attachments: list[Attachment] | Unset = UNSET
+        if _attachments is not UNSET:
+            attachments = []
+            for attachments_item_data in _attachments:
+                attachments_item = Attachment.from_dict(attachments_item_data)
+
+                attachments.append(attachments_item)
+
         envelope = cls(
             id=id,
             object_=object_,
@@ -382,6 +406,7 @@ class Envelope:
             files_deleted_at=files_deleted_at,
             seal=seal,
             bulk_send=bulk_send,
+            attachments=attachments,
         )
 
         return envelope

@@ -21,7 +21,8 @@ class FieldInput:
 
     Attributes:
         type_ (FieldInputType): `radio` and `select` take one of `options`; `number` a plain decimal such as 12 or -3.50
-            (at most 40 characters).
+            (at most 40 characters); `attachment` a file the signer uploads (a PDF, PNG or JPEG of at most 10 MB; it needs a
+            role, at most 5 per envelope; extensions E14).
         page (int):
         x (float):
         y (float):

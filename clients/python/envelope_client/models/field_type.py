@@ -2,6 +2,7 @@ from enum import StrEnum
 
 
 class FieldType(StrEnum):
+    ATTACHMENT = "attachment"
     CHECKBOX = "checkbox"
     DATE = "date"
     INITIALS = "initials"

@@ -23,7 +23,8 @@ class FileLink:
     Attributes:
         object_ (Literal['file_link']):
         kind (FileLinkKind):
-        url (str): `{public_url}/files/{token}`: the PDF (the ZIP for `archive`), no API key, for 5 minutes.
+        url (str): `{public_url}/files/{token}`: the PDF (the ZIP for `archive`; for `attachment` the signer's file with
+            its own content type), no API key, for 5 minutes.
         expires_at (datetime.datetime): ISO 8601 UTC with milliseconds.
     """
 

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class FileLinkKind(StrEnum):
     ARCHIVE = "archive"
+    ATTACHMENT = "attachment"
     AUDIT_TRAIL = "audit_trail"
     ORIGINAL = "original"
     SIGNED = "signed"

@@ -3,6 +3,7 @@ from enum import StrEnum
 
 class GetEnvelopeFileKind(StrEnum):
     ARCHIVE = "archive"
+    ATTACHMENT = "attachment"
     AUDIT_TRAIL = "audit_trail"
     ORIGINAL = "original"
     SIGNED = "signed"

@@ -152,6 +152,10 @@ export type Envelope = {
      * The bulk send that made the envelope, `bulk_...` (extensions E12); null for an envelope made alone.
      */
     bulk_send: string | null;
+    /**
+     * The signers' files for `attachment` fields (extensions E14), in signer and key order; absent while there are none.
+     */
+    attachments?: Array<Attachment>;
 };
 
 /**
@@ -159,7 +163,7 @@ export type Envelope = {
  */
 export type Field = {
     key: string;
-    type: 'signature' | 'initials' | 'date' | 'text' | 'checkbox' | 'radio' | 'select' | 'number';
+    type: 'signature' | 'initials' | 'date' | 'text' | 'checkbox' | 'radio' | 'select' | 'number' | 'attachment';
     /**
      * null for sender data fields.
      */
@@ -395,9 +399,9 @@ export type SigningUrl = {
 
 export type FileLink = {
     object: 'file_link';
-    kind: 'original' | 'signed' | 'audit_trail' | 'template' | 'archive';
+    kind: 'original' | 'signed' | 'audit_trail' | 'template' | 'archive' | 'attachment';
     /**
-     * `{public_url}/files/{token}`: the PDF (the ZIP for `archive`), no API key, for 5 minutes.
+     * `{public_url}/files/{token}`: the PDF (the ZIP for `archive`; for `attachment` the signer's file with its own content type), no API key, for 5 minutes.
      */
     url: string;
     expires_at: Timestamp;
@@ -613,9 +617,9 @@ export type CcInput = {
  */
 export type FieldInput = {
     /**
-     * `radio` and `select` take one of `options`; `number` a plain decimal such as 12 or -3.50 (at most 40 characters).
+     * `radio` and `select` take one of `options`; `number` a plain decimal such as 12 or -3.50 (at most 40 characters); `attachment` a file the signer uploads (a PDF, PNG or JPEG of at most 10 MB; it needs a role, at most 5 per envelope; extensions E14).
      */
-    type: 'signature' | 'initials' | 'date' | 'text' | 'checkbox' | 'radio' | 'select' | 'number';
+    type: 'signature' | 'initials' | 'date' | 'text' | 'checkbox' | 'radio' | 'select' | 'number' | 'attachment';
     /**
      * Needed for signature and initials.
      */
@@ -1128,6 +1132,33 @@ export type Condition = {
      * true: holds when the field has a value (a ticked check box); false: when it has none.
      */
     filled?: boolean;
+};
+
+/**
+ * A signer's file for an `attachment` field (extensions E14): what it is, never its bytes (`GET /v1/envelopes/{id}/files/attachment?field=KEY` links them).
+ */
+export type Attachment = {
+    /**
+     * The attachment field's key.
+     */
+    field: string;
+    /**
+     * The signer who gave it, `sgn_...`.
+     */
+    signer: string;
+    /**
+     * The file's name, ending in the extension of what it is.
+     */
+    name: string;
+    content_type: 'application/pdf' | 'image/png' | 'image/jpeg';
+    /**
+     * Bytes of the stored file (an image: the service's re-encoding).
+     */
+    size: number;
+    /**
+     * SHA-256 of the stored file, as the audit trail lists it.
+     */
+    sha256: string;
 };
 
 /**
@@ -1956,15 +1987,19 @@ export type GetEnvelopeFileData = {
          */
         id: string;
         /**
-         * `signed`, `audit_trail` and `archive` (a ZIP of every signed copy and the audit trail, extensions E5) exist once the envelope is completed.
+         * `signed`, `audit_trail` and `archive` (a ZIP of every signed copy and the audit trail, extensions E5) exist once the envelope is completed. `attachment` is a signer's file for the `attachment` field named by `field` (extensions E14): 409 `file_not_ready` until it was given.
          */
-        kind: 'original' | 'signed' | 'audit_trail' | 'archive';
+        kind: 'original' | 'signed' | 'audit_trail' | 'archive' | 'attachment';
     };
     query?: {
         /**
          * Which document's `original` or `signed` copy, from 1 (default 1). Not with `audit_trail` or `archive`, which cover every document. A number the envelope does not have is 400 `parameter_invalid` (`param: document`).
          */
         document?: number;
+        /**
+         * With `kind` `attachment` only, and required there: the key of the envelope's `attachment` field whose file to link (400 `parameter_missing` without it, `parameter_invalid` for a key that is no attachment field of the envelope or with another kind).
+         */
+        field?: string;
     };
     url: '/v1/envelopes/{id}/files/{kind}';
 };

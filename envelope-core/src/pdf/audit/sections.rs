@@ -176,7 +176,7 @@ impl<'f> Writer<'f> {
                     },
                 });
             }
-            StampValue::Text(_) | StampValue::Checkbox(_) => {}
+            StampValue::Text(_) | StampValue::Checkbox(_) | StampValue::Attachment(_) => {}
         }
         self.rule(x, x + SIGNATURE_W, y, 0.5, 0.6);
         self.y = y - BODY_LH / 2.0;

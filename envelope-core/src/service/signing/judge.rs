@@ -113,7 +113,7 @@ pub(crate) fn holds(c: &Condition, v: Option<&SignerValue>) -> bool {
         None => false,
         Some(SignerValue::Checkbox(b)) => *b,
         Some(SignerValue::Text(t) | SignerValue::Typed(t)) => !t.trim().is_empty(),
-        Some(SignerValue::Drawn(_)) => true,
+        Some(SignerValue::Drawn(_) | SignerValue::Attachment(_)) => true,
     };
     match (&c.equals, c.filled) {
         (Some(ConditionValue::Bool(want)), _) => {

@@ -20,7 +20,7 @@ use crate::clock::Timestamp;
 use crate::error::{Error, Result};
 use crate::field::{self, Field, FieldType, PlacedField};
 use crate::formula::{Decimal, EvalError};
-use crate::model::{EnvelopeRecord, SignerKind, SignerValue};
+use crate::model::{AttachedFile, EnvelopeRecord, SignerKind, SignerValue};
 use crate::pdf;
 
 /// Key under which a signer's signature for the appended signature page is kept.
@@ -42,10 +42,15 @@ pub(in crate::service) fn signing_date(now: Timestamp) -> String {
 /// Checks a signer's submission against their fields: every key is theirs, every value fits its
 /// field, required ones are present. Returns the values to store (dates are the signing date,
 /// drawings re-encoded).
+///
+/// The signer's files come already checked and described (`attached`, by field key; extensions
+/// E14): each is kept as its field's value. A value in `input.values` for an `attachment` field
+/// is refused: files come only through `attached`.
 pub(in crate::service) fn checked_values(
     rec: &EnvelopeRecord,
     i: usize,
     input: &SignInput,
+    attached: &BTreeMap<String, AttachedFile>,
     now: Timestamp,
 ) -> Result<BTreeMap<String, SignerValue>> {
     if !input.consent {
@@ -63,6 +68,7 @@ pub(in crate::service) fn checked_values(
     if let Some(k) = input
         .values
         .keys()
+        .chain(attached.keys())
         .find(|k| !fields.iter().any(|f| &f.key == *k))
     {
         return Err(Error::ParameterUnknown {
@@ -85,6 +91,15 @@ pub(in crate::service) fn checked_values(
             .map_err(|p| Error::invalid(&param, p))?;
         if let Some(v) = v {
             out.insert(f.key.clone(), v);
+        }
+        if let Some(a) = attached.get(&f.key) {
+            if f.kind != FieldType::Attachment {
+                return Err(Error::invalid(
+                    &param,
+                    "takes no file: only attachment fields do",
+                ));
+            }
+            out.insert(f.key.clone(), SignerValue::Attachment(a.clone()));
         }
     }
     // Formulas and conditions (extensions E14), judged here whatever the page showed: a
@@ -149,7 +164,7 @@ pub(crate) fn applies<'a>(
 
 /// An unknown key as the error names it: short keys as given, anything long or odd cut, so that
 /// an error never echoes a megabyte or a control character back.
-fn shown_key(k: &str) -> String {
+pub(super) fn shown_key(k: &str) -> String {
     if k.chars().count() <= 100 && pdf::check_drawable(k).is_ok() {
         return k.to_string();
     }
@@ -190,6 +205,10 @@ pub enum ValueProblem {
     /// A `number` value that is not a plain decimal of at most 40 characters
     /// ([`field::parse_number`]).
     NotANumber,
+    /// An `attachment` field's file that was refused (extensions E14).
+    Attachment(pdf::AttachmentError),
+    /// A value for an `attachment` field given as text or a mark: files come as uploads.
+    NotAFile,
 }
 
 impl std::fmt::Display for ValueProblem {
@@ -211,6 +230,10 @@ impl std::fmt::Display for ValueProblem {
                 "expected a number such as 12 or -3.50 (at most {} characters)",
                 field::MAX_NUMBER_CHARS
             ),
+            ValueProblem::Attachment(e) => e.fmt(f),
+            ValueProblem::NotAFile => {
+                f.write_str("expected a file (a PDF, PNG or JPEG), sent as an upload")
+            }
         }
     }
 }
@@ -309,6 +332,9 @@ fn value_of(
             Some(SignerValue::Text(n.to_string()))
         }
         (FieldType::Number, Some(_)) => return Err(ValueProblem::NotANumber),
+        // Files come checked and stored through `attachments` (`checked_values`), never
+        // as a value: a value naming a blob would be a way to claim someone else's bytes.
+        (FieldType::Attachment, Some(_)) => return Err(ValueProblem::NotAFile),
     })
 }
 

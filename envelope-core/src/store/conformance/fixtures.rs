@@ -245,6 +245,7 @@ pub fn file_link() -> FileLink {
         // A signed copy stored as a delta: the link names the blob it follows too.
         base: Some(format!("blob_{}", ids::random_base62(32))),
         archive: None,
+        content_type: None,
     }
 }
 

@@ -235,6 +235,10 @@
       var chosen = block.querySelector('input[type="radio"]:checked');
       return chosen ? { text: chosen.value } : null;
     }
+    if (kind === "attachment") {
+      var file = block.querySelector('input[type="file"]');
+      return file && file.files && file.files.length ? { text: file.files[0].name } : null;
+    }
     var input = block.querySelector("select, input[type=\"text\"]");
     var v = input ? input.value.trim() : "";
     return v ? { text: v } : null;
@@ -356,7 +360,7 @@
   function quoted(v) { return v.replace(/["\\]/g, "\\$&"); }
   function blockFor(key) {
     if (!form) { return null; }
-    var names = ["text:", "check:", "typed:", "drawn:"];
+    var names = ["text:", "check:", "typed:", "drawn:", "file:"];
     for (var i = 0; i < names.length; i++) {
       var el = form.querySelector('[name="' + names[i] + quoted(key) + '"]');
       if (el) { return el; }
@@ -375,6 +379,7 @@
       if (pad.mode() === "draw") { pad.save(); return pad.drawnInput.value ? "drawn" : null; }
       return pad.typedInput.value.trim() || null;
     }
+    if (el.type === "file") { return el.files && el.files.length ? "file" : null; }
     if (el.type === "radio") {
       var chosen = form.querySelector('[name="' + quoted(name) + '"]:checked');
       return chosen ? chosen.value.trim() || null : null;
@@ -510,6 +515,31 @@
     form.addEventListener("input", settle);
     form.addEventListener("change", settle);
     settle();
+  }
+
+  // 7. Files (extensions E14): the camera button shows; a photo it takes becomes the field's
+  // file (the chooser's), so that one file is posted and `required` holds as for any file.
+  var cameras = document.querySelectorAll("input[data-camera-for]");
+  for (var ci = 0; ci < cameras.length; ci++) {
+    (function (camera) {
+      var main = document.getElementById(camera.getAttribute("data-camera-for"));
+      if (!main) { return; }
+      camera.parentNode.hidden = false;
+      camera.addEventListener("change", function () {
+        if (!camera.files || !camera.files.length) { return; }
+        try {
+          // A list of its own: clearing the camera's input then leaves the chooser's whole.
+          var list = new DataTransfer();
+          list.items.add(camera.files[0]);
+          main.files = list.files;
+          camera.value = "";
+        } catch (err) {
+          // A browser that cannot hand the photo over posts it from the camera input itself.
+          main.required = false;
+        }
+        main.dispatchEvent(new Event("change", { bubbles: true }));
+      });
+    })(cameras[ci]);
   }
 
   var decline = document.getElementById("decline-form");

@@ -17,11 +17,14 @@ def _get_kwargs(
     kind: GetEnvelopeFileKind,
     *,
     document: int | Unset = UNSET,
+    field: str | Unset = UNSET,
 ) -> dict[str, Any]:
 
     params: dict[str, Any] = {}
 
     params["document"] = document
+
+    params["field"] = field
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
 
@@ -113,6 +116,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     document: int | Unset = UNSET,
+    field: str | Unset = UNSET,
 ) -> Response[Error | FileLink]:
     """Get a download link for a file of an envelope
 
@@ -120,6 +124,7 @@ def sync_detailed(
         id (str):
         kind (GetEnvelopeFileKind):
         document (int | Unset):
+        field (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -133,6 +138,7 @@ def sync_detailed(
         id=id,
         kind=kind,
         document=document,
+        field=field,
     )
 
     response = client.get_httpx_client().request(
@@ -148,6 +154,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     document: int | Unset = UNSET,
+    field: str | Unset = UNSET,
 ) -> Error | FileLink | None:
     """Get a download link for a file of an envelope
 
@@ -155,6 +162,7 @@ def sync(
         id (str):
         kind (GetEnvelopeFileKind):
         document (int | Unset):
+        field (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -169,6 +177,7 @@ def sync(
         kind=kind,
         client=client,
         document=document,
+        field=field,
     ).parsed
 
 
@@ -178,6 +187,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     document: int | Unset = UNSET,
+    field: str | Unset = UNSET,
 ) -> Response[Error | FileLink]:
     """Get a download link for a file of an envelope
 
@@ -185,6 +195,7 @@ async def asyncio_detailed(
         id (str):
         kind (GetEnvelopeFileKind):
         document (int | Unset):
+        field (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -198,6 +209,7 @@ async def asyncio_detailed(
         id=id,
         kind=kind,
         document=document,
+        field=field,
     )
 
     response = await client.get_async_httpx_client().request(**kwargs)
@@ -211,6 +223,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     document: int | Unset = UNSET,
+    field: str | Unset = UNSET,
 ) -> Error | FileLink | None:
     """Get a download link for a file of an envelope
 
@@ -218,6 +231,7 @@ async def asyncio(
         id (str):
         kind (GetEnvelopeFileKind):
         document (int | Unset):
+        field (str | Unset):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -233,5 +247,6 @@ async def asyncio(
             kind=kind,
             client=client,
             document=document,
+            field=field,
         )
     ).parsed
