@@ -386,7 +386,7 @@ async fn every_page_state_meets_wcag_2_1_aa_as_axe_measures_it() {
     b.wait_for_text("You have viewed this document").await;
     audit.check(&b, "viewer").await;
 
-    // 5. Choices, a number, a condition and computed values.
+    // 5. Choices, a number, a condition, computed values and a file to attach.
     let pdf = PdfBuilder::new()
         .page(&[
             "Order",
@@ -396,6 +396,7 @@ async fn every_page_state_meets_wcag_2_1_aa_as_axe_measures_it() {
             "Express: {{checkbox:Client:express}}",
             "Fee: {{number:Client:fee:=9.90:if express}}",
             "Total: {{number:Client:total:=round(qty * 12.5 + fee, 2)}}",
+            "Proof of address: {{attachment:Client:proof}}",
             "Signature: {{signature:Client}}",
         ])
         .build();
@@ -416,7 +417,10 @@ async fn every_page_state_meets_wcag_2_1_aa_as_axe_measures_it() {
         .await;
     b.click(&b.find(r#"input[name="check:express"]"#).await)
         .await;
-    audit.check(&b, "choices and a computed total").await;
+    b.find(r#"input[type="file"][name="file:proof"]"#).await;
+    audit
+        .check(&b, "choices, a computed total and a file input")
+        .await;
 
     // 6. The builder, a field selected.
     let t = s
