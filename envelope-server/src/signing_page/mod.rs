@@ -48,8 +48,8 @@ use envelope_core::field::FieldType;
 use envelope_core::i18n::{self, Arg, Lang, Msg};
 use envelope_core::model::SignerKind;
 use envelope_core::service::{
-    ClientInfo, GRANT_HOURS, LinkState, SIGNATURE_FONT, SignInput, SigningSession, ValueProblem,
-    attachment_problem, field_value_problem, value_problem,
+    ClientInfo, FairSlot, GRANT_HOURS, LinkState, SIGNATURE_FONT, SignInput, SigningSession,
+    ValueProblem, attachment_problem, field_value_problem, value_problem,
 };
 use envelope_core::{Error, ErrorKind, SigningService};
 
@@ -145,12 +145,20 @@ pub async fn handle(
             page.open(token, &client, true).await
         }
         [token] if m == Method::POST => {
-            let (cap, files) = match page.ready_session(token, &client).await {
-                Ok(session) => (form_cap::sign(&session), form_cap::files(&session)),
+            let (cap, files, envelope) = match page.ready_session(token, &client).await {
+                Ok(session) => (
+                    form_cap::sign(&session),
+                    form_cap::files(&session),
+                    session.envelope.id.to_string(),
+                ),
                 Err(reply) => return reply,
             };
-            match page.read_form_with_files(parts, body, cap, files).await {
-                Ok(post) => page.sign(token, post, client).await,
+            match page
+                .read_form_with_files(parts, body, cap, files, &envelope)
+                .await
+            {
+                // A post with files keeps its turn of the upload gate until it is signed.
+                Ok((post, _turn)) => page.sign(token, post, client).await,
                 Err(reply) => reply,
             }
         }
@@ -484,19 +492,25 @@ impl Pages<'_> {
         body: Incoming,
         cap: usize,
     ) -> Result<form::FormPost, Reply> {
-        self.read_form_with_files(parts, body, cap, 0).await
+        self.read_form_with_files(parts, body, cap, 0, "")
+            .await
+            .map(|(post, _)| post)
     }
 
     /// [`Pages::read_form`] for a form that may carry files (`files`: the most bytes they
     /// can take, beyond `cap`; 0 for none): such a form is `multipart/form-data` (extensions
-    /// E14), any other urlencoded.
+    /// E14), any other urlencoded. A multipart body goes the way of the creates' uploads
+    /// (`body/spool.rs`): to disk within the spool's budget (one envelope, `envelope`, at most
+    /// half of it), then into memory when the upload gate gives it a turn, which the returned
+    /// slot holds; so signers' files cannot fill the server's memory however many arrive.
     async fn read_form_with_files(
         &self,
         parts: &Parts,
         body: Incoming,
         cap: usize,
         files: usize,
-    ) -> Result<form::FormPost, Reply> {
+        envelope: &str,
+    ) -> Result<(form::FormPost, Option<FairSlot>), Reply> {
         let essence = parts
             .headers
             .get(header::CONTENT_TYPE)
@@ -533,13 +547,25 @@ impl Pages<'_> {
             idle_timeout: limits.body_idle_timeout,
             total_timeout: limits.body_total_timeout,
         };
-        let bytes = read_limited(&parts.headers, body, read)
-            .await
-            .map_err(|e| self.error(e))?;
         match boundary {
-            None => Ok(form::parse(&bytes)),
-            Some(boundary) => form::parse_multipart(&Bytes::from(bytes), &boundary)
-                .map_err(|message| self.error(ApiError::Core(Error::InvalidBody { message }))),
+            None => {
+                let bytes = read_limited(&parts.headers, body, read)
+                    .await
+                    .map_err(|e| self.error(e))?;
+                Ok((form::parse(&bytes), None))
+            }
+            Some(boundary) => {
+                let spooled = self
+                    .app
+                    .uploads
+                    .receive(&format!("sign:{envelope}"), &parts.headers, body, read)
+                    .await
+                    .map_err(|e| self.error(e))?;
+                let post = form::parse_multipart(&Bytes::from(spooled.bytes), &boundary).map_err(
+                    |message| self.error(ApiError::Core(Error::InvalidBody { message })),
+                )?;
+                Ok((post, Some(spooled.slot)))
+            }
         }
     }
 
