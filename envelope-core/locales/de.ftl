@@ -140,6 +140,7 @@ error-invalid-detail = „{ $field }“ wurde nicht angenommen: { $detail }.
 error-value-empty = „{ $field }“ darf nicht leer sein.
 error-value-not-option = „{ $field }“ muss eine der angezeigten Auswahlmöglichkeiten sein.
 error-value-not-number = „{ $field }“ muss eine Zahl sein, zum Beispiel 12 oder -3.50.
+error-formula-no-value = „{ $field }“ wird aus Ihren Eingaben berechnet und hat mit diesen Werten kein Ergebnis (eine Division durch null oder eine zu große Zahl). Bitte ändern Sie die Werte.
 error-file-type = „{ $field }“ muss eine PDF-, PNG- oder JPEG-Datei sein.
 error-file-too-big = Die Datei für „{ $field }“ ist zu groß: höchstens 10 MB.
 error-file-unreadable = Die Datei für „{ $field }“ konnte nicht gelesen werden. Bitte wählen Sie eine andere PDF-, PNG- oder JPEG-Datei.

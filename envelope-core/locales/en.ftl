@@ -149,6 +149,7 @@ error-invalid-detail = “{ $field }” was not accepted: { $detail }.
 error-value-empty = “{ $field }” must not be empty.
 error-value-not-option = “{ $field }” must be one of the choices shown.
 error-value-not-number = “{ $field }” must be a number, such as 12 or -3.50.
+error-formula-no-value = “{ $field }” is worked out from the fields you filled in, and with these values it has no result (a division by zero, or a number too large). Please change them.
 error-file-type = “{ $field }” must be a PDF, PNG or JPEG file.
 error-file-too-big = The file for “{ $field }” is too large: at most 10 MB.
 error-file-unreadable = The file for “{ $field }” could not be read. Please choose another PDF, PNG or JPEG file.

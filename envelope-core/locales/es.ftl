@@ -140,6 +140,7 @@ error-invalid-detail = No se ha aceptado «{ $field }»: { $detail }.
 error-value-empty = «{ $field }» no puede estar vacío.
 error-value-not-option = «{ $field }» debe ser una de las opciones mostradas.
 error-value-not-number = «{ $field }» debe ser un número, por ejemplo 12 o -3.50.
+error-formula-no-value = «{ $field }» se calcula a partir de los campos que ha rellenado y con estos valores no tiene resultado (una división por cero o un número demasiado grande). Cámbielos, por favor.
 error-file-type = «{ $field }» debe ser un archivo PDF, PNG o JPEG.
 error-file-too-big = El archivo de «{ $field }» es demasiado grande: 10 MB como máximo.
 error-file-unreadable = No se pudo leer el archivo de «{ $field }». Elija otro archivo PDF, PNG o JPEG.

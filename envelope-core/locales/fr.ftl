@@ -140,6 +140,7 @@ error-invalid-detail = « { $field } » n’a pas été accepté : { $detail 
 error-value-empty = « { $field } » ne doit pas être vide.
 error-value-not-option = « { $field } » doit être l’un des choix proposés.
 error-value-not-number = « { $field } » doit être un nombre, par exemple 12 ou -3.50.
+error-formula-no-value = « { $field } » est calculé à partir des champs remplis et n’a pas de résultat avec ces valeurs (une division par zéro ou un nombre trop grand). Veuillez les modifier.
 error-file-type = « { $field } » doit être un fichier PDF, PNG ou JPEG.
 error-file-too-big = Le fichier de « { $field } » est trop volumineux : 10 Mo au plus.
 error-file-unreadable = Le fichier de « { $field } » n’a pas pu être lu. Veuillez choisir un autre fichier PDF, PNG ou JPEG.

@@ -140,6 +140,7 @@ error-invalid-detail = «{ $field }» non è stato accettato: { $detail }.
 error-value-empty = «{ $field }» non può essere vuoto.
 error-value-not-option = «{ $field }» deve essere una delle scelte mostrate.
 error-value-not-number = «{ $field }» deve essere un numero, ad esempio 12 o -3.50.
+error-formula-no-value = «{ $field }» è calcolato dai campi compilati e con questi valori non ha un risultato (una divisione per zero o un numero troppo grande). La preghiamo di modificarli.
 error-file-type = «{ $field }» deve essere un file PDF, PNG o JPEG.
 error-file-too-big = Il file per «{ $field }» è troppo grande: al massimo 10 MB.
 error-file-unreadable = Non è stato possibile leggere il file per «{ $field }». Scegli un altro file PDF, PNG o JPEG.

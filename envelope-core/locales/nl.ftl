@@ -140,6 +140,7 @@ error-invalid-detail = ‘{ $field }’ is niet geaccepteerd: { $detail }.
 error-value-empty = ‘{ $field }’ mag niet leeg zijn.
 error-value-not-option = ‘{ $field }’ moet een van de getoonde keuzes zijn.
 error-value-not-number = ‘{ $field }’ moet een getal zijn, bijvoorbeeld 12 of -3.50.
+error-formula-no-value = ‘{ $field }’ wordt berekend uit de ingevulde velden en heeft met deze waarden geen uitkomst (een deling door nul of een te groot getal). Pas ze aan.
 error-file-type = ‘{ $field }’ moet een PDF-, PNG- of JPEG-bestand zijn.
 error-file-too-big = Het bestand voor ‘{ $field }’ is te groot: hoogstens 10 MB.
 error-file-unreadable = Het bestand voor ‘{ $field }’ kon niet worden gelezen. Kies een ander PDF-, PNG- of JPEG-bestand.

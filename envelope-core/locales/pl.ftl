@@ -144,6 +144,7 @@ error-invalid-detail = Wartość pola „{ $field }” nie została przyjęta: {
 error-value-empty = Pole „{ $field }” nie może być puste.
 error-value-not-option = Pole „{ $field }” musi mieć jedną z pokazanych wartości.
 error-value-not-number = Pole „{ $field }” musi zawierać liczbę, na przykład 12 lub -3.50.
+error-formula-no-value = Pole „{ $field }” jest obliczane z wypełnionych pól i przy tych wartościach nie ma wyniku (dzielenie przez zero lub zbyt duża liczba). Zmień je.
 error-file-type = Pole „{ $field }” musi zawierać plik PDF, PNG lub JPEG.
 error-file-too-big = Plik w polu „{ $field }” jest za duży: najwyżej 10 MB.
 error-file-unreadable = Nie udało się odczytać pliku w polu „{ $field }”. Wybierz inny plik PDF, PNG lub JPEG.

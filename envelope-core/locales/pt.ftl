@@ -140,6 +140,7 @@ error-invalid-detail = “{ $field }” não foi aceito: { $detail }.
 error-value-empty = “{ $field }” não pode ficar em branco.
 error-value-not-option = “{ $field }” deve ser uma das opções mostradas.
 error-value-not-number = “{ $field }” deve ser um número, por exemplo 12 ou -3.50.
+error-formula-no-value = “{ $field }” é calculado a partir dos campos preenchidos e, com estes valores, não tem resultado (uma divisão por zero ou um número grande demais). Altere-os, por favor.
 error-file-type = “{ $field }” deve ser um ficheiro PDF, PNG ou JPEG.
 error-file-too-big = O ficheiro de “{ $field }” é demasiado grande: no máximo 10 MB.
 error-file-unreadable = Não foi possível ler o ficheiro de “{ $field }”. Escolha outro ficheiro PDF, PNG ou JPEG.

@@ -190,6 +190,7 @@ messages! {
     ErrorValueEmpty = "error-value-empty",
     ErrorValueNotOption = "error-value-not-option",
     ErrorValueNotNumber = "error-value-not-number",
+    ErrorFormulaNoValue = "error-formula-no-value",
     ErrorFileType = "error-file-type",
     ErrorFileTooBig = "error-file-too-big",
     ErrorFileUnreadable = "error-file-unreadable",

@@ -715,6 +715,19 @@ impl Pages<'_> {
                     ("detail", Arg::Text(message.trim_end_matches('.'))),
                 ],
             ),
+            // A computed field without a value (extensions E14): the signer changes its inputs.
+            Error::ParameterInvalid { param, .. }
+                if param.strip_prefix("values.").is_some_and(|key| {
+                    !input.values.contains_key(key)
+                        && fields.iter().any(|f| f.key == key && f.formula.is_some())
+                }) =>
+            {
+                i18n::text(
+                    lang,
+                    Msg::ErrorFormulaNoValue,
+                    &[("field", Arg::Text(&label(param)))],
+                )
+            }
             Error::ParameterInvalid { param, .. } => {
                 let field = label(param);
                 let problem = match param.strip_prefix("values.") {

@@ -165,6 +165,24 @@ async fn a_formula_without_a_value_is_refused_where_it_is_required() {
     assert_eq!(status, 200, "{body}");
     assert!(signed_text(&s, &id).await.contains("2.5"));
 
+    // In the signer's language.
+    let more = vec![number(
+        "per_unit",
+        Some("Client"),
+        260,
+        json!({"label": "Stückpreis", "formula": "{price} / {qty}"}),
+    )];
+    let mut body = order(more, json!({"price": "10"}));
+    body["signers"][0]["locale"] = json!("de");
+    let id = create(&s, body).await;
+    let path = link(&s, &id, "Client").await;
+    let (status, body) = post(&s, &path, &[("text:qty", "0")]).await;
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains("„Stückpreis“ wird aus Ihren Eingaben berechnet"),
+        "{body}"
+    );
+
     // Optional, it is left empty instead.
     let more = vec![number(
         "per_unit",
