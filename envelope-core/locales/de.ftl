@@ -201,6 +201,7 @@ builder-type-checkbox = Kontrollkästchen
 builder-type-number = Zahl
 builder-type-radio = Optionsfelder
 builder-type-select = Auswahlliste
+builder-type-attachment = Datei
 builder-pages = Seiten
 builder-document = Dokument { $number }: { $name }
 builder-page-unavailable = Das Bild dieser Seite konnte nicht angezeigt werden.

@@ -215,6 +215,7 @@ builder-type-checkbox = Check box
 builder-type-number = Number
 builder-type-radio = Radio buttons
 builder-type-select = Drop-down list
+builder-type-attachment = File
 builder-pages = Pages
 builder-document = Document { $number }: { $name }
 builder-page-unavailable = The picture of this page could not be shown.

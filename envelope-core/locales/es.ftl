@@ -204,6 +204,7 @@ builder-type-checkbox = Casilla
 builder-type-number = Número
 builder-type-radio = Botones de opción
 builder-type-select = Lista desplegable
+builder-type-attachment = Archivo
 builder-pages = Páginas
 builder-document = Documento { $number }: { $name }
 builder-page-unavailable = No se pudo mostrar la imagen de esta página.

@@ -204,6 +204,7 @@ builder-type-checkbox = Case à cocher
 builder-type-number = Nombre
 builder-type-radio = Boutons radio
 builder-type-select = Liste déroulante
+builder-type-attachment = Fichier
 builder-pages = Pages
 builder-document = Document { $number } : { $name }
 builder-page-unavailable = L’image de cette page n’a pas pu être affichée.

@@ -204,6 +204,7 @@ builder-type-checkbox = Casella di controllo
 builder-type-number = Numero
 builder-type-radio = Pulsanti di opzione
 builder-type-select = Elenco a discesa
+builder-type-attachment = File
 builder-pages = Pagine
 builder-document = Documento { $number }: { $name }
 builder-page-unavailable = Non è stato possibile mostrare l’immagine di questa pagina.

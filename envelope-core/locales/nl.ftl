@@ -204,6 +204,7 @@ builder-type-checkbox = Selectievakje
 builder-type-number = Getal
 builder-type-radio = Keuzerondjes
 builder-type-select = Keuzelijst
+builder-type-attachment = Bestand
 builder-pages = Pagina's
 builder-document = Document { $number }: { $name }
 builder-page-unavailable = De afbeelding van deze pagina kon niet worden getoond.

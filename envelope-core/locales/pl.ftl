@@ -216,6 +216,7 @@ builder-type-checkbox = Pole wyboru
 builder-type-number = Liczba
 builder-type-radio = Przyciski opcji
 builder-type-select = Lista rozwijana
+builder-type-attachment = Plik
 builder-pages = Strony
 builder-document = Dokument { $number }: { $name }
 builder-page-unavailable = Nie udało się pokazać obrazu tej strony.

@@ -204,6 +204,7 @@ builder-type-checkbox = Caixa de seleção
 builder-type-number = Número
 builder-type-radio = Botões de opção
 builder-type-select = Lista suspensa
+builder-type-attachment = Arquivo
 builder-pages = Páginas
 builder-document = Documento { $number }: { $name }
 builder-page-unavailable = Não foi possível mostrar a imagem desta página.

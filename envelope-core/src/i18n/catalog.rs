@@ -238,6 +238,7 @@ messages! {
     BuilderTypeText = "builder-type-text",
     BuilderTypeCheckbox = "builder-type-checkbox",
     BuilderTypeNumber = "builder-type-number",
+    BuilderTypeAttachment = "builder-type-attachment",
     BuilderTypeRadio = "builder-type-radio",
     BuilderTypeSelect = "builder-type-select",
     BuilderPages = "builder-pages",

@@ -18,7 +18,7 @@ fn esc(s: &str) -> String {
 }
 
 /// The field types of the palette, in its order, with their words.
-pub const TYPES: [(FieldType, Msg); 8] = [
+pub const TYPES: [(FieldType, Msg); 9] = [
     (FieldType::Signature, Msg::BuilderTypeSignature),
     (FieldType::Initials, Msg::BuilderTypeInitials),
     (FieldType::Date, Msg::BuilderTypeDate),
@@ -27,6 +27,7 @@ pub const TYPES: [(FieldType, Msg); 8] = [
     (FieldType::Number, Msg::BuilderTypeNumber),
     (FieldType::Radio, Msg::BuilderTypeRadio),
     (FieldType::Select, Msg::BuilderTypeSelect),
+    (FieldType::Attachment, Msg::BuilderTypeAttachment),
 ];
 
 /// What the page is rendered from.

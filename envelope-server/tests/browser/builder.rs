@@ -255,8 +255,12 @@ async fn a_sender_places_fields_in_the_builder_and_sends_a_draft() {
         .await;
     assert_eq!(key, "Client_signature", "a new field takes the first role");
     // Tab goes from the palette to the field; every control has an accessible name.
-    b.script_on("arguments[0].focus();", &b.find("button.type-select").await)
-        .await;
+    // The palette's last button (attachment), then the pages.
+    b.script_on(
+        "arguments[0].focus();",
+        &b.find("button.type-attachment").await,
+    )
+    .await;
     b.keys(TAB).await;
     let active = b
         .script(

@@ -18,11 +18,13 @@
   var token = decodeURIComponent(location.pathname.split("/").pop());
   var isDraft = cfg.kind === "envelope";
   var base = (isDraft ? "envelopes/" : "templates/") + encodeURIComponent(cfg.id);
-  var TYPES = ["signature", "initials", "date", "text", "checkbox", "number", "radio", "select"];
+  var TYPES = ["signature", "initials", "date", "text", "checkbox", "number", "radio", "select",
+    "attachment"];
   // A new field's size in points, by type.
   var SIZES = {
     signature: [160, 40], initials: [60, 30], date: [100, 20], text: [160, 20],
-    checkbox: [14, 14], number: [80, 20], radio: [120, 20], select: [140, 20]
+    checkbox: [14, 14], number: [80, 20], radio: [120, 20], select: [140, 20],
+    attachment: [160, 20]
   };
   var MIN = 4; // smallest width or height, in points
 
