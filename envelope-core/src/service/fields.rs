@@ -407,6 +407,13 @@ fn chain_depth<'a>(
         }
     }
     path.pop();
+    // Checked on the depth too, not only on the path: a chain whose lower part was measured
+    // from another field comes back from `known` without walking it again.
+    if d > MAX_CHAIN {
+        return Err(format!(
+            "formulas and conditions read computed or conditional fields {MAX_CHAIN} deep at most"
+        ));
+    }
     known.insert(key, d);
     Ok(d)
 }

@@ -271,6 +271,36 @@ async fn formulas_that_cannot_be_worked_out_are_refused() {
             "fields.5.formula",
             "expected a string",
         ),
+        // Hostile sizes answer at once: a formula over 1,000 characters, nesting past 32, a
+        // chain of eleven computed fields (judging one must stay a few reads).
+        (
+            vec![n("x", Some("Client"), &"1+".repeat(501))],
+            "fields.5.formula",
+            "at most 1000 characters",
+        ),
+        (
+            vec![n(
+                "x",
+                Some("Client"),
+                &format!("{}1{}", "(".repeat(33), ")".repeat(33)),
+            )],
+            "fields.5.formula",
+            "too complex",
+        ),
+        (
+            (0..11)
+                .map(|i| {
+                    let read = if i == 0 {
+                        "qty".to_string()
+                    } else {
+                        format!("c{}", i - 1)
+                    };
+                    n(&format!("c{i}"), Some("Client"), &format!("{{{read}}} + 1"))
+                })
+                .collect(),
+            "fields.15.formula",
+            "10 deep at most",
+        ),
         // A circle through a condition: x shows while total is filled, total reads x.
         (
             vec![
