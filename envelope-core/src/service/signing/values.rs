@@ -92,13 +92,9 @@ pub(in crate::service) fn checked_values(
         if let Some(v) = v {
             out.insert(f.key.clone(), v);
         }
+        // Files come checked by `prepare_attachments`, which also refuses a file for a field
+        // of another type.
         if let Some(a) = attached.get(&f.key) {
-            if f.kind != FieldType::Attachment {
-                return Err(Error::invalid(
-                    &param,
-                    "takes no file: only attachment fields do",
-                ));
-            }
             out.insert(f.key.clone(), SignerValue::Attachment(a.clone()));
         }
     }
