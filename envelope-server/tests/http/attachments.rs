@@ -534,3 +534,26 @@ async fn a_condition_reads_whether_a_file_was_given() {
         "the first envelope has no file"
     );
 }
+
+#[tokio::test]
+async fn oversized_files_are_refused_at_once_and_the_envelope_stays_signable() {
+    let s = TestServer::start().await;
+    let env = s
+        .post(&s.test_key, "/v1/envelopes", body(false))
+        .await
+        .ok(201);
+    let id = env["id"].as_str().unwrap().to_string();
+    let path = link(&s, &id, "Client").await;
+    // Within the form's body cap but over 10 MB: the core's check names the limit.
+    let mut big = photo();
+    big.resize(10 * 1024 * 1024 + 1, 0);
+    let r = post_with_file(&s, &path, Some(("id.jpg", "image/jpeg", big))).await;
+    assert_eq!(r.status, 400, "{}", String::from_utf8_lossy(&r.body));
+    assert!(String::from_utf8_lossy(&r.body).contains("10 MB"));
+    // Far over the body cap: refused by its declared length, before it is read.
+    let huge = vec![0u8; 40 * 1024 * 1024];
+    let r = post_with_file(&s, &path, Some(("id.jpg", "image/jpeg", huge))).await;
+    assert_eq!(r.status, 413, "{}", String::from_utf8_lossy(&r.body));
+    let r = post_with_file(&s, &path, Some(("id.jpg", "image/jpeg", photo()))).await;
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+}
