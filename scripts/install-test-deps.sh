@@ -17,8 +17,10 @@
 # TypeScript client's pinned generator and compiler (`npm ci` in clients/typescript, redone only
 # when its package-lock.json changed) for the client library tests
 # (envelope-server/tests/openapi/clients); axe-core, pinned the same way, for the accessibility
-# test of the pages (envelope-server/tests/browser/accessibility.rs). Needs root (or sudo) for
-# the Debian packages.
+# test of the pages (envelope-server/tests/browser/accessibility.rs). fonts-noto-cjk: Noto Sans
+# CJK, which the stamper and the audit trail draw Chinese, Japanese and Korean with when the
+# machine has it (docs/FONTS.md, envelope-server/tests/http/scripts.rs). Needs root (or sudo)
+# for the Debian packages.
 set -euo pipefail
 
 SUDO=""
@@ -39,6 +41,7 @@ command -v faketime >/dev/null 2>&1 || need+=(faketime)
 # The TypeScript client's generator needs Node.js 20.19 or later (Debian 13 has 20.19).
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || need+=(fonts-noto-cjk)
 
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing: ${need[*]}"

@@ -86,13 +86,11 @@ impl Painter {
         let color = if face == Face::Script { INK } else { BLACK };
         let _ = writeln!(
             ops,
-            "q {color} BT /{} {} Tf 1 0 {} 1 {} {} Tm {} Tj ET Q",
-            shaped.font,
-            fmt_num(size),
+            "q {color} BT 1 0 {} 1 {} {} Tm {} ET Q",
             fmt_num(slant),
             fmt_num(r.x + pad),
             fmt_num(baseline),
-            shaped.operand
+            shaped.show(size)
         );
     }
 
@@ -114,13 +112,11 @@ impl Painter {
         let slant = if shaped.slant { SLANT } else { 0.0 };
         let _ = writeln!(
             ops,
-            "q {INK} BT /{} {} Tf 1 0 {} 1 {} {} Tm {} Tj ET Q",
-            shaped.font,
-            fmt_num(size),
+            "q {INK} BT 1 0 {} 1 {} {} Tm {} ET Q",
             fmt_num(slant),
             fmt_num(x),
             fmt_num(baseline),
-            shaped.operand
+            shaped.show(size)
         );
     }
 
@@ -199,12 +195,10 @@ impl Painter {
         let baseline = y - 0.36 * size;
         let _ = writeln!(
             ops,
-            "q {FRAME_TEXT} BT /{} {} Tf {} {} Td {} Tj ET Q",
-            shaped.font,
-            fmt_num(size),
+            "q {FRAME_TEXT} BT {} {} Td {} ET Q",
             fmt_num(x),
             fmt_num(baseline),
-            shaped.operand
+            shaped.show(size)
         );
     }
 
@@ -288,15 +282,13 @@ impl Painter {
         let baseline = band_y + (band_h - 0.72 * font_size) / 2.0;
         let _ = writeln!(
             ops,
-            "q {MARK_BAND} 0 {} {} {} re f {MARK_TEXT} BT /{} {} Tf {} {} Td {} Tj ET Q",
+            "q {MARK_BAND} 0 {} {} {} re f {MARK_TEXT} BT {} {} Td {} ET Q",
             fmt_num(band_y),
             fmt_num(size.width),
             fmt_num(band_h),
-            shaped.font,
-            fmt_num(font_size),
             fmt_num(x),
             fmt_num(baseline),
-            shaped.operand
+            shaped.show(font_size)
         );
     }
 
@@ -316,7 +308,8 @@ impl Painter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pdf::fonts::{SCRIPT_FONT, UNICODE_FONT, script_covers};
+    use crate::pdf::fonts::{SCRIPT_FONT, UNICODE_FONT};
+    use crate::pdf::shape::script_covers;
 
     fn ink(w: f64, h: f64) -> Ink {
         Ink {
@@ -428,12 +421,13 @@ mod tests {
             assert_eq!(script_covers(text), covered, "{text}");
             let shaped = Fonts::default().shape(text, Face::Script);
             let want = if covered { SCRIPT_FONT } else { UNICODE_FONT };
-            assert_eq!(shaped.font, want, "{text}");
+            assert_eq!(shaped.fonts(), [want], "{text}");
             // The fallback face is slanted DejaVu Sans; Kristi is a script already.
             assert_eq!(shaped.slant, !covered, "{text}");
-            // One CID per character whichever the font: nothing is dropped.
-            let cids = (shaped.operand.len() - 2) / 4;
-            assert_eq!(cids, text.chars().count(), "{text}");
+            // One glyph per character whichever the font (these have no ligatures): nothing
+            // is dropped.
+            let codes = shaped.show(10.0).matches('<').count();
+            assert_eq!(codes, text.chars().count(), "{text}");
         }
     }
 

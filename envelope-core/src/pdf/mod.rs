@@ -47,9 +47,9 @@ mod reader;
 mod redact;
 mod room;
 mod seal;
+pub mod shape;
 mod stamp;
 mod text;
-mod truetype;
 mod writer;
 mod xref;
 

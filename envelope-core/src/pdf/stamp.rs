@@ -173,7 +173,7 @@ fn stamp_into(
     };
 
     // Resources shared by appearance streams and the signature page.
-    let font_entries = painter.fonts.finish(up);
+    let font_entries = painter.fonts.finish(up)?;
     let image_entries: Vec<(Vec<u8>, Object)> = painter
         .images
         .iter()

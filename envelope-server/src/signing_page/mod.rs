@@ -973,7 +973,6 @@ fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> Stri
         Some(ValueProblem::Character(
             Undrawable::Control(c)
             | Undrawable::Invisible(c)
-            | Undrawable::RightToLeft(c)
             | Undrawable::NoGlyph(c),
         )) => {
             let code = format!("U+{:04X}", u32::from(c));

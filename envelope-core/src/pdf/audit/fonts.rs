@@ -1,114 +1,77 @@
-//! The faces the audit trail is set in (DejaVu Sans, DejaVu Sans Bold and Kristi): parsed once,
-//! measured, wrapped to a width, and subset for embedding.
+//! The faces the audit trail is set in: those of [`shape`](crate::pdf::shape) (DejaVu Sans and
+//! its bold, Noto Sans for Arabic, Hebrew, Devanagari, Thai and, when installed, CJK, and
+//! Kristi for typed signatures), measured as set, wrapped to a width, and subset for embedding.
 
-use std::collections::BTreeSet;
-use std::sync::OnceLock;
+use std::collections::BTreeMap;
 
-use printpdf::{FontId, ParsedFont};
-use sha2::{Digest, Sha256};
+use printpdf::FontId;
+use subsetter::GlyphRemapper;
 
-use crate::pdf::truetype::TrueType;
-
-/// The stamping font (`fonts::DEJAVU`): included once in the binary.
-pub(super) static REGULAR_TTF: &[u8] = crate::pdf::fonts::DEJAVU;
-static BOLD_TTF: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
-/// The signature face (`fonts::SIGNATURE_FONT`): included once in the binary.
-static SCRIPT_TTF: &[u8] = crate::pdf::fonts::SIGNATURE_FONT;
+use crate::pdf::shape::{self, FaceId, library};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Style {
-    Regular = 0,
-    Bold = 1,
-    /// Typed signatures (Kristi).
-    Script = 2,
+    Regular,
+    Bold,
+    /// Typed signatures (Kristi, or the regular faces when it lacks a character).
+    Script,
 }
 
-impl Style {
-    pub(super) fn font_id(self) -> FontId {
-        FontId(
-            match self {
-                Style::Regular => "F1",
-                Style::Bold => "F2",
-                Style::Script => "F3",
-            }
-            .into(),
-        )
+impl From<Style> for shape::Style {
+    fn from(s: Style) -> Self {
+        match s {
+            Style::Regular => shape::Style::Regular,
+            Style::Bold => shape::Style::Bold,
+            Style::Script => shape::Style::Script,
+        }
     }
 }
 
-#[derive(Debug)]
-pub(super) struct Face {
-    pub(super) parsed: ParsedFont,
-    /// The font file (compiled in).
-    pub(super) file: &'static [u8],
-    pub(super) name: &'static str,
-    units_per_em: f32,
+/// The printpdf font of a face: its resource name.
+pub(super) fn font_id(face: FaceId) -> FontId {
+    FontId(library().face(face).resource.clone())
 }
 
-#[derive(Debug)]
-pub(super) struct Fonts {
-    pub(super) regular: Face,
-    pub(super) bold: Face,
-    pub(super) script: Face,
+/// Measuring and wrapping in one style.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Face {
+    style: Style,
 }
+
+/// The faces of the three styles.
+#[derive(Debug)]
+pub(super) struct Fonts;
 
 impl Fonts {
-    pub(super) fn face(&self, style: Style) -> &Face {
-        match style {
-            Style::Regular => &self.regular,
-            Style::Bold => &self.bold,
-            Style::Script => &self.script,
-        }
+    pub(super) fn face(&self, style: Style) -> Face {
+        Face { style }
     }
 }
 
-/// The parsed vendored fonts, parsed once per process.
 pub(super) fn fonts() -> &'static Fonts {
-    static FONTS: OnceLock<Fonts> = OnceLock::new();
-    FONTS.get_or_init(|| {
-        let load = |bytes: &'static [u8], name| {
-            let mut warnings = Vec::new();
-            // The fonts are compiled in; the tests render them, so this cannot fail at run time.
-            let parsed =
-                ParsedFont::from_bytes(bytes, 0, &mut warnings).expect("the vendored fonts parse");
-            let units_per_em = f32::from(parsed.units_per_em.max(1));
-            Face {
-                parsed,
-                file: bytes,
-                name,
-                units_per_em,
-            }
-        };
-        Fonts {
-            regular: load(REGULAR_TTF, "DejaVuSans"),
-            bold: load(BOLD_TTF, "DejaVuSans-Bold"),
-            script: load(SCRIPT_TTF, "Kristi"),
-        }
-    })
+    &Fonts
+}
+
+/// The glyphs the trail draws with one face: original id -> code (the subset's glyph id).
+pub(super) type Used = BTreeMap<FaceId, GlyphRemapper>;
+
+/// A deterministic six-letter subset tag (ISO 32000-1, 9.6.4) from the glyphs kept.
+pub(super) fn subset_tag(face: FaceId, remapper: &GlyphRemapper) -> String {
+    crate::pdf::fonts::subset_tag(&library().face(face).name, remapper.remapped_gids())
 }
 
 impl Face {
-    pub(super) fn glyph(&self, c: char) -> Option<u16> {
-        self.parsed
-            .lookup_glyph_index(u32::from(c))
-            .filter(|&g| g != 0)
-    }
-
-    fn char_width(&self, c: char, size: f32) -> f32 {
-        let units = self
-            .glyph(c)
-            .and_then(|g| self.parsed.get_glyph_width(g))
-            .unwrap_or(0);
-        f32::from(units) * size / self.units_per_em
+    fn set(&self, s: &str) -> shape::Line {
+        shape::set(s, self.style.into())
     }
 
     pub(super) fn width(&self, s: &str, size: f32) -> f32 {
-        s.chars().map(|c| self.char_width(c, size)).sum()
+        (self.set(s).width / 1000.0) as f32 * size
     }
 
-    /// `s` with every character this face can draw kept, whitespace made plain spaces, and each
-    /// run of other characters replaced by its code points, `[U+674E U+96F7]`. Also says whether
-    /// anything was replaced.
+    /// `s` with every character some face can draw kept, whitespace made plain spaces, and each
+    /// run of other characters replaced by its code points, `[U+E000 U+E001]`. Also says
+    /// whether anything was replaced.
     pub(super) fn displayable(&self, s: &str) -> (String, bool) {
         fn flush(out: &mut String, missing: &mut Vec<char>) {
             if missing.is_empty() {
@@ -124,12 +87,14 @@ impl Face {
             out.push(']');
             missing.clear();
         }
+        let lib = library();
         let mut out = String::with_capacity(s.len());
         let mut missing = Vec::new();
         let mut replaced = false;
         for c in s.chars() {
             let c = if c.is_whitespace() { ' ' } else { c };
-            if c == ' ' || (!c.is_control() && self.glyph(c).is_some()) {
+            let private = matches!(u32::from(c), 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
+            if c == ' ' || (!c.is_control() && !private && lib.covers(c)) {
                 flush(&mut out, &mut missing);
                 out.push(c);
             } else {
@@ -141,10 +106,21 @@ impl Face {
         (out, replaced)
     }
 
+    /// `s` cut into clusters (a character with its marks), for breaking inside a word.
+    fn clusters(s: &str) -> Vec<&str> {
+        let mut starts: Vec<usize> = s
+            .char_indices()
+            .filter(|&(i, c)| i == 0 || !shape::extends(c))
+            .map(|(i, _)| i)
+            .collect();
+        starts.push(s.len());
+        starts.windows(2).map(|w| &s[w[0]..w[1]]).collect()
+    }
+
     /// Greedy word wrap of displayable text into lines no wider than `max`. A word wider than
-    /// `max` is broken between characters. Always at least one line.
+    /// `max` is broken between clusters. Always at least one line.
     pub(super) fn wrap(&self, s: &str, size: f32, max: f32) -> Vec<String> {
-        let space = self.char_width(' ', size);
+        let space = self.width(" ", size);
         let mut lines = Vec::new();
         let mut line = String::new();
         let mut line_w = 0.0;
@@ -158,21 +134,22 @@ impl Face {
             }
             if !line.is_empty() {
                 lines.push(std::mem::take(&mut line));
-                line_w = 0.0;
             }
             if word_w <= max {
                 line.push_str(word);
                 line_w = word_w;
                 continue;
             }
-            for c in word.chars() {
-                let cw = self.char_width(c, size);
-                if !line.is_empty() && line_w + cw > max {
+            // Broken between clusters, each measured alone (a word this long is cut anyway).
+            line_w = 0.0;
+            for cluster in Self::clusters(word) {
+                let w = self.width(cluster, size);
+                if !line.is_empty() && line_w + w > max {
                     lines.push(std::mem::take(&mut line));
                     line_w = 0.0;
                 }
-                line.push(c);
-                line_w += cw;
+                line.push_str(cluster);
+                line_w += w;
             }
         }
         if !line.is_empty() || lines.is_empty() {
@@ -186,41 +163,18 @@ impl Face {
         if self.width(s, size) <= max {
             return s.to_string();
         }
-        let budget = max - self.char_width('…', size);
+        let budget = max - self.width("…", size);
         let mut out = String::new();
         let mut w = 0.0;
-        for c in s.chars() {
-            let cw = self.char_width(c, size);
+        for cluster in Self::clusters(s) {
+            let cw = self.width(cluster, size);
             if w + cw > budget {
                 break;
             }
-            out.push(c);
+            out.push_str(cluster);
             w += cw;
         }
         out.push('…');
         out
     }
-}
-
-/// A deterministic six-letter subset tag (ISO 32000-1, 9.6.4) from the glyphs kept.
-pub(super) fn subset_tag(style: Style, used: &BTreeSet<u16>) -> String {
-    let mut h = Sha256::new();
-    h.update([style as u8]);
-    for g in used {
-        h.update(g.to_be_bytes());
-    }
-    h.finalize()
-        .iter()
-        .take(6)
-        .map(|b| char::from(b'A' + b % 26))
-        .collect()
-}
-
-/// `font` with only the `used` glyphs' outlines (see [`TrueType::subset_keeping`]), keeping
-/// the tables printpdf parses when it embeds the font.
-pub(super) fn subset(font: &'static [u8], used: &BTreeSet<u16>) -> Vec<u8> {
-    const PRINTPDF_READS: [[u8; 4]; 4] = [*b"OS/2", *b"cmap", *b"name", *b"post"];
-    // The vendored fonts parse; the tests embed all three.
-    let parsed = TrueType::parse(font).expect("the vendored fonts parse");
-    parsed.subset_keeping(used, &PRINTPDF_READS)
 }

@@ -2,14 +2,15 @@
 //! primitives (text, rules, rows of wrapped cells that break across pages, headings, label and
 //! value blocks, the event table's header row that page breaks repeat).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 use printpdf::{
-    Color, ExternalXObject, Greyscale, Line, LinePoint, Op, PaintMode, PdfFontHandle, Point, Pt,
-    Rect, TextItem, TextMatrix, XObjectId,
+    Codepoint, Color, DictItem, ExternalXObject, Greyscale, Line, LinePoint, Op, PaintMode,
+    PdfFontHandle, Point, Pt, Rect, TextItem, TextMatrix, XObjectId,
 };
 
-use super::fonts::{Fonts, Style};
+use super::fonts::{Fonts, Style, Used, font_id};
+use crate::pdf::shape::{self, GlyphTexts, library};
 
 // A4 portrait, in points.
 pub(super) const PAGE_W: f32 = 595.276;
@@ -76,8 +77,10 @@ pub(super) struct Writer<'f> {
     pub(super) pages: Vec<Vec<Op>>,
     /// Top of the next thing to draw on the last page.
     pub(super) y: f32,
-    /// Glyph ids drawn, per [`Style`].
-    pub(super) used: [BTreeSet<u16>; 3],
+    /// The glyphs drawn, per face.
+    pub(super) used: Used,
+    /// What each drawn glyph stands for (`/ToUnicode`).
+    pub(super) texts: GlyphTexts,
     /// The drawn signatures shown, as image XObjects.
     pub(super) images: Vec<(XObjectId, ExternalXObject)>,
     /// Whether any character had to be replaced by its code point.
@@ -92,7 +95,8 @@ impl<'f> Writer<'f> {
             fonts,
             pages: vec![Vec::new()],
             y: TOP,
-            used: [BTreeSet::new(), BTreeSet::new(), BTreeSet::new()],
+            used: Used::new(),
+            texts: GlyphTexts::default(),
             images: Vec::new(),
             replaced: false,
             target: None,
@@ -151,7 +155,10 @@ impl<'f> Writer<'f> {
         self.show(style, size, [x, baseline], s, col, 0.0);
     }
 
-    /// [`Self::text`] in any colour, slanted by `slant` (x moves by `slant` times y).
+    /// [`Self::text`] in any colour, slanted by `slant` (x moves by `slant` times y). The text
+    /// is set by [`shape::set`]: glyph ids of each face's subset, repositioned where the shaper
+    /// moved them (kerning, marks), and `/ActualText` spans around the clusters the
+    /// `/ToUnicode` maps cannot explain (see [`GlyphTexts`]).
     pub(super) fn show(
         &mut self,
         style: Style,
@@ -164,19 +171,16 @@ impl<'f> Writer<'f> {
         if s.is_empty() {
             return;
         }
-        let face = self.fonts.face(style);
-        for c in s.chars() {
-            if let Some(g) = face.glyph(c) {
-                self.used[style as usize].insert(g);
-            }
-        }
-        self.ops().extend([
+        let line = shape::set(s, style.into());
+        let slant = if line.slant && slant == 0.0 {
+            crate::pdf::fonts::SLANT as f32
+        } else {
+            slant
+        };
+        let lib = library();
+        let mut ops = vec![
             Op::StartTextSection,
             Op::SetFillColor { col },
-            Op::SetFont {
-                font: PdfFontHandle::External(style.font_id()),
-                size: Pt(size),
-            },
             if slant == 0.0 {
                 Op::SetTextCursor {
                     pos: Point {
@@ -189,11 +193,86 @@ impl<'f> Writer<'f> {
                     matrix: TextMatrix::Raw([1.0, 0.0, slant, 1.0, at[0], at[1]]),
                 }
             },
-            Op::ShowText {
-                items: vec![TextItem::Text(s.to_string())],
-            },
-            Op::EndTextSection,
-        ]);
+        ];
+        let mut items: Vec<TextItem> = Vec::new();
+        let flush = |ops: &mut Vec<Op>, items: &mut Vec<TextItem>| {
+            if !items.is_empty() {
+                ops.push(Op::ShowText {
+                    items: std::mem::take(items),
+                });
+            }
+        };
+        let (mut pen, mut rise) = (0.0f64, 0.0f64);
+        let mut font = None;
+        for cluster in &line.clusters {
+            let glyphs = &line.glyphs[cluster.glyphs.clone()];
+            let codes: Vec<_> = glyphs
+                .iter()
+                .map(|g| (g.face, self.used.entry(g.face).or_default().remap(g.gid)))
+                .collect();
+            let plain = self.texts.record(cluster, &codes);
+            if !plain {
+                flush(&mut ops, &mut items);
+                let text: Vec<u8> = [0xFE, 0xFF]
+                    .into_iter()
+                    .chain(
+                        cluster
+                            .extracted()
+                            .encode_utf16()
+                            .flat_map(u16::to_be_bytes),
+                    )
+                    .collect();
+                ops.push(Op::BeginMarkedContentWithProperties {
+                    tag: "Span".into(),
+                    properties: DictItem::Dict {
+                        map: BTreeMap::from([(
+                            "ActualText".to_string(),
+                            DictItem::String {
+                                data: text,
+                                literal: false,
+                            },
+                        )]),
+                    },
+                });
+            }
+            for (g, (face, code)) in glyphs.iter().zip(codes) {
+                if font != Some(face) {
+                    flush(&mut ops, &mut items);
+                    ops.push(Op::SetFont {
+                        font: PdfFontHandle::External(font_id(face)),
+                        size: Pt(size),
+                    });
+                    font = Some(face);
+                }
+                if (g.y - rise).abs() > 0.001 {
+                    flush(&mut ops, &mut items);
+                    ops.push(Op::SetLineOffset {
+                        multiplier: (g.y / 1000.0) as f32 * size,
+                    });
+                    rise = g.y;
+                }
+                let adjust = pen - g.x;
+                if adjust.abs() > 0.001 {
+                    items.push(TextItem::Offset(adjust as f32));
+                }
+                items.push(TextItem::GlyphIds(vec![Codepoint::with_cid(
+                    code,
+                    0.0,
+                    self.texts.get(face, code).to_string(),
+                )]));
+                pen = g.x + lib.face(face).pdf_width(g.gid);
+            }
+            if !plain {
+                flush(&mut ops, &mut items);
+                ops.push(Op::EndMarkedContent);
+            }
+        }
+        flush(&mut ops, &mut items);
+        if rise != 0.0 {
+            ops.push(Op::SetLineOffset { multiplier: 0.0 });
+        }
+        ops.push(Op::EndTextSection);
+        self.ops().extend(ops);
     }
 
     pub(super) fn rule(&mut self, x0: f32, x1: f32, y: f32, thickness: f32, grey: f32) {

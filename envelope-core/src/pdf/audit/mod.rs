@@ -2,28 +2,28 @@
 //! SHA-256 digests of the original and signed documents (decisions.md).
 //!
 //! Layout is done here by hand on top of printpdf's page operations: printpdf (built without its
-//! `text_layout` feature) neither wraps nor paginates. Text is measured with the embedded font's
-//! own advance widths (printpdf does not kern or shape in this build, so measured and drawn
-//! widths agree) and every value is wrapped inside its column; words wider than a column are
-//! broken between characters. Page breaks repeat the event table's header row.
+//! `text_layout` feature) neither wraps nor paginates. Text is set by
+//! [`shape`](super::shape) (bidi, per-cluster face choice, HarfBuzz shaping) and measured as set;
+//! every value is wrapped inside its column; words wider than a column are broken between
+//! clusters. Page breaks repeat the event table's header row.
 //!
-//! Fonts: DejaVu Sans and DejaVu Sans Bold (vendored, `assets/fonts/`) are embedded as
-//! Identity-H CID fonts with a ToUnicode map, so Latin, Polish, Cyrillic, Greek… names come out
-//! as the right characters both on screen and in text extraction. printpdf only subsets fonts
-//! with `text_layout`, so they are subset here by the stamper's own subsetter
-//! ([`TrueType::subset_keeping`](super::truetype::TrueType::subset_keeping), with the tables printpdf reads): glyph ids are kept (the
-//! content streams, `/W` and ToUnicode stay valid) but the outlines of unused glyphs are
-//! dropped, along with the layout tables a PDF font program does not need.
+//! Fonts: the faces of `shape` (DejaVu Sans and its bold, Noto Sans for Arabic, Hebrew,
+//! Devanagari and Thai, Noto Sans CJK when the machine has it; docs/FONTS.md), each subset by the
+//! `subsetter` crate to the glyphs drawn and embedded as an Identity-H CID font. The content
+//! streams carry the subsets' glyph ids (printpdf `GlyphIds`), positioned where the shaper put
+//! them; a cluster's text reaches extraction through the `/ToUnicode` map when its one glyph
+//! explains it, and through an `/ActualText` span otherwise (`shape::GlyphTexts`), so names in
+//! every script, right to left included, are extracted as typed.
 //!
 //! Each signer's entry shows their signature as it was stamped: a typed one in Kristi (the
-//! stamper's [`SIGNATURE_FONT`](super::SIGNATURE_FONT), subset the same way, sized by the
-//! stamper's rule [`fit_size`](super::draw::fit_size); in DejaVu Sans when Kristi lacks one of its characters), a drawn
-//! one as an image XObject made by `pdf/image.rs` and scaled into the box keeping its
-//! proportions.
+//! stamper's [`SIGNATURE_FONT`](super::SIGNATURE_FONT), sized by the stamper's rule
+//! [`fit_size`](super::draw::fit_size); in the regular faces when Kristi lacks one of its
+//! characters), a drawn one as an image XObject made by `pdf/image.rs` and scaled into the box
+//! keeping its proportions.
 //!
-//! Characters the fonts lack (DejaVu has no CJK, for example) are never drawn as a wrong or
-//! invisible glyph: each run of them is shown as its code points, `李雷` as `[U+674E U+96F7]`,
-//! and the document then ends with a note that says so.
+//! Characters no face has (private-use ones, or CJK on a machine without Noto Sans CJK) are
+//! never drawn as a wrong or invisible glyph: each run of them is shown as its code points,
+//! `[U+E000 U+E001]`, and the document then ends with a note that says so.
 //!
 //! Determinism: the same [`AuditTrail`] gives the same bytes. Font resource names are fixed,
 //! the document dates come from `generated_at`, and the trailer `/ID` (which printpdf fills
@@ -33,10 +33,12 @@ mod fonts;
 mod layout;
 mod sections;
 
-use printpdf::{Mm, PdfDocument, PdfFont, PdfPage, PdfParseErrorSeverity, PdfSaveOptions, XObject};
+use printpdf::{
+    Mm, ParsedFont, PdfDocument, PdfFont, PdfPage, PdfParseErrorSeverity, PdfSaveOptions, XObject,
+};
 
 use self::finish::{drop_pdfx_claim, set_document_id};
-use self::fonts::{Style, fonts, subset, subset_tag};
+use self::fonts::{font_id, fonts, subset_tag};
 use self::layout::Writer;
 use super::{AuditTrail, PdfError};
 
@@ -66,9 +68,9 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     w.integrity(trail);
     if w.replaced {
         w.paragraph(
-            "Note: characters that the embedded font cannot display (for example Chinese, \
-             Japanese and Korean ideographs) are shown as their Unicode code points in square \
-             brackets, such as [U+674E].",
+            "Note: characters that the embedded fonts cannot display (for example private-use \
+             characters) are shown as their Unicode code points in square brackets, such as \
+             [U+E000].",
         );
     }
     w.footers(trail);
@@ -83,24 +85,21 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
     info.producer = "envelope-core".into();
     info.subject = format!("Audit trail of envelope {}", trail.envelope_id);
 
-    let faces = [
-        (Style::Regular, &fonts.regular),
-        (Style::Bold, &fonts.bold),
-        (Style::Script, &fonts.script),
-    ];
-    for (style, face) in faces {
-        let used = &w.used[style as usize];
-        // Kristi is embedded only when a typed signature is shown.
-        if style == Style::Script && used.is_empty() {
-            continue;
-        }
-        let mut parsed = face.parsed.clone();
-        parsed.original_bytes = subset(face.file, used);
-        parsed.font_name = Some(format!("{}+{}", subset_tag(style, used), face.name));
+    for (&face, remapper) in &w.used {
+        let lib = crate::pdf::shape::library();
+        let file = lib.face(face);
+        let bytes = subsetter::subset(file.data, file.index, remapper).map_err(|e| {
+            PdfError::Invalid(format!("audit trail: cannot subset {}: {e}", file.name))
+        })?;
+        let mut warnings = Vec::new();
+        let mut parsed = ParsedFont::from_bytes(&bytes, 0, &mut warnings).ok_or_else(|| {
+            PdfError::Invalid(format!("audit trail: subset of {} unreadable", file.name))
+        })?;
+        parsed.font_name = Some(format!("{}+{}", subset_tag(face, remapper), file.name));
         doc.resources
             .fonts
             .map
-            .insert(style.font_id(), PdfFont::new(parsed));
+            .insert(font_id(face), PdfFont::new(parsed));
     }
     for (id, image) in std::mem::take(&mut w.images) {
         doc.resources
@@ -140,11 +139,7 @@ mod tests {
     use std::path::{Path, PathBuf};
     use std::process::Command;
 
-    use std::collections::BTreeSet;
-
-    use printpdf::ParsedFont;
-
-    use super::fonts::REGULAR_TTF;
+    use super::fonts::Style;
     use super::layout::{MARGIN_X, PAGE_H, PAGE_W};
     use super::*;
     use crate::pdf::{AuditEvent, AuditSigner, StampValue, audit_trail};
@@ -152,7 +147,7 @@ mod tests {
     const NAMES: [&str; 10] = [
         "Łukasz Żółć",
         "Дмитрий Шостакович",
-        "李雷",
+        "李雷 \u{E000}",
         "Ελένη Παπαδοπούλου",
         "Zoë Ångström-Øyen",
         "José María Müller-Lüdenscheidt",
@@ -162,9 +157,10 @@ mod tests {
         "O'Brien, Siobhán",
     ];
 
-    /// How a name is expected to read in the extracted text (CJK is shown as code points).
+    /// How a name is expected to read in the extracted text (a private-use character, which
+    /// no face draws, is shown as its code point).
     fn shown(name: &str) -> String {
-        name.replace("李雷", "[U+674E U+96F7]")
+        name.replace('\u{E000}', "[U+E000]")
     }
 
     fn sample() -> AuditTrail {
@@ -301,6 +297,35 @@ mod tests {
             .find_map(|l| l.strip_prefix("Pages:"))
             .map(|n| n.trim().parse().unwrap())
             .expect("pdfinfo prints Pages:")
+    }
+
+    /// Names in every script the faces cover, with their typed signatures: each is extracted
+    /// in logical order (`pdftotext`), as the signer typed it, and the document passes qpdf.
+    #[test]
+    fn names_in_every_script_read_back_as_typed() {
+        let names = crate::pdf::shape::tests::SCRIPT_NAMES;
+        let mut trail = sample();
+        trail.signers.truncate(1);
+        let first = trail.signers[0].clone();
+        trail.signers = names
+            .iter()
+            .map(|(_, name)| AuditSigner {
+                name: name.to_string(),
+                signature: Some(StampValue::Typed(name.to_string())),
+                signed_at: first.signed_at.clone(),
+                ..first.clone()
+            })
+            .collect();
+        let bytes = audit_trail(&trail).unwrap();
+        let (_dir, path) = write("scripts.pdf", &bytes);
+        let all = text(&path, &[]);
+        for (script, name) in names {
+            // The name row, the signer heading and the typed signature.
+            let n = crate::pdf::shape::tests::times_read(&all, name);
+            assert!(n >= 3, "{script}: {name:?} found {n} times in:\n{all}");
+        }
+        let out = run("qpdf", &["--check", path.to_str().unwrap()]);
+        assert!(out.status.success(), "{out:?}");
     }
 
     #[test]
@@ -589,7 +614,7 @@ mod tests {
 
     #[test]
     fn wrap_keeps_lines_within_width_and_loses_nothing() {
-        let face = &fonts().regular;
+        let face = fonts().face(Style::Regular);
         let long = format!("short {} words then {}", "x".repeat(300), "y ".repeat(50));
         for max in [20.0, 57.5, 200.0] {
             let lines = face.wrap(&long, 9.0, max);
@@ -604,7 +629,7 @@ mod tests {
 
     #[test]
     fn characters_the_font_lacks_become_code_points() {
-        let face = &fonts().regular;
+        let face = fonts().face(Style::Regular);
         assert_eq!(
             face.displayable("Łukasz Żółć"),
             ("Łukasz Żółć".into(), false)
@@ -612,30 +637,12 @@ mod tests {
         assert_eq!(face.displayable("Дмитрий"), ("Дмитрий".into(), false));
         assert_eq!(
             face.displayable("李雷 Li\tLei"),
-            ("[U+674E U+96F7] Li Lei".into(), true)
+            ("李雷 Li Lei".into(), false)
+        );
+        assert_eq!(
+            face.displayable("\u{E000}\u{E001} x"),
+            ("[U+E000 U+E001] x".into(), true)
         );
         assert_eq!(face.displayable("a\u{0}b"), ("a[U+0000]b".into(), true));
-    }
-
-    #[test]
-    fn stripped_font_keeps_glyph_ids_and_used_outlines() {
-        let used: BTreeSet<u16> = "Łukasz"
-            .chars()
-            .filter_map(|c| fonts().regular.glyph(c))
-            .collect();
-        let sub = subset(REGULAR_TTF, &used);
-        assert!(sub.len() < REGULAR_TTF.len() / 5, "{} bytes", sub.len());
-        let mut warnings = Vec::new();
-        let parsed = ParsedFont::from_bytes(&sub, 0, &mut warnings).unwrap();
-        assert_eq!(
-            parsed.codepoint_to_glyph,
-            fonts().regular.parsed.codepoint_to_glyph
-        );
-        let whole = sub.chunks(4).fold(0u32, |sum, chunk| {
-            let mut word = [0u8; 4];
-            word[..chunk.len()].copy_from_slice(chunk);
-            sum.wrapping_add(u32::from_be_bytes(word))
-        });
-        assert_eq!(whole, 0xB1B0_AFBA, "checkSumAdjustment wrong");
     }
 }

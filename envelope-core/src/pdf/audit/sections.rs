@@ -15,7 +15,7 @@ use super::layout::{
 };
 use crate::model::SignerKind;
 use crate::pdf::draw::{MAX_SIGNATURE_SIZE, fit_size};
-use crate::pdf::fonts::{self, Ink};
+use crate::pdf::fonts;
 use crate::pdf::image::decode_png;
 use crate::pdf::{AuditTrail, PdfError, StampValue, TEST_MODE_NOTICE};
 
@@ -188,30 +188,22 @@ impl<'f> Writer<'f> {
     /// (with code points for what DejaVu lacks too).
     fn typed(&mut self, text: &str, x: f32, y: f32, w: f32, h: f32) {
         let text = text.trim();
-        let (style, text, ink, slant) = match fonts::script_ink(text) {
-            Some(ink) => (Style::Script, text.to_string(), ink, 0.0),
-            None => {
-                let face = self.fonts.face(Style::Regular);
-                let (shown, replaced) = face.displayable(text);
-                self.replaced |= replaced;
-                let width = f64::from(face.width(&shown, 1.0));
-                // DejaVu's descender and ascender, and the slant's shift at both.
-                let (bottom, top) = (-0.24, 0.93);
-                let ink = Ink {
-                    left: fonts::SLANT * bottom,
-                    right: width + fonts::SLANT * top,
-                    bottom,
-                    top,
-                };
-                (Style::Regular, shown, ink, fonts::SLANT as f32)
-            }
-        };
+        let (shown, replaced) = self.fonts.face(Style::Regular).displayable(text);
+        self.replaced |= replaced;
+        let ink = fonts::shaped_ink(&shown, fonts::Face::Script);
         let size = fit_size(&ink, f64::from(w), f64::from(h), MAX_SIGNATURE_SIZE);
         let left = x - (ink.left * size) as f32;
         let baseline = y + ((f64::from(h) - ink.height() * size) / 2.0 - ink.bottom * size) as f32;
         let (r, g, b) = INK;
         let col = Color::Rgb(Rgb::new(r, g, b, None));
-        self.show(style, size as f32, [left, baseline], &text, col, slant);
+        self.show(
+            Style::Script,
+            size as f32,
+            [left, baseline],
+            &shown,
+            col,
+            0.0,
+        );
     }
 
     /// Carbon-copy recipients, when there are any: they sign nothing and receive the signed copy
