@@ -10,6 +10,7 @@
 //! - [`smtp`]: an aiosmtpd SMTP server that keeps what it receives.
 //! - [`pki`]: certomancer's test PKI (root, intermediate, sealing certificates, OCSP, CRLs, a
 //!   TSA) on a free local port.
+//! - [`scripts`]: names in every script and how `pdftotext` gives them back.
 //! - [`process`]: the `envelope-server` binary as a child process (the server's durability
 //!   tests and the scale-out bench), started, read and killed; the caller names the binary.
 //!
@@ -21,5 +22,6 @@ pub mod moto;
 pub mod pdf;
 pub mod pki;
 pub mod process;
+pub mod scripts;
 pub mod smtp;
 pub mod textpdf;

@@ -310,8 +310,8 @@ fn stamp_error(e: pdf::PdfError) -> Error {
 /// `radio` and `select` fields, 1 in required `number` fields (dates get the signing date).
 ///
 /// They pass through the same checks as a signer's own submission, so the helper stores nothing
-/// a signer could not. A name the stamping fonts cannot draw (a CJK name, say) keeps only what
-/// they can, or becomes "Test signature".
+/// a signer could not. A name the stamping fonts cannot draw (emoji, private-use characters, or
+/// CJK on a machine without Noto Sans CJK) keeps only what they can, or becomes "Test signature".
 fn sample_values(
     rec: &EnvelopeRecord,
     i: usize,

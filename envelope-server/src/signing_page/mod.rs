@@ -971,9 +971,7 @@ fn refused_value(lang: Lang, field: &str, problem: Option<ValueProblem>) -> Stri
             say(Msg::ErrorValueTooLong, &[f, ("max", max.into())])
         }
         Some(ValueProblem::Character(
-            Undrawable::Control(c)
-            | Undrawable::Invisible(c)
-            | Undrawable::NoGlyph(c),
+            Undrawable::Control(c) | Undrawable::Invisible(c) | Undrawable::NoGlyph(c),
         )) => {
             let code = format!("U+{:04X}", u32::from(c));
             say(Msg::ErrorValueCharacter, &[f, ("code", Arg::Text(&code))])

@@ -284,8 +284,8 @@ pub fn client_signer() -> Value {
     serde_json::json!([{ "name": "Ada Lovelace", "email": "ada@example.com", "role": "Client" }])
 }
 
-/// The text of the envelope's file `kind` (`signed`, `audit_trail`), as `pdftotext` reads it.
-pub async fn file_text(s: &TestServer, id: &str, kind: &str) -> String {
+/// The bytes of the envelope's file `kind` (`signed`, `audit_trail`), through its download link.
+pub async fn file_bytes(s: &TestServer, id: &str, kind: &str) -> Vec<u8> {
     let link = s
         .get(&s.test_key, &format!("/v1/envelopes/{id}/files/{kind}"))
         .await
@@ -297,9 +297,15 @@ pub async fn file_text(s: &TestServer, id: &str, kind: &str) -> String {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+    r.bytes().await.unwrap().to_vec()
+}
+
+/// The text of the envelope's file `kind` (`signed`, `audit_trail`), as `pdftotext` reads it.
+pub async fn file_text(s: &TestServer, id: &str, kind: &str) -> String {
+    let bytes = file_bytes(s, id, kind).await;
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("file.pdf");
-    std::fs::write(&path, r.bytes().await.unwrap()).unwrap();
+    std::fs::write(&path, bytes).unwrap();
     let out = std::process::Command::new("pdftotext")
         .arg(&path)
         .arg("-")

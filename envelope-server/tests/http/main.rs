@@ -30,6 +30,7 @@ mod pages;
 mod proxy;
 mod reach;
 mod retention;
+mod scripts;
 mod sealing;
 mod signing;
 mod steps;

@@ -303,7 +303,7 @@ mod tests {
     /// in logical order (`pdftotext`), as the signer typed it, and the document passes qpdf.
     #[test]
     fn names_in_every_script_read_back_as_typed() {
-        let names = crate::pdf::shape::tests::SCRIPT_NAMES;
+        let names = envelope_testkit::scripts::NAMES;
         let mut trail = sample();
         trail.signers.truncate(1);
         let first = trail.signers[0].clone();
@@ -321,7 +321,7 @@ mod tests {
         let all = text(&path, &[]);
         for (script, name) in names {
             // The name row, the signer heading and the typed signature.
-            let n = crate::pdf::shape::tests::times_read(&all, name);
+            let n = envelope_testkit::scripts::times_read(&all, name);
             assert!(n >= 3, "{script}: {name:?} found {n} times in:\n{all}");
         }
         let out = run("qpdf", &["--check", path.to_str().unwrap()]);

@@ -732,4 +732,4 @@ pub fn has_cjk_file(dir: &Path) -> bool {
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;
