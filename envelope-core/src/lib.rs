@@ -49,12 +49,16 @@
 //! Every error has a stable [`Error::code`] and an [`ErrorKind`]; `examples/embed.rs` runs a
 //! whole envelope with typed calls only. The PDF engine and the domain rules are internal; the
 //! `internals` feature makes them public for benchmarks and fuzzing, with no stability promise.
+//!
+//! Names and values are drawn in every script the [`fonts`] cover: those compiled in, and Noto
+//! Sans CJK where the machine has it ([`fonts::use_font_dirs`] says where to look).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod clock;
 pub mod error;
 pub mod field;
+pub mod fonts;
 pub mod formula;
 pub mod i18n;
 pub mod ids;

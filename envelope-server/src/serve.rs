@@ -2,6 +2,7 @@
 //! until SIGINT or SIGTERM.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use std::sync::Arc;
@@ -80,6 +81,9 @@ pub struct ServeOptions {
     /// Downloads of originals and audit trails answered with `302` to a presigned URL of the
     /// `s3://` bucket (`--blob-presigned-downloads`); refused at start without one.
     pub blob_presigned_downloads: bool,
+    /// Directories to look for Noto Sans CJK in (docs/FONTS.md); empty: the system's font
+    /// directories (`envelope_core::fonts::SYSTEM_FONT_DIRS`).
+    pub font_dirs: Vec<PathBuf>,
 }
 
 /// The upload spool directory, created owner-only, with what a crash left in it removed
@@ -216,6 +220,32 @@ fn parse_mailbox(s: &str) -> Result<Mailbox, BoxError> {
 }
 
 /// `http://<listen address>`, with 127.0.0.1 for an unspecified address (`0.0.0.0`).
+/// Loads the stamping fonts before the first request (docs/FONTS.md) and says what was found: a
+/// font directory that does not exist is a configuration error; a machine without Noto Sans CJK
+/// serves, with a warning that CJK characters will be refused.
+fn load_fonts(dirs: &[PathBuf]) -> Result<(), BoxError> {
+    if let Some(missing) = dirs.iter().find(|d| !d.is_dir()) {
+        return Err(format!("--font-dir {}: not a directory", missing.display()).into());
+    }
+    if !dirs.is_empty() {
+        envelope_core::fonts::use_font_dirs(dirs.to_vec());
+    }
+    let loaded = envelope_core::fonts::load();
+    match &loaded.cjk_file {
+        Some(file) => tracing::info!(
+            faces = loaded.faces.len(),
+            cjk = %file.display(),
+            "fonts loaded"
+        ),
+        None => tracing::warn!(
+            faces = loaded.faces.len(),
+            "Noto Sans CJK not found (install fonts-noto-cjk, or give --font-dir): Chinese, \
+             Japanese and Korean characters in values will be refused"
+        ),
+    }
+    Ok(())
+}
+
 fn default_public_url(listen: SocketAddr) -> String {
     let mut addr = listen;
     if addr.ip().is_unspecified() {
@@ -226,6 +256,7 @@ fn default_public_url(listen: SocketAddr) -> String {
 
 /// Runs the server until a shutdown signal.
 pub async fn serve(opts: ServeOptions) -> Result<(), BoxError> {
+    load_fonts(&opts.font_dirs)?;
     let public_url = opts
         .public_url
         .clone()

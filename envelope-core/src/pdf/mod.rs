@@ -47,7 +47,7 @@ mod reader;
 mod redact;
 mod room;
 mod seal;
-pub mod shape;
+pub(crate) mod shape;
 mod stamp;
 mod text;
 mod writer;

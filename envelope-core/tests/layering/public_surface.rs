@@ -14,6 +14,7 @@ const PUBLIC_MODULES: &[(&str, &str)] = &[
     ("lib.rs", "clock"),
     ("lib.rs", "error"),
     ("lib.rs", "field"),
+    ("lib.rs", "fonts"),
     ("lib.rs", "formula"),
     ("lib.rs", "i18n"),
     ("lib.rs", "ids"),

@@ -2,6 +2,7 @@
 //! [`ServeOptions`]: one flag, one field; the defaults of the library stay the library's.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
@@ -25,6 +26,11 @@ pub(crate) struct ServeArgs {
     /// Public base URL of the server (download links, {base_url}); default http://<listen>.
     #[arg(long, env = "ENVELOPE_PUBLIC_URL")]
     public_url: Option<String>,
+    /// Directory holding Noto Sans CJK (NotoSansCJK-Regular.ttc and -Bold.ttc, or the
+    /// NotoSansCJKsc-*.otf files), repeatable; default: the system's font directories
+    /// (docs/FONTS.md).
+    #[arg(long, env = "ENVELOPE_FONT_DIR", value_delimiter = ':')]
+    font_dir: Vec<PathBuf>,
     /// Base URL of signing links; default: --public-url.
     #[arg(long, env = "ENVELOPE_SIGNING_HOST")]
     signing_host: Option<String>,
@@ -257,6 +263,7 @@ impl ServeArgs {
             test_email_daily_limit: self.test_email_daily_limit,
             live_email_daily_limit: self.live_email_daily_limit,
             blob_presigned_downloads: self.blob_presigned_downloads,
+            font_dirs: self.font_dir,
         }
     }
 }

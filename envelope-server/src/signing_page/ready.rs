@@ -154,7 +154,7 @@ fn mark_block(out: &mut String, m: Mark<'_>) {
 </div>
 <div class="pane" data-pane="type">
 <label for="{id}-typed">{typed_label}</label>
-<input type="text" id="{id}-typed" name="{typed_name}" class="typed" maxlength="200" autocomplete="off" value="{typed}" aria-describedby="{id}-hint"{req}>
+<input type="text" id="{id}-typed" name="{typed_name}" class="typed" dir="auto" maxlength="200" autocomplete="off" value="{typed}" aria-describedby="{id}-hint"{req}>
 </div>
 <div class="pane" data-pane="draw" hidden>
 <p class="hint" id="{id}-draw-hint">{draw_hint}</p>
@@ -270,7 +270,7 @@ fn field_block(out: &mut String, p: &ReadyPage<'_>, index: usize) {
                 out,
                 r#"<div class="field">
 <label for="{id}">{label}{req_mark}</label>
-<input type="text" id="{id}" name="{name}" maxlength="1000" value="{value}" aria-describedby="{id}-hint"{req}>
+<input type="text" id="{id}" name="{name}" dir="auto" maxlength="1000" value="{value}" aria-describedby="{id}-hint"{req}>
 <p class="hint" id="{id}-hint">{page_hint}</p>
 </div>
 "#,
@@ -572,7 +572,7 @@ pub fn render(p: &ReadyPage<'_>) -> String {
 <form method="post" action="{base}/decline" id="decline-form" accept-charset="utf-8">
 <input type="hidden" name="csrf" value="{csrf}">
 <label for="reason">{decline_reason} <span class="opt">{optional}</span></label>
-<textarea id="reason" name="reason" rows="3" maxlength="1000"></textarea>
+<textarea id="reason" name="reason" dir="auto" rows="3" maxlength="1000"></textarea>
 <p class="hint">{decline_hint}</p>
 <div class="actions"><button type="submit" class="danger" id="decline-button">{decline}</button></div>
 </form>

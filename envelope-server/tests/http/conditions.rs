@@ -70,7 +70,7 @@ async fn a_condition_switches_a_field_on_and_off() {
     );
     assert!(
         page.contains(
-            r#"name="text:why" maxlength="1000" value="" aria-describedby="f1-hint" data-req>"#
+            r#"name="text:why" dir="auto" maxlength="1000" value="" aria-describedby="f1-hint" data-req>"#
         ),
         "{page}"
     );

@@ -19,7 +19,7 @@
 //! text of every cluster, which the PDF writers turn into `/ToUnicode` entries or `/ActualText`
 //! spans so that copied and extracted text is what was typed.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use rustybuzz::ttf_parser::{self, GlyphId};
@@ -162,6 +162,8 @@ pub struct Library {
     kristi: Option<FaceId>,
     dejavu: [Option<FaceId>; 2],
     cjk: [Option<FaceId>; 2],
+    /// The file Noto Sans CJK (regular) was read from.
+    pub cjk_file: Option<PathBuf>,
     /// Noto faces for Arabic, Hebrew, Devanagari and Thai: (script, regular, bold).
     by_script: Vec<(Script, FaceId, FaceId)>,
 }
@@ -232,8 +234,9 @@ pub fn library() -> &'static Library {
     })
 }
 
-/// A face of a font collection or file found in `dirs`, kept for the life of the process.
-fn find_cjk(dirs: &[PathBuf], files: [&str; 2]) -> Option<(&'static [u8], u32)> {
+/// A face of a font collection or file found in `dirs`, kept for the life of the process, and
+/// the file it came from.
+fn find_cjk(dirs: &[PathBuf], files: [&str; 2]) -> Option<(&'static [u8], u32, PathBuf)> {
     for dir in dirs {
         for file in files {
             let path = dir.join(file);
@@ -242,7 +245,7 @@ fn find_cjk(dirs: &[PathBuf], files: [&str; 2]) -> Option<(&'static [u8], u32)> 
             };
             let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
             if let Some(index) = sc_face(bytes) {
-                return Some((bytes, index));
+                return Some((bytes, index, path));
             }
             tracing::warn!(path = %path.display(), "not a usable Noto Sans CJK font; skipped");
         }
@@ -281,6 +284,7 @@ impl Library {
             kristi: None,
             dejavu: [None, None],
             cjk: [None, None],
+            cjk_file: None,
             by_script: Vec::new(),
         };
         let mut add = |data: &'static [u8], index: u32, name: &str, resource: &str, flags| {
@@ -331,10 +335,14 @@ impl Library {
                 by_script.push((script, r, b));
             }
         }
-        let cjk_regular = find_cjk(dirs, CJK_FILES[0])
-            .and_then(|(data, i)| add(data, i, "NotoSansCJKsc-Regular", "EnvCJK", 32));
+        let mut cjk_file = None;
+        let cjk_regular = find_cjk(dirs, CJK_FILES[0]).and_then(|(data, i, path)| {
+            cjk_file = Some(path);
+            add(data, i, "NotoSansCJKsc-Regular", "EnvCJK", 32)
+        });
         let cjk_bold = find_cjk(dirs, CJK_FILES[1])
-            .and_then(|(data, i)| add(data, i, "NotoSansCJKsc-Bold", "EnvCJKB", 32));
+            .and_then(|(data, i, _)| add(data, i, "NotoSansCJKsc-Bold", "EnvCJKB", 32));
+        lib.cjk_file = cjk_file.filter(|_| cjk_regular.is_some());
         lib.dejavu = [dejavu, dejavu_bold];
         lib.kristi = kristi;
         lib.cjk = [cjk_regular, cjk_bold.or(cjk_regular)];
@@ -363,11 +371,6 @@ impl Library {
 
     pub fn kristi(&self) -> Option<FaceId> {
         self.kristi
-    }
-
-    /// Whether a CJK face was found (see [`SYSTEM_FONT_DIRS`]).
-    pub fn has_cjk(&self) -> bool {
-        self.cjk[0].is_some()
     }
 
     fn chain(&self, bold: bool) -> &[FaceId] {
@@ -724,11 +727,6 @@ impl GlyphTexts {
             .range((face, 0)..=(face, u16::MAX))
             .map(|(&(_, code), t)| (code, t.as_str()))
     }
-}
-
-/// Whether `dir` holds one of the CJK files (for `--font-dir` checks).
-pub fn has_cjk_file(dir: &Path) -> bool {
-    CJK_FILES[0].iter().any(|f| dir.join(f).is_file())
 }
 
 #[cfg(test)]

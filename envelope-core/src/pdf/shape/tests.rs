@@ -82,7 +82,7 @@ fn script_style_is_kristi_only_when_it_has_every_character() {
 #[test]
 fn cjk_uses_noto_sans_cjk_when_installed() {
     assert!(
-        library().has_cjk(),
+        library().cjk_file.is_some(),
         "Noto Sans CJK is not installed: scripts/install-test-deps.sh installs it"
     );
     let line = set("李明 Li", Style::Regular);

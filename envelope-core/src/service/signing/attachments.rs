@@ -291,7 +291,8 @@ mod tests {
             ("scan.png", Pdf, "scan.pdf"),
             ("", Png, "attachment.png"),
             ("\u{202E}gnp.exe", Png, "gnp.exe.png"),
-            ("李.pdf", Pdf, "attachment.pdf"),
+            ("\u{1F680}.pdf", Pdf, "attachment.pdf"),
+            ("李.pdf", Pdf, "李.pdf"),
         ];
         for (given, kind, want) in cases {
             assert_eq!(stored_name(given, kind), want, "{given:?}");
