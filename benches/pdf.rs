@@ -133,8 +133,9 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-fn audit_trail_bench(c: &mut Criterion) {
-    use envelope_core::pdf::{AuditEvent, AuditSigner, AuditTrail, audit_trail};
+/// Ten signers with non-Latin names and long user agents, and 60 events.
+fn sample_trail() -> envelope_core::pdf::AuditTrail {
+    use envelope_core::pdf::{AuditEvent, AuditSigner, AuditTrail};
     let t = |m: usize| format!("2025-03-01 09:{:02}:00 UTC", m % 60);
     let ua = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.60 Safari/537.36";
     let signers: Vec<AuditSigner> = (0..10)
@@ -166,7 +167,7 @@ fn audit_trail_bench(c: &mut Criterion) {
             detail: ua.into(),
         })
         .collect();
-    let trail = AuditTrail {
+    AuditTrail {
         service_name: "Envelope".into(),
         envelope_id: "env_01HZX3Q5P8W9K2M4N6R7T8V9W0".into(),
         envelope_name: "Master services agreement".into(),
@@ -184,10 +185,60 @@ fn audit_trail_bench(c: &mut Criterion) {
         signing_certificate_sha256: Some("ef".repeat(32)),
         seal_levels: None,
         generated_at: "2025-03-01T10:00:00Z".into(),
-    };
+    }
+}
+
+fn audit_trail_bench(c: &mut Criterion) {
+    let trail = sample_trail();
     c.bench_function("audit_trail/10_signers_60_events", |b| {
-        b.iter(|| audit_trail(std::hint::black_box(&trail)).unwrap())
+        b.iter(|| envelope_core::pdf::audit_trail(std::hint::black_box(&trail)).unwrap())
     });
+}
+
+/// Text in every script (docs/FONTS.md): a typed signature stamped ten times on the contract in
+/// each script's face (bidi, face choice, shaping, subsetting, `/ToUnicode` and `/ActualText`),
+/// and an audit trail of thirteen signers, one per script. The sizes of the outputs are printed
+/// once (what each script's embedded subsets add).
+fn scripts_bench(c: &mut Criterion) {
+    use envelope_core::pdf::{AuditSigner, audit_trail};
+    use envelope_testkit::scripts::NAMES;
+    let contract = support::libreoffice_contract(support::Layout::Classic);
+    let info = inspect(&contract, &PdfLimits::default()).expect("inspect");
+    let mut group = c.benchmark_group("scripts");
+    for (script, name) in NAMES {
+        let mut req = ten_fields(&info);
+        for f in &mut req.fields {
+            f.value = Some(StampValue::Typed(name.to_string()));
+        }
+        let out = stamp(&contract, &req).expect("stamp");
+        eprintln!(
+            "scripts: {script}: the stamped update is {} bytes",
+            out.len() - contract.len()
+        );
+        if matches!(script, "Latin" | "Arabic" | "Devanagari" | "Chinese") {
+            group.bench_function(format!("stamp_10_typed/{script}"), |b| {
+                b.iter(|| stamp(black_box(&contract), &req).expect("stamp"))
+            });
+        }
+    }
+    let mut trail = sample_trail();
+    let first = trail.signers[0].clone();
+    trail.signers = NAMES
+        .iter()
+        .map(|(_, name)| AuditSigner {
+            name: name.to_string(),
+            signature: Some(StampValue::Typed(name.to_string())),
+            ..first.clone()
+        })
+        .collect();
+    eprintln!(
+        "scripts: the audit trail of 13 signers is {} bytes",
+        audit_trail(&trail).unwrap().len()
+    );
+    group.bench_function("audit_trail/13_signers_13_scripts", |b| {
+        b.iter(|| audit_trail(black_box(&trail)).unwrap())
+    });
+    group.finish();
 }
 
 /// Pictures of pages for the signing page (issue 18): the first page of the one-page contract
@@ -222,5 +273,5 @@ fn render_bench(c: &mut Criterion) {
 #[cfg(not(feature = "render"))]
 fn render_bench(_: &mut Criterion) {}
 
-criterion_group!(pdf, benches, audit_trail_bench, render_bench);
+criterion_group!(pdf, benches, audit_trail_bench, scripts_bench, render_bench);
 criterion_main!(pdf);

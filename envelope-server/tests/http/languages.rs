@@ -258,7 +258,7 @@ async fn the_page_speaks_the_signers_language_or_the_browsers() {
         &[
             ("csrf", &csrf),
             ("mode:Provider_signature", "type"),
-            ("typed:Provider_signature", "李"),
+            ("typed:Provider_signature", "\u{1F680}"),
             ("consent", "yes"),
         ],
         Some(&s.base),
@@ -267,7 +267,7 @@ async fn the_page_speaks_the_signers_language_or_the_browsers() {
     assert!(
         html(&r).contains(
             "„Unterschrift“ enthält ein Zeichen, das nicht in das Dokument übernommen werden \
-             kann (U+674E)."
+             kann (U+1F680)."
         ),
         "{}",
         html(&r)
