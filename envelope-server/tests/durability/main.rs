@@ -21,6 +21,7 @@ mod check;
 mod crash;
 mod downloads;
 mod email;
+mod fonts;
 mod health;
 mod keys;
 mod logs;

@@ -11,7 +11,7 @@ use serde_json::json;
 use crate::pdf::client_contract;
 use crate::process::{BIN, ServerProcess, free_port};
 
-fn base64_of(bytes: &[u8]) -> String {
+pub(crate) fn base64_of(bytes: &[u8]) -> String {
     use base64::Engine;
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }

@@ -275,6 +275,15 @@ fn sc_face(bytes: &[u8]) -> Option<u32> {
     first
 }
 
+/// A script, its regular and bold font files, their family name and resource name.
+type ScriptFaces = (
+    Script,
+    &'static [u8],
+    &'static [u8],
+    &'static str,
+    &'static str,
+);
+
 impl Library {
     fn load(dirs: &[PathBuf]) -> Library {
         let mut lib = Library {
@@ -297,7 +306,7 @@ impl Library {
         let dejavu = add(DEJAVU, 0, "DejaVuSans", "EnvU", 32);
         let dejavu_bold = add(DEJAVU_BOLD, 0, "DejaVuSans-Bold", "EnvUB", 32);
         let kristi = add(SIGNATURE_FONT, 0, "Kristi", "EnvK", 32 | 8);
-        let scripts: [(Script, &'static [u8], &'static [u8], &str, &str); 4] = [
+        let scripts: [ScriptFaces; 4] = [
             (
                 Script::Arabic,
                 &ARABIC,
@@ -397,13 +406,19 @@ impl Library {
         self.regular.iter().any(|&f| self.face(f).covers(c))
     }
 
-    /// The face that draws `cluster` (of `script`) in the regular or bold chain.
+    /// The face that draws `cluster` (of `script`) in the regular or bold chain; a cluster no
+    /// bold face has is drawn in the regular face that has it rather than as a box.
     fn face_for(&self, cluster: &str, script: Script, bold: bool) -> Option<FaceId> {
         let chain = self.chain(bold);
         let all = |f: &FaceId| cluster.chars().all(|c| self.face(*f).covers(c));
+        let regular = bold
+            .then(|| self.regular.iter().copied())
+            .into_iter()
+            .flatten();
         self.preferred(script, bold)
             .into_iter()
             .chain(chain.iter().copied())
+            .chain(regular)
             .find(all)
             .or_else(|| chain.first().copied())
     }
@@ -460,10 +475,11 @@ impl Line {
     pub fn faces(&self) -> impl Iterator<Item = FaceId> + '_ {
         let mut seen: Vec<FaceId> = Vec::new();
         self.glyphs.iter().filter_map(move |g| {
-            (!seen.contains(&g.face)).then(|| {
-                seen.push(g.face);
-                g.face
-            })
+            if seen.contains(&g.face) {
+                return None;
+            }
+            seen.push(g.face);
+            Some(g.face)
         })
     }
 
@@ -574,8 +590,7 @@ fn set_in(text: &str, pick: impl Fn(&str, Script) -> Option<FaceId>) -> Line {
             let rtl = levels[run.start].is_rtl();
             // Pieces of one face and script, in logical order.
             let mut pieces: Vec<(std::ops::Range<usize>, FaceId, Script)> = Vec::new();
-            let mut clusters = cluster_ranges(text, run.clone()).peekable();
-            while let Some(c) = clusters.next() {
+            for c in cluster_ranges(text, run.clone()) {
                 let script = script_of(c.start);
                 let Some(face) = pick(&text[c.clone()], script) else {
                     continue;
@@ -591,7 +606,13 @@ fn set_in(text: &str, pick: impl Fn(&str, Script) -> Option<FaceId>) -> Line {
                 pieces.reverse();
             }
             for (range, face, script) in pieces {
-                pen = shape_piece(lib, text, range, face, script, rtl, pen, &mut line);
+                let piece = Piece {
+                    text: &text[range],
+                    face,
+                    script,
+                    rtl,
+                };
+                pen = shape_piece(lib, &piece, pen, &mut line);
             }
         }
     }
@@ -614,19 +635,23 @@ fn cluster_ranges(
     (0..starts.len() - 1).map(move |k| starts[k]..starts[k + 1])
 }
 
-/// Shapes `text[range]` in `face` and appends its glyphs at `pen`; returns the pen after it.
-fn shape_piece(
-    lib: &Library,
-    text: &str,
-    range: std::ops::Range<usize>,
+/// A run of text of one face, script and direction.
+struct Piece<'t> {
+    text: &'t str,
     face: FaceId,
     script: Script,
     rtl: bool,
-    pen: f64,
-    line: &mut Line,
-) -> f64 {
+}
+
+/// Shapes `piece` and appends its glyphs at `pen`; returns the pen after it.
+fn shape_piece(lib: &Library, piece: &Piece<'_>, pen: f64, line: &mut Line) -> f64 {
+    let Piece {
+        text: piece,
+        face,
+        script,
+        rtl,
+    } = *piece;
     let f = lib.face(face);
-    let piece = &text[range.clone()];
     let mut buf = UnicodeBuffer::new();
     buf.push_str(piece);
     let tag = script.short_name().as_bytes();

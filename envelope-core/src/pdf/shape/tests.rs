@@ -89,3 +89,38 @@ fn cjk_uses_noto_sans_cjk_when_installed() {
     assert_eq!(faces(&line), ["NotoSansCJKsc-Regular", "DejaVuSans"]);
     assert_eq!(texts(&line).concat(), "李明 Li");
 }
+
+#[test]
+fn bold_text_falls_back_to_a_regular_face_rather_than_a_box() {
+    let lib = library();
+    let regular = lib.face(lib.dejavu(false).unwrap());
+    let c = (0x100u32..0x10000)
+        .filter_map(char::from_u32)
+        .find(|&c| {
+            !extends(c)
+                && regular.glyph(c).is_some()
+                && lib.bold.iter().all(|&f| lib.face(f).glyph(c).is_none())
+        })
+        .expect("a character only the regular face has");
+    let line = set(&c.to_string(), Style::Bold);
+    assert_eq!(faces(&line), ["DejaVuSans"], "{c:?}");
+    assert_ne!(line.glyphs[0].gid, 0);
+}
+
+#[test]
+fn every_cluster_keeps_its_text_and_no_glyph_is_lost() {
+    for (script, name) in envelope_testkit::scripts::NAMES {
+        for style in [Style::Regular, Style::Bold, Style::Script] {
+            let line = set(name, style);
+            // Every character is in exactly one cluster.
+            let total: usize = line.clusters.iter().map(|c| c.text.chars().count()).sum();
+            assert_eq!(total, name.chars().count(), "{script} {style:?}");
+            let covered: usize = line.clusters.iter().map(|c| c.glyphs.len()).sum();
+            assert_eq!(covered, line.glyphs.len(), "{script} {style:?}");
+            assert!(
+                line.glyphs.iter().all(|g| g.gid != 0),
+                "{script} {style:?}: .notdef"
+            );
+        }
+    }
+}

@@ -296,8 +296,24 @@
     if (focus) { focus.focus(); }
   }
 
+  // Puts the field back in the form and the focus on its spot. Called at once where the page
+  // closes the dialog itself: the "close" event comes a task later, and a Tab pressed in between
+  // would otherwise be undone when it pulled the focus back.
+  function restore() {
+    if (!opened) { return; }
+    opened.mark.parentNode.insertBefore(opened.block, opened.mark);
+    opened.mark.parentNode.removeChild(opened.mark);
+    var spot = opened.spot;
+    opened = null;
+    show(spot);
+    spot.focus();
+  }
+
   if (dialog) {
-    document.getElementById("dialog-done").addEventListener("click", function () { dialog.close(); });
+    document.getElementById("dialog-done").addEventListener("click", function () {
+      dialog.close();
+      restore();
+    });
     // Enter in one of the dialog's inputs means Done: the dialog sits inside the form, where
     // Enter would post the whole form (and the browser would point at fields the modal makes
     // unreachable).
@@ -306,17 +322,11 @@
       if (e.key === "Enter" && t.tagName === "INPUT") {
         e.preventDefault();
         dialog.close();
+        restore();
       }
     });
-    dialog.addEventListener("close", function () {
-      if (!opened) { return; }
-      opened.mark.parentNode.insertBefore(opened.block, opened.mark);
-      opened.mark.parentNode.removeChild(opened.mark);
-      var spot = opened.spot;
-      opened = null;
-      show(spot);
-      spot.focus();
-    });
+    // Escape closes the dialog without the page: the field goes back then.
+    dialog.addEventListener("close", restore);
   }
 
   for (var m = 0; m < mine.length; m++) {
