@@ -124,3 +124,47 @@ fn every_cluster_keeps_its_text_and_no_glyph_is_lost() {
         }
     }
 }
+
+/// Characters from the scripts the faces cover, the marks and joiners that attach to them, and
+/// characters none covers, in any order.
+fn any_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let pieces = prop_oneof![
+        any::<char>(),
+        proptest::char::range('\u{0600}', '\u{06FF}'),
+        proptest::char::range('\u{0590}', '\u{05FF}'),
+        proptest::char::range('\u{0900}', '\u{097F}'),
+        proptest::char::range('\u{0E00}', '\u{0E7F}'),
+        proptest::char::range('\u{4E00}', '\u{4FFF}'),
+        proptest::char::range('\u{AC00}', '\u{ACFF}'),
+        proptest::char::range('\u{0300}', '\u{036F}'),
+        Just('\u{200C}'),
+        Just('\u{200D}'),
+        Just(' '),
+        proptest::char::range('a', 'z'),
+    ];
+    proptest::collection::vec(pieces, 0..120).prop_map(|v| v.into_iter().collect())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Whatever the text, setting it ends, every character is in exactly one cluster, every
+    /// glyph in one cluster, and the line's width is the sum of its advances (finite).
+    #[test]
+    fn any_text_is_set_whole(text in any_text()) {
+        for style in [Style::Regular, Style::Bold, Style::Script] {
+            let line = set(&text, style);
+            let chars: usize = line.clusters.iter().map(|c| c.text.chars().count()).sum();
+            proptest::prop_assert_eq!(chars, text.chars().count());
+            let glyphs: usize = line.clusters.iter().map(|c| c.glyphs.len()).sum();
+            proptest::prop_assert_eq!(glyphs, line.glyphs.len());
+            proptest::prop_assert!(line.width.is_finite());
+            let mut texts = GlyphTexts::default();
+            for c in &line.clusters {
+                let codes: Vec<_> = line.glyphs[c.glyphs.clone()].iter().map(|g| (g.face, g.gid)).collect();
+                texts.record(c, &codes);
+            }
+        }
+    }
+}
