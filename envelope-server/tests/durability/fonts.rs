@@ -5,9 +5,10 @@
 
 use serde_json::json;
 
-use crate::metrics::base64_of;
+use crate::metrics::{base64_of, complete};
 use crate::pdf::PdfBuilder;
 use crate::process::{BIN, ServerProcess};
+use crate::proxy::audit_trail_text;
 
 #[test]
 fn a_font_dir_that_is_not_a_directory_stops_the_start() {
@@ -66,59 +67,12 @@ async fn without_noto_sans_cjk_the_server_warns_and_shows_cjk_as_code_points() {
             {"name": "محمد عبد الله", "email": "m@example.com", "role": "Witness"},
         ],
     });
-    let env: serde_json::Value = http
-        .post(format!("{}/v1/envelopes", server.base))
-        .bearer_auth(&key)
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = env["id"].as_str().unwrap_or_else(|| panic!("{env}"));
-    let done = http
-        .post(format!(
-            "{}/v1/test_helpers/envelopes/{id}/complete",
-            server.base
-        ))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(done.status().as_u16(), 200);
-    let link: serde_json::Value = http
-        .get(format!(
-            "{}/v1/envelopes/{id}/files/audit_trail",
-            server.base
-        ))
-        .bearer_auth(&key)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let pdf = http
-        .get(link["url"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let (id, _) = complete(&http, &server, &key, &body).await;
+    let text = audit_trail_text(&http, &server.base, &key, &id).await;
     server.kill();
 
     let stderr = std::fs::read_to_string(&log).unwrap();
     assert!(stderr.contains("Noto Sans CJK not found"), "{stderr}");
-    let path = tmp.path().join("audit.pdf");
-    std::fs::write(&path, &pdf).unwrap();
-    let out = std::process::Command::new("pdftotext")
-        .arg(&path)
-        .arg("-")
-        .output()
-        .expect("pdftotext (scripts/install-test-deps.sh installs it)");
-    let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("[U+674E U+660E] Li"), "{text}");
     assert!(
         envelope_testkit::scripts::times_read(&text, "محمد عبد الله") >= 2,

@@ -76,17 +76,28 @@ pub(crate) async fn complete_one(
         "file_name": "contract.pdf",
         "signers": [{"name": "Ada Lovelace", "email": "ada@example.com", "role": "Client"}],
     });
+    complete(http, server, key, &body).await.1
+}
+
+/// The envelope `body` creates, completed by the test helper: its ID and the helper's answer
+/// (status checked: 200).
+pub(crate) async fn complete(
+    http: &reqwest::Client,
+    server: &ServerProcess,
+    key: &str,
+    body: &serde_json::Value,
+) -> (String, serde_json::Value) {
     let env: serde_json::Value = http
         .post(format!("{}/v1/envelopes", server.base))
         .bearer_auth(key)
-        .json(&body)
+        .json(body)
         .send()
         .await
         .unwrap()
         .json()
         .await
         .unwrap();
-    let id = env["id"].as_str().unwrap();
+    let id = env["id"].as_str().unwrap_or_else(|| panic!("{env}"));
     let done = http
         .post(format!(
             "{}/v1/test_helpers/envelopes/{id}/complete",
@@ -97,7 +108,7 @@ pub(crate) async fn complete_one(
         .await
         .unwrap();
     assert_eq!(done.status().as_u16(), 200);
-    done.json().await.unwrap()
+    (id.to_string(), done.json().await.unwrap())
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

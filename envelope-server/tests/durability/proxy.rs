@@ -159,7 +159,12 @@ fn form_token(html: &str) -> String {
 
 /// Waits for the envelope to complete (the last signature completes it in the background of
 /// the request), then reads its audit trail with `pdftotext`.
-async fn audit_trail_text(http: &reqwest::Client, base: &str, key: &str, id: &str) -> String {
+pub(crate) async fn audit_trail_text(
+    http: &reqwest::Client,
+    base: &str,
+    key: &str,
+    id: &str,
+) -> String {
     let deadline = Instant::now() + COMPLETION_LIMIT;
     let file = loop {
         let res = http
