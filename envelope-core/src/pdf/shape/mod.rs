@@ -448,7 +448,7 @@ impl Cluster {
     /// The text to write for extraction (`/ToUnicode`, `/ActualText`): the cluster's text,
     /// except that a right-to-left cluster of several characters (a lam-alef ligature, a letter
     /// with its vowel marks) is written in visual order. Readers take the characters of a line
-    /// in visual order and reverse its right-to-left runs (poppler's `pdftotext`, pdf.js), the
+    /// in visual order and reverse its right-to-left runs (poppler's `pdftotext` does), the
     /// characters of one glyph or span included, so this is what comes back in logical order.
     pub fn extracted(&self) -> String {
         if self.rtl {
