@@ -2,7 +2,8 @@
 //! its bold, Noto Sans for Arabic, Hebrew, Devanagari, Thai and, when installed, CJK, and
 //! Kristi for typed signatures), measured as set, wrapped to a width, and subset for embedding.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
 use printpdf::FontId;
 use subsetter::GlyphRemapper;
@@ -30,6 +31,15 @@ impl From<Style> for shape::Style {
 /// The printpdf font of a face: its resource name.
 pub(super) fn font_id(face: FaceId) -> FontId {
     FontId(library().face(face).resource.clone())
+}
+
+thread_local! {
+    static WIDTHS: RefCell<HashMap<(u8, String), f32>> = RefCell::new(HashMap::new());
+}
+
+/// Empties the widths remembered on this thread: each trail is measured from scratch.
+pub(super) fn forget_widths() {
+    WIDTHS.with(|m| m.borrow_mut().clear());
 }
 
 /// Measuring and wrapping in one style.
@@ -66,7 +76,27 @@ impl Face {
     }
 
     pub(super) fn width(&self, s: &str, size: f32) -> f32 {
-        (self.set(s).width / 1000.0) as f32 * size
+        self.width_at_1pt(s) * size
+    }
+
+    /// The set width of `s` at 1 pt, remembered for the trail being rendered (see
+    /// [`forget_widths`]): a trail measures the same words (dates, user agents, labels) many
+    /// times while wrapping.
+    fn width_at_1pt(&self, s: &str) -> f32 {
+        let key = (self.style as u8, s.to_string());
+        if let Some(w) = WIDTHS.with(|m| m.borrow().get(&key).copied()) {
+            return w;
+        }
+        let w = (self.set(s).width / 1000.0) as f32;
+        WIDTHS.with(|m| {
+            let mut m = m.borrow_mut();
+            // Bounded, whatever one trail holds.
+            if m.len() >= 4096 {
+                m.clear();
+            }
+            m.insert(key, w);
+        });
+        w
     }
 
     /// `s` with every character some face can draw kept, whitespace made plain spaces, and each

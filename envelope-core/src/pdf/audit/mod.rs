@@ -38,7 +38,7 @@ use printpdf::{
 };
 
 use self::finish::{drop_pdfx_claim, set_document_id};
-use self::fonts::{font_id, fonts, subset_tag};
+use self::fonts::{font_id, fonts, forget_widths, subset_tag};
 use self::layout::Writer;
 use super::{AuditTrail, PdfError};
 
@@ -59,6 +59,7 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
         })?;
 
     let fonts = fonts();
+    forget_widths();
     let mut w = Writer::new(fonts);
     w.title(trail);
     w.envelope(trail);

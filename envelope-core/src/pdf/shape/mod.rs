@@ -19,8 +19,9 @@
 //! text of every cluster, which the PDF writers turn into `/ToUnicode` entries or `/ActualText`
 //! spans so that copied and extracted text is what was typed.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustybuzz::ttf_parser::{self, GlyphId};
 use rustybuzz::{Direction, UnicodeBuffer};
@@ -635,6 +636,37 @@ fn cluster_ranges(
     (0..starts.len() - 1).map(move |k| starts[k]..starts[k + 1])
 }
 
+/// The shaping plan of a face for a buffer's direction and script, made once per process:
+/// making a plan (which of the font's lookups apply, in what order) costs more than shaping a
+/// name with it.
+fn plan_for(
+    id: FaceId,
+    face: &rustybuzz::Face<'static>,
+    buf: &UnicodeBuffer,
+) -> Arc<rustybuzz::ShapePlan> {
+    type Plans = HashMap<(FaceId, bool, u32), Arc<rustybuzz::ShapePlan>>;
+    static PLANS: OnceLock<Mutex<Plans>> = OnceLock::new();
+    let rtl = buf.direction() == Direction::RightToLeft;
+    let key = (id, rtl, buf.script().tag().as_u32());
+    let plans = PLANS.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(plan) = plans.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return plan.clone();
+    }
+    let plan = Arc::new(rustybuzz::ShapePlan::new(
+        face,
+        buf.direction(),
+        Some(buf.script()),
+        buf.language().as_ref(),
+        &[],
+    ));
+    plans
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(key)
+        .or_insert(plan)
+        .clone()
+}
+
 /// A run of text of one face, script and direction.
 struct Piece<'t> {
     text: &'t str,
@@ -666,7 +698,9 @@ fn shape_piece(lib: &Library, piece: &Piece<'_>, pen: f64, line: &mut Line) -> f
     } else {
         Direction::LeftToRight
     });
-    let out = rustybuzz::shape(&f.face, &[], buf);
+    buf.guess_segment_properties();
+    let plan = plan_for(face, &f.face, &buf);
+    let out = rustybuzz::shape_with_plan(&f.face, &plan, buf);
     let infos = out.glyph_infos();
     let positions = out.glyph_positions();
     // Cluster starts in logical order: a cluster's text runs to the next start.
