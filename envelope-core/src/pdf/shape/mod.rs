@@ -198,9 +198,9 @@ static DEVANAGARI_BOLD: [u8; 237_660] =
 static THAI: [u8; 37_744] = *include_bytes!("../../../assets/fonts/NotoSansThai-Regular.ttf");
 static THAI_BOLD: [u8; 37_788] = *include_bytes!("../../../assets/fonts/NotoSansThai-Bold.ttf");
 
-/// Where Noto Sans CJK is looked for when [`use_font_dirs`] was not called: the directories
-/// Debian/Ubuntu (`fonts-noto-cjk`), Fedora (`google-noto-sans-cjk-fonts`), Arch and Alpine
-/// install it to.
+/// Where Noto Sans CJK is looked for when [`crate::fonts::use_font_dirs`] was not called: the
+/// directories Debian/Ubuntu (`fonts-noto-cjk`), Fedora (`google-noto-sans-cjk-fonts`), Arch and
+/// Alpine install it to.
 pub const SYSTEM_FONT_DIRS: &[&str] = &[
     "/usr/share/fonts/opentype/noto",
     "/usr/share/fonts/google-noto-sans-cjk-fonts",
