@@ -235,7 +235,7 @@ fn load_fonts(dirs: &[PathBuf]) -> Result<(), BoxError> {
         Some(file) => tracing::info!(
             faces = loaded.faces.len(),
             cjk = %file.display(),
-            "fonts loaded"
+            "fonts loaded; Noto Sans CJK is read when a CJK character first needs it"
         ),
         None => tracing::warn!(
             faces = loaded.faces.len(),

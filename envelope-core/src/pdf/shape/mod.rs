@@ -154,7 +154,8 @@ pub fn extends(c: char) -> bool {
     ignorable(c) || c.general_category_group() == GeneralCategoryGroup::Mark
 }
 
-/// The faces text is drawn with: the vendored ones, then those found on the system.
+/// The faces text is drawn with: the vendored ones (`faces`), and Noto Sans CJK found on the
+/// system, read when first needed.
 #[derive(Debug)]
 pub struct Library {
     pub faces: Vec<FontFace>,
@@ -162,8 +163,9 @@ pub struct Library {
     bold: Vec<FaceId>,
     kristi: Option<FaceId>,
     dejavu: [Option<FaceId>; 2],
-    cjk: [Option<FaceId>; 2],
-    /// The file Noto Sans CJK (regular) was read from.
+    /// Noto Sans CJK, regular and bold: found at start, read when first needed.
+    cjk: [Option<LazyFace>; 2],
+    /// The file Noto Sans CJK (regular) is read from.
     pub cjk_file: Option<PathBuf>,
     /// Noto faces for Arabic, Hebrew, Devanagari and Thai: (script, regular, bold).
     by_script: Vec<(Script, FaceId, FaceId)>,
@@ -235,23 +237,70 @@ pub fn library() -> &'static Library {
     })
 }
 
-/// A face of a font collection or file found in `dirs`, kept for the life of the process, and
-/// the file it came from.
-fn find_cjk(dirs: &[PathBuf], files: [&str; 2]) -> Option<(&'static [u8], u32, PathBuf)> {
-    for dir in dirs {
-        for file in files {
-            let path = dir.join(file);
-            let Ok(bytes) = std::fs::read(&path) else {
-                continue;
-            };
-            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-            if let Some(index) = sc_face(bytes) {
-                return Some((bytes, index, path));
-            }
-            tracing::warn!(path = %path.display(), "not a usable Noto Sans CJK font; skipped");
+/// The first of `files` in `dirs` (the first directory that has one wins).
+fn find_file(dirs: &[PathBuf], files: [&str; 2]) -> Option<PathBuf> {
+    dirs.iter()
+        .flat_map(|dir| files.iter().map(move |f| dir.join(f)))
+        .find(|path| path.is_file())
+}
+
+/// The face ids of Noto Sans CJK, regular and bold, beside the vendored faces' indices.
+const CJK_IDS: [FaceId; 2] = [FaceId(254), FaceId(255)];
+
+/// A face read from the machine the first time it is needed (Noto Sans CJK: 20 MB a weight,
+/// which a server that never meets a CJK name does not hold).
+#[derive(Debug)]
+struct LazyFace {
+    path: PathBuf,
+    name: &'static str,
+    resource: &'static str,
+    face: OnceLock<Option<FontFace>>,
+}
+
+impl LazyFace {
+    fn new(path: PathBuf, name: &'static str, resource: &'static str) -> LazyFace {
+        LazyFace {
+            path,
+            name,
+            resource,
+            face: OnceLock::new(),
         }
     }
-    None
+
+    /// The face, read now if it was not; `None` when the file is unreadable or not a font
+    /// (said once in the log).
+    fn get(&self) -> Option<&FontFace> {
+        self.face
+            .get_or_init(|| {
+                let face = std::fs::read(&self.path).ok().and_then(|bytes| {
+                    // Kept for the life of the process, like the compiled-in fonts.
+                    let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                    let index = sc_face(bytes)?;
+                    FontFace::parse(bytes, index, self.name, self.resource, 32)
+                });
+                match &face {
+                    Some(_) => tracing::info!(path = %self.path.display(), "Noto Sans CJK read"),
+                    None => tracing::warn!(
+                        path = %self.path.display(),
+                        "not a usable Noto Sans CJK font; CJK characters cannot be drawn"
+                    ),
+                }
+                face
+            })
+            .as_ref()
+    }
+}
+
+/// Whether `c` is Chinese, Japanese or Korean (ideographs, kana, Hangul, Bopomofo, their
+/// punctuation and full-width forms): the characters Noto Sans CJK is read for. Other
+/// characters it has (Latin, symbols) come from the other faces or not at all, so that an emoji
+/// never loads 20 MB.
+fn is_cjk(c: char) -> bool {
+    matches!(u32::from(c),
+        0x1100..=0x11FF | 0x2E80..=0x2FDF | 0x2FF0..=0x303F | 0x3040..=0x31FF | 0x3200..=0x32FF
+        | 0x3300..=0x33FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xA960..=0xA97F | 0xAC00..=0xD7FF
+        | 0xF900..=0xFAFF | 0xFE30..=0xFE4F | 0xFF00..=0xFFEF | 0x1B000..=0x1B16F
+        | 0x1F200..=0x1F2FF | 0x20000..=0x3FFFF)
 }
 
 /// The index of the Simplified Chinese face of a Noto Sans CJK collection (0 in a single file).
@@ -345,17 +394,20 @@ impl Library {
                 by_script.push((script, r, b));
             }
         }
-        let mut cjk_file = None;
-        let cjk_regular = find_cjk(dirs, CJK_FILES[0]).and_then(|(data, i, path)| {
-            cjk_file = Some(path);
-            add(data, i, "NotoSansCJKsc-Regular", "EnvCJK", 32)
-        });
-        let cjk_bold = find_cjk(dirs, CJK_FILES[1])
-            .and_then(|(data, i, _)| add(data, i, "NotoSansCJKsc-Bold", "EnvCJKB", 32));
-        lib.cjk_file = cjk_file.filter(|_| cjk_regular.is_some());
+        let cjk_regular = find_file(dirs, CJK_FILES[0]);
+        let cjk_bold = find_file(dirs, CJK_FILES[1]);
+        lib.cjk_file = cjk_regular.clone();
+        let has_regular = cjk_regular.is_some();
+        lib.cjk = [
+            cjk_regular.map(|p| LazyFace::new(p, "NotoSansCJKsc-Regular", "EnvCJK")),
+            cjk_bold
+                .filter(|_| has_regular)
+                .map(|p| LazyFace::new(p, "NotoSansCJKsc-Bold", "EnvCJKB")),
+        ];
+        let cjk_regular = has_regular.then_some(CJK_IDS[0]);
+        let cjk_bold = lib.cjk[1].as_ref().map(|_| CJK_IDS[1]).or(cjk_regular);
         lib.dejavu = [dejavu, dejavu_bold];
         lib.kristi = kristi;
-        lib.cjk = [cjk_regular, cjk_bold.or(cjk_regular)];
         lib.regular = dejavu
             .into_iter()
             .chain(by_script.iter().map(|s| s.1))
@@ -364,14 +416,34 @@ impl Library {
         lib.bold = dejavu_bold
             .into_iter()
             .chain(by_script.iter().map(|s| s.2))
-            .chain(lib.cjk[1])
+            .chain(cjk_bold)
             .collect();
         lib.by_script = by_script;
         lib
     }
 
+    /// A face of the library. The ids of `Line`s name faces that are loaded; an id of an
+    /// unreadable CJK file is never handed out (see [`Self::try_face`]).
     pub fn face(&self, id: FaceId) -> &FontFace {
-        &self.faces[usize::from(id.0)]
+        self.try_face(id)
+            .expect("face ids are handed out for loaded faces only")
+    }
+
+    /// A face of the library, reading Noto Sans CJK if `id` is one of its weights and it was
+    /// not read yet; `None` for a CJK file that turned out unusable.
+    fn try_face(&self, id: FaceId) -> Option<&FontFace> {
+        match CJK_IDS.iter().position(|&c| c == id) {
+            Some(weight) => self.cjk[weight].as_ref()?.get(),
+            None => self.faces.get(usize::from(id.0)),
+        }
+    }
+
+    /// Whether face `id` draws `c`: CJK faces are consulted for CJK characters only.
+    fn face_covers(&self, id: FaceId, c: char) -> bool {
+        if CJK_IDS.contains(&id) && !is_cjk(c) && !ignorable(c) && !extends(c) {
+            return false;
+        }
+        self.try_face(id).is_some_and(|f| f.covers(c))
     }
 
     /// DejaVu Sans (regular or bold), the first face of each chain.
@@ -394,7 +466,8 @@ impl Library {
             Script::Han | Script::Hiragana | Script::Katakana | Script::Hangul | Script::Bopomofo
         );
         if cjk {
-            return self.cjk[usize::from(bold)];
+            let weight = usize::from(bold && self.cjk[1].is_some());
+            return self.cjk[weight].as_ref().map(|_| CJK_IDS[weight]);
         }
         self.by_script
             .iter()
@@ -404,14 +477,14 @@ impl Library {
 
     /// Whether some face of the regular chain draws `c`.
     pub fn covers(&self, c: char) -> bool {
-        self.regular.iter().any(|&f| self.face(f).covers(c))
+        self.regular.iter().any(|&f| self.face_covers(f, c))
     }
 
     /// The face that draws `cluster` (of `script`) in the regular or bold chain; a cluster no
     /// bold face has is drawn in the regular face that has it rather than as a box.
     fn face_for(&self, cluster: &str, script: Script, bold: bool) -> Option<FaceId> {
         let chain = self.chain(bold);
-        let all = |f: &FaceId| cluster.chars().all(|c| self.face(*f).covers(c));
+        let all = |f: &FaceId| cluster.chars().all(|c| self.face_covers(*f, c));
         let regular = bold
             .then(|| self.regular.iter().copied())
             .into_iter()

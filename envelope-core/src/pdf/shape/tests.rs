@@ -168,3 +168,23 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn noto_sans_cjk_is_read_by_the_first_cjk_character_only() {
+    let file = library()
+        .cjk_file
+        .clone()
+        .expect("Noto Sans CJK is not installed: scripts/install-test-deps.sh installs it");
+    // A library of its own, so that what other tests drew does not count.
+    let lib = Library::load(&[file.parent().unwrap().to_path_buf()]);
+    let read = |lib: &Library| lib.cjk[0].as_ref().unwrap().face.get().is_some();
+    assert!(!read(&lib), "read at start");
+    assert!(!lib.covers('\u{1F680}'), "an emoji is in no face");
+    assert!(lib.covers('Ж') && lib.covers('ש'));
+    assert!(
+        !read(&lib),
+        "read for characters other faces have, or that are not CJK"
+    );
+    assert!(lib.covers('李'));
+    assert!(read(&lib));
+}
