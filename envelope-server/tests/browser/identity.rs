@@ -34,10 +34,30 @@ async fn page_source(b: &Session) -> String {
 }
 
 async fn enter_code(b: &Session, code: &str) {
+    // The answer is a new page. This one is marked, and the answer waited for, so that what
+    // the test reads or does next is never the page the code was typed on (under load, a
+    // navigation started next could otherwise be overtaken by this form's answer).
+    b.script("document.body.dataset.answered = 'no';", vec![])
+        .await;
     let input = b.find("#code").await;
     b.type_text(&input, code).await;
     b.click(&b.find(r#"#code-form button[type="submit"]"#).await)
         .await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let fresh = b
+            .script(
+                "return document.readyState === 'complete' && !!document.body \
+                 && document.body.dataset.answered === undefined;",
+                vec![],
+            )
+            .await;
+        if fresh == true {
+            return;
+        }
+        assert!(Instant::now() < deadline, "no answer to the code {code:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }
 
 /// The code of the newest code email in `dir` (the plain-text part has it alone on a line).
