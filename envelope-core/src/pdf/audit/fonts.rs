@@ -10,23 +10,7 @@ use subsetter::GlyphRemapper;
 
 use crate::pdf::shape::{self, FaceId, library};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Style {
-    Regular,
-    Bold,
-    /// Typed signatures (Kristi, or the regular faces when it lacks a character).
-    Script,
-}
-
-impl From<Style> for shape::Style {
-    fn from(s: Style) -> Self {
-        match s {
-            Style::Regular => shape::Style::Regular,
-            Style::Bold => shape::Style::Bold,
-            Style::Script => shape::Style::Script,
-        }
-    }
-}
+pub(super) use crate::pdf::shape::Style;
 
 /// The printpdf font of a face: its resource name.
 pub(super) fn font_id(face: FaceId) -> FontId {
@@ -48,18 +32,9 @@ pub(super) struct Face {
     style: Style,
 }
 
-/// The faces of the three styles.
-#[derive(Debug)]
-pub(super) struct Fonts;
-
-impl Fonts {
-    pub(super) fn face(&self, style: Style) -> Face {
-        Face { style }
-    }
-}
-
-pub(super) fn fonts() -> &'static Fonts {
-    &Fonts
+/// Measuring and wrapping in `style`.
+pub(super) fn face(style: Style) -> Face {
+    Face { style }
 }
 
 /// The glyphs the trail draws with one face: original id -> code (the subset's glyph id).
@@ -72,7 +47,7 @@ pub(super) fn subset_tag(face: FaceId, remapper: &GlyphRemapper) -> String {
 
 impl Face {
     fn set(&self, s: &str) -> shape::Line {
-        shape::set(s, self.style.into())
+        shape::set(s, self.style)
     }
 
     pub(super) fn width(&self, s: &str, size: f32) -> f32 {

@@ -9,7 +9,7 @@ use printpdf::{
     PdfFontHandle, Point, Pt, Rect, TextItem, TextMatrix, XObjectId,
 };
 
-use super::fonts::{Fonts, Style, Used, font_id};
+use super::fonts::{Style, Used, face, font_id};
 use crate::pdf::shape::{self, GlyphTexts, library};
 
 // A4 portrait, in points.
@@ -72,8 +72,7 @@ impl Repeat {
 }
 
 #[derive(Debug)]
-pub(super) struct Writer<'f> {
-    pub(super) fonts: &'f Fonts,
+pub(super) struct Writer {
     pub(super) pages: Vec<Vec<Op>>,
     /// Top of the next thing to draw on the last page.
     pub(super) y: f32,
@@ -89,10 +88,9 @@ pub(super) struct Writer<'f> {
     pub(super) target: Option<usize>,
 }
 
-impl<'f> Writer<'f> {
-    pub(super) fn new(fonts: &'f Fonts) -> Self {
+impl Writer {
+    pub(super) fn new() -> Self {
         Writer {
-            fonts,
             pages: vec![Vec::new()],
             y: TOP,
             used: Used::new(),
@@ -135,7 +133,7 @@ impl<'f> Writer<'f> {
 
     /// Displayable, wrapped lines of `s`.
     pub(super) fn lines(&mut self, style: Style, size: f32, s: &str, max: f32) -> Vec<String> {
-        let face = self.fonts.face(style);
+        let face = face(style);
         let (text, replaced) = face.displayable(s);
         self.replaced |= replaced;
         face.wrap(&text, size, max)
@@ -171,7 +169,7 @@ impl<'f> Writer<'f> {
         if s.is_empty() {
             return;
         }
-        let line = shape::set(s, style.into());
+        let line = shape::set(s, style);
         let slant = if line.slant && slant == 0.0 {
             crate::pdf::fonts::SLANT as f32
         } else {

@@ -38,7 +38,7 @@ use printpdf::{
 };
 
 use self::finish::{drop_pdfx_claim, set_document_id};
-use self::fonts::{font_id, fonts, forget_widths, subset_tag};
+use self::fonts::{font_id, forget_widths, subset_tag};
 use self::layout::Writer;
 use super::{AuditTrail, PdfError};
 
@@ -58,9 +58,8 @@ pub(super) fn render(trail: &AuditTrail) -> Result<Vec<u8>, PdfError> {
             }
         })?;
 
-    let fonts = fonts();
     forget_widths();
-    let mut w = Writer::new(fonts);
+    let mut w = Writer::new();
     w.title(trail);
     w.envelope(trail);
     w.signers(trail)?;
@@ -615,7 +614,7 @@ mod tests {
 
     #[test]
     fn wrap_keeps_lines_within_width_and_loses_nothing() {
-        let face = fonts().face(Style::Regular);
+        let face = super::fonts::face(Style::Regular);
         let long = format!("short {} words then {}", "x".repeat(300), "y ".repeat(50));
         for max in [20.0, 57.5, 200.0] {
             let lines = face.wrap(&long, 9.0, max);
@@ -630,7 +629,7 @@ mod tests {
 
     #[test]
     fn characters_the_font_lacks_become_code_points() {
-        let face = fonts().face(Style::Regular);
+        let face = super::fonts::face(Style::Regular);
         assert_eq!(
             face.displayable("Łukasz Żółć"),
             ("Łukasz Żółć".into(), false)

@@ -8,7 +8,7 @@ use printpdf::{
     Color, DictItem, ExternalStream, ExternalXObject, Op, Pt, Px, Rgb, XObjectId, XObjectTransform,
 };
 
-use super::fonts::Style;
+use super::fonts::{Style, face};
 use super::layout::{
     BLACK, BODY, BODY_LH, CELL_PAD_X, CELL_PAD_Y, CONTENT_W, Cell, EVENT_COLS, EVENT_HEADER_H,
     FOOTER_BASELINE, FOOTER_RULE, GREY, LABEL_W, MARGIN_X, Repeat, TABLE, TABLE_LH, Writer,
@@ -30,7 +30,7 @@ const SIGNATURE_ROW_H: f32 = SIGNATURE_H + 2.0 + BODY_LH / 2.0;
 /// The stamper's signature ink.
 const INK: (f32, f32, f32) = (0.05, 0.12, 0.45);
 
-impl<'f> Writer<'f> {
+impl Writer {
     pub(super) fn title(&mut self, trail: &AuditTrail) {
         for line in self.lines(Style::Bold, 20.0, "Audit trail", CONTENT_W) {
             self.text(Style::Bold, 20.0, MARGIN_X, self.y - 20.0, &line, BLACK);
@@ -188,7 +188,7 @@ impl<'f> Writer<'f> {
     /// (with code points for what DejaVu lacks too).
     fn typed(&mut self, text: &str, x: f32, y: f32, w: f32, h: f32) {
         let text = text.trim();
-        let (shown, replaced) = self.fonts.face(Style::Regular).displayable(text);
+        let (shown, replaced) = face(Style::Regular).displayable(text);
         self.replaced |= replaced;
         let ink = fonts::shaped_ink(&shown, fonts::Face::Script);
         let size = fit_size(&ink, f64::from(w), f64::from(h), MAX_SIGNATURE_SIZE);
@@ -372,7 +372,7 @@ impl<'f> Writer<'f> {
     /// "Page N of M" and the envelope id at the foot of every page.
     pub(super) fn footers(&mut self, trail: &AuditTrail) {
         let total = self.pages.len();
-        let regular = self.fonts.face(Style::Regular);
+        let regular = face(Style::Regular);
         let left = if trail.service_name.trim().is_empty() {
             format!("Audit trail · Envelope {}", trail.envelope_id)
         } else {
