@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::SignedBy;
-use super::fonts::{Face, Fonts, Ink, SLANT};
+use super::fonts::{Fonts, Ink, SLANT, Style};
 use super::image::{Png, add_image};
 use super::object::{ObjRef, fmt_num};
 use super::writer::Update;
@@ -68,7 +68,7 @@ pub struct Painter {
 impl Painter {
     /// `text` on one line, as large as fits in `r` (at most `max_size` points), left aligned and
     /// vertically centred.
-    pub fn text(&mut self, ops: &mut String, text: &str, face: Face, r: Rect, max_size: f64) {
+    pub fn text(&mut self, ops: &mut String, text: &str, face: Style, r: Rect, max_size: f64) {
         let text = text.trim();
         if text.is_empty() || r.w <= 0.0 || r.h <= 0.0 {
             return;
@@ -83,7 +83,7 @@ impl Painter {
         let size = size.max(0.1);
         let baseline = r.y + (r.h - 0.72 * size) / 2.0;
         let slant = if shaped.slant { 0.2 } else { 0.0 };
-        let color = if face == Face::Script { INK } else { BLACK };
+        let color = if face == Style::Script { INK } else { BLACK };
         let _ = writeln!(
             ops,
             "q {color} BT 1 0 {} 1 {} {} Tm {} ET Q",
@@ -102,7 +102,7 @@ impl Painter {
         if text.is_empty() || r.w <= 0.0 || r.h <= 0.0 {
             return;
         }
-        let shaped = self.fonts.shape(text, Face::Script);
+        let shaped = self.fonts.shape(text, Style::Script);
         let pad = (r.h * 0.1).min(2.0);
         let (avail_w, avail_h) = (r.w - 2.0 * pad, r.h - 2.0 * pad);
         let size = fit_size(&shaped.ink, avail_w.max(0.1), avail_h.max(0.1), max_size);
@@ -177,7 +177,7 @@ impl Painter {
 
     /// Whether `text` fits `w` in the frame's labels, allowing them to shrink to 80 %.
     fn label_fits(&self, text: &str, size: f64, w: f64) -> bool {
-        Fonts::measure(text, Face::Regular) * size * 0.8 <= w
+        Fonts::measure(text, Style::Regular) * size * 0.8 <= w
     }
 
     /// One small line of the frame, vertically centred on `y`, shrunk to `w` when needed.
@@ -185,7 +185,7 @@ impl Painter {
         if text.is_empty() || w <= 0.0 {
             return;
         }
-        let shaped = self.fonts.shape(text, Face::Regular);
+        let shaped = self.fonts.shape(text, Style::Regular);
         let size = if shaped.width > 0.0 {
             size.min(w / shaped.width)
         } else {
@@ -269,7 +269,7 @@ impl Painter {
         if text.is_empty() || size.width <= 0.0 || size.height <= 0.0 {
             return;
         }
-        let shaped = self.fonts.shape(text, Face::Bold);
+        let shaped = self.fonts.shape(text, Style::Bold);
         let band_h = (size.height * 0.05).clamp(4.0, 18.0);
         let band_y = size.height - band_h;
         let avail_w = size.width * 0.9;
@@ -384,7 +384,7 @@ mod tests {
                 let mut ops = String::new();
                 p.signature(&mut ops, text, r, MAX_SIGNATURE_SIZE);
                 let (font, size, x, baseline) = shown(&ops);
-                let ink = Fonts::default().shape(text, Face::Script).ink;
+                let ink = Fonts::default().shape(text, Style::Script).ink;
                 let (x0, x1) = (x + ink.left * size, x + ink.right * size);
                 let (y0, y1) = (baseline + ink.bottom * size, baseline + ink.top * size);
                 let inside = x0 >= r.x - 1e-6
@@ -419,7 +419,7 @@ mod tests {
             ("Дмитрий", false),
         ] {
             assert_eq!(script_covers(text), covered, "{text}");
-            let shaped = Fonts::default().shape(text, Face::Script);
+            let shaped = Fonts::default().shape(text, Style::Script);
             let want = if covered { SCRIPT_FONT } else { UNICODE_FONT };
             assert_eq!(shaped.fonts(), [want], "{text}");
             // The fallback face is slanted DejaVu Sans; Kristi is a script already.
@@ -434,7 +434,7 @@ mod tests {
     #[test]
     fn the_mark_spans_the_top_of_any_page_and_its_text_fits() {
         let text = crate::pdf::TEST_MODE_MARK;
-        let width_at_1pt = Fonts::default().shape(text, Face::Bold).width;
+        let width_at_1pt = Fonts::default().shape(text, Style::Bold).width;
         for (w, h) in [
             (612.0, 792.0),
             (842.0, 595.0),

@@ -21,13 +21,11 @@ use super::PdfError;
 use super::filter::deflate;
 use super::metrics;
 use super::object::{Dict, ObjRef, Object, Stream, fmt_num};
-use super::shape::{self, FaceId, GlyphTexts, Line, Style, library};
+pub use super::shape::Style;
+use super::shape::{self, FaceId, GlyphTexts, Line, library};
 use super::writer::Update;
 
 pub use super::shape::SIGNATURE_FONT;
-
-/// The look of a piece of text.
-pub type Face = Style;
 
 /// Why a character cannot go into a stamped value. The stamper draws one line; this names what
 /// that cannot show faithfully.
@@ -99,7 +97,7 @@ pub fn keep_drawable(text: &str, max_chars: usize) -> String {
 
 /// Where `text` puts ink at 1 pt when set in `face` (slant included), as [`Fonts::shape`]
 /// draws it with the embedded faces.
-pub fn shaped_ink(text: &str, face: Face) -> Ink {
+pub fn shaped_ink(text: &str, face: Style) -> Ink {
     ink_of(&shape::set(text, face))
 }
 
@@ -115,19 +113,19 @@ fn ink_of(line: &Line) -> Ink {
 }
 
 /// Standard-14 font resource names and base fonts.
-fn standard(face: Face) -> (&'static str, &'static [u8]) {
+fn standard(face: Style) -> (&'static str, &'static [u8]) {
     match face {
-        Face::Regular => ("EnvH", b"Helvetica"),
-        Face::Bold => ("EnvHB", b"Helvetica-Bold"),
-        Face::Script => ("EnvTI", b"Times-Italic"),
+        Style::Regular => ("EnvH", b"Helvetica"),
+        Style::Bold => ("EnvHB", b"Helvetica-Bold"),
+        Style::Script => ("EnvTI", b"Times-Italic"),
     }
 }
 
 /// Ascender and descender (1/1000 em) of the standard font (Adobe AFM data).
-fn standard_extent(face: Face) -> (f64, f64) {
+fn standard_extent(face: Style) -> (f64, f64) {
     match face {
-        Face::Regular | Face::Bold => (718.0, -207.0),
-        Face::Script => (683.0, -217.0),
+        Style::Regular | Style::Bold => (718.0, -207.0),
+        Style::Script => (683.0, -217.0),
     }
 }
 
@@ -306,7 +304,7 @@ struct Used {
 /// The fonts used by one update.
 #[derive(Debug, Default)]
 pub struct Fonts {
-    standard: BTreeSet<Face>,
+    standard: BTreeSet<Style>,
     used: BTreeMap<FaceId, Used>,
     texts: GlyphTexts,
 }
@@ -322,8 +320,8 @@ pub const SCRIPT_FONT: &str = "EnvK";
 pub const SLANT: f64 = 0.2;
 
 /// The WinAnsi bytes of `text` when a standard font can draw it in `face`.
-fn standard_bytes(text: &str, face: Face) -> Option<Vec<u8>> {
-    if face == Face::Script {
+fn standard_bytes(text: &str, face: Style) -> Option<Vec<u8>> {
+    if face == Style::Script {
         return None;
     }
     text.chars().map(metrics::winansi_byte).collect()
@@ -332,7 +330,7 @@ fn standard_bytes(text: &str, face: Face) -> Option<Vec<u8>> {
 impl Fonts {
     /// The width of `text` in `face` at 1 pt, as [`Self::shape`] would draw it, without
     /// recording anything for the update.
-    pub fn measure(text: &str, face: Face) -> f64 {
+    pub fn measure(text: &str, face: Style) -> f64 {
         match standard_bytes(text, face) {
             Some(bytes) => standard_width(face, &bytes),
             None => shape::set(text, face).width / 1000.0,
@@ -340,7 +338,7 @@ impl Fonts {
     }
 
     /// Sets `text` in `face`, choosing the fonts, and records the glyphs for embedding.
-    pub fn shape(&mut self, text: &str, face: Face) -> Shaped {
+    pub fn shape(&mut self, text: &str, face: Style) -> Shaped {
         if let Some(bytes) = standard_bytes(text, face) {
             self.standard.insert(face);
             let (name, _) = standard(face);
@@ -432,7 +430,7 @@ impl Fonts {
     }
 }
 
-fn standard_width(face: Face, bytes: &[u8]) -> f64 {
+fn standard_width(face: Style, bytes: &[u8]) -> f64 {
     let (_, base) = standard(face);
     bytes
         .iter()
@@ -648,17 +646,17 @@ mod tests {
     #[test]
     fn picks_standard_fonts_for_winansi_and_embedded_faces_otherwise() {
         let mut f = Fonts::default();
-        let s = f.shape("Zoë Ångström – €5", Face::Regular);
+        let s = f.shape("Zoë Ångström – €5", Style::Regular);
         assert_eq!(s.fonts(), ["EnvH"]);
-        let u = f.shape("Łukasz Żółć", Face::Script);
+        let u = f.shape("Łukasz Żółć", Style::Script);
         assert_eq!((u.fonts(), u.slant), (vec![UNICODE_FONT.to_string()], true));
         let first = u.show(10.0);
-        let again = f.shape("Łuk", Face::Regular).show(10.0);
+        let again = f.shape("Łuk", Style::Regular).show(10.0);
         assert!(
             first.starts_with(again.trim_end_matches(" TJ").trim_end_matches(']')),
             "codes are reused per glyph: {first} / {again}"
         );
-        let mixed = f.shape("Signed by: علي", Face::Regular);
+        let mixed = f.shape("Signed by: علي", Style::Regular);
         assert_eq!(mixed.fonts(), [UNICODE_FONT, "EnvAr"]);
         let texts = f.texts.of(library().dejavu(false).unwrap());
         assert!(texts.into_iter().any(|(_, t)| t == "Ł"));
@@ -668,13 +666,13 @@ mod tests {
     fn clusters_the_map_cannot_explain_get_actual_text() {
         let mut f = Fonts::default();
         // A reordered vowel sign: two glyphs, one cluster.
-        let s = f.shape("कि", Face::Regular).show(12.0);
+        let s = f.shape("कि", Style::Regular).show(12.0);
         assert!(
             s.contains("/Span <</ActualText <FEFF0915093F>>> BDC"),
             "{s}"
         );
         assert!(s.ends_with("EMC"), "{s}");
         // A plain Latin word needs none.
-        assert!(!f.shape("Łukasz", Face::Regular).show(12.0).contains("BDC"));
+        assert!(!f.shape("Łukasz", Style::Regular).show(12.0).contains("BDC"));
     }
 }

@@ -13,7 +13,7 @@ use super::acroform::{self, FormField};
 use super::discover;
 use super::draw::{MAX_SIGNATURE_SIZE, Painter, Rect};
 use super::filter::deflate;
-use super::fonts::Face;
+use super::fonts::Style;
 use super::image::decode_png;
 use super::object::{Dict, ObjRef, Object, Stream, fmt_num, text_string};
 use super::pages::{self, Geometry, Page};
@@ -323,7 +323,7 @@ fn draw_value(
         StampValue::Text(s) => painter.text(
             ops,
             s,
-            Face::Regular,
+            Style::Regular,
             r,
             if matches!(
                 kind,
@@ -350,7 +350,7 @@ fn draw_value(
         StampValue::Checkbox(true) => Painter::check(ops, r),
         StampValue::Checkbox(false) => {}
         // The file itself is embedded (`embed.rs`); the box shows its name.
-        StampValue::Attachment(f) => painter.text(ops, &f.file_name, Face::Regular, r, 12.0),
+        StampValue::Attachment(f) => painter.text(ops, &f.file_name, Style::Regular, r, 12.0),
     }
     Ok(())
 }
@@ -627,7 +627,7 @@ fn signature_page_ops(
     painter.text(
         &mut ops,
         "Signatures",
-        Face::Bold,
+        Style::Bold,
         Rect {
             x: margin,
             y: top - 24.0,
@@ -645,7 +645,7 @@ fn signature_page_ops(
         painter.text(
             &mut ops,
             &b.role,
-            Face::Bold,
+            Style::Bold,
             Rect {
                 x: margin,
                 y: y0 + line(0.82),
@@ -674,7 +674,7 @@ fn signature_page_ops(
         painter.text(
             &mut ops,
             &b.name,
-            Face::Regular,
+            Style::Regular,
             Rect {
                 x: margin,
                 y: y0 + line(0.26),
@@ -686,7 +686,7 @@ fn signature_page_ops(
         painter.text(
             &mut ops,
             &b.email,
-            Face::Regular,
+            Style::Regular,
             Rect {
                 x: margin,
                 y: y0 + line(0.13),
@@ -698,7 +698,7 @@ fn signature_page_ops(
         painter.text(
             &mut ops,
             &format!("Signed {}", b.signed_at),
-            Face::Regular,
+            Style::Regular,
             Rect {
                 x: margin,
                 y: y0,

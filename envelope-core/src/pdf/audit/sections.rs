@@ -190,7 +190,7 @@ impl Writer {
         let text = text.trim();
         let (shown, replaced) = face(Style::Regular).displayable(text);
         self.replaced |= replaced;
-        let ink = fonts::shaped_ink(&shown, fonts::Face::Script);
+        let ink = fonts::shaped_ink(&shown, fonts::Style::Script);
         let size = fit_size(&ink, f64::from(w), f64::from(h), MAX_SIGNATURE_SIZE);
         let left = x - (ink.left * size) as f32;
         let baseline = y + ((f64::from(h) - ink.height() * size) / 2.0 - ink.bottom * size) as f32;

@@ -188,3 +188,21 @@ fn noto_sans_cjk_is_read_by_the_first_cjk_character_only() {
     assert!(lib.covers('李'));
     assert!(read(&lib));
 }
+
+/// The longest text values a signer may send (`values::MAX_TEXT`, 1,000 characters) in the
+/// shapes that cost the most to set: a new piece at every character (scripts and directions
+/// alternating, so bidi runs, faces and shaping calls are as many as the characters), and one
+/// cluster of a base with 999 marks. Both are set whole, each character in one cluster.
+#[test]
+fn the_longest_hostile_values_are_set_whole() {
+    let alternating: String = "aبकש李ก".chars().cycle().take(1000).collect();
+    let marks: String = std::iter::once('a')
+        .chain(std::iter::repeat_n('\u{0301}', 999))
+        .collect();
+    for text in [alternating, marks] {
+        let line = set(&text, Style::Regular);
+        let chars: usize = line.clusters.iter().map(|c| c.text.chars().count()).sum();
+        assert_eq!(chars, 1000);
+        assert!(line.width.is_finite() && line.width > 0.0);
+    }
+}
